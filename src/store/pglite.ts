@@ -22,7 +22,7 @@ export class PgliteDatabase implements Database {
     return new PgliteDatabase(pg);
   }
 
-  query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     return this.mutex.run(() => runQuery<T>(this.pg, sql, params));
   }
 

@@ -18,7 +18,7 @@ export class PostgresDatabase implements Database {
     return new PostgresDatabase(pool);
   }
 
-  async query<T extends Row = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     const result = await this.pool.query(sql, params as unknown[]);
     return result.rows as T[];
   }
@@ -32,7 +32,7 @@ export class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const result = await fn({
-        query: async <R extends Row>(sql: string, params: readonly unknown[] = []) =>
+        query: async <R>(sql: string, params: readonly unknown[] = []) =>
           (await client.query(sql, params as unknown[])).rows as R[],
         exec: async (sql: string) => void (await client.query(sql)),
       });

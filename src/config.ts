@@ -1,0 +1,64 @@
+/**
+ * Every setting the service reads from its environment, parsed once at start-up.
+ * The README's configuration table mirrors this file.
+ */
+export const DEVELOPMENT_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
+export const DEVELOPMENT_FEE_HASH_SECRET = 'development-only-fee-hash-secret-change-me-012345';
+
+export interface Config {
+  port: number;
+  nodeEnv: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  worldFile: string | undefined;
+  jwt: { secret: string; jwksUrl: string | undefined; issuer: string | undefined; audience: string | undefined };
+  feeHashSecret: string;
+  feeHashTtlSeconds: number;
+  validateResponses: boolean;
+  bodyLimit: string;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    nodeEnv,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.DATA_DIR || './data',
+    worldFile: env.WORLD_FILE === '' ? undefined : (env.WORLD_FILE ?? 'worlds/demo.json'),
+    jwt: {
+      secret: env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
+      jwksUrl: env.JWT_JWKS_URL || undefined,
+      issuer: env.JWT_ISSUER || undefined,
+      audience: env.JWT_AUDIENCE || undefined,
+    },
+    feeHashSecret: env.FEE_HASH_SECRET || DEVELOPMENT_FEE_HASH_SECRET,
+    feeHashTtlSeconds: integer(env, 'FEE_HASH_TTL_SECONDS', 900, 60, 3600),
+    // Response validation is the contract's safety net: on by default, off by default in production
+    // where its cost grows with response size (VALIDATE_RESPONSES=true turns it back on).
+    validateResponses: boolean(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
+    bodyLimit: env.BODY_LIMIT || '2mb',
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+  };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}

@@ -1,0 +1,41 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** A payroll feeHash: 256 random bits, base64url. It is a lookup key, not a signature. */
+export function newPayrollFeeHash(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** expiresAt = now + ttl. */
+export function feeHashExpiry(now: Date, ttlSeconds: number): Date {
+  return new Date(now.getTime() + ttlSeconds * 1000);
+}
+
+/**
+ * A payout feeHash: `<estimateId>:<expiresAtUnixSeconds>:<signature>`, the signature an
+ * HMAC-SHA256 over the first two parts and the locked figures. It can be checked for forgery
+ * and expiry without a database read; single use is enforced where the payout is created.
+ */
+export function signPayoutFeeHash(secret: string, estimateId: string, expiresAt: Date, lockedFigures: string): string {
+  const head = `${estimateId}:${Math.floor(expiresAt.getTime() / 1000)}`;
+  return `${head}:${payoutSignature(secret, head, lockedFigures)}`;
+}
+
+export type PayoutFeeHashCheck =
+  | { ok: true; estimateId: string; expiresAt: Date }
+  | { ok: false; reason: 'MALFORMED' | 'BAD_SIGNATURE' | 'EXPIRED' };
+
+export function verifyPayoutFeeHash(secret: string, feeHash: string, lockedFigures: string, now: Date): PayoutFeeHashCheck {
+  const match = /^([0-9a-f-]{36}):([0-9]{1,12}):([A-Za-z0-9_-]{43})$/.exec(feeHash);
+  if (!match) return { ok: false, reason: 'MALFORMED' };
+  const [, estimateId = '', expiresAtSeconds = '', signature = ''] = match;
+  const expected = Buffer.from(payoutSignature(secret, `${estimateId}:${expiresAtSeconds}`, lockedFigures));
+  const given = Buffer.from(signature);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'BAD_SIGNATURE' };
+  const expiresAt = new Date(Number(expiresAtSeconds) * 1000);
+  if (expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'EXPIRED' };
+  return { ok: true, estimateId, expiresAt };
+}
+
+function payoutSignature(secret: string, head: string, lockedFigures: string): string {
+  return createHmac('sha256', secret).update(`${head}|${lockedFigures}`).digest('base64url');
+}

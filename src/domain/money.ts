@@ -1,0 +1,67 @@
+import { Decimal } from 'decimal.js';
+
+/**
+ * The one place money is parsed, rounded and formatted. Amounts are decimal.js values from
+ * the request's string to the response's string; a JS float never holds an amount.
+ * Precision 60 keeps every product and quotient we form exact or far below any scale we round to.
+ */
+export const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -60, toExpPos: 60 });
+export type Money = Decimal;
+
+/** The scale of every source-currency figure: fees and converted amounts are rounded to 8 places. */
+export const SOURCE_SCALE = 8;
+/** The most decimals a PAYROLL amount may have (further limited by the currency's minor units). */
+export const MAX_PAYROLL_SCALE = 2;
+
+export const ZERO = new Money(0);
+
+/** Parses a decimal string that the spec's pattern already admitted. */
+export function parseAmount(text: string): Decimal {
+  return new Money(text);
+}
+
+/** Rounds towards +infinity: for what the customer pays (fees, source funding). */
+export function roundUp(value: Decimal, scale: number): Decimal {
+  return value.toDecimalPlaces(scale, Decimal.ROUND_UP);
+}
+
+/** Rounds towards zero: for what a beneficiary is promised. */
+export function roundDown(value: Decimal, scale: number): Decimal {
+  return value.toDecimalPlaces(scale, Decimal.ROUND_DOWN);
+}
+
+export function sum(values: Iterable<Decimal>): Decimal {
+  let total: Decimal = ZERO;
+  for (const value of values) total = total.plus(value);
+  return total;
+}
+
+export function decimalPlaces(value: Decimal): number {
+  return value.decimalPlaces();
+}
+
+/**
+ * The exact value as a plain decimal string (never an exponent), with at least `minScale`
+ * decimals so that "1500" in USD reads "1500.00"; more decimals only where the value has them.
+ */
+export function formatAmount(value: Decimal, minScale = 0): string {
+  return value.toFixed(Math.max(minScale, value.decimalPlaces()));
+}
+
+/** A rate or other exact figure, shown with exactly the decimals it has. */
+export function formatExact(value: Decimal): string {
+  return value.toFixed();
+}
+
+/** A JSON number from a value already rounded to its currency's minor units. */
+export function toJsonNumber(value: Decimal): number {
+  return value.toNumber();
+}
+
+export function clamp(value: Decimal, min: Decimal, max: Decimal): Decimal {
+  return Decimal.min(Decimal.max(value, min), max);
+}
+
+export function bipsFraction(bips: Decimal.Value): Decimal {
+  return new Money(bips).dividedBy(10_000);
+}

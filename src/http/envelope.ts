@@ -1,0 +1,27 @@
+import type { Response } from 'express';
+import type { components } from '../../generated/api.js';
+import type { ErrorCode } from '../domain/errors.js';
+
+type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  VALIDATION_ERROR: 400,
+  EXCHANGE_RATE_UNAVAILABLE: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+export function sendError(res: Response, code: ErrorCode, message: string, status = STATUS_OF[code]): void {
+  const body: ErrorEnvelope = { success: false, error: { code, message } };
+  res.status(status).json(body);
+}
+
+export function sendData<T>(res: Response, status: number, data: T): void {
+  res.status(status).json({ success: true as const, data });
+}

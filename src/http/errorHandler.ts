@@ -1,0 +1,79 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { DomainError, type ErrorCode } from '../domain/errors.js';
+import { sendError } from './envelope.js';
+
+interface ValidatorIssue {
+  path?: string;
+  message?: string;
+}
+
+interface HttpLikeError {
+  status?: number;
+  type?: string;
+  message?: string;
+  errors?: ValidatorIssue[];
+}
+
+const CODE_OF_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+/** Unknown routes: the same envelope as every other error. */
+export const notFoundHandler: RequestHandler = (req, res) => {
+  sendError(res, 'NOT_FOUND', `No route for ${req.method} ${req.path}`);
+};
+
+/**
+ * The one place an error becomes a response: domain errors, the validator's errors, the JSON
+ * body parser's errors and anything unexpected (500 INTERNAL_ERROR, details only in the log).
+ */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    if (res.headersSent) return;
+    if (error instanceof DomainError) return sendError(res, error.code, error.message);
+    const http = (error ?? {}) as HttpLikeError;
+    if (http.type === 'entity.parse.failed') return sendError(res, 'VALIDATION_ERROR', 'The request body is not valid JSON');
+    if (http.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
+    if (http.type === 'encoding.unsupported' || http.type === 'charset.unsupported') {
+      return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported');
+    }
+    const code = http.status !== undefined ? CODE_OF_STATUS[http.status] : undefined;
+    if (code) return sendError(res, code, clientMessage(code, http, req.method, req.path));
+    logger.error({ err: error, requestId: res.getHeader('X-Request-Id') }, 'unexpected failure');
+    sendError(res, 'INTERNAL_ERROR', 'An unexpected error occurred; quote the X-Request-Id header when contacting support');
+  };
+}
+
+function clientMessage(code: ErrorCode, error: HttpLikeError, method: string, path: string): string {
+  switch (code) {
+    case 'VALIDATION_ERROR':
+      return (error.errors ?? []).map(describeIssue).join('; ') || error.message || 'The request is not valid';
+    case 'NOT_FOUND':
+      return `No route for ${method} ${path}`;
+    case 'METHOD_NOT_ALLOWED':
+      return `${method} is not allowed on ${path}`;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 'The request body must be application/json';
+    case 'PAYLOAD_TOO_LARGE':
+      return 'The request body is too large';
+    default:
+      return error.message ?? code;
+  }
+}
+
+/** '/body/amountSplitDetails/0/beneficiaryId' + 'must match format "uuid"' → 'body.amountSplitDetails[0].beneficiaryId must …'. */
+function describeIssue(issue: ValidatorIssue): string {
+  const field = (issue.path ?? '')
+    .split('/')
+    .filter(Boolean)
+    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
+  return field ? `${field} ${issue.message ?? 'is not valid'}` : (issue.message ?? 'is not valid');
+}

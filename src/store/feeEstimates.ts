@@ -1,0 +1,132 @@
+import type { Queryable } from './db.js';
+
+export interface PayrollFeeEstimateRecord {
+  feeHash: string;
+  customerId: string;
+  createdByUserId: string;
+  sourceAccountCurrencyId: string;
+  payrollAccountCurrencyId: string;
+  /** Normalised entries with their converted amounts, as exact strings. */
+  entries: unknown;
+  feeBreakdown: unknown;
+  sourceCurrencyAmount: string;
+  feeAmount: string;
+  totalAmount: string;
+  estimatedReceivedAmount: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export async function insertPayrollFeeEstimate(tx: Queryable, record: PayrollFeeEstimateRecord): Promise<void> {
+  await tx.query(
+    `INSERT INTO payroll_fee_estimates (fee_hash, customer_id, created_by_user_id, source_account_currency_id,
+       payroll_account_currency_id, entries, fee_breakdown, source_currency_amount, fee_amount, total_amount,
+       estimated_received_amount, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13)`,
+    [
+      record.feeHash,
+      record.customerId,
+      record.createdByUserId,
+      record.sourceAccountCurrencyId,
+      record.payrollAccountCurrencyId,
+      JSON.stringify(record.entries),
+      JSON.stringify(record.feeBreakdown),
+      record.sourceCurrencyAmount,
+      record.feeAmount,
+      record.totalAmount,
+      record.estimatedReceivedAmount,
+      record.createdAt,
+      record.expiresAt,
+    ],
+  );
+}
+
+export interface LockedPayrollFeeEstimate {
+  fee_hash: string;
+  customer_id: string;
+  source_account_currency_id: string;
+  payroll_account_currency_id: string;
+  entries: unknown;
+  fee_breakdown: unknown;
+  source_currency_amount: string;
+  fee_amount: string;
+  total_amount: string;
+  estimated_received_amount: string;
+  expires_at: Date;
+}
+
+export type ConsumeResult =
+  | { ok: true; estimate: LockedPayrollFeeEstimate }
+  | { ok: false; reason: 'NOT_FOUND' | 'EXPIRED' | 'ALREADY_USED' };
+
+/**
+ * Consumes a feeHash once. The single conditional UPDATE is the lock: of two concurrent
+ * consumers the second waits on the row and then finds consumed_at set, so it can never also
+ * succeed. A failure is told apart afterwards; another customer's hash reads as unknown.
+ * Call it inside the transaction that creates the request, so a rollback un-consumes it.
+ */
+export async function consumePayrollFeeEstimate(
+  tx: Queryable,
+  feeHash: string,
+  customerId: string,
+  requestId: string,
+  now: Date,
+): Promise<ConsumeResult> {
+  const consumed = await tx.query<LockedPayrollFeeEstimate>(
+    `UPDATE payroll_fee_estimates SET consumed_at = $3, consumed_by_request_id = $4
+      WHERE fee_hash = $1 AND customer_id = $2 AND consumed_at IS NULL AND expires_at > $3
+      RETURNING fee_hash, customer_id, source_account_currency_id, payroll_account_currency_id, entries, fee_breakdown,
+                source_currency_amount::text, fee_amount::text, total_amount::text, estimated_received_amount::text, expires_at`,
+    [feeHash, customerId, now, requestId],
+  );
+  if (consumed[0]) return { ok: true, estimate: consumed[0] };
+  const rows = await tx.query<{ consumed_at: Date | null; expires_at: Date }>(
+    'SELECT consumed_at, expires_at FROM payroll_fee_estimates WHERE fee_hash = $1 AND customer_id = $2',
+    [feeHash, customerId],
+  );
+  const row = rows[0];
+  if (!row) return { ok: false, reason: 'NOT_FOUND' };
+  if (row.consumed_at) return { ok: false, reason: 'ALREADY_USED' };
+  return { ok: false, reason: 'EXPIRED' };
+}
+
+export interface PayoutFeeEstimateRecord {
+  id: string;
+  customerId: string;
+  accountId: string;
+  beneficiaryId: string;
+  currencyCode: string;
+  amount: string;
+  fee: string;
+  internalFee: string;
+  totalFee: string;
+  totalAmount: string;
+  ruleSet: boolean;
+  estimatedDate: Date;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export async function insertPayoutFeeEstimate(tx: Queryable, record: PayoutFeeEstimateRecord): Promise<void> {
+  await tx.query(
+    `INSERT INTO payout_fee_estimates (id, customer_id, account_id, beneficiary_id, currency_code, amount, fee,
+       internal_fee, total_fee, total_amount, rule_set, estimated_date, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+    [
+      record.id,
+      record.customerId,
+      record.accountId,
+      record.beneficiaryId,
+      record.currencyCode,
+      record.amount,
+      record.fee,
+      record.internalFee,
+      record.totalFee,
+      record.totalAmount,
+      record.ruleSet,
+      record.estimatedDate,
+      record.createdAt,
+      record.expiresAt,
+    ],
+  );
+}

@@ -1,0 +1,132 @@
+import type { Queryable } from './db.js';
+
+/** Reads of the reference data loaded from the world file. Amounts stay exact strings. */
+
+export interface UserRow {
+  id: string;
+  role: 'customer' | 'admin';
+  customer_id: string | null;
+}
+
+export async function findUser(tx: Queryable, userId: string): Promise<UserRow | null> {
+  const rows = await tx.query<UserRow>('SELECT id, role, customer_id FROM users WHERE id = $1', [userId]);
+  return rows[0] ?? null;
+}
+
+export interface CustomerRow {
+  id: string;
+  spread_bips: number | null;
+}
+
+export async function findCustomer(tx: Queryable, customerId: string): Promise<CustomerRow | null> {
+  const rows = await tx.query<CustomerRow>('SELECT id, spread_bips FROM customers WHERE id = $1', [customerId]);
+  return rows[0] ?? null;
+}
+
+export interface CurrencyRow {
+  code: string;
+  decimals: number;
+}
+
+export async function findCurrency(tx: Queryable, code: string): Promise<CurrencyRow | null> {
+  const rows = await tx.query<CurrencyRow>('SELECT code, decimals FROM currencies WHERE code = $1', [code]);
+  return rows[0] ?? null;
+}
+
+export interface AccountCurrencyRow {
+  id: string;
+  account_id: string;
+  /** null for the platform's partner-bank accounts. */
+  customer_id: string | null;
+  account_provider: string;
+  currency_code: string;
+  decimals: number;
+}
+
+export async function findAccountCurrency(tx: Queryable, accountCurrencyId: string): Promise<AccountCurrencyRow | null> {
+  const rows = await tx.query<AccountCurrencyRow>(
+    `SELECT ac.id, ac.account_id, a.customer_id, a.account_provider, ac.currency_code, c.decimals
+       FROM account_currencies ac
+       JOIN accounts a ON a.id = ac.account_id
+       JOIN currencies c ON c.code = ac.currency_code
+      WHERE ac.id = $1`,
+    [accountCurrencyId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface AccountRow {
+  id: string;
+  customer_id: string | null;
+  account_provider: string;
+  currency_codes: string[];
+}
+
+export async function findAccount(tx: Queryable, accountId: string): Promise<AccountRow | null> {
+  const rows = await tx.query<AccountRow>(
+    `SELECT a.id, a.customer_id, a.account_provider,
+            COALESCE(array_agg(ac.currency_code ORDER BY ac.currency_code) FILTER (WHERE ac.id IS NOT NULL), '{}') AS currency_codes
+       FROM accounts a LEFT JOIN account_currencies ac ON ac.account_id = a.id
+      WHERE a.id = $1
+      GROUP BY a.id`,
+    [accountId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface BeneficiaryRow {
+  id: string;
+  customer_id: string;
+  active: boolean;
+}
+
+/** The caller's beneficiaries among `ids`, in one query whatever the count. */
+export async function findBeneficiaries(tx: Queryable, customerId: string, ids: readonly string[]): Promise<BeneficiaryRow[]> {
+  return tx.query<BeneficiaryRow>(
+    'SELECT id, customer_id, active FROM beneficiaries WHERE customer_id = $1 AND id = ANY($2::uuid[])',
+    [customerId, ids],
+  );
+}
+
+export async function findBankFeePerBeneficiary(tx: Queryable, currencyCode: string): Promise<string | null> {
+  const rows = await tx.query<{ per_beneficiary: string }>(
+    'SELECT per_beneficiary::text FROM bank_fees WHERE currency_code = $1',
+    [currencyCode],
+  );
+  return rows[0]?.per_beneficiary ?? null;
+}
+
+export interface PayoutScheduleRow {
+  percent_bps: string;
+  fixed: string;
+  min: string;
+  max: string;
+  settlement_days: number;
+}
+
+export async function findPayoutSchedule(tx: Queryable, accountProvider: string, currencyCode: string): Promise<PayoutScheduleRow | null> {
+  const rows = await tx.query<PayoutScheduleRow>(
+    `SELECT percent_bps::text, fixed::text, min::text, max::text, settlement_days
+       FROM payout_fee_schedules WHERE account_provider = $1 AND currency_code = $2`,
+    [accountProvider, currencyCode],
+  );
+  return rows[0] ?? null;
+}
+
+export interface InternalFeeRuleRow {
+  percent_bps: string;
+  fixed: string;
+  customer_specific: boolean;
+}
+
+/** The customer's own rule for the currency when there is one, else the platform default. */
+export async function findInternalPayoutRule(tx: Queryable, customerId: string, currencyCode: string): Promise<InternalFeeRuleRow | null> {
+  const rows = await tx.query<InternalFeeRuleRow>(
+    `SELECT percent_bps::text, fixed::text, customer_id IS NOT NULL AS customer_specific
+       FROM internal_payout_fee_rules
+      WHERE currency_code = $2 AND (customer_id = $1 OR customer_id IS NULL)
+      ORDER BY customer_id NULLS LAST LIMIT 1`,
+    [customerId, currencyCode],
+  );
+  return rows[0] ?? null;
+}

@@ -1,0 +1,13 @@
+import type { Config } from '../config.js';
+import type { PaymentProcessor } from '../adapters/processor.js';
+import type { RateSource } from '../adapters/rates.js';
+import type { Database } from '../store/db.js';
+
+/** What every use case may reach: the store, the adapters, the clock and the settings. */
+export interface UseCaseDeps {
+  db: Database;
+  rates: RateSource;
+  processor: PaymentProcessor;
+  clock: () => Date;
+  config: Pick<Config, 'feeHashSecret' | 'feeHashTtlSeconds'>;
+}

@@ -1,0 +1,120 @@
+import type { components } from '../../generated/api.js';
+import { DomainError, notFound } from '../domain/errors.js';
+import { feeHashExpiry, newPayrollFeeHash } from '../domain/feeHash.js';
+import { Money, formatAmount, formatExact } from '../domain/money.js';
+import { computePayrollFees, convertEntries, effectiveRate, normaliseEntries, payrollScale } from '../domain/payrollFees.js';
+import type { Queryable } from '../store/db.js';
+import { insertPayrollFeeEstimate } from '../store/feeEstimates.js';
+import {
+  findAccountCurrency,
+  findBankFeePerBeneficiary,
+  findBeneficiaries,
+  findCustomer,
+} from '../store/referenceData.js';
+import type { UseCaseDeps } from './deps.js';
+import { type Principal, requireCustomer } from './principal.js';
+
+type EstimateRequest = components['schemas']['EstimatePayrollFeeRequest'];
+type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
+
+/**
+ * Estimate the fees of a payroll distribution and lock them behind a single-use feeHash.
+ * The figures follow the fee rules written in the spec (estimatePayrollFee).
+ */
+export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, request: EstimateRequest): Promise<PayrollFeeEstimate> {
+  const customerId = requireCustomer(caller);
+  return deps.db.transaction(async (tx) => {
+    const source = await findAccountCurrency(tx, request.sourceAccountCurrencyId);
+    if (!source || source.customer_id !== customerId) {
+      throw notFound(`Source account currency ${request.sourceAccountCurrencyId} not found`);
+    }
+    const payroll = await findAccountCurrency(tx, request.payrollAccountCurrencyId);
+    // The caller's own account, or a platform partner-bank account (customer_id NULL).
+    if (!payroll || (payroll.customer_id !== null && payroll.customer_id !== customerId)) {
+      throw notFound(`Payroll account currency ${request.payrollAccountCurrencyId} not found`);
+    }
+
+    const scale = payrollScale(payroll.decimals);
+    const entries = normaliseEntries(request.amountSplitDetails, scale);
+    await requireActiveBeneficiaries(tx, customerId, entries.map((entry) => entry.beneficiaryId));
+
+    const baseRate = await deps.rates.getRate(tx, source.currency_code, payroll.currency_code);
+    if (!baseRate) {
+      throw new DomainError(
+        'EXCHANGE_RATE_UNAVAILABLE',
+        `No exchange rate is available for ${source.currency_code} to ${payroll.currency_code}`,
+      );
+    }
+    const spreadBips = (await findCustomer(tx, customerId))?.spread_bips ?? 0;
+    const eff = effectiveRate(baseRate, spreadBips);
+    const converted = convertEntries(entries, eff, scale);
+    const sourceTotal = converted.reduce((total, entry) => total.plus(entry.sourceCurrencyAmount), new Money(0));
+    const processorFee = await deps.processor.estimateDebitFee(tx, {
+      accountProvider: source.account_provider,
+      currencyCode: source.currency_code,
+      amount: sourceTotal,
+    });
+    const bankFeePerBeneficiary = new Money((await findBankFeePerBeneficiary(tx, payroll.currency_code)) ?? 0);
+    const fees = computePayrollFees({ entries: converted, eff, spreadBips, processorFee, bankFeePerBeneficiary });
+
+    const sourceAmount = (value: Money) => formatAmount(value, source.decimals);
+    const payrollAmount = (value: Money) => formatAmount(value, payroll.decimals);
+    const feeBreakdown: components['schemas']['FeeBreakdown'] = {
+      sourceCurrencyAmount: sourceAmount(fees.sourceCurrencyAmount),
+      spreadFee: sourceAmount(fees.spreadFee),
+      processorFee: sourceAmount(fees.processorFee),
+      bankFee: sourceAmount(fees.bankFee),
+      totalFee: sourceAmount(fees.feeAmount),
+      estimatedReceivedAmount: payrollAmount(fees.estimatedReceivedAmount),
+      payrollCurrencyCode: payroll.currency_code,
+      feeCurrencyCode: source.currency_code,
+      exchangeRate: formatExact(eff),
+      baseRate: formatExact(baseRate),
+    };
+    const now = deps.clock();
+    const estimate: PayrollFeeEstimate = {
+      totalAmount: sourceAmount(fees.totalAmount),
+      sourceCurrencyAmount: feeBreakdown.sourceCurrencyAmount,
+      feeAmount: feeBreakdown.totalFee,
+      estimatedReceivedAmount: feeBreakdown.estimatedReceivedAmount,
+      sourceAccountCurrencyId: source.id,
+      payrollAccountCurrencyId: payroll.id,
+      feeHash: newPayrollFeeHash(),
+      expiresAt: feeHashExpiry(now, deps.config.feeHashTtlSeconds).toISOString(),
+    };
+    await insertPayrollFeeEstimate(tx, {
+      feeHash: estimate.feeHash,
+      customerId,
+      createdByUserId: caller.userId,
+      sourceAccountCurrencyId: source.id,
+      payrollAccountCurrencyId: payroll.id,
+      entries: converted.map((entry) => ({
+        beneficiaryId: entry.beneficiaryId,
+        amount: formatExact(entry.amount),
+        amountCurrencyType: entry.amountCurrencyType,
+        sourceCurrencyAmount: sourceAmount(entry.sourceCurrencyAmount),
+        amountInPayrollCurrency: payrollAmount(entry.payrollAmount),
+      })),
+      feeBreakdown,
+      sourceCurrencyAmount: estimate.sourceCurrencyAmount,
+      feeAmount: estimate.feeAmount,
+      totalAmount: estimate.totalAmount,
+      estimatedReceivedAmount: estimate.estimatedReceivedAmount,
+      createdAt: now,
+      expiresAt: new Date(estimate.expiresAt),
+    });
+    return estimate;
+  });
+}
+
+/** Rule 6: every beneficiary exists, is the caller's and is active; the 404 names the others. */
+async function requireActiveBeneficiaries(tx: Queryable, customerId: string, ids: string[]): Promise<void> {
+  const found = await findBeneficiaries(tx, customerId, ids);
+  const active = new Set(found.filter((row) => row.active).map((row) => row.id));
+  const missing = ids.filter((id) => !active.has(id));
+  if (missing.length > 0) {
+    const shown = missing.slice(0, 20).join(', ');
+    const more = missing.length > 20 ? ` and ${missing.length - 20} more` : '';
+    throw notFound(`Beneficiaries not found or inactive: ${shown}${more}`);
+  }
+}

@@ -1,0 +1,29 @@
+import type { components } from '../../generated/api.js';
+import { validationError } from '../domain/errors.js';
+import { Money, formatExact } from '../domain/money.js';
+import { findCurrency } from '../store/referenceData.js';
+import type { UseCaseDeps } from './deps.js';
+import { type Principal, requireAdmin } from './principal.js';
+
+/**
+ * Operations move a rate without a restart. Estimates made afterwards use it; feeHashes
+ * already issued keep the rate they locked.
+ */
+export async function updateExchangeRate(
+  deps: UseCaseDeps,
+  caller: Principal,
+  pair: { from: string; to: string },
+  body: components['schemas']['UpdateExchangeRateRequest'],
+): Promise<components['schemas']['ExchangeRate']> {
+  requireAdmin(caller);
+  if (pair.from === pair.to) throw validationError('path.toCurrencyCode must differ from path.fromCurrencyCode');
+  const rate = new Money(body.rate);
+  if (!rate.greaterThan(0)) throw validationError('body.rate must be greater than zero');
+  return deps.db.transaction(async (tx) => {
+    for (const [field, code] of [['fromCurrencyCode', pair.from], ['toCurrencyCode', pair.to]] as const) {
+      if (!(await findCurrency(tx, code))) throw validationError(`path.${field} ${code} is not a known currency`);
+    }
+    const saved = await deps.rates.setRate(tx, pair.from, pair.to, rate);
+    return { fromCurrencyCode: pair.from, toCurrencyCode: pair.to, rate: formatExact(saved.rate), updatedAt: saved.updatedAt.toISOString() };
+  });
+}

@@ -1,0 +1,69 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import createClient from 'openapi-fetch';
+import type { paths } from '../../generated/api.js';
+import { loadConfig } from '../../src/config.js';
+import { signAccessToken } from '../../src/http/tokens.js';
+import { createLogger } from '../../src/logger.js';
+import { buildApp } from '../../src/server.js';
+import type { Database } from '../../src/store/db.js';
+import { freshDatabase } from './database.js';
+
+/** A clock tests can move: feeHash expiry without sleeping. */
+export class TestClock {
+  constructor(private current = new Date('2026-11-23T10:00:00.000Z')) {}
+  now = (): Date => new Date(this.current.getTime());
+  advance(seconds: number): void {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+  }
+}
+
+export interface TestServer {
+  baseUrl: string;
+  db: Database;
+  clock: TestClock;
+  /** The typed client, unauthenticated. */
+  client: ReturnType<typeof createClient<paths>>;
+  /** A typed client acting as `userId`. */
+  as(userId: string): ReturnType<typeof createClient<paths>>;
+  token(userId: string, ttlSeconds?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export const testConfig = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', FEE_HASH_TTL_SECONDS: '900' });
+
+/** The real app on an ephemeral port with response validation on: every test is a contract test. */
+export async function startTestServer(options: { world?: unknown } = {}): Promise<TestServer> {
+  const { db, drop } = await freshDatabase(options.world);
+  const clock = new TestClock();
+  const { app } = buildApp(testConfig, db, createLogger('silent'), clock.now);
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const token = (userId: string, ttlSeconds = 3600) => signAccessToken(testConfig.jwt, userId, ttlSeconds);
+  const tokens = new Map<string, string>();
+  return {
+    baseUrl,
+    db,
+    clock,
+    client: createClient<paths>({ baseUrl }),
+    as(userId) {
+      const client = createClient<paths>({ baseUrl });
+      client.use({
+        async onRequest({ request }) {
+          if (!tokens.has(userId)) tokens.set(userId, await token(userId));
+          request.headers.set('Authorization', `Bearer ${tokens.get(userId)}`);
+          return request;
+        },
+      });
+      return client;
+    },
+    token,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await drop();
+    },
+  };
+}
