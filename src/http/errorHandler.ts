@@ -73,7 +73,7 @@ function describeIssue(issue: ValidatorIssue): string {
   const field = (issue.path ?? '')
     .split('/')
     .filter(Boolean)
-    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? (part === 'params' ? 'path' : part) : `.${part}`))
     .join('');
   return field ? `${field} ${issue.message ?? 'is not valid'}` : (issue.message ?? 'is not valid');
 }

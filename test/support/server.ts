@@ -36,7 +36,7 @@ export const testConfig = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'tr
 export async function startTestServer(options: { world?: unknown } = {}): Promise<TestServer> {
   const { db, drop } = await freshDatabase(options.world);
   const clock = new TestClock();
-  const { app } = buildApp(testConfig, db, createLogger('silent'), clock.now);
+  const { app } = buildApp(testConfig, db, createLogger(process.env.TEST_LOG ?? 'silent'), clock.now);
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });

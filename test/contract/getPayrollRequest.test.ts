@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../generated/api.js';
+import { ids } from '../fixtures/world.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+
+let server: TestServer;
+beforeAll(async () => (server = await startTestServer()));
+afterAll(() => server.close());
+
+type PayrollRequest = components['schemas']['PayrollRequest'];
+
+describe('GET /v1/customers/payroll/requests/{requestId}', () => {
+  it('200 with every field of the request, its splits, transfers, FX record and fee breakdown', async () => {
+    const { data, error, response } = await server.as(ids.userA).GET('/v1/customers/payroll/requests/{requestId}', {
+      params: { path: { requestId: ids.requestACompleted } },
+    });
+    expect(error).toBeUndefined();
+    expect(response.status).toBe(200);
+    expect(data?.success).toBe(true);
+    const request = data!.data as PayrollRequest;
+    expect(Object.keys(request).sort()).toEqual(
+      [
+        'id', 'sourceAccountCurrencyId', 'sourceAccountCurrency', 'payrollAccountCurrencyId', 'payrollAccountCurrency', 'totalAmount',
+        'status', 'estimatedFxRate', 'estimatedReceivedAmount', 'sourceAmountForExchange', 'quoteExpiresAt', 'quotedByUserId',
+        'quotedByUser', 'quotedAt', 'acceptedByCustomerAt', 'cancellationReason', 'failureReason', 'metadata', 'amountSplitDetails',
+        'transfers', 'fxExchange', 'customer', 'createdAt', 'updatedAt',
+      ].sort(),
+    );
+    expect(request).toMatchObject({
+      id: ids.requestACompleted,
+      status: 'COMPLETED',
+      totalAmount: '3524.7366239',
+      estimatedFxRate: '3.6541375',
+      estimatedReceivedAmount: '12789.47',
+      sourceAmountForExchange: '3500.00',
+      quotedByUserId: ids.admin,
+      quotedByUser: { id: ids.admin, firstName: 'Olivia', lastName: 'Ops', email: 'olivia.ops@platform.example' },
+      quoteExpiresAt: '2026-11-02T17:00:00.000Z',
+      cancellationReason: null,
+      failureReason: null,
+      customer: { id: ids.customerA, firstName: 'Alice', lastName: 'Anders', company: { legalName: 'Alpha Trading LLC' } },
+      sourceAccountCurrency: {
+        id: ids.acAUsd,
+        accountId: ids.accountAUsd,
+        currency: { id: ids.currencyUsd, currencyCode: 'USD', currencyName: 'US Dollar', currencySymbol: '$' },
+        account: { id: ids.accountAUsd, accountProvider: 'FIREBLOCKS', customerId: ids.customerA },
+      },
+      payrollAccountCurrency: { id: ids.acPartnerAed, currency: { currencyCode: 'AED', currencyName: 'UAE Dirham' }, account: { accountProvider: 'PAYROLL_PARTNER_BANK' } },
+      metadata: { feeBreakdown: { sourceCurrencyAmount: '3500.00', totalFee: '24.7366239', exchangeRate: '3.6541375', baseRate: '3.6725', feeCurrencyCode: 'USD', payrollCurrencyCode: 'AED' } },
+      fxExchange: { id: ids.fxExchangeA, fromAmount: '3500.00', toAmount: '12782.00', exchangeRate: '3.6520', recordedByUser: { id: ids.admin } },
+    });
+    // The world's balance is reduced by the request's debit, and the ledger says so.
+    expect(request.sourceAccountCurrency.balance).toBe('996475.2633761');
+    expect(request.transfers.map((transfer) => transfer.transferType)).toEqual([
+      'PROCESSOR_INTERNAL_DEBIT',
+      'PROCESSOR_TO_BANK',
+      'BANK_TO_BENEFICIARY',
+      'BANK_TO_BENEFICIARY',
+    ]);
+    expect(request.transfers[0]).toMatchObject({ externalId: 'FB-TEST-DEBIT-1', feeDetails: { id: ids.feeDetailsADebit, amount: '4.50' } });
+    expect(request.transfers[1]).not.toHaveProperty('payoutInstruction');
+  });
+
+  it('links every split to its payout transfer and back (rule 4), with immutable snapshots', async () => {
+    const { data } = await server.as(ids.userA).GET('/v1/customers/payroll/requests/{requestId}', {
+      params: { path: { requestId: ids.requestACompleted } },
+    });
+    const request = data!.data;
+    for (const split of request.amountSplitDetails) {
+      const payout = request.transfers.find((transfer) => transfer.id === split.payoutTransferId);
+      expect(payout?.transferType).toBe('BANK_TO_BENEFICIARY');
+      expect(payout?.payoutInstruction).toMatchObject({
+        id: split.id,
+        beneficiaryId: split.beneficiaryId,
+        sourceCurrencyAmount: split.sourceCurrencyAmount,
+        beneficiarySnapshot: { id: split.beneficiarySnapshot.id, displayName: split.beneficiarySnapshot.displayName },
+      });
+    }
+    expect(request.amountSplitDetails[0]!.beneficiarySnapshot).toEqual({
+      id: ids.beneficiaryA1, firstName: 'Amal', lastName: 'One', displayName: 'Amal One', type: 'INDIVIDUAL', nationality: 'AE',
+      bankName: 'Emirates NBD', iban: 'AE500261014000000000011', reference: 'A-EMP-1',
+    });
+    // A later change of the beneficiary does not reach the snapshot.
+    await server.db.query("UPDATE beneficiaries SET bank_name = 'Changed Bank' WHERE id = $1", [ids.beneficiaryA1]);
+    const again = await server.as(ids.userA).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: ids.requestACompleted } } });
+    expect(again.data!.data.amountSplitDetails[0]!.beneficiarySnapshot.bankName).toBe('Emirates NBD');
+  });
+
+  it('a PENDING request has every quote-stage field null', async () => {
+    const { data } = await server.as(ids.userB).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: ids.requestBPending } } });
+    expect(data!.data).toMatchObject({
+      status: 'PENDING',
+      quoteExpiresAt: null,
+      quotedByUserId: null,
+      quotedByUser: null,
+      quotedAt: null,
+      acceptedByCustomerAt: null,
+      fxExchange: null,
+      transfers: [],
+    });
+    expect(data!.data.amountSplitDetails[0]!.payoutTransferId).toBeNull();
+  });
+
+  it('404 for another customer\'s request, exactly as for a missing one', async () => {
+    const foreign = await server.as(ids.userB).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: ids.requestACompleted } } });
+    const missing = await server.as(ids.userB).GET('/v1/customers/payroll/requests/{requestId}', {
+      params: { path: { requestId: '7b1e0000-0000-4000-8000-000000000000' } },
+    });
+    expect(foreign.response.status).toBe(404);
+    expect(missing.response.status).toBe(404);
+    expect(foreign.error).toEqual({ success: false, error: { code: 'NOT_FOUND', message: `Payroll request ${ids.requestACompleted} not found` } });
+    expect(missing.error?.error.code).toBe('NOT_FOUND');
+  });
+
+  it('400 VALIDATION_ERROR for a non-UUID id, naming the parameter', async () => {
+    const { error, response } = await server.as(ids.userA).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: 'not-a-uuid' } } });
+    expect(response.status).toBe(400);
+    expect(error).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'path.requestId must match format "uuid"' } });
+  });
+});

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/store/db.js';
+import { consumePayrollFeeEstimate, insertPayrollFeeEstimate } from '../../src/store/feeEstimates.js';
+import { migrate } from '../../src/store/migrate.js';
+import { ids } from '../fixtures/world.js';
+import { TEST_DATABASE_URL, freshDatabase } from '../support/database.js';
+
+let db: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => ({ db, drop } = await freshDatabase()));
+afterAll(() => drop());
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgres'}`, () => {
+  it('a rolled-back transaction never leaks into a concurrent one', async () => {
+    await db.exec('CREATE TABLE IF NOT EXISTS tx_probe (name text PRIMARY KEY)');
+    const failing = db.transaction(async (tx) => {
+      await tx.query("INSERT INTO tx_probe VALUES ('rolled-back')");
+      await sleep(50); // the other transaction runs (or waits) meanwhile
+      throw new Error('boom');
+    });
+    const succeeding = db.transaction(async (tx) => {
+      await tx.query("INSERT INTO tx_probe VALUES ('committed')");
+      await sleep(10);
+      return (await tx.query<{ name: string }>('SELECT name FROM tx_probe ORDER BY name')).map((row) => row.name);
+    });
+    const [failed, seen] = await Promise.allSettled([failing, succeeding]);
+    expect(failed.status).toBe('rejected');
+    expect(seen).toEqual({ status: 'fulfilled', value: ['committed'] });
+    expect(await db.query('SELECT name FROM tx_probe')).toEqual([{ name: 'committed' }]);
+  });
+
+  it('migrations are re-runnable: a second run applies nothing', async () => {
+    expect(await migrate(db)).toEqual([]);
+  });
+
+  it('a feeHash is consumed exactly once, however many consumers race', async () => {
+    const now = new Date();
+    await insertPayrollFeeEstimate(db, {
+      feeHash: 'race-test-fee-hash-0123456789',
+      customerId: ids.customerA,
+      createdByUserId: ids.userA,
+      sourceAccountCurrencyId: ids.accountCurrencyAUsd,
+      payrollAccountCurrencyId: ids.accountCurrencyPartnerAed,
+      entries: [],
+      feeBreakdown: {},
+      sourceCurrencyAmount: '1',
+      feeAmount: '0',
+      totalAmount: '1',
+      estimatedReceivedAmount: '3.67',
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + 60_000),
+    });
+    const attempts = await Promise.all(
+      Array.from({ length: 20 }, (_, n) =>
+        db.transaction((tx) => consumePayrollFeeEstimate(tx, 'race-test-fee-hash-0123456789', ids.customerA, `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, new Date())),
+      ),
+    );
+    expect(attempts.filter((attempt) => attempt.ok)).toHaveLength(1);
+    expect(attempts.filter((attempt) => !attempt.ok && attempt.reason === 'ALREADY_USED')).toHaveLength(19);
+    const other = await db.transaction((tx) => consumePayrollFeeEstimate(tx, 'race-test-fee-hash-0123456789', ids.customerB, ids.customerB, new Date()));
+    expect(other).toEqual({ ok: false, reason: 'NOT_FOUND' });
+  });
+
+  it('an expired feeHash cannot be consumed, and a rollback leaves it unused', async () => {
+    const now = new Date();
+    const base = {
+      customerId: ids.customerA,
+      createdByUserId: ids.userA,
+      sourceAccountCurrencyId: ids.accountCurrencyAUsd,
+      payrollAccountCurrencyId: ids.accountCurrencyPartnerAed,
+      entries: [],
+      feeBreakdown: {},
+      sourceCurrencyAmount: '1',
+      feeAmount: '0',
+      totalAmount: '1',
+      estimatedReceivedAmount: '3.67',
+      createdAt: now,
+    };
+    await insertPayrollFeeEstimate(db, { ...base, feeHash: 'expired-fee-hash-0123456789', expiresAt: new Date(now.getTime() - 1) });
+    await insertPayrollFeeEstimate(db, { ...base, feeHash: 'rolled-back-fee-hash-012345', expiresAt: new Date(now.getTime() + 60_000) });
+    expect(await db.transaction((tx) => consumePayrollFeeEstimate(tx, 'expired-fee-hash-0123456789', ids.customerA, ids.customerA, now))).toEqual({ ok: false, reason: 'EXPIRED' });
+    await expect(
+      db.transaction(async (tx) => {
+        await consumePayrollFeeEstimate(tx, 'rolled-back-fee-hash-012345', ids.customerA, ids.customerA, now);
+        throw new Error('insufficient funds, say');
+      }),
+    ).rejects.toThrow('insufficient funds');
+    expect((await db.transaction((tx) => consumePayrollFeeEstimate(tx, 'rolled-back-fee-hash-012345', ids.customerA, ids.customerA, now))).ok).toBe(true);
+  });
+});

@@ -1,0 +1,427 @@
+import { readFileSync } from 'node:fs';
+import { Decimal } from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../src/store/migrate.js';
+import { PgliteDatabase } from '../src/store/pglite.js';
+import {
+  isDatabaseEmpty,
+  loadWorld,
+  seedIfEmpty,
+  validateWorld,
+  WorldValidationError,
+  type World,
+  type WorldPayrollRequest,
+} from '../src/store/world.js';
+import { ids, testWorld } from './fixtures/world.js';
+
+const DEMO_FILE = new URL('../worlds/demo.json', import.meta.url);
+const demoWorld = JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as World;
+const D = Decimal.clone({ precision: 50 });
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+function expectInvalid(input: unknown, path: string, message?: RegExp): WorldValidationError {
+  let caught: unknown;
+  try {
+    validateWorld(input);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(WorldValidationError);
+  const error = caught as WorldValidationError;
+  expect(error.path).toBe(path);
+  expect(error.message.startsWith(`${path}: `)).toBe(true);
+  if (message) expect(error.message).toMatch(message);
+  return error;
+}
+
+// One migrated empty database, copied for each test that loads (PGlite start-up is slow).
+let template: Blob;
+const opened: PgliteDatabase[] = [];
+async function emptyDatabase(): Promise<PgliteDatabase> {
+  const db = await PgliteDatabase.open({ loadDataDir: template });
+  opened.push(db);
+  return db;
+}
+
+beforeAll(async () => {
+  const db = await PgliteDatabase.open();
+  await migrate(db);
+  template = await db.dump();
+  await db.close();
+}, 60_000);
+
+afterAll(async () => {
+  for (const db of opened) await db.close();
+});
+
+describe('validateWorld', () => {
+  it('accepts the demo world and the test world', () => {
+    expect(validateWorld(demoWorld)).toBe(demoWorld);
+    expect(validateWorld(testWorld)).toBe(testWorld);
+  });
+
+  it('names the path of a bad nationality', () => {
+    const world = clone(demoWorld);
+    world.beneficiaries[3]!.nationality = 'UAE';
+    const error = expectInvalid(world, 'world.beneficiaries[3].nationality');
+    expect(error.message).toBe('world.beneficiaries[3].nationality: must match pattern "^[A-Z]{2}$"');
+  });
+
+  it('names the path of an unknown customerId', () => {
+    const world = clone(testWorld);
+    world.beneficiaries[6]!.customerId = '7e570002-0000-4000-8000-000000000099';
+    expectInvalid(world, 'world.beneficiaries[6].customerId', /unknown customer/);
+
+    const account = clone(testWorld);
+    account.accounts[1]!.customerId = '7e570002-0000-4000-8000-000000000099';
+    expectInvalid(account, 'world.accounts[1].customerId', /unknown customer/);
+  });
+
+  it('requires customerId on a customer user and forbids it on an admin', () => {
+    const world = clone(testWorld);
+    delete world.users[1]!.customerId;
+    expectInvalid(world, 'world.users[1].customerId', /required for a user with role customer/);
+
+    const admin = clone(testWorld);
+    admin.users[2]!.customerId = ids.customerA;
+    expectInvalid(admin, 'world.users[2].customerId', /admin/);
+  });
+
+  it('rejects a duplicate id', () => {
+    const world = clone(testWorld);
+    world.beneficiaries[4]!.id = ids.beneficiaryA2;
+    expectInvalid(world, 'world.beneficiaries[4].id', /duplicate beneficiary id .*world\.beneficiaries\[1\]\.id/);
+
+    const accountCurrency = clone(testWorld);
+    accountCurrency.accounts[3]!.currencies[1]!.id = ids.acAUsd;
+    expectInvalid(accountCurrency, 'world.accounts[3].currencies[1].id', /duplicate account currency id/);
+  });
+
+  it('rejects a bad decimal', () => {
+    const world = clone(testWorld);
+    world.accounts[0]!.currencies[0]!.balance = '1,000.00';
+    expectInvalid(world, 'world.accounts[0].currencies[0].balance', /must match pattern/);
+
+    const leadingZero = clone(demoWorld);
+    leadingZero.payrollRequests![2]!.feeBreakdown.spreadFee = '088.25';
+    expectInvalid(leadingZero, 'world.payrollRequests[2].feeBreakdown.spreadFee', /must match pattern/);
+
+    const number = clone(testWorld) as unknown as { rates: { rate: unknown }[] };
+    number.rates[0]!.rate = 3.6725;
+    expectInvalid(number, 'world.rates[0].rate', /must be string/);
+  });
+
+  it('names missing and unexpected properties themselves', () => {
+    const missing = clone(testWorld) as unknown as { customers: Record<string, unknown>[] };
+    delete missing.customers[0]!.companyLegalName;
+    expectInvalid(missing, 'world.customers[0].companyLegalName', /must have required property/);
+
+    const extra = clone(testWorld) as unknown as { fees: { processor: Record<string, unknown>[] } };
+    extra.fees.processor[1]!.currencyCode = 'USDC';
+    expectInvalid(extra, 'world.fees.processor[1].currencyCode', /must NOT have additional properties/);
+  });
+
+  it('checks currency and payroll request references', () => {
+    const rate = clone(testWorld);
+    rate.rates.push({ from: 'USD', to: 'GBP', rate: '0.79' });
+    expectInvalid(rate, 'world.rates[3].to', /unknown currency GBP/);
+
+    const accountCurrency = clone(testWorld);
+    accountCurrency.accounts[0]!.currencies[0]!.currency = 'CHF';
+    expectInvalid(accountCurrency, 'world.accounts[0].currencies[0].currency', /unknown currency CHF/);
+
+    const beneficiary = clone(testWorld);
+    beneficiary.payrollRequests![1]!.amountSplitDetails[0]!.beneficiaryId = ids.beneficiaryA1;
+    expectInvalid(beneficiary, 'world.payrollRequests[1].amountSplitDetails[0].beneficiaryId', /does not belong to customer/);
+
+    const transfer = clone(testWorld);
+    transfer.payrollRequests![0]!.amountSplitDetails[1]!.payoutTransferId = ids.transferAToBank;
+    expectInvalid(transfer, 'world.payrollRequests[0].amountSplitDetails[1].payoutTransferId', /not a BANK_TO_BENEFICIARY/);
+
+    const overdraft = clone(testWorld);
+    overdraft.accounts[2]!.currencies[0]!.balance = '50.00';
+    expectInvalid(overdraft, 'world.payrollRequests[1].totalAmount', /exceed its balance/);
+  });
+});
+
+/** Re-derives every figure of a payroll request from the world's rates and fees. */
+function checkMoneyInvariants(world: World, request: WorldPayrollRequest): void {
+  const accountCurrencies = world.accounts.flatMap((account) => account.currencies.map((c) => ({ ...c, account })));
+  const source = accountCurrencies.find((c) => c.id === request.sourceAccountCurrencyId)!;
+  const payroll = accountCurrencies.find((c) => c.id === request.payrollAccountCurrencyId)!;
+  const payrollDecimals = world.currencies.find((c) => c.code === payroll.currency)!.decimals;
+  const scale = Math.min(2, payrollDecimals);
+  const bips = world.customers.find((c) => c.id === request.customerId)!.spreadBips ?? 0;
+  const base = new D(world.rates.find((r) => r.from === source.currency && r.to === payroll.currency)!.rate);
+  const eff = base.times(new D(1).minus(new D(bips).div(10000)));
+  const fb = request.feeBreakdown;
+
+  let S = new D(0);
+  let P = new D(0);
+  for (const split of request.amountSplitDetails) {
+    const s = new D(split.sourceCurrencyAmount);
+    const p = s.times(eff).toDecimalPlaces(scale, Decimal.ROUND_DOWN);
+    expect(new D(split.amount).equals(p), `split ${split.id} amount`).toBe(true);
+    S = S.plus(s);
+    P = P.plus(p);
+  }
+  const spreadFee = S.times(bips).div(10000).toDecimalPlaces(8, Decimal.ROUND_UP);
+  const schedule = world.fees.processor.find(
+    (p) => p.accountProvider === source.account.accountProvider && p.currency === source.currency,
+  )!;
+  const rawProcessor = S.times(schedule.percentBps).div(10000).plus(schedule.fixed);
+  const processorFee = Decimal.min(Decimal.max(rawProcessor, schedule.min), schedule.max).toDecimalPlaces(8, Decimal.ROUND_UP);
+  const perBeneficiary = new D(world.fees.bankFeePerBeneficiary[payroll.currency]!);
+  const bankFee = perBeneficiary.times(request.amountSplitDetails.length).div(eff).toDecimalPlaces(8, Decimal.ROUND_UP);
+  const totalFee = spreadFee.plus(processorFee).plus(bankFee);
+  const totalAmount = S.plus(totalFee);
+
+  const same = (actual: string, expected: Decimal, what: string): void => {
+    expect(new D(actual).toFixed(), `${request.id} ${what}`).toBe(expected.toFixed());
+  };
+  same(fb.sourceCurrencyAmount, S, 'feeBreakdown.sourceCurrencyAmount');
+  same(fb.estimatedReceivedAmount, P, 'feeBreakdown.estimatedReceivedAmount');
+  same(request.estimatedReceivedAmount, P, 'estimatedReceivedAmount');
+  same(fb.spreadFee, spreadFee, 'spreadFee');
+  same(fb.processorFee, processorFee, 'processorFee');
+  same(fb.bankFee, bankFee, 'bankFee');
+  same(fb.totalFee, totalFee, 'totalFee');
+  same(request.totalAmount, totalAmount, 'totalAmount');
+  same(request.sourceAmountForExchange, new D(request.totalAmount).minus(fb.totalFee), 'sourceAmountForExchange');
+  same(request.sourceAmountForExchange, S, 'sourceAmountForExchange = S');
+  same(request.estimatedFxRate, eff, 'estimatedFxRate');
+  same(fb.exchangeRate, eff, 'exchangeRate');
+  same(fb.baseRate, base, 'baseRate');
+  expect(fb.payrollCurrencyCode).toBe(payroll.currency);
+  expect(fb.feeCurrencyCode).toBe(source.currency);
+
+  const transfers = request.transfers ?? [];
+  for (const transfer of transfers) {
+    if (transfer.transferType === 'PROCESSOR_INTERNAL_DEBIT') {
+      same(transfer.amount, totalAmount, 'PROCESSOR_INTERNAL_DEBIT amount');
+      expect(transfer.currencyCode).toBe(source.currency);
+    } else if (transfer.transferType === 'PROCESSOR_TO_BANK') {
+      same(transfer.amount, S, 'PROCESSOR_TO_BANK amount');
+      expect(transfer.currencyCode).toBe(source.currency);
+    } else {
+      expect(transfer.currencyCode).toBe(payroll.currency);
+    }
+  }
+
+  const fx = request.fxExchange;
+  if (fx) {
+    const actual = new D(fx.exchangeRate);
+    same(fx.fromAmount, S, 'fxExchange.fromAmount');
+    same(fx.toAmount, S.times(actual).toDecimalPlaces(scale, Decimal.ROUND_DOWN), 'fxExchange.toAmount');
+    expect(fx.fromCurrencyCode).toBe(source.currency);
+    expect(fx.toCurrencyCode).toBe(payroll.currency);
+    let payouts = new D(0);
+    for (const split of request.amountSplitDetails) {
+      const payout = transfers.find((t) => t.id === split.payoutTransferId || t.amountSplitId === split.id);
+      expect(payout?.transferType, `payout of split ${split.id}`).toBe('BANK_TO_BENEFICIARY');
+      same(payout!.amount, new D(split.sourceCurrencyAmount).times(actual).toDecimalPlaces(scale, Decimal.ROUND_DOWN), 'payout amount');
+      payouts = payouts.plus(payout!.amount);
+    }
+    expect(payouts.lessThanOrEqualTo(fx.toAmount)).toBe(true);
+  }
+}
+
+describe('money invariants of the worlds\' payroll requests', () => {
+  it('demo world: five requests of Acme, in the documented statuses', () => {
+    const requests = demoWorld.payrollRequests ?? [];
+    expect(requests.map((r) => r.status)).toEqual(['PENDING', 'QUOTE_PROVIDED', 'COMPLETED', 'PARTIALLY_COMPLETED', 'CANCELLED']);
+    for (const request of requests) checkMoneyInvariants(demoWorld, request);
+
+    const partial = requests[3]!;
+    const failed = partial.transfers!.filter((t) => t.status === 'FAILED');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.failureReason).toBe('Beneficiary account closed');
+    const split = partial.amountSplitDetails.find((s) => s.id === failed[0]!.amountSplitId)!;
+    const beneficiary = demoWorld.beneficiaries.find((b) => b.id === split.beneficiaryId)!;
+    expect(beneficiary.reference?.startsWith('FAIL')).toBe(true);
+
+    const completed = requests[2]!;
+    expect(completed.fxExchange!.exchangeRate).not.toBe(completed.estimatedFxRate);
+  });
+
+  it('test world', () => {
+    for (const request of testWorld.payrollRequests ?? []) checkMoneyInvariants(testWorld, request);
+  });
+});
+
+interface BalanceRow extends Record<string, unknown> {
+  id: string;
+  balance: string;
+  available: string;
+  balance_sum: string;
+  available_sum: string;
+  openings: number;
+}
+
+async function expectLedgerMatches(db: PgliteDatabase, world: World): Promise<void> {
+  const rows = await db.query<BalanceRow>(
+    `SELECT ac.id, ac.balance::text AS balance, ac.available::text AS available,
+            COALESCE(SUM(le.balance_delta), 0)::text AS balance_sum,
+            COALESCE(SUM(le.available_delta), 0)::text AS available_sum,
+            COUNT(le.id) FILTER (WHERE le.reason = 'OPENING_BALANCE')::int AS openings
+       FROM account_currencies ac LEFT JOIN ledger_entries le ON le.account_currency_id = ac.id
+      GROUP BY ac.id`,
+  );
+  const accountCurrencies = world.accounts.flatMap((a) => a.currencies);
+  expect(rows).toHaveLength(accountCurrencies.length);
+  for (const row of rows) {
+    const opening = accountCurrencies.find((c) => c.id === row.id)!.balance;
+    const debits = (world.payrollRequests ?? [])
+      .filter((r) => r.sourceAccountCurrencyId === row.id && r.status !== 'CANCELLED' && r.status !== 'FAILED')
+      .reduce((total, r) => total.plus(r.totalAmount), new D(0));
+    expect(row.openings).toBe(1);
+    expect(new D(row.balance).equals(row.balance_sum)).toBe(true);
+    expect(new D(row.available).equals(row.available_sum)).toBe(true);
+    expect(new D(row.balance).equals(new D(opening).minus(debits))).toBe(true);
+    expect(new D(row.available).equals(row.balance)).toBe(true);
+  }
+  const debitRows = await db.query<{ payroll_request_id: string; balance_delta: string }>(
+    "SELECT payroll_request_id, balance_delta::text AS balance_delta FROM ledger_entries WHERE reason = 'PAYROLL_DEBIT'",
+  );
+  const debited = (world.payrollRequests ?? []).filter((r) => r.status !== 'CANCELLED' && r.status !== 'FAILED');
+  expect(debitRows.map((r) => r.payroll_request_id).sort()).toEqual(debited.map((r) => r.id).sort());
+  for (const row of debitRows) {
+    const request = debited.find((r) => r.id === row.payroll_request_id)!;
+    expect(new D(row.balance_delta).equals(new D(request.totalAmount).negated())).toBe(true);
+  }
+}
+
+describe('loadWorld', () => {
+  it('loads the demo world: every row, one opening entry per account currency, ledger sums = balances', async () => {
+    const db = await emptyDatabase();
+    expect(await isDatabaseEmpty(db)).toBe(true);
+    await loadWorld(db, demoWorld);
+    expect(await isDatabaseEmpty(db)).toBe(false);
+
+    const count = async (table: string): Promise<number> =>
+      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+    const requests = demoWorld.payrollRequests ?? [];
+    expect(await count('currencies')).toBe(demoWorld.currencies.length);
+    expect(await count('customers')).toBe(demoWorld.customers.length);
+    expect(await count('users')).toBe(demoWorld.users.length);
+    expect(await count('accounts')).toBe(demoWorld.accounts.length);
+    expect(await count('beneficiaries')).toBe(demoWorld.beneficiaries.length);
+    expect(await count('exchange_rates')).toBe(demoWorld.rates.length);
+    expect(await count('bank_fees')).toBe(Object.keys(demoWorld.fees.bankFeePerBeneficiary).length);
+    expect(await count('processor_fee_schedules')).toBe(demoWorld.fees.processor.length);
+    expect(await count('payout_fee_schedules')).toBe(demoWorld.fees.payout.length);
+    expect(await count('internal_payout_fee_rules')).toBe(demoWorld.fees.internalPayout!.length);
+    expect(await count('payroll_requests')).toBe(requests.length);
+    expect(await count('amount_splits')).toBe(requests.reduce((n, r) => n + r.amountSplitDetails.length, 0));
+    expect(await count('transfers')).toBe(requests.reduce((n, r) => n + (r.transfers?.length ?? 0), 0));
+    expect(await count('fx_exchanges')).toBe(requests.filter((r) => r.fxExchange).length);
+
+    await expectLedgerMatches(db, demoWorld);
+
+    const [customer] = await db.query<{ spread_bips: number | null }>(
+      'SELECT spread_bips FROM customers WHERE company_legal_name = $1',
+      ['Globex FZ-LLC'],
+    );
+    expect(customer!.spread_bips).toBeNull();
+    const inactive = await db.query('SELECT id FROM beneficiaries WHERE NOT active');
+    expect(inactive).toHaveLength(1);
+  });
+
+  it('loads the test world with snapshots, payout links and the fee breakdown in metadata', async () => {
+    const db = await emptyDatabase();
+    await loadWorld(db, testWorld);
+    await expectLedgerMatches(db, testWorld);
+
+    const splits = await db.query<{ id: string; beneficiary_snapshot: Record<string, unknown>; payout_transfer_id: string | null; position: number }>(
+      'SELECT id, beneficiary_snapshot, payout_transfer_id, position FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position',
+      [ids.requestACompleted],
+    );
+    expect(splits.map((s) => s.payout_transfer_id)).toEqual([ids.transferAPayout1, ids.transferAPayout2]);
+    expect(splits[0]!.beneficiary_snapshot).toEqual({
+      id: ids.beneficiaryA1,
+      firstName: 'Amal',
+      lastName: 'One',
+      displayName: 'Amal One',
+      type: 'INDIVIDUAL',
+      nationality: 'AE',
+      bankName: 'Emirates NBD',
+      iban: 'AE500261014000000000011',
+      reference: 'A-EMP-1',
+    });
+    expect(splits[1]!.beneficiary_snapshot).not.toHaveProperty('reference');
+
+    const transfers = await db.query<{ id: string; amount_split_id: string | null; fee_amount: string | null; position: number }>(
+      'SELECT id, amount_split_id, fee_amount::text AS fee_amount, position FROM transfers WHERE payroll_request_id = $1 ORDER BY position',
+      [ids.requestACompleted],
+    );
+    expect(transfers.map((t) => t.id)).toEqual([ids.transferADebit, ids.transferAToBank, ids.transferAPayout1, ids.transferAPayout2]);
+    expect(transfers.map((t) => t.amount_split_id)).toEqual([null, null, ids.splitACompleted1, ids.splitACompleted2]);
+    expect(transfers[0]!.fee_amount).toBe('4.50');
+
+    const [request] = await db.query<{ metadata: { feeBreakdown: Record<string, string> }; fee_hash: string | null; total_amount: string }>(
+      'SELECT metadata, fee_hash, total_amount::text AS total_amount FROM payroll_requests WHERE id = $1',
+      [ids.requestACompleted],
+    );
+    expect(request!.fee_hash).toBeNull();
+    expect(request!.total_amount).toBe('3524.7366239');
+    expect(request!.metadata.feeBreakdown).toEqual(testWorld.payrollRequests![0]!.feeBreakdown);
+
+    const [balances] = await db.query<{ a: string; b: string; untouched: string }>(
+      `SELECT (SELECT balance::text FROM account_currencies WHERE id = $1) AS a,
+              (SELECT available::text FROM account_currencies WHERE id = $2) AS b,
+              (SELECT balance::text FROM account_currencies WHERE id = $3) AS untouched`,
+      [ids.acAUsd, ids.acBUsd, ids.acAUsdc],
+    );
+    expect(balances).toEqual({ a: '996475.2633761', b: '946.63852961', untouched: '500000.00000000' });
+
+    const [fx] = await db.query<{ to_amount: string; recorded_by_user_id: string }>(
+      'SELECT to_amount::text AS to_amount, recorded_by_user_id FROM fx_exchanges WHERE payroll_request_id = $1',
+      [ids.requestACompleted],
+    );
+    expect(fx).toEqual({ to_amount: '12782.00', recorded_by_user_id: ids.admin });
+  });
+
+  it('writes nothing when the world is invalid, and rolls back as a whole when an insert fails', async () => {
+    const db = await emptyDatabase();
+    const invalid = clone(testWorld);
+    invalid.customers[0]!.spreadBips = 10_001;
+    await expect(loadWorld(db, invalid)).rejects.toThrow(/^world\.customers\[0\]\.spreadBips: must be <= 10000$/);
+    expect(await isDatabaseEmpty(db)).toBe(true);
+
+    await loadWorld(db, testWorld);
+    // A second load collides on primary keys: nothing of it may stay behind.
+    await expect(loadWorld(db, testWorld)).rejects.toThrow();
+    const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM customers');
+    expect(row!.n).toBe(testWorld.customers.length);
+  });
+
+  it('loads thousands of beneficiaries in batches', async () => {
+    const db = await emptyDatabase();
+    const world = clone(testWorld);
+    for (let i = 0; i < 4500; i++) {
+      world.beneficiaries.push({
+        id: `7e570006-0000-4000-9000-${String(i).padStart(12, '0')}`,
+        customerId: ids.customerB,
+        firstName: 'Bulk',
+        lastName: `Beneficiary ${i}`,
+        displayName: `Bulk Beneficiary ${i}`,
+        type: 'INDIVIDUAL',
+        nationality: 'AE',
+        bankName: 'Emirates NBD',
+      });
+    }
+    await loadWorld(db, world);
+    const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM beneficiaries');
+    expect(row!.n).toBe(world.beneficiaries.length);
+  });
+
+  it('seedIfEmpty loads the demo file once', async () => {
+    const db = await emptyDatabase();
+    const file = new URL('../worlds/demo.json', import.meta.url).pathname;
+    expect(await seedIfEmpty(db, file)).toBe(true);
+    expect(await seedIfEmpty(db, file)).toBe(false);
+    const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payroll_requests');
+    expect(row!.n).toBe(5);
+  });
+});
