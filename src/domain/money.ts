@@ -36,8 +36,9 @@ export function sum(values: Iterable<Decimal>): Decimal {
   return total;
 }
 
-export function decimalPlaces(value: Decimal): number {
-  return value.decimalPlaces();
+/** "1 decimal place", "3 decimal places": for validation messages. */
+export function decimalPlacesText(count: number): string {
+  return `${count} decimal place${count === 1 ? '' : 's'}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import { addBusinessDays } from './businessDays.js';
 import { validationError } from './errors.js';
-import { ZERO, bipsFraction, roundUp } from './money.js';
+import { ZERO, bipsFraction, decimalPlacesText, roundUp } from './money.js';
 import { type FeeSchedule, scheduleFee } from './payrollFees.js';
 
 /** The largest payout amount accepted: keeps every figure exact as a JSON number. */
@@ -34,7 +34,7 @@ export function checkPayoutAmount(amount: Decimal, currencyCode: string, minorUn
   if (!amount.greaterThan(0)) throw validationError('query.amount must be greater than zero');
   if (amount.greaterThan(MAX_PAYOUT_AMOUNT)) throw validationError(`query.amount must be at most ${MAX_PAYOUT_AMOUNT}`);
   if (amount.decimalPlaces() > minorUnits) {
-    throw validationError(`query.amount has ${amount.decimalPlaces()} decimal places; ${currencyCode} allows at most ${minorUnits}`);
+    throw validationError(`query.amount has ${decimalPlacesText(amount.decimalPlaces())}; ${currencyCode} allows at most ${minorUnits}`);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   SOURCE_SCALE,
   bipsFraction,
   clamp,
+  decimalPlacesText,
   parseAmount,
   roundDown,
   roundUp,
@@ -68,7 +69,7 @@ export function normaliseEntries(entries: readonly SplitEntryInput[], scaleOfPay
     const limit = amountCurrencyType === 'SOURCE' ? SOURCE_SCALE : scaleOfPayroll;
     if (amount.decimalPlaces() > limit) {
       throw validationError(
-        `${field}.amount has ${amount.decimalPlaces()} decimal places; a ${amountCurrencyType} amount allows at most ${limit}`,
+        `${field}.amount has ${decimalPlacesText(amount.decimalPlaces())}; a ${amountCurrencyType} amount allows at most ${limit}`,
       );
     }
     return { beneficiaryId, amount, amountCurrencyType };

@@ -107,7 +107,7 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
 
   it('a JPY PAYROLL amount with decimals is rejected, naming the entry', () => {
     expect(() => normaliseEntries([{ beneficiaryId: id(1), amount: '10.5', amountCurrencyType: 'PAYROLL' }], payrollScale(0))).toThrow(
-      'amountSplitDetails[0].amount has 1 decimal places; a PAYROLL amount allows at most 0',
+      'amountSplitDetails[0].amount has 1 decimal place; a PAYROLL amount allows at most 0',
     );
   });
 
