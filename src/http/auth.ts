@@ -9,6 +9,8 @@ export class AuthenticationError extends Error {
   readonly status = 401;
 }
 
+export const BEARER_REQUIRED = 'A bearer token is required: Authorization: Bearer <ACCESS_TOKEN>';
+
 export type Authenticate = (authorizationHeader: string | undefined) => Promise<Principal>;
 
 /**
@@ -25,7 +27,7 @@ export function createAuthenticator(jwt: Config['jwt'], db: Database): Authentic
   };
   return async (authorizationHeader) => {
     const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorizationHeader ?? '')?.[1];
-    if (!token) throw new AuthenticationError('A bearer token is required: Authorization: Bearer <ACCESS_TOKEN>');
+    if (!token) throw new AuthenticationError(BEARER_REQUIRED);
     let subject: string | undefined;
     try {
       const verified = await (typeof key === 'function' ? jwtVerify(token, key, options) : jwtVerify(token, key, options));

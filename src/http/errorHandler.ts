@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
+import { BEARER_REQUIRED } from './auth.js';
 import { sendError } from './envelope.js';
 
 interface ValidatorIssue {
@@ -63,6 +64,9 @@ function clientMessage(code: ErrorCode, error: HttpLikeError, method: string, pa
       return 'The request body must be application/json';
     case 'PAYLOAD_TOO_LARGE':
       return 'The request body is too large';
+    case 'UNAUTHORIZED':
+      // The validator's own wording for a missing or non-Bearer header, said once our way.
+      return error.message?.startsWith('Authorization header') ? BEARER_REQUIRED : (error.message ?? BEARER_REQUIRED);
     default:
       return error.message ?? code;
   }
@@ -75,5 +79,8 @@ function describeIssue(issue: ValidatorIssue): string {
     .filter(Boolean)
     .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? (part === 'params' ? 'path' : part) : `.${part}`))
     .join('');
-  return field ? `${field} ${issue.message ?? 'is not valid'}` : (issue.message ?? 'is not valid');
+  const message = issue.message ?? 'is not valid';
+  if (message.startsWith('must have required property')) return `${field} is required`;
+  if (message.startsWith('Unknown query parameter')) return `${field} is not an accepted query parameter`;
+  return field ? `${field} ${message}` : message;
 }
