@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import createClient from 'openapi-fetch';
 import type { paths } from '../../generated/api.js';
-import { loadConfig } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { createLogger } from '../../src/logger.js';
 import { buildApp } from '../../src/server.js';
@@ -33,10 +33,10 @@ export interface TestServer {
 export const testConfig = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', FEE_HASH_TTL_SECONDS: '900' });
 
 /** The real app on an ephemeral port with response validation on: every test is a contract test. */
-export async function startTestServer(options: { world?: unknown } = {}): Promise<TestServer> {
+export async function startTestServer(options: { world?: unknown; config?: Config } = {}): Promise<TestServer> {
   const { db, drop } = await freshDatabase(options.world);
   const clock = new TestClock();
-  const { app } = buildApp(testConfig, db, createLogger(process.env.TEST_LOG ?? 'silent'), clock.now);
+  const { app } = buildApp(options.config ?? testConfig, db, createLogger(process.env.TEST_LOG ?? 'silent'), clock.now);
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
   });
