@@ -4,6 +4,99 @@
  */
 
 export interface paths {
+    "/v1/customers/payroll/requests": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payroll requests
+         * @description Lists the payroll requests of the caller's customer, newest first (`createdAt` descending, then
+         *     `id` descending), optionally only those in one `status`. Each item is a summary; read the full
+         *     request with `getPayrollRequest`.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN` (admins use `listAdminPayrollRequests`).
+         *
+         *     ## Pagination
+         *     Up to `limit` items (1 to 100, default 20) per page. When more follow, `nextCursor` is an opaque
+         *     string: pass it as `cursor`, with the same `status`, for the next page; it is null on the last
+         *     page. Pages are keyed on (`createdAt`, `id`), so requests created while paging never shift or
+         *     repeat items of later pages. A malformed cursor, or one issued for another `status` filter, gets
+         *     400 `VALIDATION_ERROR`; so do a `limit` outside 1..100, an unknown `status` and any other query
+         *     parameter.
+         */
+        get: operations["listPayrollRequests"];
+        put?: never;
+        /**
+         * Create a payroll request
+         * @description Creates a payroll request from a payroll fee estimate: the body carries the estimate's `feeHash`,
+         *     the same accounts and the same entries in the same order, plus a `purposeCode` per entry. The
+         *     source funds (`totalAmount`: source amount plus all fees) are debited at once, and the request
+         *     starts in `PENDING`, waiting for an admin's FX quote.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## What happens, in one transaction
+         *     1. The `feeHash` is looked up: unknown, or another customer's → 404 `NOT_FOUND`; past its
+         *        `expiresAt` → 400 `FEE_HASH_EXPIRED`; already consumed → 409 `FEE_HASH_ALREADY_USED`.
+         *     2. The body is compared with the estimate the feeHash locked: the two accounts, and per entry
+         *        (same order, same count) `beneficiaryId`, `amount` (compared as exact decimals: `1000.0`
+         *        equals `1000.00`) and `amountCurrencyType` (absent = `SOURCE`). Any difference → 400
+         *        `FEE_HASH_MISMATCH` naming the first differing field.
+         *     3. The accounts must still be accessible and every beneficiary still active and the caller's;
+         *        otherwise 404 `NOT_FOUND` naming the ids.
+         *     4. The source account currency's `available` must be at least `totalAmount`; otherwise 400
+         *        `INSUFFICIENT_FUNDS`.
+         *     5. The feeHash is consumed; the source account currency is debited: `balance` and `available`
+         *        both fall by `totalAmount`, written as a ledger entry `PAYROLL_DEBIT`.
+         *     6. Each beneficiary is snapshotted (`beneficiarySnapshot`); the splits are stored with the
+         *        amounts the estimate locked, and the locked fee breakdown as `metadata.feeBreakdown`.
+         *
+         *     Any failure rolls the whole transaction back and leaves the feeHash unused, so it can be used
+         *     again until it expires — except `FEE_HASH_ALREADY_USED`, which means another creation consumed
+         *     it. Concurrent creations with one feeHash produce exactly one request and one debit; the others
+         *     get 409 `FEE_HASH_ALREADY_USED`. Body validation (400 `VALIDATION_ERROR`) follows the rules of
+         *     the estimate (at least 1 and at most 10,000 entries, amounts above zero and within their
+         *     decimals, no beneficiary twice) and comes before any of the checks above.
+         *
+         *     The 201 body is the request as `getPayrollRequest` returns it: status `PENDING`, the quote
+         *     fields, `acceptedByCustomerAt` and `fxExchange` null, `transfers` empty, every split's
+         *     `payoutTransferId` null.
+         *
+         *     ## Status transitions
+         *     | From | Trigger | To |
+         *     |---|---|---|
+         *     | — | `createPayrollRequest` (feeHash consumed, funds debited) | `PENDING` |
+         *     | `PENDING` | `providePayrollQuote` (admin) | `QUOTE_PROVIDED` |
+         *     | `QUOTE_PROVIDED` | `providePayrollQuote` after the quote expired (re-quote) | `QUOTE_PROVIDED` |
+         *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt` | `QUOTE_ACCEPTED` |
+         *     | `PENDING`, `QUOTE_PROVIDED` | `cancelPayrollRequest` (funds returned) | `CANCELLED` |
+         *     | `QUOTE_ACCEPTED` | the worker creates the debit and bank-move transfers | `EXECUTING` |
+         *     | `EXECUTING` | `PROCESSOR_INTERNAL_DEBIT` or `PROCESSOR_TO_BANK` fails (funds returned) | `FAILED` |
+         *     | `EXECUTING` | `recordFxExchange` (admin) after both completed | `PAYOUT_INITIATED` |
+         *     | `PAYOUT_INITIATED` | every payout `COMPLETED` | `COMPLETED` |
+         *     | `PAYOUT_INITIATED` | some payouts `COMPLETED`, some `FAILED` | `PARTIALLY_COMPLETED` |
+         *     | `PAYOUT_INITIATED` | every payout `FAILED` | `FAILED` |
+         *
+         *     Any other move is refused with 409 `INVALID_STATE` naming the current status. Follow the request
+         *     with `getPayrollRequest` (poll every 30 s while `EXECUTING` or `PAYOUT_INITIATED`).
+         */
+        post: operations["createPayrollRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/payroll/requests/{requestId}": {
         parameters: {
             query?: never;
@@ -45,6 +138,96 @@ export interface paths {
         get: operations["getPayrollRequest"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/requests/{requestId}/accept": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the FX quote
+         * @description Accepts the admin's FX quote (`quotedFxRate`) of one of the caller's payroll requests:
+         *     `QUOTE_PROVIDED` → `QUOTE_ACCEPTED`, `acceptedByCustomerAt` set. The worker then executes the
+         *     transfers (`EXECUTING`). No request body.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - Allowed only from `QUOTE_PROVIDED`; from any other status, 409 `INVALID_STATE` naming the
+         *       current status.
+         *     - Allowed only before `quoteExpiresAt`; at or after it, 409 `QUOTE_EXPIRED` and the request stays
+         *       `QUOTE_PROVIDED`: ask for a new quote (an admin re-quotes with `providePayrollQuote`) or cancel.
+         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         */
+        post: operations["acceptPayrollQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/requests/{requestId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payroll request
+         * @description Cancels one of the caller's payroll requests before execution: → `CANCELLED`, with `reason`
+         *     stored as `cancellationReason`. The `totalAmount` debited at creation returns to the source
+         *     account currency (`balance` and `available` both rise by it; a ledger entry `PAYROLL_REFUND`), in
+         *     the same transaction.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - Allowed from `PENDING` or `QUOTE_PROVIDED` (also when the quote has expired); from any other
+         *       status, 409 `INVALID_STATE` naming the current status. Once accepted, a request can no longer
+         *       be cancelled.
+         *     - The quote fields keep the values reached before cancelling.
+         *     - `reason` is 1 to 500 characters; otherwise 400 `VALIDATION_ERROR`.
+         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         */
+        post: operations["cancelPayrollRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -130,6 +313,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/accounts/{accountId}/payouts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's accounts (a UUID).
+                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payout
+         * @description Creates a single payout from one of the caller's accounts, with the `feeHash` of a payout fee
+         *     estimate (`estimatePayoutFees`) and the payout it was estimated for. The fees locked by the
+         *     estimate are kept; `totalAmount` (`amount` + `totalFee`) is debited at once and the payout starts
+         *     in `PENDING`. The worker then executes it (`TransferStatus`); follow it with `getPayout`.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     Unlike the estimate, which returns JSON numbers as its interface demands, the payout is one of
+         *     this service's own resources and carries exact decimal strings.
+         *
+         *     ## Checks, in order
+         *     1. Body and parameters against the contract → 400 `VALIDATION_ERROR`.
+         *     2. The feeHash's signature must verify for the path's account and the body's beneficiary,
+         *        currency and amount (compared as exact decimals) → otherwise 400 `FEE_HASH_MISMATCH`; a hash
+         *        past its expiry → 400 `FEE_HASH_EXPIRED`. Both are checked before any database read.
+         *     3. The account must be the caller's, and the beneficiary the caller's and active → otherwise 404
+         *        `NOT_FOUND`.
+         *     4. The estimate must exist and be the caller's → otherwise 404 `NOT_FOUND`; it must not have been
+         *        used → otherwise 409 `FEE_HASH_ALREADY_USED`.
+         *     5. An estimate with `isEstimateAvailable` false cannot create a payout → 400
+         *        `FEE_ESTIMATE_UNAVAILABLE`.
+         *     6. The account currency's `available` must be at least `totalAmount` → otherwise 400
+         *        `INSUFFICIENT_FUNDS`.
+         *
+         *     Then, in one transaction, the estimate is consumed, the account currency is debited (`balance`
+         *     and `available` both fall by `totalAmount`; a ledger entry `PAYOUT_DEBIT`), the beneficiary is
+         *     snapshotted and the payout is stored. Any failure leaves the feeHash unused, except
+         *     `FEE_HASH_ALREADY_USED`; concurrent creations with one feeHash produce exactly one payout and
+         *     one debit.
+         *
+         *     ## Outcome
+         *     A payout that ends `FAILED` returns its `totalAmount` to the account currency (ledger entry
+         *     `PAYOUT_REFUND`); a `COMPLETED` one keeps the debit.
+         */
+        post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/accounts/{accountId}/payouts/estimate": {
         parameters: {
             query?: never;
@@ -187,6 +435,202 @@ export interface paths {
         get: operations["estimatePayoutFees"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/payouts/{payoutId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's accounts (a UUID).
+                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 */
+                accountId: components["parameters"]["AccountId"];
+                /**
+                 * @description Id of the payout (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 9b2d4f6a-8c1e-4a3b-b5d7-e9f1a3c5e7b9
+                 */
+                payoutId: components["parameters"]["PayoutId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a payout
+         * @description Returns one payout of one of the caller's accounts, as it stands at read time. There are no
+         *     webhooks: poll this endpoint (every 30 seconds) until the status is `COMPLETED` or `FAILED`.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. A payout that does not exist, one of
+         *     another account and an account that is not the caller's all get the same 404 `NOT_FOUND`. A
+         *     malformed `accountId` or `payoutId` gets 400 `VALIDATION_ERROR`.
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payroll/requests": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the payroll requests of all customers
+         * @description Lists the payroll requests of every customer, newest first (`createdAt` descending, then `id`
+         *     descending), optionally only those in one `status` (e.g. `PENDING` to find requests waiting for a
+         *     quote, `EXECUTING` for those waiting for the FX exchange). Read one in full with
+         *     `getPayrollRequest`, which admins may call for any request.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     Pagination as in `listPayrollRequests`: up to `limit` items (1 to 100, default 20); pass
+         *     `nextCursor` as `cursor`, with the same `status`, for the next page; `nextCursor` is null on the
+         *     last page. A malformed cursor, or one issued for another `status` filter, gets 400
+         *     `VALIDATION_ERROR`.
+         */
+        get: operations["listAdminPayrollRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payroll/requests/{requestId}/quote": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Provide an FX quote
+         * @description Sets the FX quote of a payroll request: `quotedFxRate` = `exchangeRate`, `quoteExpiresAt` =
+         *     `expiresAt`, `quotedByUserId` and `quotedByUser` = the calling admin, `quotedAt` = now; the status
+         *     becomes `QUOTE_PROVIDED`. The customer may then accept it until `quoteExpiresAt`, or cancel.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - Allowed from `PENDING`, or from `QUOTE_PROVIDED` once the earlier quote has expired (a
+         *       re-quote, which replaces every quote field); otherwise 409 `INVALID_STATE` naming the current
+         *       status (a `QUOTE_PROVIDED` request whose quote is still valid included).
+         *     - `exchangeRate` is payroll-currency units per source-currency unit (the direction of
+         *       `estimatedFxRate`) and must be greater than zero; `expiresAt` must be in the future and at most
+         *       24 hours ahead. Otherwise 400 `VALIDATION_ERROR`.
+         *     - The quote is what the customer accepts; the actual rate is recorded later with
+         *       `recordFxExchange` and can differ from it.
+         *     - A request that does not exist gets 404 `NOT_FOUND`.
+         */
+        post: operations["providePayrollQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payroll/requests/{requestId}/fx-exchange": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the FX exchange
+         * @description Records the currency exchange actually made for a payroll request and starts the payouts:
+         *     `fxExchange` is set, one `BANK_TO_BENEFICIARY` transfer per split is created in `PENDING`, each
+         *     split's `payoutTransferId` is set, and the status becomes `PAYOUT_INITIATED`. The worker then
+         *     executes the payouts; the request ends `COMPLETED` (every payout `COMPLETED`),
+         *     `PARTIALLY_COMPLETED` (some `FAILED`, each with its `failureReason`) or `FAILED` (every payout
+         *     `FAILED`).
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - Allowed when the request is `EXECUTING` and both its `PROCESSOR_INTERNAL_DEBIT` and
+         *       `PROCESSOR_TO_BANK` transfers are `COMPLETED`; otherwise 409 `INVALID_STATE` naming the current
+         *       status.
+         *     - `exchangeRate` (payroll-currency units per source-currency unit) must be greater than zero;
+         *       otherwise 400 `VALIDATION_ERROR`. It is the actual rate and can differ from `estimatedFxRate`
+         *       and from `quotedFxRate`.
+         *     - A request that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## Amounts
+         *     With the payroll scale = min(2, the payroll currency's minor units), as in the estimate:
+         *     - `fxExchange.fromAmount` = `sourceAmountForExchange`, in the source currency;
+         *     - `fxExchange.toAmount` = `fromAmount` × `exchangeRate`, rounded **down** to the payroll scale;
+         *     - each payout's `amount` = its split's `sourceCurrencyAmount` × `exchangeRate`, rounded **down**
+         *       to the payroll scale. As the splits' source amounts add up to `fromAmount`, Σ payouts ≤
+         *       `toAmount`: the sum paid never exceeds what the exchange produced;
+         *     - the remainder `toAmount` − Σ payouts (less than one minor unit per beneficiary) stays in the
+         *       partner-bank payroll account as the platform's rounding residual; it is not booked separately
+         *       and is shown by the difference;
+         *     - a split's `amount` keeps the estimated figure; the payout transfer's `amount` is what is paid;
+         *     - `fxExchange.feeDetails` carries the `spreadFee` of the fee breakdown, in the source currency.
+         *
+         *     ## Ledger
+         *     The payroll account currency receives `toAmount` (ledger entry `FX_CREDIT`) when the exchange is
+         *     recorded, and each payout debits its `amount` from it when it reaches `COMPLETED` (ledger entry
+         *     `PAYOUT`). The amount of a `FAILED` payout stays in the payroll account currency; it is not
+         *     returned to the source account automatically.
+         */
+        post: operations["recordFxExchange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -301,6 +745,45 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * @description Status of a payroll request.
+         *
+         *     | Status | Meaning | Client next action |
+         *     |---|---|---|
+         *     | `PENDING` | Source funds debited, awaiting the admin's FX quote. | Wait for the quote. |
+         *     | `QUOTE_PROVIDED` | An admin provided an FX quote (`quotedAt`, `quoteExpiresAt`). | Accept the quote before `quoteExpiresAt`, or cancel. |
+         *     | `QUOTE_ACCEPTED` | The customer accepted the quote. | None: the system executes the transfers. |
+         *     | `EXECUTING` | Currency conversion in progress. | Monitor the transfers; poll every 30 s. |
+         *     | `PAYOUT_INITIATED` | The FX exchange is recorded and the individual payouts started. | Monitor the individual transfers; poll every 30 s. |
+         *     | `COMPLETED` | All beneficiaries paid. | Review the final amounts (`fxExchange`, `transfers`). |
+         *     | `PARTIALLY_COMPLETED` | Some payouts succeeded, some failed. | Check the `FAILED` transfers and their `failureReason`. |
+         *     | `FAILED` | The request failed (`failureReason`). | Contact support. |
+         *     | `CANCELLED` | The request was cancelled (`cancellationReason`). | None. |
+         *
+         *     `COMPLETED`, `PARTIALLY_COMPLETED`, `FAILED` and `CANCELLED` are final.
+         *
+         *     Transitions:
+         *
+         *     | From | Trigger | To |
+         *     |---|---|---|
+         *     | — | `createPayrollRequest` (feeHash consumed, funds debited) | `PENDING` |
+         *     | `PENDING` | `providePayrollQuote` (admin) | `QUOTE_PROVIDED` |
+         *     | `QUOTE_PROVIDED` | `providePayrollQuote` after the quote expired (re-quote) | `QUOTE_PROVIDED` |
+         *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt` | `QUOTE_ACCEPTED` |
+         *     | `PENDING`, `QUOTE_PROVIDED` | `cancelPayrollRequest` (funds returned) | `CANCELLED` |
+         *     | `QUOTE_ACCEPTED` | the worker creates the debit and bank-move transfers | `EXECUTING` |
+         *     | `EXECUTING` | `PROCESSOR_INTERNAL_DEBIT` or `PROCESSOR_TO_BANK` fails (funds returned) | `FAILED` |
+         *     | `EXECUTING` | `recordFxExchange` (admin) after both completed | `PAYOUT_INITIATED` |
+         *     | `PAYOUT_INITIATED` | every payout `COMPLETED` | `COMPLETED` |
+         *     | `PAYOUT_INITIATED` | some payouts `COMPLETED`, some `FAILED` | `PARTIALLY_COMPLETED` |
+         *     | `PAYOUT_INITIATED` | every payout `FAILED` | `FAILED` |
+         *
+         *     Any other move is refused with 409 `INVALID_STATE` naming the current status (accepting an
+         *     expired quote: 409 `QUOTE_EXPIRED`).
+         * @example COMPLETED
+         * @enum {string}
+         */
+        PayrollRequestStatus: "PENDING" | "QUOTE_PROVIDED" | "QUOTE_ACCEPTED" | "EXECUTING" | "PAYOUT_INITIATED" | "COMPLETED" | "PARTIALLY_COMPLETED" | "FAILED" | "CANCELLED";
+        /**
          * Format: uuid
          * @description An identifier, a UUID string.
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
@@ -312,6 +795,186 @@ export interface components {
          * @example AED
          */
         CurrencyCode: string;
+        /**
+         * @description An exact non-negative decimal number written as a string: digits, optionally a point and more
+         *     digits; no sign, no exponent, no leading zeros. Parse it with a decimal library, never into a
+         *     binary float. Amounts carry at least their currency's minor units of decimals (`"1500.00"`) and
+         *     more only when the exact value has them (`"2.7366239"`); rates are written exactly (`"3.6541375"`).
+         * @example 1000.00
+         */
+        DecimalString: string;
+        /**
+         * Format: date-time
+         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2025-03-03T09:05:00.000Z`.
+         * @example 2025-03-03T09:05:00.000Z
+         */
+        Timestamp: string;
+        /**
+         * @description One payroll request in a list: its status and headline figures, without the accounts, splits,
+         *     transfers and FX record (read those with getPayrollRequest).
+         */
+        PayrollRequestSummary: {
+            /** @description Request identifier. */
+            id: components["schemas"]["Uuid"];
+            /** @description Current status. */
+            status: components["schemas"]["PayrollRequestStatus"];
+            /** @description Source account currency debited. */
+            sourceAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Source currency. */
+            sourceCurrencyCode: components["schemas"]["CurrencyCode"];
+            /** @description Payroll account currency. */
+            payrollAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Payroll currency. */
+            payrollCurrencyCode: components["schemas"]["CurrencyCode"];
+            /** @description Total debited from the source account (source amount plus all fees), in the source currency. */
+            totalAmount: components["schemas"]["DecimalString"];
+            /** @description Estimated (effective) rate, payroll-currency units per source-currency unit. */
+            estimatedFxRate: components["schemas"]["DecimalString"];
+            /** @description Total that beneficiaries are estimated to receive, in the payroll currency. */
+            estimatedReceivedAmount: components["schemas"]["DecimalString"];
+            /**
+             * @description Number of beneficiaries (amount splits).
+             * @example 2
+             */
+            beneficiaryCount: number;
+            /** @description Customer that owns the request. */
+            customerId: components["schemas"]["Uuid"];
+            /** @description Creation time. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Last update time. */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description One page of payroll requests, newest first (`createdAt` descending, then `id` descending). */
+        PayrollRequestPage: {
+            /** @description The requests of this page; at most `limit`, possibly none. */
+            items: components["schemas"]["PayrollRequestSummary"][];
+            /**
+             * @description Opaque cursor of the next page: pass it as `cursor`, with the same `status` filter, to continue.
+             *     Null on the last page.
+             * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6ImY0N2FjMTBiLTU4Y2MtNDM3Mi1hNTY3LTBlMDJiMmMzZDQ3OSIsInMiOm51bGx9
+             */
+            nextCursor: string | null;
+        };
+        /** @description Success envelope carrying one page of payroll requests. */
+        PayrollRequestPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of payroll requests. */
+            data: components["schemas"]["PayrollRequestPage"];
+        };
+        /**
+         * @description Machine-readable error code; branch on it, never on the message.
+         *
+         *     | Code | HTTP | Meaning |
+         *     |---|---|---|
+         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, too many decimals, duplicate beneficiary, empty list. The message names the offending field. |
+         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
+         *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
+         *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount. |
+         *     | `INSUFFICIENT_FUNDS` | 400 | The account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. |
+         *     | `FEE_ESTIMATE_UNAVAILABLE` | 400 | The payout `feeHash` comes from an estimate with `isEstimateAvailable` false (no payout fee schedule), which cannot create a payout. |
+         *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
+         *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
+         *     | `NOT_FOUND` | 404 | The resource does not exist or is not accessible to the caller (the two cases are not distinguished), or the path is unknown. |
+         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this HTTP method. |
+         *     | `FEE_HASH_ALREADY_USED` | 409 | The `feeHash` has already created a payroll request or payout; each is single-use. |
+         *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
+         *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
+         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
+         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
+         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
+         *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
+         *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
+         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable; retry later. |
+         * @example VALIDATION_ERROR
+         * @enum {string}
+         */
+        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /** @description The envelope of every error response. */
+        ErrorEnvelope: {
+            /**
+             * @description Always false on error.
+             * @example false
+             * @constant
+             */
+            success: false;
+            /** @description What went wrong. */
+            error: {
+                /** @description Machine-readable error code. */
+                code: components["schemas"]["ErrorCode"];
+                /**
+                 * @description Human-readable explanation; names the offending field or ids where relevant.
+                 * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
+                 */
+                message: string;
+            };
+        };
+        /**
+         * @description Opaque identifier of a locked payroll fee quote (at least 128 random bits). It is needed to create
+         *     the payroll request, expires at the estimate's `expiresAt` and can be used exactly once.
+         * @example o0J1WYhGVwSFEZU3O9MZqDeeI75IESHcbZNZOCUqQzQ
+         */
+        FeeHash: string;
+        /**
+         * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
+         *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
+         *     and within the decimal limit of its amount type: a `SOURCE` amount has at most 8 decimals; a
+         *     `PAYROLL` amount at most 2 and at most the payroll currency's minor units. A breach is answered
+         *     with 400 `VALIDATION_ERROR` whose message names the entry index and the field
+         *     (`body.amountSplitDetails[1].amount`).
+         * @example 1000.00
+         */
+        AmountString: string;
+        /**
+         * @description Currency in which an entry's amount is expressed: `SOURCE` (the source account currency, at most
+         *     8 decimals) or `PAYROLL` (the payroll currency, at most 2 decimals and at most its minor units).
+         * @default SOURCE
+         * @example SOURCE
+         * @enum {string}
+         */
+        AmountCurrencyType: "SOURCE" | "PAYROLL";
+        /**
+         * @description Bank purpose code of the payout to the beneficiary:
+         *     - `SAL`: salary;
+         *     - `FCISS`: a bank-defined purpose code;
+         *     - `PEN`: pension;
+         *     - `OFS`: a bank-defined purpose code.
+         * @example SAL
+         * @enum {string}
+         */
+        PurposeCode: "SAL" | "FCISS" | "PEN" | "OFS";
+        /**
+         * @description One beneficiary's amount in a payroll request: the entry of the estimate (same `beneficiaryId`,
+         *     `amount` and `amountCurrencyType`, in the same position) plus its bank purpose code.
+         */
+        CreateAmountSplitEntry: {
+            /** @description Beneficiary; must still be an active beneficiary of the caller's customer and occur once in the list. */
+            beneficiaryId: components["schemas"]["Uuid"];
+            /** @description Payment amount as in the estimate (compared as an exact decimal, so `1000.0` equals `1000.00`), in the currency given by amountCurrencyType. */
+            amount: components["schemas"]["AmountString"];
+            /** @description Currency in which amount is expressed; SOURCE when absent. Must equal the estimate's. */
+            amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
+            /** @description Bank purpose code of the payout to this beneficiary. */
+            purposeCode: components["schemas"]["PurposeCode"];
+        };
+        /**
+         * @description A payroll request to create from a payroll fee estimate: the estimate's `feeHash`, and the same
+         *     accounts and entries as the estimate (same order), each entry with its purpose code.
+         */
+        CreatePayrollRequestRequest: {
+            /** @description The `feeHash` of the payroll fee estimate (estimatePayrollFee); consumed by a successful creation. */
+            feeHash: components["schemas"]["FeeHash"];
+            /** @description Account currency to debit; must equal the estimate's. */
+            sourceAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Payroll account currency; must equal the estimate's. */
+            payrollAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description The estimate's entries in the same order, each with a purposeCode; at least 1 and at most 10,000 entries, no beneficiaryId twice. */
+            amountSplitDetails: components["schemas"]["CreateAmountSplitEntry"][];
+        };
         /** @description A currency of the reference data. */
         Currency: {
             /** @description Currency identifier. */
@@ -329,14 +992,6 @@ export interface components {
              */
             currencySymbol: string;
         };
-        /**
-         * @description An exact non-negative decimal number written as a string: digits, optionally a point and more
-         *     digits; no sign, no exponent, no leading zeros. Parse it with a decimal library, never into a
-         *     binary float. Amounts carry at least their currency's minor units of decimals (`"1500.00"`) and
-         *     more only when the exact value has them (`"2.7366239"`); rates are written exactly (`"3.6541375"`).
-         * @example 1000.00
-         */
-        DecimalString: string;
         /**
          * @description The provider that holds an account. Known values: `CIRCLE` (USDC wallets), `FIREBLOCKS` (digital
          *     asset custody), `PAYROLL_PARTNER_BANK` (the platform's partner bank, which holds the payroll
@@ -396,26 +1051,6 @@ export interface components {
             /** @description The owning account. */
             account: components["schemas"]["PayrollAccount"];
         };
-        /**
-         * @description Status of a payroll request.
-         *
-         *     | Status | Meaning | Client next action |
-         *     |---|---|---|
-         *     | `PENDING` | Source funds debited, awaiting the admin's FX quote. | Wait for the quote. |
-         *     | `QUOTE_PROVIDED` | An admin provided an FX quote (`quotedAt`, `quoteExpiresAt`). | Accept the quote before `quoteExpiresAt`, or cancel. |
-         *     | `QUOTE_ACCEPTED` | The customer accepted the quote. | None: the system executes the transfers. |
-         *     | `EXECUTING` | Currency conversion in progress. | Monitor the transfers; poll every 30 s. |
-         *     | `PAYOUT_INITIATED` | The FX exchange is recorded and the individual payouts started. | Monitor the individual transfers; poll every 30 s. |
-         *     | `COMPLETED` | All beneficiaries paid. | Review the final amounts (`fxExchange`, `transfers`). |
-         *     | `PARTIALLY_COMPLETED` | Some payouts succeeded, some failed. | Check the `FAILED` transfers and their `failureReason`. |
-         *     | `FAILED` | The request failed (`failureReason`). | Contact support. |
-         *     | `CANCELLED` | The request was cancelled (`cancellationReason`). | None. |
-         *
-         *     `COMPLETED`, `PARTIALLY_COMPLETED`, `FAILED` and `CANCELLED` are final.
-         * @example COMPLETED
-         * @enum {string}
-         */
-        PayrollRequestStatus: "PENDING" | "QUOTE_PROVIDED" | "QUOTE_ACCEPTED" | "EXECUTING" | "PAYOUT_INITIATED" | "COMPLETED" | "PARTIALLY_COMPLETED" | "FAILED" | "CANCELLED";
         /** @description A platform user, e.g. the admin who provided a quote or recorded an FX exchange. */
         UserSummary: {
             /** @description User identifier. */
@@ -538,22 +1173,6 @@ export interface components {
             reference?: string;
         };
         /**
-         * @description Bank purpose code of the payout to the beneficiary:
-         *     - `SAL`: salary;
-         *     - `FCISS`: a bank-defined purpose code;
-         *     - `PEN`: pension;
-         *     - `OFS`: a bank-defined purpose code.
-         * @example SAL
-         * @enum {string}
-         */
-        PurposeCode: "SAL" | "FCISS" | "PEN" | "OFS";
-        /**
-         * Format: date-time
-         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2025-03-03T09:05:00.000Z`.
-         * @example 2025-03-03T09:05:00.000Z
-         */
-        Timestamp: string;
-        /**
          * @description One beneficiary's share of the payroll request. It links to its payout transfer through
          *     `payoutTransferId`; that `BANK_TO_BENEFICIARY` transfer links back through
          *     `payoutInstruction.id`, which equals this split's `id`.
@@ -569,7 +1188,11 @@ export interface components {
             beneficiarySnapshot: components["schemas"]["BeneficiarySnapshot"];
             /** @description Amount in the source currency. */
             sourceCurrencyAmount: components["schemas"]["DecimalString"];
-            /** @description Amount in the payroll currency, the amount the beneficiary is to receive. */
+            /**
+             * @description Estimated amount in the payroll currency (at the estimate's effective rate); it keeps this
+             *     figure. What the beneficiary is paid is the `amount` of the linked payout transfer, which
+             *     follows the actual rate of the FX exchange.
+             */
             amount: components["schemas"]["DecimalString"];
             /** @description Bank purpose code. */
             purposeCode: components["schemas"]["PurposeCode"];
@@ -593,15 +1216,29 @@ export interface components {
          */
         TransferType: "PROCESSOR_INTERNAL_DEBIT" | "PROCESSOR_TO_BANK" | "BANK_TO_BENEFICIARY";
         /**
-         * @description Status of a transfer. A transfer only moves forward:
-         *     `PENDING` → `INITIATED` → `PROCESSING` → `COMPLETED` | `FAILED`.
-         *     - `PENDING`: created, not yet sent;
-         *     - `INITIATED`: execution started (`executedAt`);
-         *     - `PROCESSING`: being processed by the external system (`externalId`);
-         *     - `COMPLETED`: done (`completedAt`); final;
-         *     - `FAILED`: failed (`failureReason`); final.
+         * @description Status of a transfer of a payroll request, and of a single payout. It only moves forward:
+         *
+         *     | From | Trigger | To |
+         *     |---|---|---|
+         *     | — | created: `PROCESSOR_INTERNAL_DEBIT` and `PROCESSOR_TO_BANK` by the worker, `BANK_TO_BENEFICIARY` by `recordFxExchange`, a single payout by `createPayout` | `PENDING` |
+         *     | `PENDING` | the worker sends it to the processor or bank (`executedAt` set) | `INITIATED` |
+         *     | `INITIATED` | the processor or bank accepted it (`externalId` set) | `PROCESSING` |
+         *     | `PROCESSING` | it settled (`completedAt` set) | `COMPLETED` (final) |
+         *     | `INITIATED`, `PROCESSING` | it was refused (`completedAt` and `failureReason` set) | `FAILED` (final) |
+         *
+         *     Each move is stored when it happens, so a read always shows the latest one. A worker claims
+         *     `PENDING` work from the database; two workers never pick the same transfer, and the processor and
+         *     bank are called idempotently by transfer id, so a retried call never pays twice.
+         *
+         *     With the simulated processor and bank (the adapters the service ships with), every transfer settles
+         *     after `SIMULATED_SETTLEMENT_MS` milliseconds, and exactly two triggers make one fail:
+         *     - a `PROCESSOR_INTERNAL_DEBIT` whose source account's `accountProvider` is `FAILING_PROCESSOR`
+         *       → `FAILED`, `failureReason` "Processor declined the debit" (the request becomes `FAILED` and
+         *       its debited funds return to the source account);
+         *     - a payout (a `BANK_TO_BENEFICIARY` transfer or a single payout) to a beneficiary whose
+         *       `reference` starts with `FAIL` → `FAILED`, `failureReason` "Beneficiary account closed".
          * @example COMPLETED
-         * @enum {string}
+         * @enum {unknown}
          */
         TransferStatus: "PENDING" | "INITIATED" | "PROCESSING" | "COMPLETED" | "FAILED";
         /**
@@ -651,7 +1288,7 @@ export interface components {
         };
         /**
          * @description One money movement of the distribution. Status flow: `PENDING` → `INITIATED` → `PROCESSING` →
-         *     `COMPLETED` | `FAILED`. Optional fields are absent (never null) until they apply.
+         *     `COMPLETED` | `FAILED` (see `TransferStatus`). Optional fields are absent (never null) until they apply.
          */
         Transfer: {
             /** @description Transfer identifier. */
@@ -677,11 +1314,11 @@ export interface components {
             payoutInstruction?: components["schemas"]["PayoutInstruction"];
             /** @description When execution started; absent before. */
             executedAt?: components["schemas"]["Timestamp"];
-            /** @description When the transfer completed; absent before. */
+            /** @description When the transfer reached `COMPLETED` or `FAILED`; absent before. */
             completedAt?: components["schemas"]["Timestamp"];
             /**
              * @description Why the transfer failed; present when status is `FAILED`.
-             * @example Beneficiary bank rejected the payment (account closed)
+             * @example Beneficiary account closed
              */
             failureReason?: string;
             /** @description Creation time. */
@@ -700,13 +1337,17 @@ export interface components {
             fromCurrencyCode: components["schemas"]["CurrencyCode"];
             /** @description Target currency (the payroll currency). */
             toCurrencyCode: components["schemas"]["CurrencyCode"];
-            /** @description Amount exchanged, in the source currency. */
+            /** @description Amount exchanged, in the source currency; the request's `sourceAmountForExchange`. */
             fromAmount: components["schemas"]["DecimalString"];
-            /** @description Amount received, in the target currency. */
+            /**
+             * @description Amount received, in the target currency: `fromAmount` × `exchangeRate` rounded down to the
+             *     payroll scale. The payouts never add up to more than this; the remainder stays in the payroll
+             *     account as the platform's rounding residual.
+             */
             toAmount: components["schemas"]["DecimalString"];
             /** @description Actual rate used (target-currency units per source-currency unit). */
             exchangeRate: components["schemas"]["DecimalString"];
-            /** @description The fee of the exchange, in the source currency. */
+            /** @description The fee of the exchange, in the source currency (the `spreadFee` of the fee breakdown). */
             feeDetails: components["schemas"]["FeeDetails"];
             /** @description Admin who recorded it. */
             recordedByUserId: components["schemas"]["Uuid"];
@@ -747,18 +1388,19 @@ export interface components {
          *     Every field is always present; the quote-stage fields, `fxExchange` and the two reasons are null
          *     until they apply:
          *
-         *     | Status | `quoteExpiresAt`, `quotedByUserId`, `quotedByUser`, `quotedAt` | `acceptedByCustomerAt` | `fxExchange` | `cancellationReason` / `failureReason` |
+         *     | Status | `quotedFxRate`, `quoteExpiresAt`, `quotedByUserId`, `quotedByUser`, `quotedAt` | `acceptedByCustomerAt` | `fxExchange` | `cancellationReason` / `failureReason` |
          *     |---|---|---|---|---|
          *     | `PENDING` | null | null | null | null |
          *     | `QUOTE_PROVIDED` | set | null | null | null |
          *     | `QUOTE_ACCEPTED` | set | set | null | null |
-         *     | `EXECUTING` | set | set | may be null | null |
+         *     | `EXECUTING` | set | set | null | null |
          *     | `PAYOUT_INITIATED`, `COMPLETED`, `PARTIALLY_COMPLETED` | set | set | set | null |
          *     | `CANCELLED` | as reached before cancelling | as reached before cancelling | null | `cancellationReason` set |
          *     | `FAILED` | as reached before failing | as reached before failing | as reached before failing | `failureReason` set |
          *
-         *     Each amount split's `payoutTransferId` is null until the payout transfers are created (from
-         *     `PAYOUT_INITIATED` on).
+         *     A re-quote replaces the quote fields. Each amount split's `payoutTransferId` is null until the
+         *     payout transfers are created (from `PAYOUT_INITIATED` on). See `PayrollRequestStatus` for the
+         *     transitions.
          */
         PayrollRequest: {
             /** @description Request identifier. */
@@ -781,6 +1423,12 @@ export interface components {
             estimatedReceivedAmount: components["schemas"]["DecimalString"];
             /** @description Amount available for FX conversion (total minus fees), in the source currency. */
             sourceAmountForExchange: components["schemas"]["DecimalString"];
+            /**
+             * @description The rate of the admin's quote (payroll-currency units per source-currency unit), the rate the
+             *     customer accepts; null until `QUOTE_PROVIDED`. The actual rate, recorded later in
+             *     `fxExchange.exchangeRate`, can differ from it.
+             */
+            quotedFxRate: components["schemas"]["DecimalString"] | null;
             /**
              * Format: date-time
              * @description When the admin-provided quote expires; null before the quote.
@@ -847,62 +1495,14 @@ export interface components {
             /** @description The payload, the payroll request. */
             data: components["schemas"]["PayrollRequest"];
         };
-        /**
-         * @description Machine-readable error code; branch on it, never on the message.
-         *
-         *     | Code | HTTP | Meaning |
-         *     |---|---|---|
-         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, too many decimals, duplicate beneficiary, empty list. The message names the offending field. |
-         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
-         *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
-         *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
-         *     | `NOT_FOUND` | 404 | The resource does not exist or is not accessible to the caller (the two cases are not distinguished), or the path is unknown. |
-         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this HTTP method. |
-         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
-         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
-         *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
-         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable; retry later. |
-         * @example VALIDATION_ERROR
-         * @enum {string}
-         */
-        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
-        /** @description The envelope of every error response. */
-        ErrorEnvelope: {
+        /** @description Why the payroll request is cancelled. */
+        CancelPayrollRequestRequest: {
             /**
-             * @description Always false on error.
-             * @example false
-             * @constant
+             * @description Why the request is cancelled; stored as the request's `cancellationReason`.
+             * @example The March payroll amounts need correcting
              */
-            success: false;
-            /** @description What went wrong. */
-            error: {
-                /** @description Machine-readable error code. */
-                code: components["schemas"]["ErrorCode"];
-                /**
-                 * @description Human-readable explanation; names the offending field or ids where relevant.
-                 * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
-                 */
-                message: string;
-            };
+            reason: string;
         };
-        /**
-         * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
-         *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
-         *     and within the decimal limit of its amount type: a `SOURCE` amount has at most 8 decimals; a
-         *     `PAYROLL` amount at most 2 and at most the payroll currency's minor units. A breach is answered
-         *     with 400 `VALIDATION_ERROR` whose message names the entry index and the field
-         *     (`body.amountSplitDetails[1].amount`).
-         * @example 1000.00
-         */
-        AmountString: string;
-        /**
-         * @description Currency in which an entry's amount is expressed: `SOURCE` (the source account currency, at most
-         *     8 decimals) or `PAYROLL` (the payroll currency, at most 2 decimals and at most its minor units).
-         * @default SOURCE
-         * @example SOURCE
-         * @enum {string}
-         */
-        AmountCurrencyType: "SOURCE" | "PAYROLL";
         /** @description One beneficiary's amount. */
         EstimateAmountSplitEntry: {
             /** @description Beneficiary; must be an active beneficiary of the caller's customer and occur once in the list. */
@@ -921,12 +1521,6 @@ export interface components {
             /** @description One entry per beneficiary; at least 1 and at most 10,000 entries, no beneficiaryId twice. */
             amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
         };
-        /**
-         * @description Opaque identifier of a locked payroll fee quote (at least 128 random bits). It is needed to create
-         *     the payroll request, expires at the estimate's `expiresAt` and can be used exactly once.
-         * @example o0J1WYhGVwSFEZU3O9MZqDeeI75IESHcbZNZOCUqQzQ
-         */
-        FeeHash: string;
         /**
          * @description The estimated fees of a payroll distribution. It is indicative (the actual rate comes later from
          *     the admin quote) but locked: the `feeHash` fixes the rates, fees and normalised entries until
@@ -960,6 +1554,86 @@ export interface components {
             success: true;
             /** @description The payload, the payroll fee estimate. */
             data: components["schemas"]["PayrollFeeEstimate"];
+        };
+        /**
+         * @description A payout to create from a payout fee estimate: the estimate's `feeHash` and the payout it was
+         *     estimated for (beneficiary, amount, currency; the account is the path's `accountId`).
+         */
+        CreatePayoutRequest: {
+            /**
+             * @description The `feeHash` of the payout fee estimate (estimatePayoutFees), `<estimateId>:<expiresAtUnixSeconds>:<signature>`; treat it as opaque. Consumed by a successful creation.
+             * @example b6d767d2-f8ed-4d21-9a3b-4c5d6e7f8a9b:1741358700:tAES4dnZQDh66QdfcyUZSlDLegEVUvGjGk2v-415_Hg
+             */
+            feeHash: string;
+            /** @description The beneficiary of the estimate. */
+            beneficiaryId: components["schemas"]["Uuid"];
+            /** @description The amount of the estimate, in `currency` (compared as an exact decimal). */
+            amount: components["schemas"]["AmountString"];
+            /** @description The currency of the estimate. */
+            currency: components["schemas"]["CurrencyCode"];
+        };
+        /**
+         * @description A single payout from one of the caller's accounts to one of its beneficiaries, created from a
+         *     payout fee estimate whose fees it keeps. Like every resource of this service, its amounts are
+         *     exact decimal strings in `currency`; only the payout fee estimate (`PayoutFeeEstimate`) returns
+         *     JSON numbers, as the interface document demands for it. Status flow as in `TransferStatus`:
+         *     `PENDING` → `INITIATED` → `PROCESSING` → `COMPLETED` | `FAILED`. Optional fields are absent
+         *     (never null) until they apply.
+         */
+        Payout: {
+            /** @description Payout identifier. */
+            id: components["schemas"]["Uuid"];
+            /** @description Account paid from. */
+            accountId: components["schemas"]["Uuid"];
+            /** @description The account currency debited (the account's currency `currency`). */
+            accountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Beneficiary paid. */
+            beneficiaryId: components["schemas"]["Uuid"];
+            /** @description Immutable copy of the beneficiary details when the payout was created, kept for audit. */
+            beneficiarySnapshot: components["schemas"]["BeneficiarySnapshot"];
+            /** @description Payout currency; also the currency of every amount and fee of the payout. */
+            currency: components["schemas"]["CurrencyCode"];
+            /** @description Amount the beneficiary receives. */
+            amount: components["schemas"]["DecimalString"];
+            /** @description Fee of the payout provider, as estimated. */
+            fee: components["schemas"]["DecimalString"];
+            /** @description The platform's own fee, as estimated. */
+            internalFee: components["schemas"]["DecimalString"];
+            /** @description fee + internalFee. */
+            totalFee: components["schemas"]["DecimalString"];
+            /** @description amount + totalFee, debited from the account currency when the payout was created. */
+            totalAmount: components["schemas"]["DecimalString"];
+            /** @description Current status of the payout. */
+            status: components["schemas"]["TransferStatus"];
+            /**
+             * @description Transaction id in the external system; absent before the payout is sent externally.
+             * @example PPB-20250307-000412
+             */
+            externalId?: string;
+            /**
+             * @description Why the payout failed; present when status is `FAILED`.
+             * @example Beneficiary account closed
+             */
+            failureReason?: string;
+            /** @description When execution started; absent before. */
+            executedAt?: components["schemas"]["Timestamp"];
+            /** @description When the payout reached `COMPLETED` or `FAILED`; absent before. */
+            completedAt?: components["schemas"]["Timestamp"];
+            /** @description Creation time. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Last update time. */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Success envelope carrying the payout. */
+        PayoutResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the payout. */
+            data: components["schemas"]["Payout"];
         };
         /**
          * @description The estimated fees of one payout. Amounts are JSON numbers, as this endpoint's interface demands,
@@ -1027,6 +1701,18 @@ export interface components {
             success: true;
             /** @description The payload, the payout fee estimate. */
             data: components["schemas"]["PayoutFeeEstimate"];
+        };
+        /** @description An FX quote for a payroll request. */
+        ProvideQuoteRequest: {
+            /** @description Quoted rate, payroll-currency units per source-currency unit; the server checks that it is greater than zero. */
+            exchangeRate: components["schemas"]["DecimalString"];
+            /** @description When the quote expires; must be in the future and at most 24 hours ahead. */
+            expiresAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The currency exchange actually made for a payroll request. */
+        RecordFxExchangeRequest: {
+            /** @description Actual rate, payroll-currency units per source-currency unit; the server checks that it is greater than zero. It can differ from the estimated and the quoted rate. */
+            exchangeRate: components["schemas"]["DecimalString"];
         };
         /** @description A new exchange rate for a currency pair. */
         UpdateExchangeRateRequest: {
@@ -1123,8 +1809,8 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description NOT_FOUND: the resource does not exist or is not accessible to the caller (the two are answered identically). */
-        NotFound: {
+        /** @description FORBIDDEN: the caller's role may not use this operation: a customer token on an admin operation, or an admin token on an operation that acts for a customer. */
+        Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -1143,8 +1829,14 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index and field), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
-        EstimatePayrollFeeBadRequest: {
+        /**
+         * @description VALIDATION_ERROR when the body breaks the contract or a validation rule (the message names the
+         *     field), FEE_HASH_EXPIRED when the feeHash is past its `expiresAt`, FEE_HASH_MISMATCH when the body
+         *     differs from the estimate the feeHash locked, or INSUFFICIENT_FUNDS when the source account
+         *     currency's `available` is below `totalAmount`. In every case nothing is debited and the feeHash
+         *     stays unused.
+         */
+        CreatePayrollRequestBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -1153,8 +1845,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description FORBIDDEN: the caller's role may not use this operation: a customer token on an admin operation, or an admin token on an operation that acts for a customer. */
-        Forbidden: {
+        /** @description NOT_FOUND: the resource does not exist or is not accessible to the caller (the two are answered identically). */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description The request conflicts with the current state: `FEE_HASH_ALREADY_USED` (the feeHash already created
+         *     a payroll request or payout), `QUOTE_EXPIRED` (accepting a quote past its `quoteExpiresAt`),
+         *     `INVALID_STATE` (the move is not in the transition table; the message names the current status),
+         *     or `IDEMPOTENCY_KEY_IN_PROGRESS` (a request with the same `Idempotency-Key` is still running after
+         *     10 s).
+         */
+        Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -1183,6 +1891,43 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description IDEMPOTENCY_KEY_REUSED: the `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index and field), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
+        EstimatePayrollFeeBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description VALIDATION_ERROR when the body or a parameter breaks the contract (the message names the field),
+         *     FEE_HASH_MISMATCH when the feeHash's signature does not verify for this account, beneficiary,
+         *     currency and amount, FEE_HASH_EXPIRED when it is past its expiry, INSUFFICIENT_FUNDS when the
+         *     account currency's `available` is below `totalAmount`, or FEE_ESTIMATE_UNAVAILABLE when the
+         *     estimate had `isEstimateAvailable` false. In every case nothing is debited and the feeHash stays
+         *     unused.
+         */
+        CreatePayoutBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description SERVICE_UNAVAILABLE: the database is unreachable; retry later. */
         ServiceUnavailable: {
             headers: {
@@ -1196,16 +1941,49 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
-         */
-        RequestId: components["schemas"]["Uuid"];
-        /**
          * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
          *     `X-Request-Id` response header and written to the service's logs.
          * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
          */
         XRequestId: string;
+        /**
+         * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+         * @example 20
+         */
+        Limit: number;
+        /**
+         * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+         *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
+         *     malformed one, gets 400 `VALIDATION_ERROR`.
+         * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6ImY0N2FjMTBiLTU4Y2MtNDM3Mi1hNTY3LTBlMDJiMmMzZDQ3OSIsInMiOm51bGx9
+         */
+        Cursor: string;
+        /**
+         * @description Only requests in this status; all statuses when absent.
+         * @example QUOTE_PROVIDED
+         */
+        PayrollStatusFilter: components["schemas"]["PayrollRequestStatus"];
+        /**
+         * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+         *     this POST safe:
+         *     - a repeat with the same key and the same body replays the first response (status and body) for
+         *       24 hours, without executing the operation again;
+         *     - the same key with another body (or on another operation or path) gets 422
+         *       `IDEMPOTENCY_KEY_REUSED`;
+         *     - a repeat while the first request is still running waits for it and replays its response, or
+         *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+         *     - keys are scoped to the calling user: two users may use the same key independently;
+         *     - 5xx answers are not stored, so a retry after one executes the operation again.
+         *
+         *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+         * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+         */
+        IdempotencyKey: string;
+        /**
+         * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        RequestId: components["schemas"]["Uuid"];
         /**
          * @description Id of one of the caller's accounts (a UUID).
          * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
@@ -1227,6 +2005,11 @@ export interface components {
          * @example 8f14e45f-ceea-4e7a-9b2c-3d4e5f6a7b8c
          */
         BeneficiaryId: components["schemas"]["Uuid"];
+        /**
+         * @description Id of the payout (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example 9b2d4f6a-8c1e-4a3b-b5d7-e9f1a3c5e7b9
+         */
+        PayoutId: components["schemas"]["Uuid"];
         /**
          * @description Currency sold (the from-currency of the rate); must exist in the reference data.
          * @example USD
@@ -1251,6 +2034,113 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listPayrollRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
+                 *     malformed one, gets 400 `VALIDATION_ERROR`.
+                 * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6ImY0N2FjMTBiLTU4Y2MtNDM3Mi1hNTY3LTBlMDJiMmMzZDQ3OSIsInMiOm51bGx9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only requests in this status; all statuses when absent.
+                 * @example QUOTE_PROVIDED
+                 */
+                status?: components["parameters"]["PayrollStatusFilter"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the caller's payroll requests. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPayrollRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayrollRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The created payroll request, in `PENDING`, its total debited. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["CreatePayrollRequestBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getPayrollRequest: {
         parameters: {
             query?: never;
@@ -1286,6 +2176,126 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    acceptPayrollQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payroll request, now `QUOTE_ACCEPTED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelPayrollRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelPayrollRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The payroll request, now `CANCELLED`, its total returned. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1325,6 +2335,69 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's accounts (a UUID).
+                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The created payout, in `PENDING`, its total debited. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
+            400: components["responses"]["CreatePayoutBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -1381,6 +2454,226 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's accounts (a UUID).
+                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 */
+                accountId: components["parameters"]["AccountId"];
+                /**
+                 * @description Id of the payout (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 9b2d4f6a-8c1e-4a3b-b5d7-e9f1a3c5e7b9
+                 */
+                payoutId: components["parameters"]["PayoutId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAdminPayrollRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
+                 *     malformed one, gets 400 `VALIDATION_ERROR`.
+                 * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6ImY0N2FjMTBiLTU4Y2MtNDM3Mi1hNTY3LTBlMDJiMmMzZDQ3OSIsInMiOm51bGx9
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only requests in this status; all statuses when absent.
+                 * @example QUOTE_PROVIDED
+                 */
+                status?: components["parameters"]["PayrollStatusFilter"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payroll requests of all customers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    providePayrollQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProvideQuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The payroll request, now `QUOTE_PROVIDED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    recordFxExchange: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecordFxExchangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The payroll request, now `PAYOUT_INITIATED`, with its FX exchange and payouts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };

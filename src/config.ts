@@ -17,6 +17,7 @@ export interface Config {
   validateResponses: boolean;
   bodyLimit: string;
   logLevel: string;
+  worker: { inProcess: boolean; pollMs: number; leaseMs: number; simulatedSettlementMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -42,6 +43,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validateResponses: boolean(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
     bodyLimit: env.BODY_LIMIT || '2mb',
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    worker: {
+      inProcess: boolean(env, 'WORKER_IN_PROCESS', true),
+      pollMs: integer(env, 'WORKER_POLL_MS', 250, 10, 60_000),
+      leaseMs: integer(env, 'WORKER_LEASE_MS', 30_000, 1000, 600_000),
+      simulatedSettlementMs: integer(env, 'SIMULATED_SETTLEMENT_MS', 1000, 0, 600_000),
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { buildApp } from './server.js';
+import { buildApp, buildWorker } from './server.js';
 import { openDatabase } from './store/open.js';
 import { seedIfEmpty } from './store/world.js';
 
@@ -14,6 +14,9 @@ async function main(): Promise<void> {
   if (config.worldFile && (await seedIfEmpty(db, config.worldFile))) logger.info({ worldFile: config.worldFile }, 'database was empty: world loaded');
 
   const { app } = buildApp(config, db, logger);
+  // The worker runs beside the server by default; with WORKER_IN_PROCESS=false run `npm run worker` instead.
+  const worker = config.worker.inProcess ? buildWorker(config, db, logger).loop : undefined;
+  worker?.start();
   const server = app.listen(config.port, () => logger.info({ port: config.port, database: db.kind }, 'listening'));
 
   let stopping = false;
@@ -22,6 +25,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     server.close(async () => {
+      await worker?.stop();
       await db.close();
       logger.info('stopped');
       process.exit(0);

@@ -57,7 +57,8 @@ export interface LockedPayrollFeeEstimate {
 
 export type ConsumeResult =
   | { ok: true; estimate: LockedPayrollFeeEstimate }
-  | { ok: false; reason: 'NOT_FOUND' | 'EXPIRED' | 'ALREADY_USED' };
+  | { ok: false; reason: 'NOT_FOUND' | 'ALREADY_USED' }
+  | { ok: false; reason: 'EXPIRED'; expiresAt: Date };
 
 /**
  * Consumes a feeHash once. The single conditional UPDATE is the lock: of two concurrent
@@ -87,7 +88,7 @@ export async function consumePayrollFeeEstimate(
   const row = rows[0];
   if (!row) return { ok: false, reason: 'NOT_FOUND' };
   if (row.consumed_at) return { ok: false, reason: 'ALREADY_USED' };
-  return { ok: false, reason: 'EXPIRED' };
+  return { ok: false, reason: 'EXPIRED', expiresAt: row.expires_at };
 }
 
 export interface PayoutFeeEstimateRecord {
@@ -102,6 +103,7 @@ export interface PayoutFeeEstimateRecord {
   totalFee: string;
   totalAmount: string;
   ruleSet: boolean;
+  isEstimateAvailable: boolean;
   estimatedDate: Date;
   createdAt: Date;
   expiresAt: Date;
@@ -110,8 +112,8 @@ export interface PayoutFeeEstimateRecord {
 export async function insertPayoutFeeEstimate(tx: Queryable, record: PayoutFeeEstimateRecord): Promise<void> {
   await tx.query(
     `INSERT INTO payout_fee_estimates (id, customer_id, account_id, beneficiary_id, currency_code, amount, fee,
-       internal_fee, total_fee, total_amount, rule_set, estimated_date, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+       internal_fee, total_fee, total_amount, rule_set, estimate_available, estimated_date, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       record.id,
       record.customerId,
@@ -124,9 +126,43 @@ export async function insertPayoutFeeEstimate(tx: Queryable, record: PayoutFeeEs
       record.totalFee,
       record.totalAmount,
       record.ruleSet,
+      record.isEstimateAvailable,
       record.estimatedDate,
       record.createdAt,
       record.expiresAt,
     ],
   );
+}
+
+export interface LockedPayoutFeeEstimate {
+  id: string;
+  customer_id: string;
+  account_id: string;
+  beneficiary_id: string;
+  currency_code: string;
+  amount: string;
+  fee: string;
+  internal_fee: string;
+  total_fee: string;
+  total_amount: string;
+  expires_at: Date;
+}
+
+export type ConsumePayoutResult =
+  | { ok: true; estimate: LockedPayoutFeeEstimate & { rule_set: boolean; estimate_available: boolean } }
+  | { ok: false; reason: 'NOT_FOUND' | 'ALREADY_USED' | 'EXPIRED' };
+
+/** Consumes a payout estimate once: the same single conditional UPDATE as the payroll feeHash. */
+export async function consumePayoutFeeEstimate(tx: Queryable, estimateId: string, customerId: string, now: Date): Promise<ConsumePayoutResult> {
+  const consumed = await tx.query<LockedPayoutFeeEstimate & { rule_set: boolean; estimate_available: boolean }>(
+    `UPDATE payout_fee_estimates SET consumed_at = $3
+      WHERE id = $1 AND customer_id = $2 AND consumed_at IS NULL AND expires_at > $3
+      RETURNING id, customer_id, account_id, beneficiary_id, currency_code, amount::text, fee::text, internal_fee::text,
+                total_fee::text, total_amount::text, expires_at, rule_set, estimate_available`,
+    [estimateId, customerId, now],
+  );
+  if (consumed[0]) return { ok: true, estimate: consumed[0] };
+  const rows = await tx.query<{ consumed_at: Date | null }>('SELECT consumed_at FROM payout_fee_estimates WHERE id = $1 AND customer_id = $2', [estimateId, customerId]);
+  if (!rows[0]) return { ok: false, reason: 'NOT_FOUND' };
+  return { ok: false, reason: rows[0].consumed_at ? 'ALREADY_USED' : 'EXPIRED' };
 }

@@ -12,6 +12,7 @@ export interface PayrollRequestRow {
   estimated_fx_rate: string;
   estimated_received_amount: string;
   source_amount_for_exchange: string;
+  quote_rate: string | null;
   quote_expires_at: Date | null;
   quoted_at: Date | null;
   accepted_by_customer_at: Date | null;
@@ -46,7 +47,7 @@ export interface PayrollRequestRow {
 export async function findPayrollRequestRow(tx: Queryable, requestId: string): Promise<PayrollRequestRow | null> {
   const rows = await tx.query<PayrollRequestRow>(
     `SELECT r.id, r.customer_id, r.status, r.total_amount::text, r.estimated_fx_rate::text,
-            r.estimated_received_amount::text, r.source_amount_for_exchange::text, r.quote_expires_at, r.quoted_at,
+            r.estimated_received_amount::text, r.source_amount_for_exchange::text, r.quote_rate::text, r.quote_expires_at, r.quoted_at,
             r.accepted_by_customer_at, r.cancellation_reason, r.failure_reason, r.metadata, r.created_at, r.updated_at,
             cu.first_name AS customer_first_name, cu.last_name AS customer_last_name, cu.company_legal_name,
             sac.id AS source_account_currency_id, sac.account_id AS source_account_id,

@@ -67,6 +67,7 @@ export async function estimatePayoutFees(deps: UseCaseDeps, caller: Principal, q
       totalFee: formatExact(figures.totalFee),
       totalAmount: formatExact(figures.totalAmount),
       ruleSet: figures.ruleSet,
+      isEstimateAvailable: figures.isEstimateAvailable,
       estimatedDate: figures.estimatedDate,
       createdAt: now,
       expiresAt,

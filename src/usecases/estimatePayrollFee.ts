@@ -3,14 +3,13 @@ import { DomainError, notFound } from '../domain/errors.js';
 import { feeHashExpiry, newPayrollFeeHash } from '../domain/feeHash.js';
 import { Money, formatAmount, formatExact } from '../domain/money.js';
 import { computePayrollFees, convertEntries, effectiveRate, normaliseEntries, payrollScale } from '../domain/payrollFees.js';
-import type { Queryable } from '../store/db.js';
 import { insertPayrollFeeEstimate } from '../store/feeEstimates.js';
 import {
   findAccountCurrency,
   findBankFeePerBeneficiary,
-  findBeneficiaries,
   findCustomer,
 } from '../store/referenceData.js';
+import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
 
@@ -105,16 +104,4 @@ export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, r
     });
     return estimate;
   });
-}
-
-/** Rule 6: every beneficiary exists, is the caller's and is active; the 404 names the others. */
-async function requireActiveBeneficiaries(tx: Queryable, customerId: string, ids: string[]): Promise<void> {
-  const found = await findBeneficiaries(tx, customerId, ids);
-  const active = new Set(found.filter((row) => row.active).map((row) => row.id));
-  const missing = ids.filter((id) => !active.has(id));
-  if (missing.length > 0) {
-    const shown = missing.slice(0, 20).join(', ');
-    const more = missing.length > 20 ? ` and ${missing.length - 20} more` : '';
-    throw notFound(`Beneficiaries not found or inactive: ${shown}${more}`);
-  }
 }

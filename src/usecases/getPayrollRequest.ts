@@ -68,6 +68,7 @@ function toPayrollRequest(row: PayrollRequestRow, splits: AmountSplitRow[], tran
     estimatedFxRate: row.estimated_fx_rate,
     estimatedReceivedAmount: row.estimated_received_amount,
     sourceAmountForExchange: row.source_amount_for_exchange,
+    quotedFxRate: row.quote_rate,
     quoteExpiresAt: iso(row.quote_expires_at),
     quotedByUserId: row.quoted_by_user_id,
     quotedByUser: row.quoted_by_user_id

@@ -120,7 +120,7 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
     const { feeHash, expiresAt } = data!.data;
     const consumeAt = (at: Date) => server.db.transaction((tx) => consumePayrollFeeEstimate(tx, feeHash, ids.customerA, ids.requestACompleted, at));
     const expiry = new Date(expiresAt);
-    expect(await consumeAt(expiry)).toEqual({ ok: false, reason: 'EXPIRED' });
+    expect(await consumeAt(expiry)).toEqual({ ok: false, reason: 'EXPIRED', expiresAt: expiry });
     expect((await consumeAt(new Date(expiry.getTime() - 1000))).ok).toBe(true);
     expect(await consumeAt(new Date(expiry.getTime() - 500))).toEqual({ ok: false, reason: 'ALREADY_USED' });
   });

@@ -21,7 +21,7 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
     expect(Object.keys(request).sort()).toEqual(
       [
         'id', 'sourceAccountCurrencyId', 'sourceAccountCurrency', 'payrollAccountCurrencyId', 'payrollAccountCurrency', 'totalAmount',
-        'status', 'estimatedFxRate', 'estimatedReceivedAmount', 'sourceAmountForExchange', 'quoteExpiresAt', 'quotedByUserId',
+        'status', 'estimatedFxRate', 'estimatedReceivedAmount', 'sourceAmountForExchange', 'quotedFxRate', 'quoteExpiresAt', 'quotedByUserId',
         'quotedByUser', 'quotedAt', 'acceptedByCustomerAt', 'cancellationReason', 'failureReason', 'metadata', 'amountSplitDetails',
         'transfers', 'fxExchange', 'customer', 'createdAt', 'updatedAt',
       ].sort(),
@@ -33,6 +33,7 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
       estimatedFxRate: '3.6541375',
       estimatedReceivedAmount: '12789.47',
       sourceAmountForExchange: '3500.00',
+      quotedFxRate: '3.6520',
       quotedByUserId: ids.admin,
       quotedByUser: { id: ids.admin, firstName: 'Olivia', lastName: 'Ops', email: 'olivia.ops@platform.example' },
       quoteExpiresAt: '2026-11-02T17:00:00.000Z',

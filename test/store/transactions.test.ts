@@ -80,7 +80,11 @@ describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgre
     };
     await insertPayrollFeeEstimate(db, { ...base, feeHash: 'expired-fee-hash-0123456789', expiresAt: new Date(now.getTime() - 1) });
     await insertPayrollFeeEstimate(db, { ...base, feeHash: 'rolled-back-fee-hash-012345', expiresAt: new Date(now.getTime() + 60_000) });
-    expect(await db.transaction((tx) => consumePayrollFeeEstimate(tx, 'expired-fee-hash-0123456789', ids.customerA, ids.customerA, now))).toEqual({ ok: false, reason: 'EXPIRED' });
+    expect(await db.transaction((tx) => consumePayrollFeeEstimate(tx, 'expired-fee-hash-0123456789', ids.customerA, ids.customerA, now))).toEqual({
+      ok: false,
+      reason: 'EXPIRED',
+      expiresAt: new Date(now.getTime() - 1),
+    });
     await expect(
       db.transaction(async (tx) => {
         await consumePayrollFeeEstimate(tx, 'rolled-back-fee-hash-012345', ids.customerA, ids.customerA, now);

@@ -1,0 +1,233 @@
+import type { Queryable } from './db.js';
+
+/** Writes of the payroll lifecycle. Amounts arrive as exact decimal strings. */
+
+export interface LockedPayrollRequest {
+  id: string;
+  customer_id: string;
+  status: string;
+  source_account_currency_id: string;
+  payroll_account_currency_id: string;
+  total_amount: string;
+  source_amount_for_exchange: string;
+  quote_rate: string | null;
+  quote_expires_at: Date | null;
+  metadata: { feeBreakdown: Record<string, string> };
+  payroll_currency_code: string;
+  payroll_decimals: number;
+  source_currency_code: string;
+}
+
+/** Row-locks a request for a state change; the lock serialises every move of one request. */
+export async function lockPayrollRequest(tx: Queryable, requestId: string): Promise<LockedPayrollRequest | null> {
+  const rows = await tx.query<LockedPayrollRequest>(
+    `SELECT r.id, r.customer_id, r.status, r.source_account_currency_id, r.payroll_account_currency_id, r.total_amount::text,
+            r.source_amount_for_exchange::text, r.quote_rate::text, r.quote_expires_at, r.metadata,
+            pac.currency_code AS payroll_currency_code, pc.decimals AS payroll_decimals, sac.currency_code AS source_currency_code
+       FROM payroll_requests r
+       JOIN account_currencies pac ON pac.id = r.payroll_account_currency_id
+       JOIN currencies pc ON pc.code = pac.currency_code
+       JOIN account_currencies sac ON sac.id = r.source_account_currency_id
+      WHERE r.id = $1
+      FOR UPDATE OF r`,
+    [requestId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function updatePayrollRequest(tx: Queryable, requestId: string, at: Date, fields: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(fields);
+  const assignments = names.map((name, index) => `${name} = $${index + 3}`).join(', ');
+  await tx.query(`UPDATE payroll_requests SET updated_at = $2${assignments ? `, ${assignments}` : ''} WHERE id = $1`, [
+    requestId,
+    at,
+    ...names.map((name) => fields[name]),
+  ]);
+}
+
+export interface NewPayrollRequest {
+  id: string;
+  customerId: string;
+  sourceAccountCurrencyId: string;
+  payrollAccountCurrencyId: string;
+  totalAmount: string;
+  estimatedFxRate: string;
+  estimatedReceivedAmount: string;
+  sourceAmountForExchange: string;
+  feeBreakdown: unknown;
+  feeHash: string;
+  at: Date;
+}
+
+export async function insertPayrollRequest(tx: Queryable, request: NewPayrollRequest): Promise<void> {
+  await tx.query(
+    `INSERT INTO payroll_requests (id, customer_id, source_account_currency_id, payroll_account_currency_id, total_amount, status,
+       estimated_fx_rate, estimated_received_amount, source_amount_for_exchange, metadata, fee_hash, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, 'PENDING', $6, $7, $8, $9::jsonb, $10, $11, $11)`,
+    [
+      request.id,
+      request.customerId,
+      request.sourceAccountCurrencyId,
+      request.payrollAccountCurrencyId,
+      request.totalAmount,
+      request.estimatedFxRate,
+      request.estimatedReceivedAmount,
+      request.sourceAmountForExchange,
+      JSON.stringify({ feeBreakdown: request.feeBreakdown }),
+      request.feeHash,
+      request.at,
+    ],
+  );
+}
+
+export interface NewSplit {
+  beneficiaryId: string;
+  sourceCurrencyAmount: string;
+  amount: string;
+  purposeCode: string;
+}
+
+/** All splits in one statement, each with an immutable snapshot of its beneficiary as it is now. */
+export async function insertSplitsWithSnapshots(tx: Queryable, requestId: string, splits: NewSplit[], at: Date): Promise<void> {
+  await tx.query(
+    `INSERT INTO amount_splits (id, payroll_request_id, beneficiary_id, beneficiary_snapshot, source_currency_amount, amount, purpose_code, created_at, position)
+     SELECT gen_random_uuid(), $1, b.id,
+            jsonb_strip_nulls(jsonb_build_object('id', b.id, 'firstName', b.first_name, 'lastName', b.last_name,
+              'displayName', b.display_name, 'type', b.type, 'nationality', b.nationality, 'bankName', b.bank_name,
+              'iban', b.iban, 'accountNumber', b.account_number, 'reference', b.reference)),
+            e.source_currency_amount, e.amount, e.purpose_code, $2, e.position
+       FROM jsonb_to_recordset($3::jsonb) AS e(beneficiary_id uuid, source_currency_amount numeric, amount numeric, purpose_code text, position integer)
+       JOIN beneficiaries b ON b.id = e.beneficiary_id`,
+    [
+      requestId,
+      at,
+      JSON.stringify(
+        splits.map((split, position) => ({
+          beneficiary_id: split.beneficiaryId,
+          source_currency_amount: split.sourceCurrencyAmount,
+          amount: split.amount,
+          purpose_code: split.purposeCode,
+          position,
+        })),
+      ),
+    ],
+  );
+}
+
+export interface NewTransfer {
+  id: string;
+  transferType: 'PROCESSOR_INTERNAL_DEBIT' | 'PROCESSOR_TO_BANK' | 'BANK_TO_BENEFICIARY';
+  amount: string;
+  currencyCode: string;
+  fee?: { id: string; amount: string; finalInternalFee: string } | undefined;
+  amountSplitId?: string | undefined;
+}
+
+/** Inserts transfers in PENDING, after those the request already has. */
+export async function insertTransfers(tx: Queryable, requestId: string, transfers: NewTransfer[], at: Date): Promise<void> {
+  await tx.query(
+    `INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, fee_id, fee_amount,
+       final_internal_fee, amount_split_id, created_at, position)
+     SELECT e.id, $1, e.transfer_type, 'PENDING', e.amount, e.currency_code, e.fee_id, e.fee_amount, e.final_internal_fee,
+            e.amount_split_id, $2, e.position + (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1)
+       FROM jsonb_to_recordset($3::jsonb) AS e(id uuid, transfer_type text, amount numeric, currency_code text, fee_id uuid,
+            fee_amount numeric, final_internal_fee numeric, amount_split_id uuid, position integer)`,
+    [
+      requestId,
+      at,
+      JSON.stringify(
+        transfers.map((transfer, position) => ({
+          id: transfer.id,
+          transfer_type: transfer.transferType,
+          amount: transfer.amount,
+          currency_code: transfer.currencyCode,
+          fee_id: transfer.fee?.id ?? null,
+          fee_amount: transfer.fee?.amount ?? null,
+          final_internal_fee: transfer.fee?.finalInternalFee ?? null,
+          amount_split_id: transfer.amountSplitId ?? null,
+          position,
+        })),
+      ),
+    ],
+  );
+  // Rule 4: each split links to its payout transfer.
+  await tx.query(
+    `UPDATE amount_splits s SET payout_transfer_id = t.id FROM transfers t
+      WHERE t.payroll_request_id = $1 AND t.amount_split_id = s.id AND s.payout_transfer_id IS NULL`,
+    [requestId],
+  );
+}
+
+export async function transferStatuses(tx: Queryable, requestId: string): Promise<Array<{ transfer_type: string; status: string }>> {
+  return tx.query('SELECT transfer_type, status FROM transfers WHERE payroll_request_id = $1 ORDER BY position', [requestId]);
+}
+
+export interface SplitForPayout {
+  id: string;
+  source_currency_amount: string;
+}
+
+export async function splitsOf(tx: Queryable, requestId: string): Promise<SplitForPayout[]> {
+  return tx.query('SELECT id, source_currency_amount::text FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position', [requestId]);
+}
+
+export interface NewFxExchange {
+  id: string;
+  requestId: string;
+  fromCurrencyCode: string;
+  toCurrencyCode: string;
+  fromAmount: string;
+  toAmount: string;
+  exchangeRate: string;
+  fee: { id: string; amount: string; finalInternalFee: string };
+  recordedByUserId: string;
+  at: Date;
+}
+
+export async function insertFxExchange(tx: Queryable, fx: NewFxExchange): Promise<void> {
+  await tx.query(
+    `INSERT INTO fx_exchanges (id, payroll_request_id, from_currency_code, to_currency_code, from_amount, to_amount, exchange_rate,
+       fee_id, fee_amount, final_internal_fee, recorded_by_user_id, recorded_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+    [fx.id, fx.requestId, fx.fromCurrencyCode, fx.toCurrencyCode, fx.fromAmount, fx.toAmount, fx.exchangeRate, fx.fee.id, fx.fee.amount, fx.fee.finalInternalFee, fx.recordedByUserId, fx.at],
+  );
+}
+
+export interface PayrollRequestSummaryRow {
+  id: string;
+  status: string;
+  customer_id: string;
+  source_account_currency_id: string;
+  source_currency_code: string;
+  payroll_account_currency_id: string;
+  payroll_currency_code: string;
+  total_amount: string;
+  estimated_fx_rate: string;
+  estimated_received_amount: string;
+  beneficiary_count: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A page of requests, newest first, after the keyset (createdAt, id) of the previous page. */
+export async function listPayrollRequests(
+  tx: Queryable,
+  filter: { customerId: string | null; status: string | null; after: { createdAt: Date; id: string } | null; limit: number },
+): Promise<PayrollRequestSummaryRow[]> {
+  return tx.query<PayrollRequestSummaryRow>(
+    `SELECT r.id, r.status, r.customer_id, r.source_account_currency_id, sac.currency_code AS source_currency_code,
+            r.payroll_account_currency_id, pac.currency_code AS payroll_currency_code, r.total_amount::text,
+            r.estimated_fx_rate::text, r.estimated_received_amount::text,
+            (SELECT count(*)::int FROM amount_splits s WHERE s.payroll_request_id = r.id) AS beneficiary_count,
+            r.created_at, r.updated_at
+       FROM payroll_requests r
+       JOIN account_currencies sac ON sac.id = r.source_account_currency_id
+       JOIN account_currencies pac ON pac.id = r.payroll_account_currency_id
+      WHERE ($1::uuid IS NULL OR r.customer_id = $1)
+        AND ($2::text IS NULL OR r.status = $2)
+        AND ($3::timestamptz IS NULL OR (r.created_at, r.id) < ($3, $4::uuid))
+      ORDER BY r.created_at DESC, r.id DESC
+      LIMIT $5`,
+    [filter.customerId, filter.status, filter.after?.createdAt ?? null, filter.after?.id ?? null, filter.limit],
+  );
+}

@@ -1,0 +1,103 @@
+import type { TransferKind } from '../adapters/rails.js';
+import type { Queryable } from './db.js';
+
+/** Money movements the worker executes: payroll transfers and single payouts share one shape. */
+export type WorkTable = 'transfers' | 'payouts';
+
+export interface WorkItem {
+  table: WorkTable;
+  id: string;
+  status: 'PENDING' | 'INITIATED' | 'PROCESSING';
+  kind: TransferKind;
+  amount: string;
+  currencyCode: string;
+  accountProvider: string;
+  beneficiaryReference: string | null;
+  /** The payroll request of a transfer; null for a single payout. */
+  payrollRequestId: string | null;
+}
+
+const OPEN = "('PENDING', 'INITIATED', 'PROCESSING')";
+
+/**
+ * Claims up to `limit` open items no other worker holds: FOR UPDATE SKIP LOCKED makes the claim
+ * itself exclusive, and the lease (locked_until) keeps the item ours while we call the rails
+ * between transactions. A worker that dies loses its lease when it runs out; the next one resumes.
+ */
+export async function claimWork(tx: Queryable, table: WorkTable, now: Date, leaseUntil: Date, limit: number): Promise<WorkItem[]> {
+  const claimed = await tx.query<{ id: string }>(
+    `WITH claimable AS (
+       SELECT id FROM ${table}
+        WHERE status IN ${OPEN} AND (locked_until IS NULL OR locked_until < $1)
+        ORDER BY created_at${table === 'transfers' ? ', position' : ''}
+        LIMIT $3
+        FOR UPDATE SKIP LOCKED)
+     UPDATE ${table} w SET locked_until = $2 FROM claimable WHERE w.id = claimable.id RETURNING w.id`,
+    [now, leaseUntil, limit],
+  );
+  if (claimed.length === 0) return [];
+  const ids = claimed.map((row) => row.id);
+  if (table === 'payouts') {
+    return (
+      await tx.query<Omit<WorkItem, 'table' | 'kind' | 'payrollRequestId'>>(
+        `SELECT p.id, p.status, p.amount::text AS "amount", p.currency_code AS "currencyCode", a.account_provider AS "accountProvider",
+                p.beneficiary_snapshot->>'reference' AS "beneficiaryReference"
+           FROM payouts p JOIN accounts a ON a.id = p.account_id WHERE p.id = ANY($1::uuid[])`,
+        [ids],
+      )
+    ).map((row) => ({ ...row, table, kind: 'PAYOUT' as const, payrollRequestId: null }));
+  }
+  return (
+    await tx.query<Omit<WorkItem, 'table'>>(
+      `SELECT t.id, t.status, t.transfer_type AS "kind", t.amount::text AS "amount", t.currency_code AS "currencyCode",
+              sa.account_provider AS "accountProvider", s.beneficiary_snapshot->>'reference' AS "beneficiaryReference",
+              t.payroll_request_id AS "payrollRequestId"
+         FROM transfers t
+         JOIN payroll_requests r ON r.id = t.payroll_request_id
+         JOIN account_currencies sac ON sac.id = r.source_account_currency_id
+         JOIN accounts sa ON sa.id = sac.account_id
+         LEFT JOIN amount_splits s ON s.id = t.amount_split_id
+        WHERE t.id = ANY($1::uuid[])`,
+      [ids],
+    )
+  ).map((row) => ({ ...row, table }));
+}
+
+/** Moves an item one status forward, only from the status we expect (a stale worker changes nothing). */
+export async function advanceWork(
+  tx: Queryable,
+  item: Pick<WorkItem, 'table' | 'id'>,
+  from: WorkItem['status'],
+  to: 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED',
+  at: Date,
+  details: { externalId?: string; failureReason?: string } = {},
+): Promise<boolean> {
+  const touch = item.table === 'payouts' ? ', updated_at = $4' : '';
+  const [set, extra]: [string, unknown[]] =
+    to === 'INITIATED'
+      ? ['executed_at = $4', []]
+      : to === 'PROCESSING'
+        ? ['external_id = $5, executed_at = COALESCE(executed_at, $4)', [details.externalId ?? null]]
+        : ['completed_at = $4, failure_reason = $5, locked_until = NULL', [details.failureReason ?? null]];
+  const rows = await tx.query(`UPDATE ${item.table} SET status = $3, ${set}${touch} WHERE id = $1 AND status = $2 RETURNING id`, [
+    item.id,
+    from,
+    to,
+    at,
+    ...extra,
+  ]);
+  return rows.length === 1;
+}
+
+export async function releaseLease(tx: Queryable, item: Pick<WorkItem, 'table' | 'id'>, until: Date | null): Promise<void> {
+  await tx.query(`UPDATE ${item.table} SET locked_until = $2 WHERE id = $1`, [item.id, until]);
+}
+
+/** Requests the customer accepted, not yet started: claimed so that one worker starts each. */
+export async function claimAcceptedRequests(tx: Queryable, limit: number): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(
+    `SELECT id FROM payroll_requests WHERE status = 'QUOTE_ACCEPTED' ORDER BY updated_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  return rows.map((row) => row.id);
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/api.js';
+import { DomainError, notFound } from '../domain/errors.js';
+import { Money, formatAmount } from '../domain/money.js';
+import type { Queryable } from '../store/db.js';
+import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../store/feeEstimates.js';
+import { lockAvailable, postLedgerEntry } from '../store/ledger.js';
+import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
+import { requireActiveBeneficiaries } from './beneficiaries.js';
+import type { UseCaseDeps } from './deps.js';
+import { loadPayrollRequest } from './getPayrollRequest.js';
+import { type Principal, requireCustomer } from './principal.js';
+
+type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
+type PayrollRequest = components['schemas']['PayrollRequest'];
+
+interface LockedEntry {
+  beneficiaryId: string;
+  amount: string;
+  amountCurrencyType: 'SOURCE' | 'PAYROLL';
+  sourceCurrencyAmount: string;
+  amountInPayrollCurrency: string;
+}
+
+/**
+ * Create a payroll request from a feeHash, in one transaction: consume the feeHash, check the
+ * body against the estimate it locked, check and debit the funds, snapshot the beneficiaries and
+ * store the splits with the locked fee breakdown. Any failure rolls back, so the feeHash stays
+ * unused unless it was already used.
+ */
+export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequest> {
+  const customerId = requireCustomer(caller);
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock();
+    const requestId = randomUUID();
+    const consumed = await consumePayrollFeeEstimate(tx, body.feeHash, customerId, requestId, now);
+    if (!consumed.ok) {
+      if (consumed.reason === 'EXPIRED') throw new DomainError('FEE_HASH_EXPIRED', `The feeHash expired at ${consumed.expiresAt.toISOString()}; estimate again`);
+      if (consumed.reason === 'ALREADY_USED') throw new DomainError('FEE_HASH_ALREADY_USED', 'This feeHash has already been used to create a payroll request');
+      throw notFound('feeHash not found');
+    }
+    const estimate = consumed.estimate;
+    const locked = estimate.entries as LockedEntry[];
+    assertMatchesEstimate(body, estimate, locked);
+    await requireActiveBeneficiaries(tx, customerId, locked.map((entry) => entry.beneficiaryId));
+    await debitSource(tx, estimate, requestId, now);
+
+    const breakdown = estimate.fee_breakdown as Record<string, string>;
+    await insertPayrollRequest(tx, {
+      id: requestId,
+      customerId,
+      sourceAccountCurrencyId: estimate.source_account_currency_id,
+      payrollAccountCurrencyId: estimate.payroll_account_currency_id,
+      totalAmount: estimate.total_amount,
+      estimatedFxRate: breakdown.exchangeRate!,
+      estimatedReceivedAmount: estimate.estimated_received_amount,
+      sourceAmountForExchange: estimate.source_currency_amount,
+      feeBreakdown: breakdown,
+      feeHash: estimate.fee_hash,
+      at: now,
+    });
+    await insertSplitsWithSnapshots(
+      tx,
+      requestId,
+      locked.map((entry, index) => ({
+        beneficiaryId: entry.beneficiaryId,
+        sourceCurrencyAmount: entry.sourceCurrencyAmount,
+        amount: entry.amountInPayrollCurrency,
+        purposeCode: body.amountSplitDetails[index]!.purposeCode,
+      })),
+      now,
+    );
+    return (await loadPayrollRequest(tx, requestId))!;
+  });
+}
+
+/** The body must ask for exactly what the feeHash locked: same accounts, same entries in order. */
+function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEstimate, locked: LockedEntry[]): void {
+  const mismatch = (field: string) => new DomainError('FEE_HASH_MISMATCH', `${field} differs from the estimate locked by this feeHash`);
+  if (body.sourceAccountCurrencyId.toLowerCase() !== estimate.source_account_currency_id) throw mismatch('sourceAccountCurrencyId');
+  if (body.payrollAccountCurrencyId.toLowerCase() !== estimate.payroll_account_currency_id) throw mismatch('payrollAccountCurrencyId');
+  if (body.amountSplitDetails.length !== locked.length) {
+    throw new DomainError(
+      'FEE_HASH_MISMATCH',
+      `amountSplitDetails has ${body.amountSplitDetails.length} entries; the estimate locked by this feeHash has ${locked.length}`,
+    );
+  }
+  body.amountSplitDetails.forEach((entry, index) => {
+    const expected = locked[index]!;
+    const field = `amountSplitDetails[${index}]`;
+    if (entry.beneficiaryId.toLowerCase() !== expected.beneficiaryId) throw mismatch(`${field}.beneficiaryId`);
+    if ((entry.amountCurrencyType ?? 'SOURCE') !== expected.amountCurrencyType) throw mismatch(`${field}.amountCurrencyType`);
+    if (!new Money(entry.amount).equals(expected.amount)) throw mismatch(`${field}.amount`);
+  });
+}
+
+/** available ≥ totalAmount, then balance and available both fall by it (ledger PAYROLL_DEBIT). */
+async function debitSource(tx: Queryable, estimate: LockedPayrollFeeEstimate, requestId: string, now: Date): Promise<void> {
+  const available = await lockAvailable(tx, estimate.source_account_currency_id);
+  const total = new Money(estimate.total_amount);
+  if (available === null) throw notFound(`Source account currency ${estimate.source_account_currency_id} not found`);
+  if (new Money(available).lessThan(total)) {
+    const currency = (estimate.fee_breakdown as { feeCurrencyCode: string }).feeCurrencyCode;
+    throw new DomainError('INSUFFICIENT_FUNDS', `Available balance ${available} ${currency} is less than the total amount ${estimate.total_amount} ${currency}`);
+  }
+  const debit = formatAmount(total.negated());
+  await postLedgerEntry(tx, {
+    accountCurrencyId: estimate.source_account_currency_id,
+    balanceDelta: debit,
+    availableDelta: debit,
+    reason: 'PAYROLL_DEBIT',
+    payrollRequestId: requestId,
+    at: now,
+  });
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from 'node:crypto';
+import type { PaymentRails, TransferInstruction } from '../adapters/rails.js';
+import { Money, formatAmount } from '../domain/money.js';
+import { type TransferOutcome, statusAfterPayouts } from '../domain/payrollStatus.js';
+import type { Queryable } from '../store/db.js';
+import { postLedgerEntry } from '../store/ledger.js';
+import { type LockedPayrollRequest, insertTransfers, lockPayrollRequest, transferStatuses, updatePayrollRequest } from '../store/payrollLifecycle.js';
+import { type WorkItem, advanceWork, claimAcceptedRequests, claimWork, releaseLease } from '../store/work.js';
+import type { UseCaseDeps } from './deps.js';
+
+export interface ExecutionDeps extends UseCaseDeps {
+  rails: PaymentRails;
+  /** How long a claimed item stays ours while we talk to the rails. */
+  leaseMs: number;
+  /** How soon an item still PROCESSING at the rails is looked at again. */
+  recheckMs: number;
+}
+
+/**
+ * One pass of the worker: start the requests customers accepted, then move every claimable
+ * transfer and payout as far as the rails allow. Returns how many items it touched, so the
+ * loop can sleep when there is nothing to do.
+ */
+export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): Promise<number> {
+  let touched = await startAcceptedRequests(deps, batchSize);
+  for (const table of ['transfers', 'payouts'] as const) {
+    const now = deps.clock();
+    const items = await deps.db.transaction((tx) => claimWork(tx, table, now, new Date(now.getTime() + deps.leaseMs), batchSize));
+    for (const item of items) await stepWorkItem(deps, item);
+    touched += items.length;
+  }
+  return touched;
+}
+
+/** QUOTE_ACCEPTED → EXECUTING: the source debit (PROCESSOR_INTERNAL_DEBIT) is created first. */
+async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promise<number> {
+  return deps.db.transaction(async (tx) => {
+    const ids = await claimAcceptedRequests(tx, limit);
+    for (const requestId of ids) {
+      const request = (await lockPayrollRequest(tx, requestId))!;
+      const now = deps.clock();
+      const processorFee = request.metadata.feeBreakdown.processorFee ?? '0';
+      await insertTransfers(
+        tx,
+        requestId,
+        [
+          {
+            id: randomUUID(),
+            transferType: 'PROCESSOR_INTERNAL_DEBIT',
+            amount: request.total_amount,
+            currencyCode: request.source_currency_code,
+            fee: { id: randomUUID(), amount: processorFee, finalInternalFee: processorFee },
+          },
+        ],
+        now,
+      );
+      await updatePayrollRequest(tx, requestId, now, { status: 'EXECUTING' });
+    }
+    return ids.length;
+  });
+}
+
+/**
+ * PENDING → INITIATED → PROCESSING → COMPLETED | FAILED, each move its own transaction and each
+ * guarded by the status it expects. The rails are called between transactions and are idempotent
+ * by transfer id, so a crash at any point is resumed by the next worker without paying twice.
+ */
+export async function stepWorkItem(deps: ExecutionDeps, item: WorkItem): Promise<void> {
+  let status = item.status;
+  if (status === 'PENDING') {
+    if (!(await deps.db.transaction((tx) => advanceWork(tx, item, 'PENDING', 'INITIATED', deps.clock())))) return;
+    status = 'INITIATED';
+  }
+  if (status === 'INITIATED') {
+    const { externalId } = await deps.rails.submit(toInstruction(item));
+    if (!(await deps.db.transaction((tx) => advanceWork(tx, item, 'INITIATED', 'PROCESSING', deps.clock(), { externalId })))) return;
+  }
+  const result = await deps.rails.status(item.id);
+  if (result.state === 'PROCESSING') {
+    const now = deps.clock();
+    await deps.db.transaction((tx) => releaseLease(tx, item, new Date(now.getTime() + deps.recheckMs)));
+    return;
+  }
+  await deps.db.transaction(async (tx) => {
+    // The parent request is locked first, so that two payouts settling at once agree on the last one.
+    const request = item.payrollRequestId ? await lockPayrollRequest(tx, item.payrollRequestId) : null;
+    const failureReason = result.state === 'FAILED' ? result.reason : undefined;
+    const moved = await advanceWork(tx, item, 'PROCESSING', result.state, deps.clock(), failureReason ? { failureReason } : {});
+    if (!moved) return;
+    if (request) await onTransferSettled(tx, deps, request, item, result.state);
+    else await onPayoutSettled(tx, deps, item, result.state);
+  });
+}
+
+function toInstruction(item: WorkItem): TransferInstruction {
+  return {
+    transferId: item.id,
+    kind: item.kind,
+    amount: item.amount,
+    currencyCode: item.currencyCode,
+    accountProvider: item.accountProvider,
+    beneficiaryReference: item.beneficiaryReference,
+  };
+}
+
+/** What a settled payroll transfer means for its request (the transition table of the spec). */
+async function onTransferSettled(tx: Queryable, deps: ExecutionDeps, request: LockedPayrollRequest, item: WorkItem, outcome: TransferOutcome): Promise<void> {
+  const now = deps.clock();
+  if (item.kind === 'PROCESSOR_INTERNAL_DEBIT' || item.kind === 'PROCESSOR_TO_BANK') {
+    if (outcome === 'FAILED') return failRequest(tx, request, `${item.kind} failed; the funds were returned to the source account`, now);
+    if (item.kind === 'PROCESSOR_INTERNAL_DEBIT') {
+      await insertTransfers(
+        tx,
+        request.id,
+        [{ id: randomUUID(), transferType: 'PROCESSOR_TO_BANK', amount: request.source_amount_for_exchange, currencyCode: request.source_currency_code }],
+        now,
+      );
+    }
+    await updatePayrollRequest(tx, request.id, now, {});
+    return;
+  }
+  // BANK_TO_BENEFICIARY: a paid payout leaves the partner-bank payroll account.
+  if (outcome === 'COMPLETED') {
+    const paid = formatAmount(new Money(item.amount).negated());
+    await postLedgerEntry(tx, { accountCurrencyId: request.payroll_account_currency_id, balanceDelta: paid, availableDelta: paid, reason: 'PAYOUT', payrollRequestId: request.id, transferId: item.id, at: now });
+  }
+  const payouts = (await transferStatuses(tx, request.id)).filter((transfer) => transfer.transfer_type === 'BANK_TO_BENEFICIARY');
+  const open = payouts.some((transfer) => transfer.status !== 'COMPLETED' && transfer.status !== 'FAILED');
+  if (open) return updatePayrollRequest(tx, request.id, now, {});
+  const status = statusAfterPayouts(payouts.map((transfer) => transfer.status as TransferOutcome));
+  await updatePayrollRequest(tx, request.id, now, {
+    status,
+    failure_reason: status === 'FAILED' ? 'Every payout failed; the funds remain in the payroll account for return by support' : null,
+  });
+}
+
+/** FAILED before any payout: the whole debited total returns to the source account. */
+async function failRequest(tx: Queryable, request: LockedPayrollRequest, reason: string, now: Date): Promise<void> {
+  await postLedgerEntry(tx, {
+    accountCurrencyId: request.source_account_currency_id,
+    balanceDelta: request.total_amount,
+    availableDelta: request.total_amount,
+    reason: 'PAYROLL_REFUND',
+    payrollRequestId: request.id,
+    at: now,
+  });
+  await updatePayrollRequest(tx, request.id, now, { status: 'FAILED', failure_reason: reason });
+}
+
+/** A single payout that bounced returns its whole debited total (amount and fees). */
+async function onPayoutSettled(tx: Queryable, deps: ExecutionDeps, item: WorkItem, outcome: TransferOutcome): Promise<void> {
+  if (outcome === 'COMPLETED') return;
+  const rows = await tx.query<{ account_currency_id: string; total_amount: string }>(
+    'SELECT account_currency_id, total_amount::text FROM payouts WHERE id = $1',
+    [item.id],
+  );
+  const payout = rows[0]!;
+  await postLedgerEntry(tx, {
+    accountCurrencyId: payout.account_currency_id,
+    balanceDelta: payout.total_amount,
+    availableDelta: payout.total_amount,
+    reason: 'PAYOUT_REFUND',
+    transferId: item.id,
+    at: deps.clock(),
+  });
+}
+

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/api.js';
+import { DomainError, notFound } from '../domain/errors.js';
+import { verifyPayoutFeeHash } from '../domain/feeHash.js';
+import { Money, formatAmount } from '../domain/money.js';
+import type { Queryable } from '../store/db.js';
+import { consumePayoutFeeEstimate } from '../store/feeEstimates.js';
+import { lockAvailable, postLedgerEntry } from '../store/ledger.js';
+import { type PayoutRow, findAccountCurrencyOf, findPayout, insertPayout } from '../store/payouts.js';
+import { findAccount, findCurrency } from '../store/referenceData.js';
+import { requireActiveBeneficiaries } from './beneficiaries.js';
+import type { UseCaseDeps } from './deps.js';
+import { lockedPayoutFigures } from './estimatePayoutFees.js';
+import { type Principal, requireCustomer } from './principal.js';
+
+type Payout = components['schemas']['Payout'];
+
+/**
+ * Create a payout from a payout feeHash. The signature is checked against the body before any
+ * database read (a forged, altered or expired hash costs nothing); then, in one transaction, the
+ * estimate is consumed once, the funds are checked and debited, and the payout waits for the worker.
+ */
+export async function createPayout(
+  deps: UseCaseDeps,
+  caller: Principal,
+  accountId: string,
+  body: components['schemas']['CreatePayoutRequest'],
+): Promise<Payout> {
+  const customerId = requireCustomer(caller);
+  const now = deps.clock();
+  const figures = lockedPayoutFigures({ accountId: accountId.toLowerCase(), beneficiaryId: body.beneficiaryId.toLowerCase(), currency: body.currency, amount: new Money(body.amount) });
+  const check = verifyPayoutFeeHash(deps.config.feeHashSecret, body.feeHash, figures, now);
+  if (!check.ok && check.reason === 'EXPIRED') throw new DomainError('FEE_HASH_EXPIRED', 'The feeHash has expired; estimate again');
+  if (!check.ok) throw new DomainError('FEE_HASH_MISMATCH', 'The feeHash does not match this payout');
+
+  return deps.db.transaction(async (tx) => {
+    const account = await findAccount(tx, accountId);
+    if (!account || account.customer_id !== customerId) throw notFound(`Account ${accountId} not found`);
+    await requireActiveBeneficiaries(tx, customerId, [body.beneficiaryId.toLowerCase()]);
+    const consumed = await consumePayoutFeeEstimate(tx, check.estimateId, customerId, now);
+    if (!consumed.ok) {
+      if (consumed.reason === 'NOT_FOUND') throw notFound('feeHash not found');
+      if (consumed.reason === 'ALREADY_USED') throw new DomainError('FEE_HASH_ALREADY_USED', 'This feeHash has already been used to create a payout');
+      throw new DomainError('FEE_HASH_EXPIRED', 'The feeHash has expired; estimate again');
+    }
+    const estimate = consumed.estimate;
+    if (!estimate.estimate_available) {
+      throw new DomainError('FEE_ESTIMATE_UNAVAILABLE', `No payout fee schedule covers ${estimate.currency_code} for this account; no payout can be made`);
+    }
+    const accountCurrencyId = (await findAccountCurrencyOf(tx, account.id, estimate.currency_code))!;
+    const decimals = (await findCurrency(tx, estimate.currency_code))!.decimals;
+    const available = new Money((await lockAvailable(tx, accountCurrencyId))!);
+    const total = new Money(estimate.total_amount);
+    if (available.lessThan(total)) {
+      throw new DomainError('INSUFFICIENT_FUNDS', `Available balance ${formatAmount(available, decimals)} ${estimate.currency_code} is less than the total amount ${formatAmount(total, decimals)} ${estimate.currency_code}`);
+    }
+    const payoutId = randomUUID();
+    await postLedgerEntry(tx, {
+      accountCurrencyId,
+      balanceDelta: formatAmount(total.negated()),
+      availableDelta: formatAmount(total.negated()),
+      reason: 'PAYOUT_DEBIT',
+      transferId: payoutId,
+      at: now,
+    });
+    const amount = (value: string) => formatAmount(new Money(value), decimals);
+    await insertPayout(tx, {
+      id: payoutId,
+      customerId,
+      accountId: account.id,
+      accountCurrencyId,
+      beneficiaryId: estimate.beneficiary_id,
+      feeEstimateId: estimate.id,
+      currencyCode: estimate.currency_code,
+      amount: amount(estimate.amount),
+      fee: amount(estimate.fee),
+      internalFee: amount(estimate.internal_fee),
+      totalFee: amount(estimate.total_fee),
+      totalAmount: amount(estimate.total_amount),
+      at: now,
+    });
+    return toPayout((await findPayout(tx, payoutId))!);
+  });
+}
+
+/** Read one payout of the caller's account; another customer's reads as missing. */
+export async function getPayout(deps: UseCaseDeps, caller: Principal, accountId: string, payoutId: string): Promise<Payout> {
+  const customerId = requireCustomer(caller);
+  return deps.db.transaction(async (tx: Queryable) => {
+    const payout = await findPayout(tx, payoutId);
+    if (!payout || payout.customer_id !== customerId || payout.account_id !== accountId.toLowerCase()) throw notFound(`Payout ${payoutId} not found`);
+    return toPayout(payout);
+  });
+}
+
+function toPayout(row: PayoutRow): Payout {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    accountCurrencyId: row.account_currency_id,
+    beneficiaryId: row.beneficiary_id,
+    beneficiarySnapshot: row.beneficiary_snapshot as Payout['beneficiarySnapshot'],
+    currency: row.currency_code,
+    amount: row.amount,
+    fee: row.fee,
+    internalFee: row.internal_fee,
+    totalFee: row.total_fee,
+    totalAmount: row.total_amount,
+    status: row.status as Payout['status'],
+    ...(row.external_id !== null && { externalId: row.external_id }),
+    ...(row.failure_reason !== null && { failureReason: row.failure_reason }),
+    ...(row.executed_at && { executedAt: row.executed_at.toISOString() }),
+    ...(row.completed_at && { completedAt: row.completed_at.toISOString() }),
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}

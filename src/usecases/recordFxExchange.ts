@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/api.js';
+import { DomainError, validationError } from '../domain/errors.js';
+import { Money, formatAmount, formatExact, roundDown } from '../domain/money.js';
+import { payrollScale } from '../domain/payrollFees.js';
+import { assertTransition } from '../domain/payrollStatus.js';
+import { postLedgerEntry } from '../store/ledger.js';
+import { insertFxExchange, insertTransfers, splitsOf, transferStatuses, updatePayrollRequest } from '../store/payrollLifecycle.js';
+import type { UseCaseDeps } from './deps.js';
+import { loadPayrollRequest } from './getPayrollRequest.js';
+import { lockRequestFor } from './payrollAccess.js';
+import { type Principal, requireAdmin } from './principal.js';
+
+/**
+ * Admin: record the FX exchange actually made once the source funds reached the payroll bank,
+ * then create one payout per split at the actual rate.
+ *
+ * toAmount = fromAmount × rate, rounded down to the payroll scale; each payout = its split's
+ * source amount × rate, rounded down. A sum of roundings down never exceeds the rounding down of
+ * the sum, so Σ payouts ≤ toAmount; the remainder (under one minor unit per beneficiary) stays
+ * in the partner-bank payroll account as the rounding residual.
+ */
+export async function recordFxExchange(
+  deps: UseCaseDeps,
+  caller: Principal,
+  requestId: string,
+  body: components['schemas']['RecordFxExchangeRequest'],
+): Promise<components['schemas']['PayrollRequest']> {
+  requireAdmin(caller);
+  const rate = new Money(body.exchangeRate);
+  if (!rate.greaterThan(0)) throw validationError('body.exchangeRate must be greater than zero');
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock();
+    const request = await lockRequestFor(tx, caller, requestId);
+    assertTransition(requestId, request.status, 'recordFxExchange');
+    const transfers = await transferStatuses(tx, requestId);
+    const completed = (type: string) => transfers.some((transfer) => transfer.transfer_type === type && transfer.status === 'COMPLETED');
+    if (!completed('PROCESSOR_INTERNAL_DEBIT') || !completed('PROCESSOR_TO_BANK')) {
+      throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is EXECUTING; the source debit and the move to the payroll bank must complete first`);
+    }
+
+    const scale = payrollScale(request.payroll_decimals);
+    const fromAmount = new Money(request.source_amount_for_exchange);
+    const toAmount = roundDown(fromAmount.times(rate), scale);
+    const spreadFee = request.metadata.feeBreakdown.spreadFee ?? '0';
+    await insertFxExchange(tx, {
+      id: randomUUID(),
+      requestId,
+      fromCurrencyCode: request.source_currency_code,
+      toCurrencyCode: request.payroll_currency_code,
+      fromAmount: request.source_amount_for_exchange,
+      toAmount: formatAmount(toAmount, request.payroll_decimals),
+      exchangeRate: formatExact(rate),
+      fee: { id: randomUUID(), amount: spreadFee, finalInternalFee: spreadFee },
+      recordedByUserId: caller.userId,
+      at: now,
+    });
+    await postLedgerEntry(tx, {
+      accountCurrencyId: request.payroll_account_currency_id,
+      balanceDelta: formatAmount(toAmount),
+      availableDelta: formatAmount(toAmount),
+      reason: 'FX_CREDIT',
+      payrollRequestId: requestId,
+      at: now,
+    });
+
+    // The bank fee was charged once, in the source currency, in the request's fee breakdown; the
+    // payouts carry no fee of their own.
+    const splits = await splitsOf(tx, requestId);
+    await insertTransfers(
+      tx,
+      requestId,
+      splits.map((split) => ({
+        id: randomUUID(),
+        transferType: 'BANK_TO_BENEFICIARY' as const,
+        amount: formatAmount(roundDown(new Money(split.source_currency_amount).times(rate), scale), request.payroll_decimals),
+        currencyCode: request.payroll_currency_code,
+        amountSplitId: split.id,
+      })),
+      now,
+    );
+    await updatePayrollRequest(tx, requestId, now, { status: 'PAYOUT_INITIATED' });
+    return (await loadPayrollRequest(tx, requestId))!;
+  });
+}

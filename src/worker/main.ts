@@ -1,0 +1,27 @@
+import { loadConfig } from '../config.js';
+import { createLogger } from '../logger.js';
+import { buildWorker } from '../server.js';
+import { openDatabase } from '../store/open.js';
+
+/** `npm run worker`: the transfer worker on its own, beside servers started with WORKER_IN_PROCESS=false. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel);
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const { loop } = buildWorker(config, db, logger);
+  loop.start();
+  logger.info({ database: db.kind }, 'worker started');
+  const stop = async (signal: string) => {
+    logger.info({ signal }, 'worker stopping after the pass in progress');
+    await loop.stop();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,335 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../generated/api.js';
+import { Money } from '../../src/domain/money.js';
+import { ledgerMismatches } from '../../src/store/ledger.js';
+import type { ExecutionDeps } from '../../src/usecases/execution.js';
+import { ids } from '../fixtures/world.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { drain, workerFor } from '../support/worker.js';
+
+let server: TestServer;
+let worker: ExecutionDeps;
+beforeAll(async () => {
+  server = await startTestServer();
+  worker = workerFor(server);
+});
+afterAll(() => server.close());
+// After every scenario: balance and available equal what the ledger says, everywhere.
+afterEach(async () => expect(await ledgerMismatches(server.db)).toEqual([]));
+
+type Entry = components['schemas']['CreateAmountSplitEntry'];
+type PayrollRequest = components['schemas']['PayrollRequest'];
+
+const customer = () => server.as(ids.userA);
+const admin = () => server.as(ids.admin);
+
+async function balanceOf(accountCurrencyId: string): Promise<{ balance: string; available: string }> {
+  const [row] = await server.db.query<{ balance: string; available: string }>('SELECT balance::text, available::text FROM account_currencies WHERE id = $1', [accountCurrencyId]);
+  return row!;
+}
+
+/** Equal as amounts: '10.50' and '10.5000' are the same balance. */
+function expectSameBalance(actual: { balance: string; available: string }, expected: { balance: string; available: string }): void {
+  expect(new Money(actual.balance).equals(expected.balance), `balance ${actual.balance} ≠ ${expected.balance}`).toBe(true);
+  expect(new Money(actual.available).equals(expected.available), `available ${actual.available} ≠ ${expected.available}`).toBe(true);
+}
+
+/** Estimate, then create from the feeHash: the two-step of the interface document. */
+async function createRequest(entries: Entry[], options: { source?: string; userId?: string; idempotencyKey?: string } = {}) {
+  const client = server.as(options.userId ?? ids.userA);
+  const accounts = { sourceAccountCurrencyId: options.source ?? ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed };
+  const estimate = await client.POST('/v1/customers/payroll/estimate', {
+    body: { ...accounts, amountSplitDetails: entries.map(({ purposeCode: _purpose, ...entry }) => entry) },
+  });
+  expect(estimate.response.status).toBe(200);
+  const feeHash = estimate.data!.data.feeHash;
+  const created = await client.POST('/v1/customers/payroll/requests', {
+    body: { ...accounts, feeHash, amountSplitDetails: entries },
+    ...(options.idempotencyKey && { headers: { 'Idempotency-Key': options.idempotencyKey } }),
+  });
+  return { estimate: estimate.data!.data, created, feeHash };
+}
+
+async function read(requestId: string): Promise<PayrollRequest> {
+  const { data } = await customer().GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId } } });
+  return data!.data;
+}
+
+function quote(requestId: string, exchangeRate = '3.6530', validForSeconds = 3600) {
+  return admin().POST('/v1/admin/payroll/requests/{requestId}/quote', {
+    params: { path: { requestId } },
+    body: { exchangeRate, expiresAt: new Date(server.clock.now().getTime() + validForSeconds * 1000).toISOString() },
+  });
+}
+
+const accept = (requestId: string) => customer().POST('/v1/customers/payroll/requests/{requestId}/accept', { params: { path: { requestId } } });
+const cancel = (requestId: string, reason = 'Payroll run postponed') =>
+  customer().POST('/v1/customers/payroll/requests/{requestId}/cancel', { params: { path: { requestId } }, body: { reason } });
+const recordFx = (requestId: string, exchangeRate = '3.6520') =>
+  admin().POST('/v1/admin/payroll/requests/{requestId}/fx-exchange', { params: { path: { requestId } }, body: { exchangeRate } });
+
+describe('the payroll lifecycle, end to end', () => {
+  it('estimate → create → quote → accept → execute → FX → payouts → COMPLETED', async () => {
+    const before = await balanceOf(ids.acAUsd);
+    const { estimate, created } = await createRequest([
+      { beneficiaryId: ids.beneficiaryA1, amount: '1000.00', purposeCode: 'SAL' },
+      { beneficiaryId: ids.beneficiaryA2, amount: '1000.00', amountCurrencyType: 'PAYROLL', purposeCode: 'PEN' },
+    ]);
+    expect(created.response.status).toBe(201);
+    const request = created.data!.data;
+    expect(request).toMatchObject({
+      status: 'PENDING',
+      totalAmount: estimate.totalAmount,
+      sourceAmountForExchange: estimate.sourceCurrencyAmount,
+      estimatedReceivedAmount: '4654.13',
+      estimatedFxRate: '3.6541375',
+      quotedFxRate: null,
+      quoteExpiresAt: null,
+      fxExchange: null,
+      transfers: [],
+      metadata: { feeBreakdown: { bankFee: '2.7366239', spreadFee: '6.36831195', processorFee: '2.27366239', baseRate: '3.6725' } },
+    });
+    expect(request.amountSplitDetails.map((split) => [split.beneficiaryId, split.sourceCurrencyAmount, split.amount, split.purposeCode, split.payoutTransferId])).toEqual([
+      [ids.beneficiaryA1, '1000.00', '3654.13', 'SAL', null],
+      [ids.beneficiaryA2, '273.66238956', '1000.00', 'PEN', null],
+    ]);
+    expect(request.amountSplitDetails[0]!.beneficiarySnapshot).toMatchObject({ id: ids.beneficiaryA1, bankName: 'Emirates NBD', iban: 'AE500261014000000000011' });
+    const debited = new Money(before.balance).minus(estimate.totalAmount);
+    expect(new Money((await balanceOf(ids.acAUsd)).balance).equals(debited)).toBe(true);
+
+    const quoted = await quote(request.id);
+    expect(quoted.data!.data).toMatchObject({ status: 'QUOTE_PROVIDED', quotedFxRate: '3.653', quotedByUserId: ids.admin, quotedAt: server.clock.now().toISOString() });
+    expect((await accept(request.id)).data!.data).toMatchObject({ status: 'QUOTE_ACCEPTED', acceptedByCustomerAt: server.clock.now().toISOString() });
+
+    await drain(worker);
+    const executing = await read(request.id);
+    expect(executing.status).toBe('EXECUTING');
+    expect(executing.transfers.map((t) => [t.transferType, t.status, t.amount, t.currencyCode])).toEqual([
+      ['PROCESSOR_INTERNAL_DEBIT', 'COMPLETED', estimate.totalAmount, 'USD'],
+      ['PROCESSOR_TO_BANK', 'COMPLETED', '1273.66238956', 'USD'],
+    ]);
+    expect(executing.transfers[0]).toMatchObject({ externalId: expect.stringMatching(/^SIM-PRC-/), executedAt: expect.any(String), completedAt: expect.any(String), feeDetails: { amount: '2.27366239' } });
+
+    const fx = await recordFx(request.id, '3.6520');
+    expect(fx.response.status).toBe(200);
+    const paying = fx.data!.data;
+    // toAmount = 1273.66238956 × 3.652 = 4651.41504667… down = 4651.41; payouts 3652.00 and 999.41 (999.4190… down).
+    expect(paying.fxExchange).toMatchObject({ fromAmount: '1273.66238956', toAmount: '4651.41', exchangeRate: '3.652', fromCurrencyCode: 'USD', toCurrencyCode: 'AED', recordedByUserId: ids.admin });
+    expect(paying.status).toBe('PAYOUT_INITIATED');
+    const payouts = paying.transfers.filter((t) => t.transferType === 'BANK_TO_BENEFICIARY');
+    expect(payouts.map((t) => [t.amount, t.currencyCode, t.status])).toEqual([
+      ['3652.00', 'AED', 'PENDING'],
+      ['999.41', 'AED', 'PENDING'],
+    ]);
+    for (const split of paying.amountSplitDetails) {
+      expect(payouts.find((t) => t.id === split.payoutTransferId)?.payoutInstruction?.id).toBe(split.id);
+    }
+    expect(new Money('3652.00').plus('999.41').lessThanOrEqualTo(paying.fxExchange!.toAmount)).toBe(true);
+
+    await drain(worker);
+    const done = await read(request.id);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.transfers.every((t) => t.status === 'COMPLETED' && t.externalId && t.completedAt)).toBe(true);
+    const [ops] = await server.db.query<{ max: number }>('SELECT max(calls)::int AS max FROM simulated_operations');
+    expect(ops!.max).toBe(1); // no transfer was sent twice
+  });
+
+  it('a payout to a FAIL… reference fails, the others complete: PARTIALLY_COMPLETED', async () => {
+    await server.db.query("UPDATE beneficiaries SET reference = 'FAIL-CLOSED' WHERE id = $1", [ids.beneficiaryA3]);
+    const { created } = await createRequest([
+      { beneficiaryId: ids.beneficiaryA3, amount: '100', purposeCode: 'SAL' },
+      { beneficiaryId: ids.beneficiaryA4, amount: '200', purposeCode: 'SAL' },
+    ]);
+    const id = created.data!.data.id;
+    await quote(id);
+    await accept(id);
+    await drain(worker);
+    await recordFx(id);
+    await drain(worker);
+    const done = await read(id);
+    expect(done.status).toBe('PARTIALLY_COMPLETED');
+    const failed = done.transfers.filter((t) => t.status === 'FAILED');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ transferType: 'BANK_TO_BENEFICIARY', failureReason: 'Beneficiary account closed', payoutInstruction: { beneficiaryId: ids.beneficiaryA3 } });
+    await server.db.query('UPDATE beneficiaries SET reference = NULL WHERE id = $1', [ids.beneficiaryA3]);
+  });
+
+  it('a failed source debit fails the request and returns the funds', async () => {
+    await server.db.query("UPDATE accounts SET account_provider = 'FAILING_PROCESSOR' WHERE id = $1", [ids.accountAUsdc]);
+    const before = await balanceOf(ids.acAUsdc);
+    const { created } = await createRequest([{ beneficiaryId: ids.beneficiaryA1, amount: '50', purposeCode: 'SAL' }], { source: ids.acAUsdc });
+    const id = created.data!.data.id;
+    expect(new Money((await balanceOf(ids.acAUsdc)).balance).lessThan(before.balance)).toBe(true);
+    await quote(id, '3.66');
+    await accept(id);
+    await drain(worker);
+    const failed = await read(id);
+    expect(failed).toMatchObject({ status: 'FAILED', failureReason: expect.stringContaining('PROCESSOR_INTERNAL_DEBIT failed') });
+    expect(failed.transfers).toEqual([expect.objectContaining({ transferType: 'PROCESSOR_INTERNAL_DEBIT', status: 'FAILED', failureReason: 'Processor declined the debit' })]);
+    expectSameBalance(await balanceOf(ids.acAUsdc), before);
+    await server.db.query("UPDATE accounts SET account_provider = 'CIRCLE' WHERE id = $1", [ids.accountAUsdc]);
+  });
+
+  it('cancel from PENDING or QUOTE_PROVIDED returns the debited funds', async () => {
+    const before = await balanceOf(ids.acAUsd);
+    const first = (await createRequest([{ beneficiaryId: ids.beneficiaryA1, amount: '10', purposeCode: 'SAL' }])).created.data!.data;
+    const second = (await createRequest([{ beneficiaryId: ids.beneficiaryA2, amount: '20', purposeCode: 'OFS' }])).created.data!.data;
+    await quote(second.id);
+    const cancelled = await cancel(first.id, 'Wrong amounts');
+    expect(cancelled.data!.data).toMatchObject({ status: 'CANCELLED', cancellationReason: 'Wrong amounts' });
+    expect((await cancel(second.id)).data!.data.status).toBe('CANCELLED');
+    expectSameBalance(await balanceOf(ids.acAUsd), before);
+  });
+
+  it('an expired quote cannot be accepted; the admin re-quotes and it can', async () => {
+    const id = (await createRequest([{ beneficiaryId: ids.beneficiaryA1, amount: '10', purposeCode: 'SAL' }])).created.data!.data.id;
+    await quote(id, '3.65', 60);
+    const early = await quote(id, '3.66', 60);
+    expect(early.response.status).toBe(409);
+    expect(early.error!.error.code).toBe('INVALID_STATE');
+    server.clock.advance(61);
+    const late = await accept(id);
+    expect(late.response.status).toBe(409);
+    expect(late.error!.error).toMatchObject({ code: 'QUOTE_EXPIRED', message: expect.stringContaining('ask for a new quote') });
+    const requoted = await quote(id, '3.66', 600);
+    expect(requoted.data!.data).toMatchObject({ status: 'QUOTE_PROVIDED', quotedFxRate: '3.66' });
+    expect((await accept(id)).data!.data.status).toBe('QUOTE_ACCEPTED');
+    await drain(worker);
+  });
+
+  it('every illegal transition is 409 INVALID_STATE naming the current status', async () => {
+    const id = (await createRequest([{ beneficiaryId: ids.beneficiaryA5, amount: '10', purposeCode: 'SAL' }])).created.data!.data.id;
+    const pending = [await accept(id), await recordFx(id)];
+    for (const { response, error } of pending) {
+      expect(response.status).toBe(409);
+      expect(error!.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining(`${id} is PENDING`) });
+    }
+    await quote(id);
+    await accept(id);
+    const accepted = [await cancel(id), await accept(id), await quote(id), await recordFx(id)];
+    for (const { response, error } of accepted) {
+      expect(response.status).toBe(409);
+      expect(error!.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('is QUOTE_ACCEPTED') });
+    }
+    await drain(worker);
+    const executing = [await cancel(id), await accept(id), await quote(id)];
+    for (const { error } of executing) expect(error!.error.message).toContain('is EXECUTING');
+    await recordFx(id);
+    await drain(worker);
+    for (const { error } of [await cancel(id), await accept(id), await quote(id), await recordFx(id)]) {
+      expect(error!.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('is COMPLETED') });
+    }
+  });
+
+  it('lists the caller\'s requests newest first with a cursor, and admins by status', async () => {
+    const first = await customer().GET('/v1/customers/payroll/requests', { params: { query: { limit: 2 } } });
+    expect(first.data!.data.items).toHaveLength(2);
+    expect(first.data!.data.items.every((item) => item.customerId === ids.customerA)).toBe(true);
+    const second = await customer().GET('/v1/customers/payroll/requests', { params: { query: { limit: 2, cursor: first.data!.data.nextCursor! } } });
+    const seen = [...first.data!.data.items, ...second.data!.data.items];
+    expect(new Set(seen.map((item) => item.id)).size).toBe(seen.length);
+    const times = seen.map((item) => item.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+    const cancelled = await customer().GET('/v1/customers/payroll/requests', { params: { query: { status: 'CANCELLED' } } });
+    expect(cancelled.data!.data.items.length).toBeGreaterThanOrEqual(2);
+    expect(cancelled.data!.data.items.every((item) => item.status === 'CANCELLED')).toBe(true);
+    const foreign = await customer().GET('/v1/customers/payroll/requests', { params: { query: { cursor: 'not-a-cursor' } } });
+    expect(foreign.response.status).toBe(400);
+    const queue = await admin().GET('/v1/admin/payroll/requests', { params: { query: { status: 'PENDING' } } });
+    expect(queue.data!.data.items.map((item) => item.id)).toContain(ids.requestBPending);
+    expect((await customer().GET('/v1/admin/payroll/requests', {})).response.status).toBe(403);
+  });
+});
+
+describe('POST /v1/customers/payroll/requests: the feeHash', () => {
+  const entries: Entry[] = [{ beneficiaryId: ids.beneficiaryA1, amount: '25.50', purposeCode: 'SAL' }];
+  const accounts = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed };
+  const estimateHash = async () =>
+    (await customer().POST('/v1/customers/payroll/estimate', { body: { ...accounts, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '25.50' }] } })).data!.data.feeHash;
+  const create = (feeHash: string, body: Partial<components['schemas']['CreatePayrollRequestRequest']> = {}) =>
+    customer().POST('/v1/customers/payroll/requests', { body: { ...accounts, feeHash, amountSplitDetails: entries, ...body } });
+
+  it('unknown or another customer\'s → 404; used → 409 FEE_HASH_ALREADY_USED; expired → 400 FEE_HASH_EXPIRED', async () => {
+    expect((await create('x'.repeat(43))).response.status).toBe(404);
+    const feeHash = await estimateHash();
+    const foreign = await server.as(ids.userB).POST('/v1/customers/payroll/requests', { body: { ...accounts, feeHash, amountSplitDetails: entries } });
+    expect(foreign.response.status).toBe(404);
+    expect((await create(feeHash)).response.status).toBe(201);
+    const again = await create(feeHash);
+    expect(again.response.status).toBe(409);
+    expect(again.error!.error.code).toBe('FEE_HASH_ALREADY_USED');
+    const stale = await estimateHash();
+    server.clock.advance(901);
+    const expired = await create(stale);
+    expect(expired.response.status).toBe(400);
+    expect(expired.error!.error.code).toBe('FEE_HASH_EXPIRED');
+  });
+
+  it('a body that differs from the locked estimate → 400 FEE_HASH_MISMATCH, and the feeHash stays usable', async () => {
+    const feeHash = await estimateHash();
+    const cases = [
+      { amountSplitDetails: [{ ...entries[0]!, amount: '25.51' }] },
+      { amountSplitDetails: [{ ...entries[0]!, beneficiaryId: ids.beneficiaryA2 }] },
+      { amountSplitDetails: [{ ...entries[0]!, amountCurrencyType: 'PAYROLL' as const }] },
+      { amountSplitDetails: [...entries, { beneficiaryId: ids.beneficiaryA2, amount: '1', purposeCode: 'SAL' as const }] },
+      { sourceAccountCurrencyId: ids.acAUsdc },
+    ];
+    for (const body of cases) {
+      const { response, error } = await create(feeHash, body);
+      expect(response.status).toBe(400);
+      expect(error!.error.code).toBe('FEE_HASH_MISMATCH');
+    }
+    // The same amount written differently is the same amount.
+    expect((await create(feeHash, { amountSplitDetails: [{ ...entries[0]!, amount: '25.5' }] })).response.status).toBe(201);
+  });
+
+  it('INSUFFICIENT_FUNDS leaves the feeHash unused and the balance untouched', async () => {
+    const b = server.as(ids.userB);
+    const body = { sourceAccountCurrencyId: ids.acBUsd, payrollAccountCurrencyId: ids.acPartnerAed };
+    const before = await balanceOf(ids.acBUsd);
+    const { data } = await b.POST('/v1/customers/payroll/estimate', { body: { ...body, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryB1, amount: '2000' }] } });
+    const feeHash = data!.data.feeHash;
+    const refused = await b.POST('/v1/customers/payroll/requests', { body: { ...body, feeHash, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryB1, amount: '2000', purposeCode: 'SAL' }] } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error!.error).toMatchObject({ code: 'INSUFFICIENT_FUNDS', message: expect.stringMatching(/^Available balance 946\.63852961 USD is less than the total amount 20\d\d\.\d+ USD$/) });
+    expectSameBalance(await balanceOf(ids.acBUsd), before);
+    const [row] = await server.db.query<{ consumed_at: Date | null }>('SELECT consumed_at FROM payroll_fee_estimates WHERE fee_hash = $1', [feeHash]);
+    expect(row!.consumed_at).toBeNull();
+  });
+
+  it('50 concurrent creates with one feeHash: exactly one 201 and one debit', async () => {
+    const feeHash = await estimateHash();
+    const before = await balanceOf(ids.acAUsd);
+    const results = await Promise.all(Array.from({ length: 50 }, () => create(feeHash)));
+    const statuses = results.map((result) => result.response.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(49);
+    const total = results.find((result) => result.response.status === 201)!.data!.data.totalAmount;
+    expect(new Money(before.balance).minus((await balanceOf(ids.acAUsd)).balance).equals(total)).toBe(true);
+    const [debits] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM ledger_entries WHERE reason = 'PAYROLL_DEBIT' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [feeHash]);
+    expect(debits!.count).toBe(1);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('replays the first response for the same key and body; 422 for another body; concurrent repeats execute once', async () => {
+    const entries: Entry[] = [{ beneficiaryId: ids.beneficiaryA2, amount: '7', purposeCode: 'SAL' }];
+    const { created, feeHash } = await createRequest(entries, { idempotencyKey: 'payroll-2026-11-run-1' });
+    expect(created.response.status).toBe(201);
+    const body = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, feeHash, amountSplitDetails: entries };
+    const replay = await customer().POST('/v1/customers/payroll/requests', { body, headers: { 'Idempotency-Key': 'payroll-2026-11-run-1' } });
+    expect(replay.response.status).toBe(201);
+    expect(replay.data).toEqual(created.data);
+    const reused = await customer().POST('/v1/customers/payroll/requests', { body: { ...body, amountSplitDetails: [{ ...entries[0]!, amount: '8' }] }, headers: { 'Idempotency-Key': 'payroll-2026-11-run-1' } });
+    expect(reused.response.status).toBe(422);
+    expect(reused.error!.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+
+    const id = created.data!.data.id;
+    const accepts = await Promise.all(
+      Array.from({ length: 10 }, () => customer().POST('/v1/customers/payroll/requests/{requestId}/cancel', { params: { path: { requestId: id } }, body: { reason: 'dup' }, headers: { 'Idempotency-Key': 'cancel-once' } })),
+    );
+    expect(accepts.map((result) => result.response.status)).toEqual(Array(10).fill(200));
+    const [refunds] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM ledger_entries WHERE reason = 'PAYROLL_REFUND' AND payroll_request_id = $1", [id]);
+    expect(refunds!.count).toBe(1);
+  });
+});

@@ -1,0 +1,20 @@
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { buildWorker } from '../../src/server.js';
+import type { ExecutionDeps } from '../../src/usecases/execution.js';
+import { executePendingWork } from '../../src/usecases/execution.js';
+import type { TestServer } from './server.js';
+
+/** The worker wired to a test server's database and clock; the simulated rails settle at once. */
+export function workerFor(server: TestServer, settlementMs = 0): ExecutionDeps {
+  const config = loadConfig({ NODE_ENV: 'test', SIMULATED_SETTLEMENT_MS: String(settlementMs) });
+  return buildWorker(config, server.db, createLogger('silent'), server.clock.now).deps;
+}
+
+/** Runs worker passes until one finds nothing to do (bounded, so a bug cannot hang the suite). */
+export async function drain(deps: ExecutionDeps, maxPasses = 50): Promise<number> {
+  for (let pass = 1; pass <= maxPasses; pass++) {
+    if ((await executePendingWork(deps)) === 0) return pass;
+  }
+  throw new Error(`the worker still had work after ${maxPasses} passes`);
+}
