@@ -304,6 +304,9 @@ export interface paths {
          *     | valid | time passes | past `expiresAt` | expired | can no longer create a payroll request |
          *     | valid | used to create a payroll request | before `expiresAt` | consumed | consumed immediately; a second use is refused |
          *
+         *     An estimate stores a feeHash, so it takes an `Idempotency-Key` like every state-changing POST: a
+         *     retried estimate with the same key returns the same feeHash instead of issuing another.
+         *
          *     The fee breakdown (`FeeBreakdown`) becomes `metadata.feeBreakdown` of the request created from it.
          */
         post: operations["estimatePayrollFee"];
@@ -2309,6 +2312,22 @@ export interface operations {
                  * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -2333,8 +2352,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             500: components["responses"]["InternalError"];
         };
     };

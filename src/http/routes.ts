@@ -41,6 +41,11 @@ export function routes(deps: UseCaseDeps, db: Database): Router {
   const post = (handler: Parameters<typeof idempotent>[2]) => idempotent(db, deps.clock, handler);
   type RequestParams = Request<{ requestId: string }>;
 
+  router.post(
+    '/v1/customers/payroll/estimate',
+    post(async (req, res) => ({ status: 200, data: await estimatePayrollFee(deps, callerOf(res), req.body as Body<'estimatePayrollFee'>) })),
+  );
+
   router.get('/v1/customers/payroll/requests', async (req, res) => {
     sendData(res, 200, await listCustomerPayrollRequests(deps, callerOf(res), req.query as Query<'listPayrollRequests'>));
   });
@@ -96,9 +101,6 @@ export function routes(deps: UseCaseDeps, db: Database): Router {
     sendData(res, 200, await getPayrollRequest(deps, callerOf(res), req.params.requestId));
   });
 
-  router.post('/v1/customers/payroll/estimate', async (req, res) => {
-    sendData(res, 200, await estimatePayrollFee(deps, callerOf(res), req.body as Body<'estimatePayrollFee'>));
-  });
 
   router.get('/v1/accounts/:accountId/payouts/estimate', async (req: Request<{ accountId: string }>, res) => {
     const query = req.query as unknown as Query<'estimatePayoutFees'>;

@@ -333,3 +333,50 @@ describe('Idempotency-Key', () => {
     expect(refunds!.count).toBe(1);
   });
 });
+
+describe('the worker', () => {
+  it('two workers racing over the same transfers never send one twice', async () => {
+    const entries: Entry[] = [ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA3, ids.beneficiaryA4, ids.beneficiaryA5].map((beneficiaryId, n) => ({
+      beneficiaryId,
+      amount: `${10 + n}.00`,
+      purposeCode: 'SAL',
+    }));
+    const id = (await createRequest(entries)).created.data!.data.id;
+    await quote(id);
+    await accept(id);
+    const second = workerFor(server);
+    await Promise.all([drain(worker), drain(second)]);
+    await recordFx(id);
+    await Promise.all([drain(worker), drain(second), drain(workerFor(server))]);
+    const done = await read(id);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.transfers).toHaveLength(7);
+    const sent = await server.db.query<{ calls: number }>(
+      'SELECT calls FROM simulated_operations WHERE transfer_id IN (SELECT id FROM transfers WHERE payroll_request_id = $1)',
+      [id],
+    );
+    expect(sent.map((row) => row.calls)).toEqual(Array(7).fill(1));
+  });
+
+  it('transfers stay PROCESSING until the rails settle (configurable delay)', async () => {
+    const slow = workerFor(server, 5_000);
+    const id = (await createRequest([{ beneficiaryId: ids.beneficiaryA1, amount: '5', purposeCode: 'SAL' }])).created.data!.data.id;
+    await quote(id);
+    await accept(id);
+    await drain(slow);
+    expect((await read(id)).transfers.map((t) => t.status)).toEqual(['PROCESSING']);
+    server.clock.advance(6);
+    await drain(slow);
+    expect((await read(id)).transfers.map((t) => t.status)).toEqual(['COMPLETED', 'PROCESSING']);
+    server.clock.advance(6);
+    await drain(slow);
+    expect((await read(id)).transfers.map((t) => t.status)).toEqual(['COMPLETED', 'COMPLETED']);
+  });
+
+  it('an estimate repeated with its Idempotency-Key returns the same feeHash', async () => {
+    const body = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '12' }] };
+    const headers = { 'Idempotency-Key': 'estimate-once' };
+    const [first, second] = [await customer().POST('/v1/customers/payroll/estimate', { body, headers }), await customer().POST('/v1/customers/payroll/estimate', { body, headers })];
+    expect(second.data!.data.feeHash).toBe(first.data!.data.feeHash);
+  });
+});
