@@ -18,6 +18,10 @@ export interface Config {
   bodyLimit: string;
   logLevel: string;
   worker: { inProcess: boolean; pollMs: number; leaseMs: number; simulatedSettlementMs: number };
+  rateLimitPerMinute: number;
+  redisUrl: string | undefined;
+  corsOrigins: string[];
+  trustProxy: string | number | boolean;
 }
 
 export class ConfigError extends Error {}
@@ -49,7 +53,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: integer(env, 'WORKER_LEASE_MS', 30_000, 1000, 600_000),
       simulatedSettlementMs: integer(env, 'SIMULATED_SETTLEMENT_MS', 1000, 0, 600_000),
     },
+    // Per bearer token; the test suite sends thousands of requests with one token, hence its default.
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 1_000_000 : 600, 1, 10_000_000),
+    redisUrl: env.REDIS_URL || undefined,
+    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
+}
+
+/** Express's 'trust proxy': off by default; a hop count, true, or a list such as "loopback, 10.0.0.0/8". */
+function trustProxy(raw: string | undefined): string | number | boolean {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+/**
+ * Production must not run on development defaults: the committed JWT and fee-hash secrets would
+ * let anyone mint tokens and feeHashes, and the demo world would serve demo money.
+ */
+export function productionProblems(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (config.nodeEnv !== 'production') return [];
+  const problems: string[] = [];
+  if (!config.jwt.jwksUrl && config.jwt.secret === DEVELOPMENT_JWT_SECRET) problems.push('JWT_SECRET is the development secret (set JWT_SECRET or JWT_JWKS_URL)');
+  if (config.feeHashSecret === DEVELOPMENT_FEE_HASH_SECRET) problems.push('FEE_HASH_SECRET is the development secret');
+  if (env.WORLD_FILE === undefined || config.worldFile === 'worlds/demo.json') problems.push('WORLD_FILE is the demo world (set WORLD_FILE to your reference data, or to an empty string)');
+  return problems;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, productionProblems } from './config.js';
+import { connectRedisStore } from './http/rateLimit.js';
 import { createLogger } from './logger.js';
 import { buildApp, buildWorker } from './server.js';
 import { openDatabase } from './store/open.js';
@@ -8,12 +9,15 @@ import { seedIfEmpty } from './store/world.js';
 /** Start-up: config → database (migrated, seeded when empty) → HTTP; SIGTERM drains and closes. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  const problems = productionProblems(config);
+  if (problems.length > 0) throw new ConfigError(`refusing to start in production: ${problems.join('; ')}`);
   const logger = createLogger(config.logLevel);
   if (!config.databaseUrl && config.dataDir !== 'memory://') await mkdir(config.dataDir, { recursive: true });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   if (config.worldFile && (await seedIfEmpty(db, config.worldFile))) logger.info({ worldFile: config.worldFile }, 'database was empty: world loaded');
 
-  const { app } = buildApp(config, db, logger);
+  const redis = config.redisUrl ? await connectRedisStore(config.redisUrl) : undefined;
+  const { app } = buildApp(config, db, logger, undefined, redis?.store);
   // The worker runs beside the server by default; with WORKER_IN_PROCESS=false run `npm run worker` instead.
   const worker = config.worker.inProcess ? buildWorker(config, db, logger).loop : undefined;
   worker?.start();
@@ -26,6 +30,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     server.close(async () => {
       await worker?.stop();
+      await redis?.close();
       await db.close();
       logger.info('stopped');
       process.exit(0);

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import { SimulatedProcessor } from './adapters/processor.js';
 import { SimulatedRails } from './adapters/rails.js';
@@ -6,13 +7,20 @@ import { TableRateSource } from './adapters/rates.js';
 import type { Config } from './config.js';
 import { createAuthenticator } from './http/auth.js';
 import { createApp } from './http/app.js';
+import { rateLimiter } from './http/rateLimit.js';
 import type { Database } from './store/db.js';
 import type { UseCaseDeps } from './usecases/deps.js';
 import type { ExecutionDeps } from './usecases/execution.js';
 import { WorkerLoop } from './worker/loop.js';
 
 /** The composition root: wires the store and adapters into the use cases and the HTTP app. */
-export function buildApp(config: Config, db: Database, logger: Logger, clock: () => Date = () => new Date()): { app: Express; deps: UseCaseDeps } {
+export function buildApp(
+  config: Config,
+  db: Database,
+  logger: Logger,
+  clock: () => Date = () => new Date(),
+  rateLimitStore?: Store,
+): { app: Express; deps: UseCaseDeps } {
   const deps: UseCaseDeps = {
     db,
     rates: new TableRateSource(),
@@ -26,6 +34,9 @@ export function buildApp(config: Config, db: Database, logger: Logger, clock: ()
     logger,
     validateResponses: config.validateResponses,
     bodyLimit: config.bodyLimit,
+    rateLimit: rateLimiter(config.rateLimitPerMinute, rateLimitStore),
+    corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
   });
   return { app, deps };
 }

@@ -21,7 +21,8 @@ export type ErrorCode =
   | 'QUOTE_EXPIRED'
   | 'INVALID_STATE'
   | 'IDEMPOTENCY_KEY_IN_PROGRESS'
-  | 'IDEMPOTENCY_KEY_REUSED';
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'RATE_LIMITED';
 
 export class DomainError extends Error {
   constructor(

@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import express, { type Express } from 'express';
+import cors from 'cors';
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import type { UseCaseDeps } from '../usecases/deps.js';
@@ -16,19 +18,29 @@ export interface AppOptions {
   logger: Logger;
   validateResponses: boolean;
   bodyLimit: string;
+  rateLimit: RequestHandler;
+  corsOrigins: string[];
+  trustProxy: string | number | boolean;
 }
 
 /**
- * The HTTP pipeline in one readable order: request id → access log → JSON body (size-limited)
- * → validator (bearer auth, then the request against the spec; responses too when enabled)
- * → routes → unknown routes → the one error handler.
+ * The HTTP pipeline in one readable order: request id → access log → security headers → CORS
+ * (only for configured origins) → rate limit per token → JSON body (size-limited) → validator
+ * (bearer auth, then the request against the spec; responses too when enabled) → routes →
+ * unknown routes → the one error handler.
  */
 export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Behind a TLS-terminating proxy, req.ip (rate limiting without a token) is the client's only when trusted.
+  app.set('trust proxy', options.trustProxy);
   app.use(requestId);
   app.use(accessLog(options.logger));
+  app.use(helmet());
+  // CORS is off unless origins are configured: browsers then get no cross-origin access at all.
+  if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
+  app.use(options.rateLimit);
   app.use(express.json({ limit: options.bodyLimit }));
   app.use(
     OpenApiValidator.middleware({

@@ -24,6 +24,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   INVALID_STATE: 409,
   IDEMPOTENCY_KEY_IN_PROGRESS: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
 };
 
 /**

@@ -38,3 +38,20 @@ describe('the service process (npm start)', () => {
     expect(logs.join('\n')).not.toMatch(/AE\d{21}/); // no IBANs
   }, 60_000);
 });
+
+describe('production settings', () => {
+  it('refuses to start with the development secrets or the demo world', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, NODE_ENV: 'production', PORT: '0', DATA_DIR: 'memory://', DATABASE_URL: '', JWT_SECRET: '', FEE_HASH_SECRET: '', WORLD_FILE: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(stderr).toContain('refusing to start in production');
+    expect(stderr).toContain('JWT_SECRET is the development secret');
+    expect(stderr).toContain('FEE_HASH_SECRET is the development secret');
+    expect(stderr).toContain('WORLD_FILE is the demo world');
+  }, 30_000);
+});
