@@ -124,8 +124,9 @@ export interface paths {
          *
          *     Rules:
          *     1. Status and transfer information reflect the current state at read time.
-         *     2. Clients poll this endpoint (there are no webhooks); poll every **30 seconds** while the status
-         *        is `EXECUTING` or `PAYOUT_INITIATED`. See `PayrollRequestStatus` for the next action per status
+         *     2. Clients poll this endpoint, or subscribe to webhooks (`payroll_request.status_changed`, see the
+         *        `Webhooks` tag); poll every **30 seconds** while the status is `EXECUTING` or
+         *        `PAYOUT_INITIATED`. See `PayrollRequestStatus` for the next action per status
          *        and `PayrollRequest` for which fields are null at each status.
          *     3. `beneficiarySnapshot` values are immutable copies taken when the request was created.
          *     4. Each amount split links to its payout transfer through `payoutTransferId`, and each
@@ -471,8 +472,9 @@ export interface paths {
         };
         /**
          * Get a payout
-         * @description Returns one payout of one of the caller's accounts, as it stands at read time. There are no
-         *     webhooks: poll this endpoint (every 30 seconds) until the status is `COMPLETED` or `FAILED`.
+         * @description Returns one payout of one of the caller's accounts, as it stands at read time. Poll this endpoint
+         *     (every 30 seconds) until the status is `COMPLETED` or `FAILED`, or subscribe to the webhook event
+         *     `payout.status_changed` (see the `Webhooks` tag).
          *
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. A payout that does not exist, one of
          *     another account and an account that is not the caller's all get the same 404 `NOT_FOUND`. A
@@ -481,6 +483,214 @@ export interface paths {
         get: operations["getPayout"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Lists every webhook endpoint of the caller's customer, oldest first (at most 10, so no paging),
+         *     with its `status`. Secrets are never returned here. Deleted endpoints are not listed.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Any query parameter gets 400
+         *     `VALIDATION_ERROR`.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description Registers an HTTPS endpoint of the caller's customer to receive the events of `eventTypes`
+         *     (`WebhookEventType`), and returns it with its signing `secret`: **shown in this response only**,
+         *     so store it at once (to change it, create a new endpoint and delete the old one). The endpoint
+         *     receives the events of the changes committed after its creation; see the `Webhooks` tag for the
+         *     whole mechanism.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`
+         *     (a replay returns the same endpoint and the same secret).
+         *
+         *     ## Rules (400 `VALIDATION_ERROR` otherwise, nothing created)
+         *     - `url` is `https` to a public host. Loopback (`localhost`, `127.0.0.0/8`, `::1`) and
+         *       private-network addresses (`10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `169.254.0.0/16`,
+         *       `0.0.0.0/8`, IPv6 unique-local and link-local) are refused, and so is a URL carrying
+         *       credentials.
+         *     - Development only: when the service runs with `WEBHOOK_ALLOW_LOOPBACK=true`, a loopback host is
+         *       accepted, over `http` or `https` (a local receiver); `http` to any other host stays refused.
+         *     - `eventTypes`: at least one, none twice; `description` at most 200 characters.
+         *     - At most 10 endpoints per customer (deleted ones do not count).
+         *
+         *     ## What the endpoint receives
+         *     For every status change of a subscribed type, one `POST <url>` of the event JSON (`WebhookEvent`:
+         *     `id`, `type`, `occurredAt`, and the resource as its `GET` returned it at that moment in `data`),
+         *     `Content-Type: application/json`, with two headers:
+         *     - `Payroll-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with
+         *       this `secret` (Stripe's scheme; `t` is the time of the attempt);
+         *     - `Payroll-Event-Id: <event id>`.
+         *
+         *     Any 2xx within 5 s acknowledges it; anything else (another status, a 3xx: redirects are never
+         *     followed, a timeout, a connection error) is retried with exponential backoff and full jitter,
+         *     attempt n waiting a random time up to min(10 s × 2^(n−1), 6 h), for 3 days, after which the
+         *     delivery is `ABANDONED`. After 10 consecutive failed attempts the endpoint shows `FAILING` and
+         *     keeps being retried; the next success makes it `ENABLED` again. `retryWebhookDelivery` resends a
+         *     delivery at once.
+         *
+         *     ## Receiving
+         *     1. Verify the signature over the **raw** body before parsing it:
+         *        `verifyWebhook(body, header, secret, toleranceSeconds)` of the `payroll-fee-service` package,
+         *        or the 10 lines of Node in the `Webhooks` tag. Refuse a timestamp older than the tolerance
+         *        (300 s suggested): it stops a replayed delivery.
+         *     2. Answer 2xx quickly and do the work afterwards.
+         *     3. Events may repeat and arrive out of order: dedupe by `id` (answer 2xx to a duplicate too),
+         *        order the events of one resource by `occurredAt`.
+         *
+         *     Polling with `GET` remains available (section 6 of the interface document), e.g. to catch up
+         *     after an outage longer than the 3 days of retries.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes one of the caller's webhook endpoints and returns it as it was. From then on it receives
+         *     no event: its `PENDING` deliveries become `ABANDONED` (an attempt already under way may still
+         *     reach it), and it no longer counts towards the 10 endpoints of the customer. The deleted
+         *     endpoint, its deliveries and its secret can no longer be read: a second delete, or listing its
+         *     deliveries, gets 404 `NOT_FOUND`.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. An endpoint that does not exist, one
+         *     already deleted and one of another customer get the same 404 `NOT_FOUND`. A malformed
+         *     `endpointId` gets 400 `VALIDATION_ERROR`.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the deliveries to a webhook endpoint
+         * @description Lists the deliveries of events to one of the caller's webhook endpoints, newest first
+         *     (`createdAt` descending, then `id` descending), the 100 most recent at most, each with its
+         *     `status`, `nextAttemptAt` and every attempt so far (time, HTTP status code or null, duration,
+         *     error). Use it to see why an endpoint is `FAILING`, and `retryWebhookDelivery` to resend one.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. An endpoint that does not exist, a
+         *     deleted one and one of another customer get the same 404 `NOT_FOUND`. A malformed `endpointId`
+         *     or any query parameter gets 400 `VALIDATION_ERROR`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+                /**
+                 * @description Id of a delivery to the endpoint `endpointId` (a UUID, the `id` of a `WebhookDelivery`); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example d5d78fb6-8932-40f5-84a9-ab780b6cea28
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a webhook delivery
+         * @description Resends one delivery of one of the caller's endpoints at once, whatever its status: it becomes
+         *     `PENDING` with `nextAttemptAt` now, and the worker attempts it on its next pass, signed afresh,
+         *     with the same event (same `id` and `data`). Use it after fixing a receiver, for an `ABANDONED`
+         *     delivery, or to have a `SUCCEEDED` one sent again. The attempts so far are kept. If the resent
+         *     attempt fails, the usual retries follow while within 3 days of the event; past them, the
+         *     delivery is `ABANDONED` again.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`;
+         *     no body. An endpoint that does not exist, a deleted one, one of another customer, and a
+         *     delivery that is not one of this endpoint's all get the same 404 `NOT_FOUND`. A malformed
+         *     `endpointId` or `deliveryId` gets 400 `VALIDATION_ERROR`.
+         */
+        post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -744,9 +954,109 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    payrollRequestStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payroll request changed status
+         * @description Sent to every endpoint subscribed to `payroll_request.status_changed` (see the `Webhooks` tag)
+         *     when a payroll request is created (in `PENDING`) and each time its status changes afterwards.
+         *     The body is a `PayrollRequestStatusChangedEvent`, a variant of `WebhookEvent`: `data` is the
+         *     request as `getPayrollRequest` returned it at the moment of the change.
+         *
+         *     Every attempt and retry of one event carries the same `id`. Verify `Payroll-Signature` over the
+         *     raw body before parsing it, dedupe by `id` (or the `Payroll-Event-Id` header), order by
+         *     `occurredAt`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
+         *     are never followed, a timeout) is a failure and is retried.
+         */
+        post: operations["payrollRequestStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    transferStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transfer of a payroll request changed status
+         * @description Sent to every endpoint subscribed to `transfer.status_changed` (see the `Webhooks` tag) each time
+         *     a transfer of a payroll request moves on after its creation: to `INITIATED`, `PROCESSING`,
+         *     `COMPLETED` or `FAILED`. The body is a `TransferStatusChangedEvent`, a variant of
+         *     `WebhookEvent`: `data` is the transfer as it appeared in the request's `transfers` at the moment
+         *     of the change.
+         *
+         *     Every attempt and retry of one event carries the same `id`. Verify `Payroll-Signature` over the
+         *     raw body before parsing it, dedupe by `id` (or the `Payroll-Event-Id` header), order by
+         *     `occurredAt`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
+         *     are never followed, a timeout) is a failure and is retried.
+         */
+        post: operations["transferStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    payoutStatusChanged: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A single payout changed status
+         * @description Sent to every endpoint subscribed to `payout.status_changed` (see the `Webhooks` tag) when a
+         *     single payout is created (in `PENDING`) and each time its status changes afterwards. The body is
+         *     a `PayoutStatusChangedEvent`, a variant of `WebhookEvent`: `data` is the payout as `getPayout`
+         *     returned it at the moment of the change.
+         *
+         *     Every attempt and retry of one event carries the same `id`. Verify `Payroll-Signature` over the
+         *     raw body before parsing it, dedupe by `id` (or the `Payroll-Event-Id` header), order by
+         *     `occurredAt`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
+         *     are never followed, a timeout) is a failure and is retried.
+         */
+        post: operations["payoutStatusChanged"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /**
+         * @description What an endpoint receives: the body of every delivery, `{"id", "type", "occurredAt", "data"}`,
+         *     sent as `application/json` and signed (`Payroll-Signature`, see the `Webhooks` tag).
+         *
+         *     - `id` is stable: every attempt and every retry of one event carries the same `id` (also in the
+         *       `Payroll-Event-Id` header). Events may arrive more than once: dedupe by `id`.
+         *     - Events may arrive out of order (retries, parallel deliveries): order the events of one resource
+         *       by `occurredAt`, and ignore one older than the latest you applied.
+         *     - `data` is the resource as its `GET` returned it at the moment of the change, so a late
+         *       delivery can hold an outdated state; `GET` the resource when the current state matters.
+         *     - `type` tells which variant `data` is: `payroll_request.status_changed` → `PayrollRequest`,
+         *       `transfer.status_changed` → `Transfer`, `payout.status_changed` → `Payout`.
+         */
+        WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"];
         /**
          * @description Status of a payroll request.
          *
@@ -1706,6 +2016,265 @@ export interface components {
             /** @description The payload, the payout fee estimate. */
             data: components["schemas"]["PayoutFeeEstimate"];
         };
+        /**
+         * @description Type of a webhook event; an endpoint receives only the types it subscribed to.
+         *
+         *     | Type | Sent when | `data` |
+         *     |---|---|---|
+         *     | `payroll_request.status_changed` | A payroll request is created (in `PENDING`) and each time its status changes afterwards (see `PayrollRequestStatus`). | The `PayrollRequest`, as `getPayrollRequest` returns it. |
+         *     | `transfer.status_changed` | A transfer of a payroll request moves on after its creation in `PENDING`: to `INITIATED`, `PROCESSING`, `COMPLETED` or `FAILED` (see `TransferStatus`). A new transfer first shows up in the request's `transfers`. | The `Transfer`, as it appears in the request's `transfers`. |
+         *     | `payout.status_changed` | A single payout is created (in `PENDING`) and each time its status changes afterwards (see `TransferStatus`). | The `Payout`, as `getPayout` returns it. |
+         * @example payroll_request.status_changed
+         * @enum {string}
+         */
+        WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed";
+        /**
+         * @description Health of a webhook endpoint.
+         *
+         *     | Status | Meaning |
+         *     |---|---|
+         *     | `ENABLED` | Deliveries succeed, or have failed fewer than 10 times in a row. |
+         *     | `FAILING` | The last 10 or more delivery attempts in a row failed. Deliveries go on being attempted and retried as usual; the next successful attempt puts the endpoint back to `ENABLED`. |
+         * @example ENABLED
+         * @enum {string}
+         */
+        WebhookEndpointStatus: "ENABLED" | "FAILING";
+        /**
+         * @description A webhook endpoint of the caller's customer: where events are delivered, which types, and how
+         *     delivery is going. The signing secret is never returned after creation.
+         */
+        WebhookEndpoint: {
+            /** @description Endpoint identifier. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * Format: uri
+             * @description Where events are POSTed.
+             * @example https://erp.haddad-trading.test/webhooks/payroll
+             */
+            url: string;
+            /**
+             * @description The event types this endpoint receives.
+             * @example [
+             *       "payroll_request.status_changed",
+             *       "transfer.status_changed",
+             *       "payout.status_changed"
+             *     ]
+             */
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            /**
+             * @description The customer's free text; null when none was given.
+             * @example ERP payroll sync
+             */
+            description: string | null;
+            /** @description `FAILING` after 10 consecutive failed attempts (still retried); back to `ENABLED` on the next success. */
+            status: components["schemas"]["WebhookEndpointStatus"];
+            /** @description Creation time. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Last change of the endpoint (of its `status`). */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Success envelope carrying the webhook endpoints of the caller's customer. */
+        WebhookEndpointListResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the endpoints. */
+            data: {
+                /** @description Every endpoint of the customer, oldest first (`createdAt`, then `id`); at most 10, possibly none. Deleted endpoints are not listed. */
+                items: components["schemas"]["WebhookEndpoint"][];
+            };
+        };
+        /** @description A webhook endpoint to register for the caller's customer. */
+        CreateWebhookEndpointRequest: {
+            /**
+             * Format: uri
+             * @description Where events are POSTed. Must be `https` to a public host: loopback and private-network
+             *     addresses are refused. Plain `http` is accepted only for a loopback host (`localhost`,
+             *     `127.0.0.0/8`, `::1`), and only when the service is configured for development
+             *     (`WEBHOOK_ALLOW_LOOPBACK=true`). No credentials in the URL.
+             * @example https://erp.haddad-trading.test/webhooks/payroll
+             */
+            url: string;
+            /**
+             * @description The event types this endpoint receives; at least one, none twice.
+             * @example [
+             *       "payroll_request.status_changed",
+             *       "transfer.status_changed",
+             *       "payout.status_changed"
+             *     ]
+             */
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            /**
+             * @description Free text for the customer's own reference.
+             * @example ERP payroll sync
+             */
+            description?: string;
+        };
+        /**
+         * @description A newly created webhook endpoint with its signing `secret`: the same fields as `WebhookEndpoint`
+         *     plus the secret, which only the response of `createWebhookEndpoint` shows.
+         */
+        WebhookEndpointWithSecret: {
+            /** @description Endpoint identifier. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * Format: uri
+             * @description Where events are POSTed.
+             * @example https://erp.haddad-trading.test/webhooks/payroll
+             */
+            url: string;
+            /**
+             * @description The event types this endpoint receives.
+             * @example [
+             *       "payroll_request.status_changed",
+             *       "transfer.status_changed",
+             *       "payout.status_changed"
+             *     ]
+             */
+            eventTypes: components["schemas"]["WebhookEventType"][];
+            /**
+             * @description The customer's free text; null when none was given.
+             * @example ERP payroll sync
+             */
+            description: string | null;
+            /** @description `FAILING` after 10 consecutive failed attempts (still retried); back to `ENABLED` on the next success. */
+            status: components["schemas"]["WebhookEndpointStatus"];
+            /**
+             * @description The signing secret of the endpoint: the key of the HMAC-SHA256 of every delivery's
+             *     `Payroll-Signature` (the whole string, `whsec_` prefix included). Returned only here, in the
+             *     response of `createWebhookEndpoint`: store it at once; it cannot be read again. To change it,
+             *     create a new endpoint and delete the old one.
+             * @example whsec_6JRSeymZL77jRJvGlcdGFLszsGFgkyjKUJMmTHqRfLw
+             */
+            secret: string;
+            /** @description Creation time. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Last change of the endpoint (of its `status`). */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Success envelope carrying a newly created webhook endpoint and its signing secret. */
+        WebhookEndpointWithSecretResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the endpoint with its secret. */
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+        };
+        /** @description Success envelope carrying a webhook endpoint. */
+        WebhookEndpointResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the webhook endpoint. */
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        /**
+         * @description Status of the delivery of one event to one endpoint.
+         *
+         *     | Status | Meaning |
+         *     |---|---|
+         *     | `PENDING` | Waiting for its next attempt at `nextAttemptAt` (its first one, or a retry after a failure). |
+         *     | `SUCCEEDED` | An attempt was answered with a 2xx status (`deliveredAt`); final unless retried by hand. |
+         *     | `ABANDONED` | Every attempt failed for 3 days, or the endpoint was deleted; no attempt follows unless retried by hand (`retryWebhookDelivery`). |
+         * @example SUCCEEDED
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "PENDING" | "SUCCEEDED" | "ABANDONED";
+        /** @description One attempt to deliver an event to an endpoint. */
+        WebhookDeliveryAttempt: {
+            /** @description When the request was sent. */
+            attemptedAt: components["schemas"]["Timestamp"];
+            /**
+             * @description HTTP status the endpoint answered with; null when there was no HTTP answer (connection
+             *     refused, DNS failure, TLS error, the 5 s timeout). 2xx is success; anything else, a 3xx
+             *     included (redirects are never followed), is a failure.
+             * @example 200
+             */
+            statusCode: number | null;
+            /**
+             * @description Milliseconds from sending the request to the answer or the failure; at most about 5000 (the timeout).
+             * @example 143
+             */
+            durationMs: number;
+            /**
+             * @description Why the attempt failed, for people (not for parsing); null when it succeeded.
+             * @example null
+             */
+            error: string | null;
+        };
+        /**
+         * @description The delivery of one event to one endpoint, with every attempt so far. Each event gets one
+         *     delivery per subscribed endpoint. Attempts follow the retry schedule of the `Webhooks` tag:
+         *     after attempt n fails, the next waits a random time up to min(10 s × 2^(n−1), 6 h); after 3 days
+         *     of failures the delivery is `ABANDONED`.
+         */
+        WebhookDelivery: {
+            /** @description Delivery identifier (the `deliveryId` of `retryWebhookDelivery`). */
+            id: components["schemas"]["Uuid"];
+            /** @description The endpoint delivered to. */
+            endpointId: components["schemas"]["Uuid"];
+            /** @description The event delivered: its `id`, also sent as the `Payroll-Event-Id` header. */
+            eventId: components["schemas"]["Uuid"];
+            /** @description Type of the event delivered. */
+            eventType: components["schemas"]["WebhookEventType"];
+            /** @description `PENDING` (waiting for its next attempt), `SUCCEEDED`, or `ABANDONED` (after 3 days of failures, or the endpoint deleted). */
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /**
+             * @description Number of attempts made so far (the length of `attempts`).
+             * @example 1
+             */
+            attemptCount: number;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due; null unless `PENDING`.
+             * @example null
+             */
+            nextAttemptAt: string | null;
+            /** @description Every attempt so far, oldest first. */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /** @description When the delivery was queued (the event's `occurredAt`). */
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * Format: date-time
+             * @description When an attempt succeeded (the latest one, after a retry by hand); null until then.
+             * @example 2025-03-03T11:40:01.200Z
+             */
+            deliveredAt: string | null;
+        };
+        /** @description Success envelope carrying the latest deliveries to one webhook endpoint. */
+        WebhookDeliveryListResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the deliveries. */
+            data: {
+                /** @description The endpoint's deliveries, newest first (`createdAt` descending, then `id` descending); the 100 most recent at most, possibly none. */
+                items: components["schemas"]["WebhookDelivery"][];
+            };
+        };
+        /** @description Success envelope carrying a webhook delivery. */
+        WebhookDeliveryResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the delivery. */
+            data: components["schemas"]["WebhookDelivery"];
+        };
         /** @description An FX quote for a payroll request. */
         ProvideQuoteRequest: {
             /** @description Quoted rate, payroll-currency units per source-currency unit; the server checks that it is greater than zero. */
@@ -1790,6 +2359,57 @@ export interface components {
             success: true;
             /** @description The payload, the readiness status. */
             data: components["schemas"]["Readiness"];
+        };
+        /**
+         * @description Event `payroll_request.status_changed`: a payroll request was created (in `PENDING`) or its
+         *     status changed. One of the variants of `WebhookEvent`.
+         */
+        PayrollRequestStatusChangedEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "payroll_request.status_changed";
+            /** @description When the change happened (committed with it). Order events of one resource by it, not by arrival. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description The payroll request as `getPayrollRequest` returned it at the moment of the change (not at delivery time). */
+            data: components["schemas"]["PayrollRequest"];
+        };
+        /**
+         * @description Event `transfer.status_changed`: a transfer of a payroll request moved to `INITIATED`,
+         *     `PROCESSING`, `COMPLETED` or `FAILED`. One of the variants of `WebhookEvent`.
+         */
+        TransferStatusChangedEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "transfer.status_changed";
+            /** @description When the change happened (committed with it). Order events of one resource by it, not by arrival. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description The transfer as it appeared in the payroll request's `transfers` at the moment of the change (not at delivery time); its `payrollRequestId` names the request. */
+            data: components["schemas"]["Transfer"];
+        };
+        /**
+         * @description Event `payout.status_changed`: a single payout was created (in `PENDING`) or its status
+         *     changed. One of the variants of `WebhookEvent`.
+         */
+        PayoutStatusChangedEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "payout.status_changed";
+            /** @description When the change happened (committed with it). Order events of one resource by it, not by arrival. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description The payout as `getPayout` returned it at the moment of the change (not at delivery time). */
+            data: components["schemas"]["Payout"];
         };
     };
     responses: {
@@ -1951,6 +2571,23 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /**
+         * @description VALIDATION_ERROR (the message names the problem): the body breaks the contract (an unknown event
+         *     type, an empty or repeated `eventTypes`, a `url` that is not a URL or longer than 2048
+         *     characters, a `description` over 200 characters, an unknown field); the `url` is not `https`
+         *     (plain `http` only for a loopback host, and only in development: `WEBHOOK_ALLOW_LOOPBACK=true`);
+         *     it points at a loopback or private-network address (loopback allowed only in development) or
+         *     carries credentials; or the customer already has 10 endpoints. Nothing is created.
+         */
+        CreateWebhookEndpointBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description SERVICE_UNAVAILABLE: the database is unreachable; retry later. */
         ServiceUnavailable: {
             headers: {
@@ -2034,6 +2671,16 @@ export interface components {
          */
         PayoutId: components["schemas"]["Uuid"];
         /**
+         * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+         */
+        EndpointId: components["schemas"]["Uuid"];
+        /**
+         * @description Id of a delivery to the endpoint `endpointId` (a UUID, the `id` of a `WebhookDelivery`); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example d5d78fb6-8932-40f5-84a9-ab780b6cea28
+         */
+        DeliveryId: components["schemas"]["Uuid"];
+        /**
          * @description Currency sold (the from-currency of the rate); must exist in the reference data.
          * @example USD
          */
@@ -2043,6 +2690,22 @@ export interface components {
          * @example AED
          */
         ToCurrencyCode: components["schemas"]["CurrencyCode"];
+        /**
+         * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+         *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+         *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+         *     Verify it over the raw bytes of the body, before parsing them, with `verifyWebhook` of the
+         *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+         *     from your clock.
+         * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+         */
+        PayrollSignature: string;
+        /**
+         * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+         *     dedupe before parsing the body.
+         * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+         */
+        PayrollEventId: components["schemas"]["Uuid"];
     };
     requestBodies: never;
     headers: {
@@ -2571,6 +3234,239 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's endpoints. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The created endpoint, `ENABLED`, with its signing secret (shown this once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointWithSecretResponse"];
+                };
+            };
+            400: components["responses"]["CreateWebhookEndpointBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted endpoint, as it was before the deletion. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint's latest deliveries, newest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+                /**
+                 * @description Id of a delivery to the endpoint `endpointId` (a UUID, the `id` of a `WebhookDelivery`); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example d5d78fb6-8932-40f5-84a9-ab780b6cea28
+                 */
+                deliveryId: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery, now `PENDING` with `nextAttemptAt` set to now. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listAdminPayrollRequests: {
         parameters: {
             query?: {
@@ -2861,6 +3757,147 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    payrollRequestStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `verifyWebhook` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayrollRequestStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `verifyWebhook` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutStatusChanged: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `verifyWebhook` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

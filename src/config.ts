@@ -19,6 +19,7 @@ export interface Config {
   logLevel: string;
   worker: { inProcess: boolean; pollMs: number; leaseMs: number; simulatedSettlementMs: number };
   rateLimitPerMinute: number;
+  webhookAllowLoopback: boolean;
   redisUrl: string | undefined;
   corsOrigins: string[];
   trustProxy: string | number | boolean;
@@ -55,6 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // Per bearer token; the test suite sends thousands of requests with one token, hence its default.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 1_000_000 : 600, 1, 10_000_000),
+    // Webhook endpoints on loopback over plain http: development and tests only.
+    webhookAllowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', nodeEnv === 'test'),
     redisUrl: env.REDIS_URL || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     trustProxy: trustProxy(env.TRUST_PROXY),

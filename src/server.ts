@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { SimulatedProcessor } from './adapters/processor.js';
 import { SimulatedRails } from './adapters/rails.js';
 import { TableRateSource } from './adapters/rates.js';
+import { HttpWebhookSender } from './adapters/webhookSender.js';
 import type { Config } from './config.js';
 import { createAuthenticator } from './http/auth.js';
 import { createApp } from './http/app.js';
@@ -26,7 +27,7 @@ export function buildApp(
     rates: new TableRateSource(),
     processor: new SimulatedProcessor(),
     clock,
-    config: { feeHashSecret: config.feeHashSecret, feeHashTtlSeconds: config.feeHashTtlSeconds },
+    config: useCaseConfig(config),
   };
   const app = createApp({
     deps,
@@ -48,10 +49,15 @@ export function buildWorker(config: Config, db: Database, logger: Logger, clock:
     rates: new TableRateSource(),
     processor: new SimulatedProcessor(),
     clock,
-    config: { feeHashSecret: config.feeHashSecret, feeHashTtlSeconds: config.feeHashTtlSeconds },
+    config: useCaseConfig(config),
     rails: new SimulatedRails(db, config.worker.simulatedSettlementMs, clock),
     leaseMs: config.worker.leaseMs,
     recheckMs: Math.min(config.worker.pollMs, 1000),
+    webhooks: new HttpWebhookSender(),
   };
   return { loop: new WorkerLoop(deps, config.worker.pollMs, logger), deps };
+}
+
+function useCaseConfig(config: Config): UseCaseDeps['config'] {
+  return { feeHashSecret: config.feeHashSecret, feeHashTtlSeconds: config.feeHashTtlSeconds, webhookAllowLoopback: config.webhookAllowLoopback };
 }

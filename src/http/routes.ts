@@ -12,6 +12,13 @@ import { createPayout, getPayout } from '../usecases/payouts.js';
 import { acceptPayrollQuote, cancelPayrollRequest, providePayrollQuote } from '../usecases/quoteLifecycle.js';
 import { recordFxExchange } from '../usecases/recordFxExchange.js';
 import { updateExchangeRate } from '../usecases/updateExchangeRate.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  retryWebhookDelivery,
+} from '../usecases/webhookEndpoints.js';
 import { sendData, sendError } from './envelope.js';
 import { idempotent } from './idempotent.js';
 
@@ -111,6 +118,33 @@ export function routes(deps: UseCaseDeps, db: Database): Router {
     const pair = { from: req.params.fromCurrencyCode, to: req.params.toCurrencyCode };
     sendData(res, 200, await updateExchangeRate(deps, callerOf(res), pair, req.body as Body<'updateExchangeRate'>));
   });
+
+  type EndpointParams = Request<{ endpointId: string; deliveryId: string }>;
+
+  router.post(
+    '/v1/customers/webhook-endpoints',
+    post(async (req, res) => ({ status: 201, data: await createWebhookEndpoint(deps, callerOf(res), req.body as Body<'createWebhookEndpoint'>) })),
+  );
+
+  router.get('/v1/customers/webhook-endpoints', async (_req, res) => {
+    sendData(res, 200, await listWebhookEndpoints(deps, callerOf(res)));
+  });
+
+  router.delete('/v1/customers/webhook-endpoints/:endpointId', async (req: Request<{ endpointId: string }>, res) => {
+    sendData(res, 200, await deleteWebhookEndpoint(deps, callerOf(res), req.params.endpointId));
+  });
+
+  router.get('/v1/customers/webhook-endpoints/:endpointId/deliveries', async (req: Request<{ endpointId: string }>, res) => {
+    sendData(res, 200, await listWebhookDeliveries(deps, callerOf(res), req.params.endpointId));
+  });
+
+  router.post(
+    '/v1/customers/webhook-endpoints/:endpointId/deliveries/:deliveryId/retry',
+    post(async (req, res) => {
+      const { endpointId, deliveryId } = (req as EndpointParams).params;
+      return { status: 200, data: await retryWebhookDelivery(deps, callerOf(res), endpointId, deliveryId) };
+    }),
+  );
 
   // After …/payouts/estimate, which the :payoutId pattern would otherwise swallow.
   router.get('/v1/accounts/:accountId/payouts/:payoutId', async (req: Request<{ accountId: string; payoutId: string }>, res) => {

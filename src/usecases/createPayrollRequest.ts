@@ -8,6 +8,7 @@ import { lockAvailable, postLedgerEntry } from '../store/ledger.js';
 import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
+import { payrollRequestChanged } from './events.js';
 import { loadPayrollRequest } from './getPayrollRequest.js';
 import { type Principal, requireCustomer } from './principal.js';
 
@@ -70,6 +71,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       })),
       now,
     );
+    await payrollRequestChanged(tx, requestId, now);
     return (await loadPayrollRequest(tx, requestId))!;
   });
 }

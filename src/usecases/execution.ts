@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { PaymentRails, TransferInstruction } from '../adapters/rails.js';
+import type { WebhookSender } from '../adapters/webhookSender.js';
 import { Money, formatAmount } from '../domain/money.js';
 import { type TransferOutcome, statusAfterPayouts } from '../domain/payrollStatus.js';
 import type { Queryable } from '../store/db.js';
 import { postLedgerEntry } from '../store/ledger.js';
 import { type LockedPayrollRequest, insertTransfers, lockPayrollRequest, transferStatuses, updatePayrollRequest } from '../store/payrollLifecycle.js';
+import { payoutChanged, transferChanged, updateRequest } from './events.js';
 import { type WorkItem, advanceWork, claimAcceptedRequests, claimWork, releaseLease } from '../store/work.js';
 import type { UseCaseDeps } from './deps.js';
+import { deliverDueWebhooks } from './webhookDispatch.js';
 
 export interface ExecutionDeps extends UseCaseDeps {
   rails: PaymentRails;
@@ -14,6 +17,7 @@ export interface ExecutionDeps extends UseCaseDeps {
   leaseMs: number;
   /** How soon an item still PROCESSING at the rails is looked at again. */
   recheckMs: number;
+  webhooks: WebhookSender;
 }
 
 /**
@@ -29,6 +33,7 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
     for (const item of items) await stepWorkItem(deps, item);
     touched += items.length;
   }
+  touched += await deliverDueWebhooks(deps);
   return touched;
 }
 
@@ -54,7 +59,7 @@ async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promis
         ],
         now,
       );
-      await updatePayrollRequest(tx, requestId, now, { status: 'EXECUTING' });
+      await updateRequest(tx, requestId, now, { status: 'EXECUTING' });
     }
     return ids.length;
   });
@@ -68,12 +73,12 @@ async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promis
 export async function stepWorkItem(deps: ExecutionDeps, item: WorkItem): Promise<void> {
   let status = item.status;
   if (status === 'PENDING') {
-    if (!(await deps.db.transaction((tx) => advanceWork(tx, item, 'PENDING', 'INITIATED', deps.clock())))) return;
+    if (!(await deps.db.transaction((tx) => advance(tx, item, 'PENDING', 'INITIATED', deps.clock())))) return;
     status = 'INITIATED';
   }
   if (status === 'INITIATED') {
     const { externalId } = await deps.rails.submit(toInstruction(item));
-    if (!(await deps.db.transaction((tx) => advanceWork(tx, item, 'INITIATED', 'PROCESSING', deps.clock(), { externalId })))) return;
+    if (!(await deps.db.transaction((tx) => advance(tx, item, 'INITIATED', 'PROCESSING', deps.clock(), { externalId })))) return;
   }
   const result = await deps.rails.status(item.id);
   if (result.state === 'PROCESSING') {
@@ -85,11 +90,25 @@ export async function stepWorkItem(deps: ExecutionDeps, item: WorkItem): Promise
     // The parent request is locked first, so that two payouts settling at once agree on the last one.
     const request = item.payrollRequestId ? await lockPayrollRequest(tx, item.payrollRequestId) : null;
     const failureReason = result.state === 'FAILED' ? result.reason : undefined;
-    const moved = await advanceWork(tx, item, 'PROCESSING', result.state, deps.clock(), failureReason ? { failureReason } : {});
+    const moved = await advance(tx, item, 'PROCESSING', result.state, deps.clock(), failureReason ? { failureReason } : {});
     if (!moved) return;
     if (request) await onTransferSettled(tx, deps, request, item, result.state);
     else await onPayoutSettled(tx, deps, item, result.state);
   });
+}
+
+/** One status move of a transfer or payout, with its event in the same transaction. */
+async function advance(
+  tx: Queryable,
+  item: WorkItem,
+  from: WorkItem['status'],
+  to: 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED',
+  at: Date,
+  details: { externalId?: string; failureReason?: string } = {},
+): Promise<boolean> {
+  const moved = await advanceWork(tx, item, from, to, at, details);
+  if (moved) await (item.table === 'transfers' ? transferChanged(tx, item.id, at) : payoutChanged(tx, item.id, at));
+  return moved;
 }
 
 function toInstruction(item: WorkItem): TransferInstruction {
@@ -128,7 +147,7 @@ async function onTransferSettled(tx: Queryable, deps: ExecutionDeps, request: Lo
   const open = payouts.some((transfer) => transfer.status !== 'COMPLETED' && transfer.status !== 'FAILED');
   if (open) return updatePayrollRequest(tx, request.id, now, {});
   const status = statusAfterPayouts(payouts.map((transfer) => transfer.status as TransferOutcome));
-  await updatePayrollRequest(tx, request.id, now, {
+  await updateRequest(tx, request.id, now, {
     status,
     failure_reason: status === 'FAILED' ? 'Every payout failed; the funds remain in the payroll account for return by support' : null,
   });
@@ -144,7 +163,7 @@ async function failRequest(tx: Queryable, request: LockedPayrollRequest, reason:
     payrollRequestId: request.id,
     at: now,
   });
-  await updatePayrollRequest(tx, request.id, now, { status: 'FAILED', failure_reason: reason });
+  await updateRequest(tx, request.id, now, { status: 'FAILED', failure_reason: reason });
 }
 
 /** A single payout that bounced returns its whole debited total (amount and fees). */

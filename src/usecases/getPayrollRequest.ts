@@ -88,6 +88,25 @@ function toPayrollRequest(row: PayrollRequestRow, splits: AmountSplitRow[], tran
   };
 }
 
+/** One transfer as the request's `transfers` shows it (the payload of transfer events). */
+export async function loadTransfer(tx: Queryable, transferId: string): Promise<{ transfer: Schemas['Transfer']; requestId: string } | null> {
+  const [transfer] = await tx.query<TransferRow>(
+    `SELECT id, payroll_request_id, transfer_type, status, external_id, amount::text, currency_code, fee_id, fee_amount::text,
+            final_internal_fee::text, amount_split_id, executed_at, completed_at, failure_reason, created_at
+       FROM transfers WHERE id = $1`,
+    [transferId],
+  );
+  if (!transfer) return null;
+  const [split] = transfer.amount_split_id
+    ? await tx.query<AmountSplitRow>(
+        `SELECT id, payroll_request_id, beneficiary_id, beneficiary_snapshot, source_currency_amount::text, amount::text, purpose_code,
+                payout_transfer_id, created_at FROM amount_splits WHERE id = $1`,
+        [transfer.amount_split_id],
+      )
+    : [];
+  return { transfer: toTransfer(transfer, split), requestId: transfer.payroll_request_id };
+}
+
 function toAmountSplit(split: AmountSplitRow): Schemas['AmountSplitDetail'] {
   return {
     id: split.id,

@@ -6,11 +6,13 @@ import { Money, formatAmount } from '../domain/money.js';
 import type { Queryable } from '../store/db.js';
 import { consumePayoutFeeEstimate } from '../store/feeEstimates.js';
 import { lockAvailable, postLedgerEntry } from '../store/ledger.js';
-import { type PayoutRow, findAccountCurrencyOf, findPayout, insertPayout } from '../store/payouts.js';
+import { findAccountCurrencyOf, findPayout, insertPayout } from '../store/payouts.js';
 import { findAccount, findCurrency } from '../store/referenceData.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
+import { payoutChanged } from './events.js';
 import { lockedPayoutFigures } from './estimatePayoutFees.js';
+import { toPayout } from './payoutView.js';
 import { type Principal, requireCustomer } from './principal.js';
 
 type Payout = components['schemas']['Payout'];
@@ -79,6 +81,7 @@ export async function createPayout(
       totalAmount: amount(estimate.total_amount),
       at: now,
     });
+    await payoutChanged(tx, payoutId, now);
     return toPayout((await findPayout(tx, payoutId))!);
   });
 }
@@ -91,27 +94,4 @@ export async function getPayout(deps: UseCaseDeps, caller: Principal, accountId:
     if (!payout || payout.customer_id !== customerId || payout.account_id !== accountId.toLowerCase()) throw notFound(`Payout ${payoutId} not found`);
     return toPayout(payout);
   });
-}
-
-function toPayout(row: PayoutRow): Payout {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    accountCurrencyId: row.account_currency_id,
-    beneficiaryId: row.beneficiary_id,
-    beneficiarySnapshot: row.beneficiary_snapshot as Payout['beneficiarySnapshot'],
-    currency: row.currency_code,
-    amount: row.amount,
-    fee: row.fee,
-    internalFee: row.internal_fee,
-    totalFee: row.total_fee,
-    totalAmount: row.total_amount,
-    status: row.status as Payout['status'],
-    ...(row.external_id !== null && { externalId: row.external_id }),
-    ...(row.failure_reason !== null && { failureReason: row.failure_reason }),
-    ...(row.executed_at && { executedAt: row.executed_at.toISOString() }),
-    ...(row.completed_at && { completedAt: row.completed_at.toISOString() }),
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
 }

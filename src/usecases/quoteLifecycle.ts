@@ -3,8 +3,8 @@ import { DomainError, validationError } from '../domain/errors.js';
 import { Money, formatExact } from '../domain/money.js';
 import { assertTransition } from '../domain/payrollStatus.js';
 import { postLedgerEntry } from '../store/ledger.js';
-import { updatePayrollRequest } from '../store/payrollLifecycle.js';
 import type { UseCaseDeps } from './deps.js';
+import { updateRequest } from './events.js';
 import { loadPayrollRequest } from './getPayrollRequest.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { type Principal, requireAdmin, requireCustomer } from './principal.js';
@@ -37,7 +37,7 @@ export async function providePayrollQuote(
     if (request.status === 'QUOTE_PROVIDED' && request.quote_expires_at && request.quote_expires_at > now) {
       throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is QUOTE_PROVIDED with a quote valid until ${request.quote_expires_at.toISOString()}; re-quote after it expires`);
     }
-    await updatePayrollRequest(tx, requestId, now, {
+    await updateRequest(tx, requestId, now, {
       status: 'QUOTE_PROVIDED',
       quote_rate: formatExact(rate),
       quote_expires_at: expiresAt,
@@ -58,7 +58,7 @@ export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, r
     if (!request.quote_expires_at || request.quote_expires_at <= now) {
       throw new DomainError('QUOTE_EXPIRED', `The quote expired at ${request.quote_expires_at?.toISOString()}; ask for a new quote`);
     }
-    await updatePayrollRequest(tx, requestId, now, { status: 'QUOTE_ACCEPTED', accepted_by_customer_at: now });
+    await updateRequest(tx, requestId, now, { status: 'QUOTE_ACCEPTED', accepted_by_customer_at: now });
     return (await loadPayrollRequest(tx, requestId))!;
   });
 }
@@ -83,7 +83,7 @@ export async function cancelPayrollRequest(
       payrollRequestId: requestId,
       at: now,
     });
-    await updatePayrollRequest(tx, requestId, now, { status: 'CANCELLED', cancellation_reason: body.reason });
+    await updateRequest(tx, requestId, now, { status: 'CANCELLED', cancellation_reason: body.reason });
     return (await loadPayrollRequest(tx, requestId))!;
   });
 }

@@ -5,8 +5,9 @@ import { Money, formatAmount, formatExact, roundDown } from '../domain/money.js'
 import { payrollScale } from '../domain/payrollFees.js';
 import { assertTransition } from '../domain/payrollStatus.js';
 import { postLedgerEntry } from '../store/ledger.js';
-import { insertFxExchange, insertTransfers, splitsOf, transferStatuses, updatePayrollRequest } from '../store/payrollLifecycle.js';
+import { insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import type { UseCaseDeps } from './deps.js';
+import { updateRequest } from './events.js';
 import { loadPayrollRequest } from './getPayrollRequest.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { type Principal, requireAdmin } from './principal.js';
@@ -79,7 +80,7 @@ export async function recordFxExchange(
       })),
       now,
     );
-    await updatePayrollRequest(tx, requestId, now, { status: 'PAYOUT_INITIATED' });
+    await updateRequest(tx, requestId, now, { status: 'PAYOUT_INITIATED' });
     return (await loadPayrollRequest(tx, requestId))!;
   });
 }

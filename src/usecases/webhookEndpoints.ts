@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/api.js';
+import { notFound, validationError } from '../domain/errors.js';
+import { newWebhookSecret, webhookUrlProblem } from '../domain/webhooks.js';
+import type { Queryable } from '../store/db.js';
+import {
+  type DeliveryRow,
+  type EndpointRow,
+  deleteEndpoint,
+  findDelivery,
+  findEndpoint,
+  insertEndpoint,
+  listDeliveries,
+  listEndpoints,
+  requeueDelivery,
+} from '../store/webhooks.js';
+import type { UseCaseDeps } from './deps.js';
+import { type Principal, requireCustomer } from './principal.js';
+
+type Schemas = components['schemas'];
+
+/** The most endpoints one customer may register. */
+export const MAX_ENDPOINTS_PER_CUSTOMER = 10;
+
+/** Register an endpoint; its secret is returned this once. */
+export async function createWebhookEndpoint(
+  deps: UseCaseDeps,
+  caller: Principal,
+  body: Schemas['CreateWebhookEndpointRequest'],
+): Promise<Schemas['WebhookEndpointWithSecret']> {
+  const customerId = requireCustomer(caller);
+  const problem = webhookUrlProblem(body.url, deps.config.webhookAllowLoopback);
+  if (problem) throw validationError(problem);
+  return deps.db.transaction(async (tx) => {
+    if ((await listEndpoints(tx, customerId)).length >= MAX_ENDPOINTS_PER_CUSTOMER) {
+      throw validationError(`A customer may register at most ${MAX_ENDPOINTS_PER_CUSTOMER} webhook endpoints`);
+    }
+    const endpoint = await insertEndpoint(tx, {
+      id: randomUUID(),
+      customer_id: customerId,
+      url: body.url,
+      event_types: [...new Set(body.eventTypes)],
+      description: body.description ?? null,
+      secret: newWebhookSecret(),
+      created_at: deps.clock(),
+    });
+    return { ...toEndpoint(endpoint), secret: endpoint.secret };
+  });
+}
+
+export async function listWebhookEndpoints(deps: UseCaseDeps, caller: Principal): Promise<{ items: Schemas['WebhookEndpoint'][] }> {
+  const customerId = requireCustomer(caller);
+  return { items: (await deps.db.transaction((tx) => listEndpoints(tx, customerId))).map(toEndpoint) };
+}
+
+export async function deleteWebhookEndpoint(deps: UseCaseDeps, caller: Principal, endpointId: string): Promise<Schemas['WebhookEndpoint']> {
+  const customerId = requireCustomer(caller);
+  return deps.db.transaction(async (tx) => {
+    const endpoint = await ownEndpoint(tx, customerId, endpointId);
+    await deleteEndpoint(tx, endpoint.id, deps.clock());
+    return toEndpoint(endpoint);
+  });
+}
+
+export async function listWebhookDeliveries(deps: UseCaseDeps, caller: Principal, endpointId: string): Promise<{ items: Schemas['WebhookDelivery'][] }> {
+  const customerId = requireCustomer(caller);
+  return deps.db.transaction(async (tx) => {
+    await ownEndpoint(tx, customerId, endpointId);
+    return { items: (await listDeliveries(tx, endpointId)).map(toDelivery) };
+  });
+}
+
+/** Resend a delivery at once (the worker picks it up on its next pass). */
+export async function retryWebhookDelivery(deps: UseCaseDeps, caller: Principal, endpointId: string, deliveryId: string): Promise<Schemas['WebhookDelivery']> {
+  const customerId = requireCustomer(caller);
+  return deps.db.transaction(async (tx) => {
+    await ownEndpoint(tx, customerId, endpointId);
+    const delivery = await findDelivery(tx, deliveryId);
+    if (!delivery || delivery.endpoint_id !== endpointId.toLowerCase()) throw notFound(`Delivery ${deliveryId} not found`);
+    await requeueDelivery(tx, deliveryId, deps.clock());
+    return toDelivery((await findDelivery(tx, deliveryId))!);
+  });
+}
+
+async function ownEndpoint(tx: Queryable, customerId: string, endpointId: string): Promise<EndpointRow> {
+  const endpoint = await findEndpoint(tx, endpointId);
+  if (!endpoint || endpoint.customer_id !== customerId) throw notFound(`Webhook endpoint ${endpointId} not found`);
+  return endpoint;
+}
+
+function toEndpoint(row: EndpointRow): Schemas['WebhookEndpoint'] {
+  return {
+    id: row.id,
+    url: row.url,
+    eventTypes: row.event_types as Schemas['WebhookEventType'][],
+    description: row.description,
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function toDelivery(row: DeliveryRow): Schemas['WebhookDelivery'] {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type as Schemas['WebhookEventType'],
+    status: row.status,
+    attemptCount: row.attempt_count,
+    nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
+    attempts: row.attempts,
+    createdAt: row.created_at.toISOString(),
+    deliveredAt: row.delivered_at?.toISOString() ?? null,
+  };
+}
