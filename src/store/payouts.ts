@@ -1,3 +1,4 @@
+import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
 
 export interface NewPayout {
@@ -21,9 +22,7 @@ export async function insertPayout(tx: Queryable, payout: NewPayout): Promise<vo
     `INSERT INTO payouts (id, customer_id, account_id, account_currency_id, beneficiary_id, beneficiary_snapshot, fee_estimate_id,
        currency_code, amount, fee, internal_fee, total_fee, total_amount, status, created_at, updated_at)
      SELECT $1, $2, $3, $4, b.id,
-            jsonb_strip_nulls(jsonb_build_object('id', b.id, 'firstName', b.first_name, 'lastName', b.last_name,
-              'displayName', b.display_name, 'type', b.type, 'nationality', b.nationality, 'bankName', b.bank_name,
-              'iban', b.iban, 'accountNumber', b.account_number, 'reference', b.reference)),
+            ${BENEFICIARY_SNAPSHOT_SQL},
             $6, $7, $8, $9, $10, $11, $12, 'PENDING', $13, $13
        FROM beneficiaries b WHERE b.id = $5`,
     [

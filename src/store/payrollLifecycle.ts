@@ -1,3 +1,4 @@
+import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
 
 /** Writes of the payroll lifecycle. Amounts arrive as exact decimal strings. */
@@ -92,9 +93,7 @@ export async function insertSplitsWithSnapshots(tx: Queryable, requestId: string
   await tx.query(
     `INSERT INTO amount_splits (id, payroll_request_id, beneficiary_id, beneficiary_snapshot, source_currency_amount, amount, purpose_code, created_at, position)
      SELECT gen_random_uuid(), $1, b.id,
-            jsonb_strip_nulls(jsonb_build_object('id', b.id, 'firstName', b.first_name, 'lastName', b.last_name,
-              'displayName', b.display_name, 'type', b.type, 'nationality', b.nationality, 'bankName', b.bank_name,
-              'iban', b.iban, 'accountNumber', b.account_number, 'reference', b.reference)),
+            ${BENEFICIARY_SNAPSHOT_SQL},
             e.source_currency_amount, e.amount, e.purpose_code, $2, e.position
        FROM jsonb_to_recordset($3::jsonb) AS e(beneficiary_id uuid, source_currency_amount numeric, amount numeric, purpose_code text, position integer)
        JOIN beneficiaries b ON b.id = e.beneficiary_id`,

@@ -12,6 +12,7 @@ import type { ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { Decimal } from 'decimal.js';
 import type { Database, Queryable } from './db.js';
+import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 
 // ---------------------------------------------------------------------------------------
 // The World type (hand-written; keep in step with world.schema.json)
@@ -119,16 +120,6 @@ export interface WorldFees {
   internalPayout?: WorldInternalPayoutFee[];
 }
 
-export type PayrollRequestStatus =
-  | 'PENDING'
-  | 'QUOTE_PROVIDED'
-  | 'QUOTE_ACCEPTED'
-  | 'EXECUTING'
-  | 'PAYOUT_INITIATED'
-  | 'COMPLETED'
-  | 'PARTIALLY_COMPLETED'
-  | 'FAILED'
-  | 'CANCELLED';
 
 export type TransferType = 'PROCESSOR_INTERNAL_DEBIT' | 'PROCESSOR_TO_BANK' | 'BANK_TO_BENEFICIARY';
 export type TransferStatus = 'PENDING' | 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
