@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import createClient from 'openapi-fetch';
-import type { paths } from '../../generated/api.js';
+import { type PayrollClient, createPayrollClient } from '../../client/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { createLogger } from '../../src/logger.js';
@@ -22,10 +21,10 @@ export interface TestServer {
   baseUrl: string;
   db: Database;
   clock: TestClock;
-  /** The typed client, unauthenticated. */
-  client: ReturnType<typeof createClient<paths>>;
-  /** A typed client acting as `userId`. */
-  as(userId: string): ReturnType<typeof createClient<paths>>;
+  /** The published typed client (client/), unauthenticated. */
+  client: PayrollClient;
+  /** The published typed client acting as `userId` (a bearer token signed on first use). */
+  as(userId: string): PayrollClient;
   token(userId: string, ttlSeconds?: number): Promise<string>;
   close(): Promise<void>;
 }
@@ -47,17 +46,15 @@ export async function startTestServer(options: { world?: unknown; config?: Confi
     baseUrl,
     db,
     clock,
-    client: createClient<paths>({ baseUrl }),
+    client: createPayrollClient({ baseUrl }),
     as(userId) {
-      const client = createClient<paths>({ baseUrl });
-      client.use({
-        async onRequest({ request }) {
+      return createPayrollClient({
+        baseUrl,
+        token: async () => {
           if (!tokens.has(userId)) tokens.set(userId, await token(userId));
-          request.headers.set('Authorization', `Bearer ${tokens.get(userId)}`);
-          return request;
+          return tokens.get(userId)!;
         },
       });
-      return client;
     },
     token,
     async close() {

@@ -1,0 +1,179 @@
+/**
+ * The typed client of the Payroll Fee Estimation API: `openapi-fetch` driven by the types generated
+ * from the spec, so every operation of the spec — path, method, parameters, body and every response —
+ * is typed end to end, and a new operation is covered as soon as `generated/api.d.ts` has it.
+ *
+ * ```ts
+ * const api = createPayrollClient({ baseUrl: 'http://localhost:3000', token: process.env.TOKEN });
+ * const estimate = unwrap(await api.POST('/v1/customers/payroll/estimate', { body }));
+ * ```
+ *
+ * Published as the package's main export (built into `dist/client/`); the project's own contract
+ * tests drive the server through it, so a spec change that breaks a client breaks the build.
+ */
+import createClient, { type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import type { components, operations, paths } from 'payroll-fee-service/types';
+
+export type { components, operations, paths };
+export type { Middleware };
+export { verifyWebhook } from './webhooks.js';
+
+/** Machine-readable error codes of the spec's `ErrorCode`. */
+export type ErrorCode = components['schemas']['ErrorCode'];
+/** The error envelope every failure is answered with. */
+export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
+
+/** A bearer token, or a function returning one (called before every request: refresh it there). */
+export type TokenSource = string | (() => string | Promise<string>);
+
+export interface PayrollClientOptions {
+  /** Scheme, host and port of the service, without a trailing slash, e.g. `http://localhost:3000`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <token>` unless a call sets its own `Authorization` header. */
+  token?: TokenSource;
+  /** A custom fetch (tests, proxies, retries); defaults to `globalThis.fetch`. */
+  fetch?: (input: Request) => Promise<Response>;
+  /** Headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** Options every call takes on top of openapi-fetch's own (`params`, `body`, `headers`, …). */
+export interface CallOptions {
+  /**
+   * Sent as the `Idempotency-Key` header: a retry of a call with the same key is answered with the
+   * first answer instead of acting twice. Use one fresh key (e.g. `crypto.randomUUID()`) per intent.
+   */
+  idempotencyKey?: string;
+}
+
+type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+type MediaType = `${string}/${string}`;
+type PathsWithMethod<Paths, Method extends HttpMethod> = {
+  [Path in keyof Paths]: Paths[Path] extends { [M in Method]: unknown } ? Path : never;
+}[keyof Paths];
+type RequiredKeysOfHelper<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
+type RequiredKeysOf<T> = RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
+// openapi-fetch constrains an operation to Record<string | number, any>; every generated one is.
+type Operation<T> = Extract<T, Record<string | number, any>>;
+// As openapi-fetch's InitParam: the options argument is optional exactly when nothing in it is required;
+// the call options are added after inference.
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never
+    ? [(Init & CallOptions & { [key: string]: unknown })?]
+    : [Init & CallOptions & { [key: string]: unknown }];
+
+/** One HTTP method of the client: the paths that have it, their options, their typed responses. */
+export type PayrollClientMethod<Method extends HttpMethod> = <
+  Path extends PathsWithMethod<paths, Method>,
+  Init extends MaybeOptionalInit<paths[Path], Method>,
+>(
+  url: Path,
+  ...init: InitParam<Init>
+) => Promise<FetchResponse<Operation<paths[Path][Method]>, Init, MediaType>>;
+
+/** The client: openapi-fetch's call style (`api.GET(path, { params, body, headers })`) for every operation. */
+export interface PayrollClient {
+  GET: PayrollClientMethod<'get'>;
+  PUT: PayrollClientMethod<'put'>;
+  POST: PayrollClientMethod<'post'>;
+  DELETE: PayrollClientMethod<'delete'>;
+  PATCH: PayrollClientMethod<'patch'>;
+  HEAD: PayrollClientMethod<'head'>;
+  OPTIONS: PayrollClientMethod<'options'>;
+  TRACE: PayrollClientMethod<'trace'>;
+  /** Add openapi-fetch middleware (logging, retries, …). */
+  use(...middleware: Middleware[]): void;
+  /** Remove middleware added with `use`. */
+  eject(...middleware: Middleware[]): void;
+}
+
+const METHODS = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE'] as const;
+
+/** Creates a client for one service and one caller. */
+export function createPayrollClient(options: PayrollClientOptions): PayrollClient {
+  const { baseUrl, token, fetch, headers } = options;
+  const inner = createClient<paths>({ baseUrl, ...(fetch ? { fetch } : {}), ...(headers ? { headers } : {}) });
+  if (token !== undefined) {
+    inner.use({
+      async onRequest({ request }) {
+        if (request.headers.has('Authorization')) return undefined;
+        const value = typeof token === 'function' ? await token() : token;
+        request.headers.set('Authorization', `Bearer ${value}`);
+        return request;
+      },
+    });
+  }
+  type Untyped = (url: string, init?: Record<string, unknown>) => Promise<unknown>;
+  const call =
+    (method: Untyped): Untyped =>
+    (url, init) => {
+      if (!init || !('idempotencyKey' in init)) return method(url, init);
+      const { idempotencyKey, ...rest } = init;
+      if (idempotencyKey === undefined) return method(url, rest);
+      if (typeof idempotencyKey !== 'string' || idempotencyKey === '') throw new TypeError('idempotencyKey must be a non-empty string');
+      const merged = new Headers(rest.headers as HeadersInit | undefined);
+      merged.set('Idempotency-Key', idempotencyKey);
+      return method(url, { ...rest, headers: merged });
+    };
+  const client: Record<string, unknown> = { use: inner.use.bind(inner), eject: inner.eject.bind(inner) };
+  for (const name of METHODS) client[name] = call(inner[name] as unknown as Untyped);
+  return client as unknown as PayrollClient;
+}
+
+/** An error answer of the API (or an answer that is not the API's), with what a caller branches on. */
+export class PayrollApiError extends Error {
+  override readonly name = 'PayrollApiError';
+  /** HTTP status. */
+  readonly status: number;
+  /** The envelope's `error.code`, or `UNEXPECTED_RESPONSE` when the body is not an error envelope. */
+  readonly code: ErrorCode | 'UNEXPECTED_RESPONSE';
+  /** The `X-Request-Id` response header: quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+
+  constructor(status: number, code: ErrorCode | 'UNEXPECTED_RESPONSE', message: string, requestId?: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.requestId = requestId;
+  }
+}
+
+function isErrorEnvelope(value: unknown): value is ErrorEnvelope {
+  if (typeof value !== 'object' || value === null) return false;
+  const error = (value as { error?: unknown }).error;
+  return (
+    (value as { success?: unknown }).success === false &&
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
+}
+
+/**
+ * The `data` of a success envelope, or a thrown {@link PayrollApiError} built from the error envelope.
+ *
+ * ```ts
+ * const request = unwrap(await api.GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId } } }));
+ * ```
+ */
+export function unwrap<T>(result: { data?: { data: T }; error?: unknown; response: Response }): T {
+  const { data, error, response } = result;
+  const requestId = response.headers.get('X-Request-Id') ?? undefined;
+  if (response.ok && data !== undefined && typeof data === 'object' && data !== null && 'data' in data) return data.data;
+  if (isErrorEnvelope(error)) throw new PayrollApiError(response.status, error.error.code, error.error.message, requestId);
+  throw new PayrollApiError(response.status, 'UNEXPECTED_RESPONSE', `unexpected ${response.status} response from ${response.url || 'the API'}`, requestId);
+}
+
+export type PayrollRequestStatus = components['schemas']['PayrollRequestStatus'];
+
+/** Statuses after which a payroll request never changes again. */
+export const FINAL_PAYROLL_STATUSES: readonly PayrollRequestStatus[] = ['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED', 'CANCELLED'];
+
+/** Whether a payroll request in this status will not change any more (stop polling). */
+export function isFinalPayrollStatus(status: PayrollRequestStatus): boolean {
+  return FINAL_PAYROLL_STATUSES.includes(status);
+}
+
+/** The documented polling interval: 30 s while EXECUTING or PAYOUT_INITIATED. */
+export const PAYROLL_POLL_INTERVAL_MS = 30_000;

@@ -1,0 +1,144 @@
+// The reference site as its readers get it: dist/docs/index.html (npm run docs) served by a static
+// server on 127.0.0.1, opened in headless Chromium with every non-local request blocked. Every
+// operation of the bundled spec is reached through the sidebar and its heading must be visible;
+// the page must log no console error; a screenshot lands in dist/docs/screenshot.png.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDocs, inRepo } from '../client/build.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) {
+  console.warn(`docs browser test SKIPPED: ${CHROMIUM} not found (install it: apt-get install -y chromium; .ci/run does)`);
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+interface Operation {
+  method: string;
+  /** The path, or the webhook's name. */
+  path: string;
+  webhook: boolean;
+  operationId: string;
+  summary: string;
+  tag: string;
+}
+type PathItems = Record<string, Record<string, { operationId?: string; summary?: string; tags?: string[] }>>;
+
+/** Every operation and webhook of the bundled spec: the list the page is checked against, so none can be missed. */
+function operationsOf(spec: { paths?: PathItems; webhooks?: PathItems }): Operation[] {
+  const list = (items: PathItems = {}, webhook: boolean) =>
+    Object.entries(items).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => {
+        const op = item[method]!;
+        return { method, path, webhook, operationId: op.operationId ?? '', summary: op.summary ?? '', tag: op.tags?.[0] ?? '' };
+      }),
+    );
+  return [...list(spec.paths, false), ...list(spec.webhooks, true)];
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.png': 'image/png', '.js': 'text/javascript', '.css': 'text/css' };
+
+/** A static file server for dist/docs, bound to 127.0.0.1 on a free port. */
+async function serve(dir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer(async (req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    const file = normalize(join(dir, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
+    if (!file.startsWith(dir)) return void res.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** An h2 whose text is exactly `text` (its accessible name also holds the deep-link anchor's label); Redoc adds a "Webhook" badge to webhooks. */
+const h2 = (page: Page, text: string, webhook = false) =>
+  page
+    .getByRole('heading', { level: 2 })
+    .filter({ hasText: new RegExp(`^${escapeRegExp(text)}${webhook ? '\\s*Webhook' : ''}$`) })
+    .first();
+
+describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless Chromium', () => {
+  let browser: Browser;
+  let page: Page;
+  let site: { server: Server; url: string };
+  let operations: Operation[];
+  const consoleErrors: string[] = [];
+  const remoteRequests: string[] = [];
+
+  beforeAll(async () => {
+    operations = operationsOf(JSON.parse(ensureDocs()));
+    site = await serve(inRepo('dist', 'docs'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+    });
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    await page.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.protocol === 'data:' || url.hostname === '127.0.0.1') return route.continue();
+      remoteRequests.push(url.href);
+      return route.abort();
+    });
+    await page.goto(site.url, { waitUntil: 'load' });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => site?.server.close(resolve));
+  });
+
+  it('shows the title and the getting-started guide', async () => {
+    expect(await page.getByRole('heading', { level: 1 }).first().textContent()).toContain('Payroll Distribution and Payout Fee Estimation API');
+    for (const section of ['Getting started', 'Envelope and errors', 'Money']) {
+      expect(await h2(page, section).isVisible(), section).toBe(true);
+    }
+  });
+
+  it('reaches every operation and webhook of the bundled spec from the sidebar and shows its summary as a heading', async () => {
+    expect(operations.length).toBeGreaterThan(0);
+    const summaries = operations.map((op) => op.summary);
+    expect(summaries.filter((summary) => summary === ''), 'operations without a summary').toEqual([]);
+    expect(new Set(summaries).size, 'two operations share a summary').toBe(summaries.length);
+
+    const menu = page.locator('[data-component-name="Menu/Menu"]').first();
+    const missing: string[] = [];
+    for (const op of operations) {
+      const item = menu.getByText(op.summary, { exact: true });
+      try {
+        if (!(await item.isVisible())) await menu.getByText(op.tag, { exact: true }).first().click({ timeout: 5_000 });
+        await item.click({ timeout: 5_000 });
+        await h2(page, op.summary, op.webhook).waitFor({ state: 'visible', timeout: 10_000 });
+      } catch (error) {
+        const reason = (error as Error).message.split('\n')[0];
+        missing.push(`${op.method.toUpperCase()} ${op.path} (${op.operationId}) "${op.summary}": ${reason}`);
+      }
+    }
+    expect(missing, 'operations whose heading is not visible').toEqual([]);
+  }, 120_000);
+
+  it('loads nothing from the network and logs no console error; writes dist/docs/screenshot.png', async () => {
+    await page.goto(site.url, { waitUntil: 'load' });
+    await page.locator('[data-component-name="Menu/Menu"]').first().waitFor();
+    // The search index loads after the page; the screenshot shows the page once it has settled.
+    await page.waitForFunction(() => !document.body.innerText.includes('Loading...'), undefined, { timeout: 15_000 }).catch(() => undefined);
+    await page.screenshot({ path: inRepo('dist', 'docs', 'screenshot.png') });
+    expect(remoteRequests, 'requests that left 127.0.0.1').toEqual([]);
+    expect(consoleErrors).toEqual([]);
+    expect(existsSync(inRepo('dist', 'docs', 'screenshot.png'))).toBe(true);
+  });
+});
