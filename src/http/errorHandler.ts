@@ -47,9 +47,27 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const code = http.status !== undefined ? CODE_OF_STATUS[http.status] : undefined;
     if (code) return sendError(res, code, clientMessage(code, http, req.method, req.path));
+    if (isUnrepresentableInput(error)) {
+      // The contract let through a value PostgreSQL cannot hold (a NUL character, an id the uuid
+      // type does not parse): the transaction rolled back; the caller's input is at fault, not us.
+      logger.warn({ err: error, requestId: res.getHeader('X-Request-Id') }, 'input the database cannot represent');
+      return sendError(res, 'VALIDATION_ERROR', 'The request contains a value that cannot be stored (a NUL character or a malformed id)');
+    }
     logger.error({ err: error, requestId: res.getHeader('X-Request-Id') }, 'unexpected failure');
     sendError(res, 'INTERNAL_ERROR', 'An unexpected error occurred; quote the X-Request-Id header when contacting support');
   };
+}
+
+/**
+ * SQLSTATEs (pg and PGlite both set `code`) of a text value the database cannot parse or hold:
+ * 22P02 invalid_text_representation (e.g. 'urn:uuid:…' for a uuid), 22021
+ * character_not_in_repertoire (a NUL byte in text), 22P05 untranslatable_character (\u0000 in jsonb).
+ */
+const UNREPRESENTABLE_INPUT = new Set(['22P02', '22021', '22P05']);
+
+function isUnrepresentableInput(error: unknown): boolean {
+  const sqlState = (error as { code?: unknown } | null)?.code;
+  return typeof sqlState === 'string' && UNREPRESENTABLE_INPUT.has(sqlState);
 }
 
 function clientMessage(code: ErrorCode, error: HttpLikeError, method: string, path: string): string {

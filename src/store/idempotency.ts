@@ -4,7 +4,8 @@ export interface IdempotencyRecord {
   request_hash: string;
   status: 'IN_PROGRESS' | 'COMPLETED';
   response_status: number | null;
-  response_body: unknown;
+  /** The response body exactly as first sent (JSON text). */
+  response_body: string | null;
   created_at: Date;
   locked_at: Date;
 }
@@ -38,11 +39,13 @@ export async function takeOverIdempotencyKey(tx: Queryable, userId: string, key:
   return rows.length === 1;
 }
 
-export async function completeIdempotencyKey(tx: Queryable, userId: string, key: string, status: number, body: unknown): Promise<void> {
-  await tx.query(
-    "UPDATE idempotency_keys SET status = 'COMPLETED', response_status = $3, response_body = $4::jsonb WHERE user_id = $1 AND key = $2",
-    [userId, key, status, JSON.stringify(body)],
-  );
+export async function completeIdempotencyKey(tx: Queryable, userId: string, key: string, status: number, bodyText: string): Promise<void> {
+  await tx.query("UPDATE idempotency_keys SET status = 'COMPLETED', response_status = $3, response_body = $4 WHERE user_id = $1 AND key = $2", [
+    userId,
+    key,
+    status,
+    bodyText,
+  ]);
 }
 
 export async function releaseIdempotencyKey(tx: Queryable, userId: string, key: string): Promise<void> {

@@ -22,8 +22,18 @@ const STALE_HOLD_MS = 60_000;
 const WAIT_FOR_FIRST_MS = 10_000;
 const POLL_MS = 25;
 
+/** Same method, path and JSON body (whatever its key order or spacing) → same fingerprint. */
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${JSON.stringify(body ?? null)}`).digest('hex');
+  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /**
@@ -57,7 +67,7 @@ export async function runIdempotent(
     if (record.request_hash !== requestHash) {
       throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key');
     }
-    if (record.status === 'COMPLETED') return { status: record.response_status!, body: record.response_body };
+    if (record.status === 'COMPLETED') return { status: record.response_status!, body: JSON.parse(record.response_body!) as unknown };
     if (Date.now() - started > WAIT_FOR_FIRST_MS) {
       throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly');
     }
@@ -74,7 +84,7 @@ async function executeAndStore(db: Database, userId: string, key: string, execut
     throw error;
   }
   await db.transaction((tx) =>
-    response.status >= 500 ? releaseIdempotencyKey(tx, userId, key) : completeIdempotencyKey(tx, userId, key, response.status, response.body),
+    response.status >= 500 ? releaseIdempotencyKey(tx, userId, key) : completeIdempotencyKey(tx, userId, key, response.status, JSON.stringify(response.body)),
   );
   return response;
 }

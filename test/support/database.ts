@@ -36,7 +36,8 @@ export async function freshDatabase(world: unknown = testWorld): Promise<{ db: D
   return { db, drop: () => db.close() };
 }
 
-async function freshPostgres(url: string, world: unknown): Promise<{ db: Database; drop: () => Promise<void> }> {
+/** A new database on the PostgreSQL server at `url`, migrated and holding `world`; `url` of the new database. */
+export async function freshPostgres(url: string, world: unknown = testWorld): Promise<{ db: Database; drop: () => Promise<void>; url: string }> {
   const name = `payroll_test_${randomBytes(6).toString('hex')}`;
   const admin = await PostgresDatabase.open(url, 1);
   await admin.query(`CREATE DATABASE ${name}`);
@@ -47,6 +48,7 @@ async function freshPostgres(url: string, world: unknown): Promise<{ db: Databas
   await loadWorld(db, world);
   return {
     db,
+    url: target.toString(),
     drop: async () => {
       await db.close();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -1,0 +1,111 @@
+/**
+ * A small raw-HTTP driver of the payroll lifecycle for the reliability tests: estimate → create →
+ * quote → accept → (worker) → FX record → (worker). Raw fetch, so the tests depend on the wire
+ * contract only, and every answer is checked to be the envelope.
+ */
+import { expect } from 'vitest';
+import type { Database } from '../../src/store/db.js';
+import { ids } from '../fixtures/world.js';
+import { type RawResponse, send } from './spec.js';
+
+export interface Api {
+  baseUrl: string;
+  /** Bearer token per user id. */
+  token(userId: string): Promise<string>;
+}
+
+export interface Entry {
+  beneficiaryId: string;
+  amount: string;
+  amountCurrencyType?: 'SOURCE' | 'PAYROLL';
+  purposeCode?: string;
+}
+
+export async function call(api: Api, method: string, path: string, userId: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return send(`${api.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${await api.token(userId)}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** The `data` of a 2xx answer (fails the test with the answer otherwise). */
+export function dataOf<T = Record<string, unknown>>(response: RawResponse, status = 200): T {
+  expect(response.status, response.text.slice(0, 500)).toBe(status);
+  return (response.json as { data: T }).data;
+}
+
+export interface CreateOptions {
+  userId?: string;
+  source?: string;
+  payroll?: string;
+  idempotencyKey?: string;
+}
+
+/** Estimate, returning the feeHash and the body to create the request with. */
+export async function estimate(api: Api, entries: Entry[], options: CreateOptions = {}) {
+  const accounts = { sourceAccountCurrencyId: options.source ?? ids.acAUsd, payrollAccountCurrencyId: options.payroll ?? ids.acPartnerAed };
+  const estimated = dataOf<{ feeHash: string; totalAmount: string }>(
+    await call(api, 'POST', '/v1/customers/payroll/estimate', options.userId ?? ids.userA, {
+      ...accounts,
+      amountSplitDetails: entries.map(({ purposeCode: _purpose, ...entry }) => entry),
+    }),
+  );
+  const createBody = { ...accounts, feeHash: estimated.feeHash, amountSplitDetails: entries.map((entry) => ({ purposeCode: 'SAL', ...entry })) };
+  return { estimate: estimated, createBody };
+}
+
+export async function createRequest(api: Api, entries: Entry[], options: CreateOptions = {}): Promise<{ id: string; totalAmount: string; feeHash: string }> {
+  const { createBody } = await estimate(api, entries, options);
+  const headers: Record<string, string> = options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {};
+  const created = dataOf<{ id: string; totalAmount: string }>(await call(api, 'POST', '/v1/customers/payroll/requests', options.userId ?? ids.userA, createBody, headers), 201);
+  return { ...created, feeHash: createBody.feeHash };
+}
+
+export function quote(api: Api, requestId: string, now: Date, exchangeRate = '3.6530') {
+  return call(api, 'POST', `/v1/admin/payroll/requests/${requestId}/quote`, ids.admin, { exchangeRate, expiresAt: new Date(now.getTime() + 3600_000).toISOString() });
+}
+export const accept = (api: Api, requestId: string, userId: string = ids.userA, headers: Record<string, string> = {}) =>
+  call(api, 'POST', `/v1/customers/payroll/requests/${requestId}/accept`, userId, undefined, headers);
+export const cancel = (api: Api, requestId: string, reason = 'Payroll run postponed', userId: string = ids.userA) =>
+  call(api, 'POST', `/v1/customers/payroll/requests/${requestId}/cancel`, userId, { reason });
+export const recordFx = (api: Api, requestId: string, exchangeRate = '3.6520') =>
+  call(api, 'POST', `/v1/admin/payroll/requests/${requestId}/fx-exchange`, ids.admin, { exchangeRate });
+export const read = async (api: Api, requestId: string, userId: string = ids.userA) =>
+  dataOf<{ id: string; status: string; transfers: Array<{ id: string; transferType: string; status: string; amount: string; externalId: string | null }> }>(
+    await call(api, 'GET', `/v1/customers/payroll/requests/${requestId}`, userId),
+  );
+
+/** `n` more active beneficiaries of a customer, inserted directly (ids 7e570006-…-0001xxxxxxxx). */
+export function extraBeneficiaries(customerId: string, n: number, offset = 0) {
+  return Array.from({ length: n }, (_unused, i) => {
+    const number = offset + i + 1;
+    return {
+      id: `7e570006-0000-4000-8000-0001${String(number).padStart(8, '0')}`,
+      customerId,
+      firstName: `Worker${number}`,
+      lastName: 'Extra',
+      displayName: `Worker${number} Extra`,
+      type: 'INDIVIDUAL' as const,
+      nationality: 'AE',
+      bankName: 'Emirates NBD',
+      iban: `AE07033${String(number).padStart(16, '0')}`,
+      reference: `EXTRA-${number}`,
+    };
+  });
+}
+
+export async function insertBeneficiaries(db: Database, beneficiaries: ReturnType<typeof extraBeneficiaries>): Promise<void> {
+  for (const b of beneficiaries) {
+    await db.query(
+      `INSERT INTO beneficiaries (id, customer_id, first_name, last_name, display_name, type, nationality, bank_name, iban, reference, active)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true)`,
+      [b.id, b.customerId, b.firstName, b.lastName, b.displayName, b.type, b.nationality, b.bankName, b.iban, b.reference],
+    );
+  }
+}
+
+export async function count(db: Database, sql: string, params: unknown[] = []): Promise<number> {
+  const [row] = await db.query<{ n: number | string }>(sql, params);
+  return Number(row!.n);
+}
