@@ -100,5 +100,7 @@ function describeIssue(issue: ValidatorIssue): string {
   const message = issue.message ?? 'is not valid';
   if (message.startsWith('must have required property')) return `${field} is required`;
   if (message.startsWith('Unknown query parameter')) return `${field} is not an accepted query parameter`;
+  // The Uuid schema's pattern only narrows format uuid (no 'urn:uuid:' prefix): say it as the format.
+  if (message.startsWith('must match pattern "^[0-9a-fA-F]{8}-')) return `${field} must match format "uuid"`;
   return field ? `${field} ${message}` : message;
 }

@@ -55,6 +55,46 @@ export async function findAccountCurrency(tx: Queryable, accountCurrencyId: stri
   return rows[0] ?? null;
 }
 
+export interface EstimateReferenceData {
+  source: AccountCurrencyRow | null;
+  payroll: AccountCurrencyRow | null;
+  /** The customer's fee-profile spread; null without a profile. */
+  spreadBips: number | null;
+  /** The payroll currency's fixed bank fee per beneficiary (exact string); null when it has none. */
+  bankFeePerBeneficiary: string | null;
+}
+
+/**
+ * The reference data of a payroll estimate in one round trip instead of four: both account
+ * currencies (as findAccountCurrency reads them), the customer's spread and the bank fee of the
+ * payroll account currency's currency.
+ */
+export async function findEstimateReferenceData(
+  tx: Queryable,
+  customerId: string,
+  sourceAccountCurrencyId: string,
+  payrollAccountCurrencyId: string,
+): Promise<EstimateReferenceData> {
+  const rows = await tx.query<AccountCurrencyRow & { spread_bips: number | null; bank_fee_per_beneficiary: string | null }>(
+    `SELECT ac.id, ac.account_id, a.customer_id, a.account_provider, ac.currency_code, c.decimals,
+            (SELECT spread_bips FROM customers WHERE id = $1) AS spread_bips,
+            (SELECT per_beneficiary::text FROM bank_fees WHERE currency_code = ac.currency_code) AS bank_fee_per_beneficiary
+       FROM account_currencies ac
+       JOIN accounts a ON a.id = ac.account_id
+       JOIN currencies c ON c.code = ac.currency_code
+      WHERE ac.id IN ($2, $3)`,
+    [customerId, sourceAccountCurrencyId, payrollAccountCurrencyId],
+  );
+  const byId = new Map(rows.map(({ spread_bips: _spread, bank_fee_per_beneficiary: _fee, ...accountCurrency }) => [accountCurrency.id, accountCurrency]));
+  const payrollRow = rows.find((row) => row.id === payrollAccountCurrencyId.toLowerCase());
+  return {
+    source: byId.get(sourceAccountCurrencyId.toLowerCase()) ?? null,
+    payroll: byId.get(payrollAccountCurrencyId.toLowerCase()) ?? null,
+    spreadBips: rows[0]?.spread_bips ?? null,
+    bankFeePerBeneficiary: payrollRow?.bank_fee_per_beneficiary ?? null,
+  };
+}
+
 export interface AccountRow {
   id: string;
   customer_id: string | null;

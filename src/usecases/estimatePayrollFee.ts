@@ -4,11 +4,7 @@ import { feeHashExpiry, newPayrollFeeHash } from '../domain/feeHash.js';
 import { Money, formatAmount, formatExact } from '../domain/money.js';
 import { computePayrollFees, convertEntries, effectiveRate, normaliseEntries, payrollScale } from '../domain/payrollFees.js';
 import { insertPayrollFeeEstimate } from '../store/feeEstimates.js';
-import {
-  findAccountCurrency,
-  findBankFeePerBeneficiary,
-  findCustomer,
-} from '../store/referenceData.js';
+import { findEstimateReferenceData } from '../store/referenceData.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
@@ -23,11 +19,13 @@ type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
 export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, request: EstimateRequest): Promise<PayrollFeeEstimate> {
   const customerId = requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
-    const source = await findAccountCurrency(tx, request.sourceAccountCurrencyId);
+    // Both account currencies, the customer's spread and the bank fee: one round trip.
+    const reference = await findEstimateReferenceData(tx, customerId, request.sourceAccountCurrencyId, request.payrollAccountCurrencyId);
+    const source = reference.source;
     if (!source || source.customer_id !== customerId) {
       throw notFound(`Source account currency ${request.sourceAccountCurrencyId} not found`);
     }
-    const payroll = await findAccountCurrency(tx, request.payrollAccountCurrencyId);
+    const payroll = reference.payroll;
     // The caller's own account, or a platform partner-bank account (customer_id NULL).
     if (!payroll || (payroll.customer_id !== null && payroll.customer_id !== customerId)) {
       throw notFound(`Payroll account currency ${request.payrollAccountCurrencyId} not found`);
@@ -44,7 +42,7 @@ export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, r
         `No exchange rate is available for ${source.currency_code} to ${payroll.currency_code}`,
       );
     }
-    const spreadBips = (await findCustomer(tx, customerId))?.spread_bips ?? 0;
+    const spreadBips = reference.spreadBips ?? 0;
     const eff = effectiveRate(baseRate, spreadBips);
     const converted = convertEntries(entries, eff, scale);
     const sourceTotal = converted.reduce((total, entry) => total.plus(entry.sourceCurrencyAmount), new Money(0));
@@ -53,7 +51,7 @@ export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, r
       currencyCode: source.currency_code,
       amount: sourceTotal,
     });
-    const bankFeePerBeneficiary = new Money((await findBankFeePerBeneficiary(tx, payroll.currency_code)) ?? 0);
+    const bankFeePerBeneficiary = new Money(reference.bankFeePerBeneficiary ?? 0);
     const fees = computePayrollFees({ entries: converted, eff, spreadBips, processorFee, bankFeePerBeneficiary });
 
     const sourceAmount = (value: Money) => formatAmount(value, source.decimals);

@@ -1,0 +1,38 @@
+// The part of autocannon 9's library API the benchmark uses (the package ships no types).
+declare module 'autocannon' {
+  export interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    timeout?: number;
+  }
+  export interface Histogram {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    p50: number;
+    p90: number;
+    p99: number;
+  }
+  export interface Result {
+    /** Seconds. */
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+    statusCodeStats: Record<string, { count: number }>;
+    /** Milliseconds. */
+    latency: Histogram;
+    /** Per-second samples; `total` is the number of completed requests. */
+    requests: Histogram & { sent: number };
+  }
+  function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): unknown;
+  export default autocannon;
+}

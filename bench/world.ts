@@ -1,0 +1,212 @@
+/**
+ * The benchmark world: the shape of the test and demo worlds, sized for load. One customer with
+ * 10,000 active beneficiaries, USD → AED, and two COMPLETED payroll requests of 50 and 1,000
+ * splits (each split with its BANK_TO_BENEFICIARY transfer, plus the debit and bank-move transfers
+ * and the FX record). The figures follow the fee rules closely enough to read sensibly; they only
+ * have to pass the world validation.
+ */
+import { Decimal } from 'decimal.js';
+import type { World, WorldAmountSplit, WorldPayrollRequest, WorldTransfer } from '../src/store/world.js';
+
+export const BENEFICIARIES = 10_000;
+
+const id = (kind: string, n: number): string => `be7c${kind}-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+export const benchIds = {
+  customer: id('0002', 1),
+  user: id('0003', 1),
+  admin: id('0003', 2),
+  accountUsd: id('0004', 1),
+  accountPartnerBank: id('0004', 2),
+  /** The customer's USD account currency (FIREBLOCKS): the source of every estimate. */
+  acUsd: id('0005', 1),
+  /** The platform partner bank's AED account currency: the payroll account. */
+  acPartnerAed: id('0005', 2),
+  beneficiary: (n: number): string => id('0006', n),
+  /** COMPLETED, 50 splits: the `read` scenario. */
+  request50: id('0007', 1),
+  /** COMPLETED, 1,000 splits: the `read-1k` scenario. */
+  request1k: id('0007', 2),
+};
+
+const RATE = new Decimal('3.6725');
+const BANK_FEE = new Decimal('5.00');
+
+function completedRequest(requestNo: number, requestId: string, splitCount: number): WorldPayrollRequest {
+  // Split n pays beneficiary n a source amount of 100.00 + n (spread 0: eff = base rate).
+  const splits: WorldAmountSplit[] = [];
+  const payouts: WorldTransfer[] = [];
+  let sourceTotal = new Decimal(0);
+  let receivedTotal = new Decimal(0);
+  for (let n = 1; n <= splitCount; n++) {
+    const source = new Decimal(100 + n);
+    const received = source.times(RATE).toDecimalPlaces(2, Decimal.ROUND_DOWN);
+    sourceTotal = sourceTotal.plus(source);
+    receivedTotal = receivedTotal.plus(received);
+    const splitId = id('0008', requestNo * 100_000 + n);
+    const transferId = id('0009', requestNo * 100_000 + n);
+    splits.push({
+      id: splitId,
+      beneficiaryId: benchIds.beneficiary(n),
+      sourceCurrencyAmount: source.toFixed(2),
+      amount: received.toFixed(2),
+      purposeCode: 'SAL',
+      payoutTransferId: transferId,
+    });
+    payouts.push({
+      id: transferId,
+      transferType: 'BANK_TO_BENEFICIARY',
+      status: 'COMPLETED',
+      externalId: `PB-BENCH-${requestNo}-${n}`,
+      amount: received.minus(BANK_FEE).toFixed(2),
+      currencyCode: 'AED',
+      amountSplitId: splitId,
+      feeDetails: { id: id('000b', requestNo * 100_000 + n), amount: BANK_FEE.toFixed(2), finalInternalFee: BANK_FEE.toFixed(2) },
+      executedAt: '2026-11-02T11:10:00Z',
+      completedAt: '2026-11-03T08:00:00Z',
+      createdAt: '2026-11-02T11:05:00Z',
+    });
+  }
+  const processorFee = Decimal.min(Decimal.max(sourceTotal.times('0.001').plus(1), 2), 50);
+  const bankFee = BANK_FEE.times(splitCount).dividedBy(RATE).toDecimalPlaces(8, Decimal.ROUND_UP);
+  const totalFee = processorFee.plus(bankFee);
+  const total = sourceTotal.plus(totalFee);
+  const base = requestNo * 100_000;
+  return {
+    id: requestId,
+    customerId: benchIds.customer,
+    sourceAccountCurrencyId: benchIds.acUsd,
+    payrollAccountCurrencyId: benchIds.acPartnerAed,
+    status: 'COMPLETED',
+    totalAmount: total.toFixed(),
+    estimatedFxRate: RATE.toFixed(),
+    estimatedReceivedAmount: receivedTotal.toFixed(2),
+    sourceAmountForExchange: sourceTotal.toFixed(2),
+    quoteRate: '3.6720',
+    quoteExpiresAt: '2026-11-02T17:00:00Z',
+    quotedByUserId: benchIds.admin,
+    quotedAt: '2026-11-02T09:00:00Z',
+    acceptedByCustomerAt: '2026-11-02T09:30:00Z',
+    cancellationReason: null,
+    failureReason: null,
+    feeBreakdown: {
+      sourceCurrencyAmount: sourceTotal.toFixed(2),
+      spreadFee: '0.00',
+      processorFee: processorFee.toFixed(2),
+      bankFee: bankFee.toFixed(),
+      totalFee: totalFee.toFixed(),
+      estimatedReceivedAmount: receivedTotal.toFixed(2),
+      payrollCurrencyCode: 'AED',
+      feeCurrencyCode: 'USD',
+      exchangeRate: RATE.toFixed(),
+      baseRate: RATE.toFixed(),
+    },
+    createdAt: '2026-11-02T08:00:00Z',
+    updatedAt: '2026-11-03T08:00:00Z',
+    amountSplitDetails: splits,
+    transfers: [
+      {
+        id: id('0009', base + 90_001),
+        transferType: 'PROCESSOR_INTERNAL_DEBIT',
+        status: 'COMPLETED',
+        externalId: `FB-BENCH-DEBIT-${requestNo}`,
+        amount: total.toFixed(),
+        currencyCode: 'USD',
+        feeDetails: { id: id('000b', base + 90_001), amount: processorFee.toFixed(2), finalInternalFee: processorFee.toFixed(2) },
+        executedAt: '2026-11-02T09:31:00Z',
+        completedAt: '2026-11-02T09:32:00Z',
+        createdAt: '2026-11-02T09:30:00Z',
+      },
+      {
+        id: id('0009', base + 90_002),
+        transferType: 'PROCESSOR_TO_BANK',
+        status: 'COMPLETED',
+        externalId: `FB-BENCH-BANK-${requestNo}`,
+        amount: sourceTotal.toFixed(2),
+        currencyCode: 'USD',
+        executedAt: '2026-11-02T09:33:00Z',
+        completedAt: '2026-11-02T11:00:00Z',
+        createdAt: '2026-11-02T09:30:00Z',
+      },
+      ...payouts,
+    ],
+    fxExchange: {
+      id: id('000a', requestNo),
+      fromCurrencyCode: 'USD',
+      toCurrencyCode: 'AED',
+      fromAmount: sourceTotal.toFixed(2),
+      toAmount: sourceTotal.times('3.6720').toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2),
+      exchangeRate: '3.6720',
+      feeDetails: { id: id('000b', base + 90_003), amount: '0.00', finalInternalFee: '0.00' },
+      recordedByUserId: benchIds.admin,
+      recordedAt: '2026-11-02T11:05:00Z',
+      createdAt: '2026-11-02T11:05:00Z',
+    },
+  };
+}
+
+export function benchWorld(): World {
+  const beneficiaries: World['beneficiaries'] = [];
+  for (let n = 1; n <= BENEFICIARIES; n++) {
+    beneficiaries.push({
+      id: benchIds.beneficiary(n),
+      customerId: benchIds.customer,
+      firstName: `Employee${n}`,
+      lastName: 'Bench',
+      displayName: `Employee${n} Bench`,
+      type: 'INDIVIDUAL',
+      nationality: 'AE',
+      bankName: 'Emirates NBD',
+      iban: `AE07${String(n).padStart(19, '0')}`,
+      reference: `BENCH-${n}`,
+    });
+  }
+  return {
+    description: 'Benchmark world (bench/world.ts): one customer, 10,000 beneficiaries, COMPLETED requests of 50 and 1,000 splits.',
+    currencies: [
+      { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
+      { code: 'AED', name: 'UAE Dirham', symbol: 'د.إ', decimals: 2 },
+    ],
+    customers: [{ id: benchIds.customer, firstName: 'Bea', lastName: 'Bench', companyLegalName: 'Bench Payroll LLC', spreadBips: 25 }],
+    users: [
+      { id: benchIds.user, firstName: 'Bea', lastName: 'Bench', email: 'bea@bench.example', role: 'customer', customerId: benchIds.customer },
+      { id: benchIds.admin, firstName: 'Otto', lastName: 'Ops', email: 'otto.ops@platform.example', role: 'admin', customerId: null },
+    ],
+    accounts: [
+      {
+        id: benchIds.accountUsd,
+        accountProvider: 'FIREBLOCKS',
+        customerId: benchIds.customer,
+        currencies: [{ id: benchIds.acUsd, currency: 'USD', balance: '1000000000.00' }],
+      },
+      {
+        id: benchIds.accountPartnerBank,
+        accountProvider: 'PAYROLL_PARTNER_BANK',
+        customerId: null,
+        currencies: [{ id: benchIds.acPartnerAed, currency: 'AED', balance: '1000000000.00' }],
+      },
+    ],
+    beneficiaries,
+    rates: [{ from: 'USD', to: 'AED', rate: RATE.toFixed() }],
+    fees: {
+      bankFeePerBeneficiary: { AED: BANK_FEE.toFixed(2) },
+      processor: [{ accountProvider: 'FIREBLOCKS', currency: 'USD', percentBps: 10, fixed: '1.00', min: '2.00', max: '50.00' }],
+      payout: [{ accountProvider: 'FIREBLOCKS', currency: 'USD', percentBps: 25, fixed: '2.00', min: '3.00', max: '40.00', settlementDays: 2 }],
+      internalPayout: [{ customerId: null, currency: 'USD', percentBps: 10, fixed: '0.50' }],
+    },
+    payrollRequests: [completedRequest(1, benchIds.request50, 50), completedRequest(2, benchIds.request1k, 1000)],
+  };
+}
+
+/** An estimate body of `count` entries: every fifth a PAYROLL (AED) amount, the rest SOURCE (USD). */
+export function estimateBody(count: number): string {
+  const amountSplitDetails = [];
+  for (let n = 1; n <= count; n++) {
+    amountSplitDetails.push(
+      n % 5 === 0
+        ? { beneficiaryId: benchIds.beneficiary(n), amount: `${3000 + n}.50`, amountCurrencyType: 'PAYROLL' }
+        : { beneficiaryId: benchIds.beneficiary(n), amount: `${1000 + n}.25` },
+    );
+  }
+  return JSON.stringify({ sourceAccountCurrencyId: benchIds.acUsd, payrollAccountCurrencyId: benchIds.acPartnerAed, amountSplitDetails });
+}
