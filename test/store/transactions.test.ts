@@ -10,6 +10,21 @@ let drop: () => Promise<void>;
 beforeAll(async () => ({ db, drop } = await freshDatabase()));
 afterAll(() => drop());
 
+/** A minimal locked estimate of customer A; tests add the feeHash and expiry. */
+const estimateOfA = (now: Date) => ({
+  customerId: ids.customerA,
+  createdByUserId: ids.userA,
+  sourceAccountCurrencyId: ids.accountCurrencyAUsd,
+  payrollAccountCurrencyId: ids.accountCurrencyPartnerAed,
+  entries: [],
+  feeBreakdown: {},
+  sourceCurrencyAmount: '1',
+  feeAmount: '0',
+  totalAmount: '1',
+  estimatedReceivedAmount: '3.67',
+  createdAt: now,
+});
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgres'}`, () => {
@@ -37,21 +52,7 @@ describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgre
 
   it('a feeHash is consumed exactly once, however many consumers race', async () => {
     const now = new Date();
-    await insertPayrollFeeEstimate(db, {
-      feeHash: 'race-test-fee-hash-0123456789',
-      customerId: ids.customerA,
-      createdByUserId: ids.userA,
-      sourceAccountCurrencyId: ids.accountCurrencyAUsd,
-      payrollAccountCurrencyId: ids.accountCurrencyPartnerAed,
-      entries: [],
-      feeBreakdown: {},
-      sourceCurrencyAmount: '1',
-      feeAmount: '0',
-      totalAmount: '1',
-      estimatedReceivedAmount: '3.67',
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + 60_000),
-    });
+    await insertPayrollFeeEstimate(db, { ...estimateOfA(now), feeHash: 'race-test-fee-hash-0123456789', expiresAt: new Date(now.getTime() + 60_000) });
     const attempts = await Promise.all(
       Array.from({ length: 20 }, (_, n) =>
         db.transaction((tx) => consumePayrollFeeEstimate(tx, 'race-test-fee-hash-0123456789', ids.customerA, `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, new Date())),
@@ -65,19 +66,7 @@ describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgre
 
   it('an expired feeHash cannot be consumed, and a rollback leaves it unused', async () => {
     const now = new Date();
-    const base = {
-      customerId: ids.customerA,
-      createdByUserId: ids.userA,
-      sourceAccountCurrencyId: ids.accountCurrencyAUsd,
-      payrollAccountCurrencyId: ids.accountCurrencyPartnerAed,
-      entries: [],
-      feeBreakdown: {},
-      sourceCurrencyAmount: '1',
-      feeAmount: '0',
-      totalAmount: '1',
-      estimatedReceivedAmount: '3.67',
-      createdAt: now,
-    };
+    const base = estimateOfA(now);
     await insertPayrollFeeEstimate(db, { ...base, feeHash: 'expired-fee-hash-0123456789', expiresAt: new Date(now.getTime() - 1) });
     await insertPayrollFeeEstimate(db, { ...base, feeHash: 'rolled-back-fee-hash-012345', expiresAt: new Date(now.getTime() + 60_000) });
     expect(await db.transaction((tx) => consumePayrollFeeEstimate(tx, 'expired-fee-hash-0123456789', ids.customerA, ids.customerA, now))).toEqual({
