@@ -37,4 +37,3 @@ export class DomainError extends Error {
 export const validationError = (message: string) => new DomainError('VALIDATION_ERROR', message);
 export const notFound = (message: string) => new DomainError('NOT_FOUND', message);
 export const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
-export const unauthorized = (message: string) => new DomainError('UNAUTHORIZED', message);

@@ -28,8 +28,6 @@ const ALLOWED_FROM: Record<PayrollAction, readonly PayrollRequestStatus[]> = {
   finishPayouts: ['PAYOUT_INITIATED'],
 };
 
-export const FINAL_STATUSES: readonly PayrollRequestStatus[] = ['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED', 'CANCELLED'];
-
 /** Throws 409 INVALID_STATE naming the current status when `action` is not allowed from it. */
 export function assertTransition(requestId: string, current: PayrollRequestStatus, action: PayrollAction): void {
   const allowed = ALLOWED_FROM[action];

@@ -13,16 +13,6 @@ export async function findUser(tx: Queryable, userId: string): Promise<UserRow |
   return rows[0] ?? null;
 }
 
-export interface CustomerRow {
-  id: string;
-  spread_bips: number | null;
-}
-
-export async function findCustomer(tx: Queryable, customerId: string): Promise<CustomerRow | null> {
-  const rows = await tx.query<CustomerRow>('SELECT id, spread_bips FROM customers WHERE id = $1', [customerId]);
-  return rows[0] ?? null;
-}
-
 export interface CurrencyRow {
   code: string;
   decimals: number;
@@ -43,18 +33,6 @@ export interface AccountCurrencyRow {
   decimals: number;
 }
 
-export async function findAccountCurrency(tx: Queryable, accountCurrencyId: string): Promise<AccountCurrencyRow | null> {
-  const rows = await tx.query<AccountCurrencyRow>(
-    `SELECT ac.id, ac.account_id, a.customer_id, a.account_provider, ac.currency_code, c.decimals
-       FROM account_currencies ac
-       JOIN accounts a ON a.id = ac.account_id
-       JOIN currencies c ON c.code = ac.currency_code
-      WHERE ac.id = $1`,
-    [accountCurrencyId],
-  );
-  return rows[0] ?? null;
-}
-
 export interface EstimateReferenceData {
   source: AccountCurrencyRow | null;
   payroll: AccountCurrencyRow | null;
@@ -66,7 +44,7 @@ export interface EstimateReferenceData {
 
 /**
  * The reference data of a payroll estimate in one round trip instead of four: both account
- * currencies (as findAccountCurrency reads them), the customer's spread and the bank fee of the
+ * currencies, the customer's spread and the bank fee of the
  * payroll account currency's currency.
  */
 export async function findEstimateReferenceData(
@@ -126,14 +104,6 @@ export async function findBeneficiaries(tx: Queryable, customerId: string, ids: 
     'SELECT id, customer_id, active FROM beneficiaries WHERE customer_id = $1 AND id = ANY($2::uuid[])',
     [customerId, ids],
   );
-}
-
-export async function findBankFeePerBeneficiary(tx: Queryable, currencyCode: string): Promise<string | null> {
-  const rows = await tx.query<{ per_beneficiary: string }>(
-    'SELECT per_beneficiary::text FROM bank_fees WHERE currency_code = $1',
-    [currencyCode],
-  );
-  return rows[0]?.per_beneficiary ?? null;
 }
 
 export interface PayoutScheduleRow {
