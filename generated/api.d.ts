@@ -1597,7 +1597,7 @@ export interface components {
             beneficiarySnapshot: components["schemas"]["PayoutBeneficiarySnapshot"];
             /** @description The split's amount in the source currency. */
             sourceCurrencyAmount: components["schemas"]["DecimalString"];
-            /** @description The split's amount in the payroll currency. */
+            /** @description The amount paid to the beneficiary in the payroll currency (the payout transfer's amount, at the actual FX rate; the split's `amount` keeps the estimate). */
             amount: components["schemas"]["DecimalString"];
         };
         /**
