@@ -11,7 +11,7 @@ import { allHandlers } from './handlers/index.js';
 import { operationHandlers } from './operationRouter.js';
 import { accessLog, requestId } from './requestContext.js';
 
-export const SPEC_PATH = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
+const SPEC_PATH = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 
 export interface AppOptions {
   deps: UseCaseDeps;

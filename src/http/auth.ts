@@ -13,7 +13,7 @@ export const BEARER_REQUIRED = 'A bearer token is required: Authorization: Beare
 export type Authenticate = (authorizationHeader: string | undefined) => Promise<Principal>;
 
 /** How long a verified token's principal is reused before the signature and the user are checked again. */
-export const PRINCIPAL_CACHE_TTL_MS = 5_000;
+const PRINCIPAL_CACHE_TTL_MS = 5_000;
 /** Distinct tokens remembered at most (the oldest entry makes room); a few MB at worst. */
 const PRINCIPAL_CACHE_ENTRIES = 10_000;
 

@@ -36,7 +36,7 @@ export type RequestBody<K extends OperationId> = JsonContent<Op<K>['requestBody'
 type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 203 | 204 | 205 | 206>;
 
 /** What a handler answers: one of the operation's 2xx statuses and the `data` of that response's envelope. */
-export type Result<K extends OperationId> = {
+type Result<K extends OperationId> = {
   [S in SuccessStatus<K>]: { status: S; data: JsonContent<Responses<K>[S]> extends { data: infer D } ? D : never };
 }[SuccessStatus<K>];
 
@@ -47,10 +47,7 @@ export type Result<K extends OperationId> = {
  */
 export type Caller<K extends OperationId> = 401 extends keyof Responses<K> ? Principal : undefined;
 
-/** True when the operation takes an Idempotency-Key header: its answers are stored and replayed. */
-export type IsIdempotent<K extends OperationId> = 'Idempotency-Key' extends keyof NonNullable<Op<K>['parameters']['header']> ? true : false;
-
-export interface HandlerInput<K extends OperationId> {
+interface HandlerInput<K extends OperationId> {
   params: PathParams<K>;
   query: QueryParams<K>;
   body: RequestBody<K>;
