@@ -1,8 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig, productionProblems } from './config.js';
 import { connectRedisStore } from './http/rateLimit.js';
+import { buildApp } from './composition/app.js';
+import { buildWorker } from './composition/worker.js';
 import { createLogger } from './logger.js';
-import { buildApp, buildWorker } from './server.js';
 import { openDatabase } from './store/open.js';
 import { seedIfEmpty } from './store/world.js';
 
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const redis = config.redisUrl ? await connectRedisStore(config.redisUrl) : undefined;
   const { app } = buildApp(config, db, logger, undefined, redis?.store);
   // The worker runs beside the server by default; with WORKER_IN_PROCESS=false run `npm run worker` instead.
+  // It shares the server's database handle here; buildWorker takes whichever handle it is given.
   const worker = config.worker.inProcess ? buildWorker(config, db, logger).loop : undefined;
   worker?.start();
   const server = app.listen(config.port, () => logger.info({ port: config.port, database: db.kind }, 'listening'));

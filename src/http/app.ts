@@ -7,10 +7,11 @@ import type { Logger } from 'pino';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type Authenticate, AuthenticationError } from './auth.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
+import { allHandlers } from './handlers/index.js';
+import { operationHandlers } from './operationRouter.js';
 import { accessLog, requestId } from './requestContext.js';
-import { routes } from './routes.js';
 
-export const SPEC_PATH = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
+const SPEC_PATH = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 
 export interface AppOptions {
   deps: UseCaseDeps;
@@ -26,8 +27,9 @@ export interface AppOptions {
 /**
  * The HTTP pipeline in one readable order: request id → access log → security headers → CORS
  * (only for configured origins) → rate limit per token → JSON body (size-limited) → validator
- * (bearer auth, then the request against the spec; responses too when enabled) → routes →
- * unknown routes → the one error handler.
+ * (bearer auth, then the request against the spec; responses too when enabled) → the handler
+ * of the operation, mounted by the validator from the spec's paths → unknown routes → the one
+ * error handler.
  */
 export function createApp(options: AppOptions): Express {
   const app = express();
@@ -69,9 +71,9 @@ export function createApp(options: AppOptions): Express {
       ajvFormats: { mode: 'full' },
       // The spec is split across files; dereferencing resolves them (the default bundle mode fails on them).
       $refParser: { mode: 'dereference' },
+      operationHandlers: operationHandlers(allHandlers(options.deps), options.deps),
     }),
   );
-  app.use(routes(options.deps, options.deps.db));
   app.use(notFoundHandler);
   app.use(errorHandler(options.logger));
   return app;

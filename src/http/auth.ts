@@ -1,8 +1,7 @@
 import { type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
 import type { Config } from '../config.js';
-import type { Database } from '../store/db.js';
-import { findUser } from '../store/referenceData.js';
-import type { Principal } from '../usecases/principal.js';
+import type { UseCaseDeps } from '../usecases/deps.js';
+import { type Principal, findPrincipal } from '../usecases/principal.js';
 
 /** A 401 the error handler turns into the UNAUTHORIZED envelope; `status` is read by the validator. */
 export class AuthenticationError extends Error {
@@ -14,7 +13,7 @@ export const BEARER_REQUIRED = 'A bearer token is required: Authorization: Beare
 export type Authenticate = (authorizationHeader: string | undefined) => Promise<Principal>;
 
 /** How long a verified token's principal is reused before the signature and the user are checked again. */
-export const PRINCIPAL_CACHE_TTL_MS = 5_000;
+const PRINCIPAL_CACHE_TTL_MS = 5_000;
 /** Distinct tokens remembered at most (the oldest entry makes room); a few MB at worst. */
 const PRINCIPAL_CACHE_ENTRIES = 10_000;
 
@@ -30,7 +29,7 @@ const PRINCIPAL_CACHE_ENTRIES = 10_000;
  * weaken; jose's remote JWKS set itself caches keys for minutes). An expired token is refused at
  * its exact expiry, cached or not. `cacheTtlMs` 0 turns the cache off.
  */
-export function createAuthenticator(jwt: Config['jwt'], db: Database, cacheTtlMs = PRINCIPAL_CACHE_TTL_MS): Authenticate {
+export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 'db'>, cacheTtlMs = PRINCIPAL_CACHE_TTL_MS): Authenticate {
   // HS256: the secret is imported as a CryptoKey once, not by jose on every verification.
   const key: Promise<CryptoKey> | JWTVerifyGetKey = jwt.jwksUrl
     ? createRemoteJWKSet(new URL(jwt.jwksUrl))
@@ -59,9 +58,8 @@ export function createAuthenticator(jwt: Config['jwt'], db: Database, cacheTtlMs
       throw new AuthenticationError(expired ? 'The access token has expired' : 'The access token is invalid');
     }
     if (!subject || !/^[0-9a-f-]{36}$/i.test(subject)) throw new AuthenticationError('The access token is invalid');
-    const user = await findUser(db, subject);
-    if (!user) throw new AuthenticationError('The access token is invalid');
-    const principal: Principal = Object.freeze({ userId: user.id, role: user.role, customerId: user.customer_id });
+    const principal = await findPrincipal(deps, subject);
+    if (!principal) throw new AuthenticationError('The access token is invalid');
     if (cacheTtlMs > 0) {
       if (cache.size >= PRINCIPAL_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
       cache.set(token, { principal, until: Math.min(now + cacheTtlMs, expiresAtMs) });

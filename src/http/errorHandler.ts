@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { DomainError, type ErrorCode } from '../domain/errors.js';
+import { DomainError } from '../domain/errors.js';
 import { BEARER_REQUIRED } from './auth.js';
-import { sendError } from './envelope.js';
+import { type ErrorCode, sendError } from './envelope.js';
 
 interface ValidatorIssue {
   path?: string;

@@ -1,10 +1,21 @@
 import { forbidden } from '../domain/errors.js';
+import { findUser } from '../store/referenceData.js';
+import type { UseCaseDeps } from './deps.js';
 
 /** The authenticated caller: a user, their role and (for customers) their customer. */
 export interface Principal {
   userId: string;
   role: 'customer' | 'admin';
   customerId: string | null;
+}
+
+/**
+ * The caller a verified token names, read from the database on every (uncached) check, so a token
+ * never outlives its user or keeps a role the user lost; null when no such user exists.
+ */
+export async function findPrincipal(deps: Pick<UseCaseDeps, 'db'>, userId: string): Promise<Principal | null> {
+  const user = await findUser(deps.db, userId);
+  return user && Object.freeze({ userId: user.id, role: user.role, customerId: user.customer_id });
 }
 
 /** Customer operations act for the caller's customer; an admin has none to act for. */

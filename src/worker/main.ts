@@ -1,6 +1,6 @@
+import { buildWorker } from '../composition/worker.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
-import { buildWorker } from '../server.js';
 import { openDatabase } from '../store/open.js';
 
 /** `npm run worker`: the transfer worker on its own, beside servers started with WORKER_IN_PROCESS=false. */

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { connectRedisStore } from '../../src/http/rateLimit.js';
 import { createLogger } from '../../src/logger.js';
-import { buildApp } from '../../src/server.js';
+import { buildApp } from '../../src/composition/app.js';
 import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';
 import { freshDatabase } from '../support/database.js';

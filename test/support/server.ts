@@ -4,7 +4,7 @@ import { type PayrollClient, createPayrollClient } from '../../client/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { createLogger } from '../../src/logger.js';
-import { buildApp } from '../../src/server.js';
+import { buildApp } from '../../src/composition/app.js';
 import type { Database } from '../../src/store/db.js';
 import { freshDatabase } from './database.js';
 

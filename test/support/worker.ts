@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
-import { buildWorker } from '../../src/server.js';
+import { buildWorker } from '../../src/composition/worker.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { executePendingWork } from '../../src/usecases/execution.js';
 import type { TestServer } from './server.js';

@@ -1,0 +1,32 @@
+import type { Express } from 'express';
+import type { Store } from 'express-rate-limit';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { createApp } from '../http/app.js';
+import { createAuthenticator } from '../http/auth.js';
+import { rateLimiter } from '../http/rateLimit.js';
+import type { Database } from '../store/db.js';
+import type { UseCaseDeps } from '../usecases/deps.js';
+import { buildDeps } from './deps.js';
+
+/** The HTTP server's wiring: the use-case deps behind the pipeline of src/http. */
+export function buildApp(
+  config: Config,
+  db: Database,
+  logger: Logger,
+  clock: () => Date = () => new Date(),
+  rateLimitStore?: Store,
+): { app: Express; deps: UseCaseDeps } {
+  const deps = buildDeps(config, db, clock);
+  const app = createApp({
+    deps,
+    authenticate: createAuthenticator(config.jwt, deps),
+    logger,
+    validateResponses: config.validateResponses,
+    bodyLimit: config.bodyLimit,
+    rateLimit: rateLimiter(config.rateLimitPerMinute, rateLimitStore),
+    corsOrigins: config.corsOrigins,
+    trustProxy: config.trustProxy,
+  });
+  return { app, deps };
+}

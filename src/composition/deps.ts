@@ -1,0 +1,22 @@
+/**
+ * The composition root: the one place that picks the implementations (the store handle, the
+ * simulated processor and bank, the rate table) and hands them to the use cases. It is split by
+ * process so that each loads only what it runs: `app.ts` (the HTTP server: Express, helmet, the
+ * validator) and `worker.ts` (the transfer worker, no HTTP code at all) both start from here.
+ */
+import { SimulatedProcessor } from '../adapters/processor.js';
+import { TableRateSource } from '../adapters/rates.js';
+import type { Config } from '../config.js';
+import type { Database } from '../store/db.js';
+import type { UseCaseDeps } from '../usecases/deps.js';
+
+/** What every use case may reach, on the database handle `db` (each process may bring its own). */
+export function buildDeps(config: Config, db: Database, clock: () => Date = () => new Date()): UseCaseDeps {
+  return {
+    db,
+    rates: new TableRateSource(),
+    processor: new SimulatedProcessor(),
+    clock,
+    config: { feeHashSecret: config.feeHashSecret, feeHashTtlSeconds: config.feeHashTtlSeconds, webhookAllowLoopback: config.webhookAllowLoopback },
+  };
+}

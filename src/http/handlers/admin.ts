@@ -1,0 +1,19 @@
+import type { UseCaseDeps } from '../../usecases/deps.js';
+import { listAdminPayrollRequests } from '../../usecases/listPayrollRequests.js';
+import { providePayrollQuote } from '../../usecases/quoteLifecycle.js';
+import { recordFxExchange } from '../../usecases/recordFxExchange.js';
+import { updateExchangeRate } from '../../usecases/updateExchangeRate.js';
+import type { Handlers } from '../operations.js';
+
+/** The Admin tag: the platform's queue of payroll requests, FX quotes and exchanges, and rates. */
+export function adminHandlers(deps: UseCaseDeps) {
+  return {
+    listAdminPayrollRequests: async ({ caller, query }) => ({ status: 200, data: await listAdminPayrollRequests(deps, caller, query) }),
+    providePayrollQuote: async ({ caller, params, body }) => ({ status: 200, data: await providePayrollQuote(deps, caller, params.requestId, body) }),
+    recordFxExchange: async ({ caller, params, body }) => ({ status: 200, data: await recordFxExchange(deps, caller, params.requestId, body) }),
+    updateExchangeRate: async ({ caller, params, body }) => {
+      const pair = { from: params.fromCurrencyCode, to: params.toCurrencyCode };
+      return { status: 200, data: await updateExchangeRate(deps, caller, pair, body) };
+    },
+  } satisfies Partial<Handlers>;
+}

@@ -1,0 +1,23 @@
+import type { UseCaseDeps } from '../../usecases/deps.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  retryWebhookDelivery,
+} from '../../usecases/webhookEndpoints.js';
+import type { Handlers } from '../operations.js';
+
+/** The Webhooks tag: a customer's endpoints and the deliveries made to them. */
+export function webhookHandlers(deps: UseCaseDeps) {
+  return {
+    createWebhookEndpoint: async ({ caller, body }) => ({ status: 201, data: await createWebhookEndpoint(deps, caller, body) }),
+    listWebhookEndpoints: async ({ caller }) => ({ status: 200, data: await listWebhookEndpoints(deps, caller) }),
+    deleteWebhookEndpoint: async ({ caller, params }) => ({ status: 200, data: await deleteWebhookEndpoint(deps, caller, params.endpointId) }),
+    listWebhookDeliveries: async ({ caller, params }) => ({ status: 200, data: await listWebhookDeliveries(deps, caller, params.endpointId) }),
+    retryWebhookDelivery: async ({ caller, params }) => ({
+      status: 200,
+      data: await retryWebhookDelivery(deps, caller, params.endpointId, params.deliveryId),
+    }),
+  } satisfies Partial<Handlers>;
+}

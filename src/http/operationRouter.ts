@@ -1,0 +1,96 @@
+import type { RequestHandler } from 'express';
+import type * as OpenApiValidator from 'express-openapi-validator';
+import type { UseCaseDeps } from '../usecases/deps.js';
+import type { Principal } from '../usecases/principal.js';
+import { sendData } from './envelope.js';
+import { answerIdempotently } from './idempotent.js';
+import type { Caller, Handler, Handlers, OperationId, PathParams, QueryParams, RequestBody } from './operations.js';
+
+type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
+type OperationHandlerOptions = Extract<ValidatorOptions['operationHandlers'], { resolver: unknown }>;
+type Resolver = OperationHandlerOptions['resolver'];
+type Route = Parameters<Resolver>[1];
+type ApiDoc = Parameters<Resolver>[2];
+type PathItemObject = NonNullable<ApiDoc['paths']>[string];
+type OperationObject = NonNullable<PathItemObject['get']>;
+
+/** What the spec says about one operation beyond its types. */
+interface OperationTraits {
+  /** Runs for a caller authenticated by bearerAuth (the spec's `security`, global or its own). */
+  secured: boolean;
+  /** Takes an Idempotency-Key header: answers are stored and replayed. */
+  idempotent: boolean;
+}
+
+/**
+ * Mounts the handler table on the spec's own paths. The validator reads the dereferenced spec,
+ * turns `{param}` into `:param`, mounts literal segments before parameters (so
+ * `/payouts/estimate` is not taken for a `{payoutId}`) and asks `resolver` for the handler of
+ * each path and method; the resolver finds it by the operation's operationId. A path is written
+ * once, in the spec.
+ */
+export function operationHandlers(handlers: Handlers, deps: UseCaseDeps): OperationHandlerOptions {
+  return {
+    // Where the validator's default resolver would look for handler modules; ours are in the table.
+    basePath: '',
+    // The validator takes any handler (its type says `unknown`): ours is typed per operation.
+    resolver: (_handlersPath: string, route: Route, apiDoc: ApiDoc) => {
+      const where = `${route.method} ${route.openApiRoute}`;
+      const pathItem = apiDoc.paths?.[route.openApiRoute.slice(route.basePath.length)];
+      const operation = pathItem?.[methodOf(route)];
+      const id = operation?.operationId;
+      if (!pathItem || !operation || !id || !isOperationId(handlers, id)) throw new Error(`no handler for ${where} (operationId ${id ?? 'missing'})`);
+      return bind(handlers, id, traitsOf(apiDoc, pathItem, operation, where), deps);
+    },
+  };
+}
+
+function isOperationId(handlers: Handlers, id: string): id is OperationId {
+  return Object.hasOwn(handlers, id);
+}
+
+function methodOf(route: Route): 'get' | 'put' | 'post' | 'delete' | 'patch' {
+  const method = route.method.toLowerCase();
+  if (method === 'get' || method === 'put' || method === 'post' || method === 'delete' || method === 'patch') return method;
+  throw new Error(`unsupported method ${route.method} on ${route.openApiRoute}`);
+}
+
+/**
+ * Reads security and idempotency from the spec, and checks them against what the types assume:
+ * `Caller` gives a principal exactly to the operations that may answer 401, and an idempotency
+ * key is kept per user, so it needs a caller.
+ */
+function traitsOf(apiDoc: ApiDoc, pathItem: PathItemObject, operation: OperationObject, where: string): OperationTraits {
+  const secured = (operation.security ?? apiDoc.security ?? []).length > 0;
+  if (secured !== '401' in (operation.responses ?? {})) throw new Error(`${where}: a secured operation must list 401, and only a secured one`);
+  const parameters = [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])];
+  const idempotent = parameters.some((parameter) => 'in' in parameter && parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key');
+  if (idempotent && !secured) throw new Error(`${where}: an Idempotency-Key is kept per user; the operation needs security`);
+  return { secured, idempotent };
+}
+
+/**
+ * The Express handler of one operation. The validator has checked params, query and body against
+ * the spec before this runs, which is what Express's typed request (its generic parameters) states.
+ */
+function bind<K extends OperationId>(
+  handlers: Handlers,
+  id: K,
+  traits: OperationTraits,
+  deps: UseCaseDeps,
+): RequestHandler<PathParams<K>, unknown, RequestBody<K>, QueryParams<K>> {
+  const handler: Handler<K> = handlers[id];
+  return async (req, res) => {
+    // Set by the bearerAuth security handler, for exactly the secured operations (see traitsOf).
+    const principal: Principal | undefined = res.locals.principal;
+    if (traits.secured && !principal) throw new Error(`operation ${id} reached without an authenticated caller`);
+    const caller: Caller<K> = res.locals.principal;
+    const run = () => handler({ params: req.params, query: req.query, body: req.body, caller });
+    if (!traits.idempotent || !principal) {
+      const { status, data } = await run();
+      return sendData(res, status, data);
+    }
+    const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body };
+    await answerIdempotently(deps, request, res, run);
+  };
+}
