@@ -4,7 +4,7 @@ import { connectRedisStore } from './http/rateLimit.js';
 import { createLogger } from './logger.js';
 import { buildApp, buildWorker } from './server.js';
 import { openDatabase } from './store/open.js';
-import { seedIfEmpty } from './store/world.js';
+import { seedIfEmpty } from './world/load.js';
 
 /** Start-up: config → database (migrated, seeded when empty) → HTTP; SIGTERM drains and closes. */
 async function main(): Promise<void> {
