@@ -5,10 +5,10 @@
  * and the FX record). The figures follow the fee rules closely enough to read sensibly; they only
  * have to pass the world validation.
  */
-import { Decimal } from 'decimal.js';
-import type { World, WorldAmountSplit, WorldPayrollRequest, WorldTransfer } from '../src/store/world.js';
+import { clamp, Money, roundDown, roundUp, ZERO } from '../src/domain/money.js';
+import type { World, WorldAmountSplit, WorldPayrollRequest, WorldTransfer } from '../src/world/types.js';
 
-export const BENEFICIARIES = 10_000;
+const BENEFICIARIES = 10_000;
 
 const id = (kind: string, n: number): string => `be7c${kind}-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -29,18 +29,18 @@ export const benchIds = {
   request1k: id('0007', 2),
 };
 
-const RATE = new Decimal('3.6725');
-const BANK_FEE = new Decimal('5.00');
+const RATE = new Money('3.6725');
+const BANK_FEE = new Money('5.00');
 
 function completedRequest(requestNo: number, requestId: string, splitCount: number): WorldPayrollRequest {
   // Split n pays beneficiary n a source amount of 100.00 + n (spread 0: eff = base rate).
   const splits: WorldAmountSplit[] = [];
   const payouts: WorldTransfer[] = [];
-  let sourceTotal = new Decimal(0);
-  let receivedTotal = new Decimal(0);
+  let sourceTotal: Money = ZERO;
+  let receivedTotal: Money = ZERO;
   for (let n = 1; n <= splitCount; n++) {
-    const source = new Decimal(100 + n);
-    const received = source.times(RATE).toDecimalPlaces(2, Decimal.ROUND_DOWN);
+    const source = new Money(100 + n);
+    const received = roundDown(source.times(RATE), 2);
     sourceTotal = sourceTotal.plus(source);
     receivedTotal = receivedTotal.plus(received);
     const splitId = id('0008', requestNo * 100_000 + n);
@@ -67,8 +67,8 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
       createdAt: '2026-11-02T11:05:00Z',
     });
   }
-  const processorFee = Decimal.min(Decimal.max(sourceTotal.times('0.001').plus(1), 2), 50);
-  const bankFee = BANK_FEE.times(splitCount).dividedBy(RATE).toDecimalPlaces(8, Decimal.ROUND_UP);
+  const processorFee = clamp(sourceTotal.times('0.001').plus(1), new Money(2), new Money(50));
+  const bankFee = roundUp(BANK_FEE.times(splitCount).dividedBy(RATE), 8);
   const totalFee = processorFee.plus(bankFee);
   const total = sourceTotal.plus(totalFee);
   const base = requestNo * 100_000;
@@ -135,7 +135,7 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
       fromCurrencyCode: 'USD',
       toCurrencyCode: 'AED',
       fromAmount: sourceTotal.toFixed(2),
-      toAmount: sourceTotal.times('3.6720').toDecimalPlaces(2, Decimal.ROUND_DOWN).toFixed(2),
+      toAmount: roundDown(sourceTotal.times('3.6720'), 2).toFixed(2),
       exchangeRate: '3.6720',
       feeDetails: { id: id('000b', base + 90_003), amount: '0.00', finalInternalFee: '0.00' },
       recordedByUserId: benchIds.admin,

@@ -5,7 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { openDatabase } from '../src/store/open.js';
-import { isDatabaseEmpty, loadWorld, WorldValidationError } from '../src/store/world.js';
+import { isDatabaseEmpty, loadWorld } from '../src/world/load.js';
+import { WorldValidationError } from '../src/world/validationError.js';
 
 async function main(): Promise<number> {
   const file = process.argv[2];

@@ -5,7 +5,7 @@ import { buildApp } from './composition/app.js';
 import { buildWorker } from './composition/worker.js';
 import { createLogger } from './logger.js';
 import { openDatabase } from './store/open.js';
-import { seedIfEmpty } from './store/world.js';
+import { seedIfEmpty } from './world/load.js';
 
 /** Start-up: config → database (migrated, seeded when empty) → HTTP; SIGTERM drains and closes. */
 async function main(): Promise<void> {

@@ -3,15 +3,13 @@ import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/store/migrate.js';
 import { PgliteDatabase } from '../src/store/pglite.js';
-import {
-  isDatabaseEmpty,
-  loadWorld,
-  seedIfEmpty,
-  validateWorld,
-  WorldValidationError,
-  type World,
-  type WorldPayrollRequest,
-} from '../src/store/world.js';
+import type { Database } from '../src/store/db.js';
+import { isDatabaseEmpty, loadWorld, seedIfEmpty } from '../src/world/load.js';
+import { worldSchema } from '../src/world/schema/worldSchema.js';
+import type { World, WorldPayrollRequest } from '../src/world/types.js';
+import { validateWorld } from '../src/world/validate.js';
+import { WorldValidationError } from '../src/world/validationError.js';
+import { freshDatabase } from './support/database.js';
 import { ids, testWorld } from './fixtures/world.js';
 
 const DEMO_FILE = new URL('../worlds/demo.json', import.meta.url);
@@ -53,6 +51,17 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const db of opened) await db.close();
+});
+
+describe('the world schema', () => {
+  it('src/world/world.schema.json, which world files name in $schema, is the TypeScript schema', () => {
+    const schemaFile = new URL('../src/world/world.schema.json', import.meta.url);
+    const json: unknown = JSON.parse(readFileSync(schemaFile, 'utf8'));
+    const regenerate =
+      'regenerate it: npx tsx -e "import(\'./src/world/schema/worldSchema.ts\').then((m) => console.log(JSON.stringify(m.worldSchema, null, 2)))" > src/world/world.schema.json';
+    expect(json, regenerate).toEqual(worldSchema);
+    expect(new URL(demoWorld.$schema!, DEMO_FILE).href).toBe(schemaFile.href);
+  });
 });
 
 describe('validateWorld', () => {
@@ -259,7 +268,7 @@ interface BalanceRow extends Record<string, unknown> {
   openings: number;
 }
 
-async function expectLedgerMatches(db: PgliteDatabase, world: World): Promise<void> {
+async function expectLedgerMatches(db: Database, world: World): Promise<void> {
   const rows = await db.query<BalanceRow>(
     `SELECT ac.id, ac.balance::text AS balance, ac.available::text AS available,
             COALESCE(SUM(le.balance_delta), 0)::text AS balance_sum,
@@ -423,5 +432,25 @@ describe('loadWorld', () => {
     expect(await seedIfEmpty(db, file)).toBe(false);
     const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM payroll_requests');
     expect(row!.n).toBe(5);
+  });
+});
+
+describe('loadWorld on the test database (PostgreSQL when TEST_DATABASE_URL is set)', () => {
+  it('keeps a balance of 999999999999999.00 exact to the last digit, and the ledger agrees', async () => {
+    const world = clone(testWorld);
+    expect(world.accounts[0]!.currencies[0]!.id).toBe(ids.acAUsd);
+    world.accounts[0]!.currencies[0]!.balance = '999999999999999.00';
+    const { db, drop } = await freshDatabase(world);
+    try {
+      await expectLedgerMatches(db, world);
+      const [row] = await db.query<{ balance: string; available: string }>(
+        'SELECT balance::text AS balance, available::text AS available FROM account_currencies WHERE id = $1',
+        [ids.acAUsd],
+      );
+      // 999999999999999.00 − 3524.7366239 (the COMPLETED request's debit): 22 significant digits.
+      expect(row).toEqual({ balance: '999999999996474.2633761', available: '999999999996474.2633761' });
+    } finally {
+      await drop();
+    }
   });
 });

@@ -3,7 +3,7 @@ import type { Database } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
 import { PgliteDatabase } from '../../src/store/pglite.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
-import { loadWorld } from '../../src/store/world.js';
+import { loadWorld } from '../../src/world/load.js';
 import { testWorld } from '../fixtures/world.js';
 
 /** Which database the suite runs on: PostgreSQL when TEST_DATABASE_URL is set, else embedded. */

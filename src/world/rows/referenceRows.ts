@@ -1,0 +1,49 @@
+/** The rows of a world's reference data, as src/store/worldRows.ts inserts them. */
+import { randomUUID } from 'node:crypto';
+import type { WorldTableRows } from '../../store/worldRows.js';
+import type { World, WorldFeeSchedule } from '../types.js';
+import { columns } from './columns.js';
+
+type ReferenceTable =
+  | 'currencies'
+  | 'customers'
+  | 'users'
+  | 'accounts'
+  | 'beneficiaries'
+  | 'exchange_rates'
+  | 'bank_fees'
+  | 'processor_fee_schedules'
+  | 'payout_fee_schedules'
+  | 'internal_payout_fee_rules';
+
+export function referenceRows(world: World): Pick<WorldTableRows, ReferenceTable> {
+  const { fees } = world;
+  return {
+    currencies: world.currencies.map((c) => ({ ...columns(c, ['code', 'name', 'symbol', 'decimals']), id: c.id ?? randomUUID() })),
+    customers: world.customers.map((c) => columns(c, ['id', 'firstName', 'lastName', 'companyLegalName', 'spreadBips'])),
+    users: world.users.map((u) => columns(u, ['id', 'firstName', 'lastName', 'email', 'role', 'customerId'])),
+    accounts: world.accounts.map((a) => columns(a, ['id', 'accountProvider', 'customerId'])),
+    beneficiaries: world.beneficiaries.map((b) => ({
+      ...columns(b, ['id', 'customerId', 'firstName', 'lastName', 'displayName', 'type', 'nationality', 'bankName']),
+      ...columns(b, ['iban', 'accountNumber', 'reference']),
+      active: b.active ?? true,
+    })),
+    exchange_rates: world.rates.map((r) => ({ from_code: r.from, to_code: r.to, rate: r.rate })),
+    bank_fees: Object.entries(fees.bankFeePerBeneficiary).map(([code, fee]) => ({ currency_code: code, per_beneficiary: fee })),
+    processor_fee_schedules: fees.processor.map(scheduleRow),
+    payout_fee_schedules: fees.payout.map((s) => ({ ...scheduleRow(s), settlement_days: s.settlementDays })),
+    internal_payout_fee_rules: (fees.internalPayout ?? []).map((r) => ({
+      ...columns(r, ['customerId', 'fixed']),
+      currency_code: r.currency,
+      percent_bps: String(r.percentBps),
+    })),
+  };
+}
+
+function scheduleRow(s: WorldFeeSchedule): WorldTableRows['processor_fee_schedules'][number] {
+  return {
+    ...columns(s, ['accountProvider', 'fixed', 'min', 'max']),
+    currency_code: s.currency,
+    percent_bps: String(s.percentBps),
+  };
+}

@@ -1,0 +1,162 @@
+/** The `$defs` of the world's reference data: currencies, customers, users, accounts, beneficiaries, rates, fees. */
+import type { components } from '../../../generated/api.js';
+import { ref, specEnum } from './build.js';
+
+type Schemas = components['schemas'];
+
+const BENEFICIARY_TYPES = specEnum<Schemas['BeneficiaryType']>()(['INDIVIDUAL', 'BUSINESS']);
+
+const processorFee = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['accountProvider', 'currency', 'percentBps', 'fixed', 'min', 'max'],
+  properties: {
+    accountProvider: ref('accountProvider'),
+    currency: ref('currencyCode'),
+    percentBps: ref('bps'),
+    fixed: ref('decimal'),
+    min: ref('decimal'),
+    max: ref('decimal'),
+  },
+} as const;
+
+export const referenceDataDefs = {
+  currency: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['code', 'name', 'symbol', 'decimals'],
+    properties: {
+      id: ref('uuid'),
+      code: ref('currencyCode'),
+      name: ref('text'),
+      symbol: { type: 'string', minLength: 1, maxLength: 10 },
+      decimals: { type: 'integer', minimum: 0, maximum: 18 },
+    },
+  },
+  customer: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'firstName', 'lastName', 'companyLegalName'],
+    properties: {
+      id: ref('uuid'),
+      firstName: ref('text'),
+      lastName: ref('text'),
+      companyLegalName: ref('text'),
+      spreadBips: {
+        description: "FX spread of the customer's fee profile, in basis points. Absent: no fee profile, spread 0.",
+        type: 'integer',
+        minimum: 0,
+        maximum: 10000,
+      },
+    },
+  },
+  user: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'firstName', 'lastName', 'email', 'role'],
+    properties: {
+      id: ref('uuid'),
+      firstName: ref('text'),
+      lastName: ref('text'),
+      email: { type: 'string', format: 'email', maxLength: 254 },
+      role: { enum: ['customer', 'admin'] },
+      customerId: {
+        description: 'Required for role customer; absent or null for role admin.',
+        anyOf: [ref('uuid'), { type: 'null' }],
+      },
+    },
+  },
+  account: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'accountProvider', 'customerId', 'currencies'],
+    properties: {
+      id: ref('uuid'),
+      accountProvider: ref('accountProvider'),
+      customerId: {
+        description:
+          'The owning customer; null for a platform partner-bank account usable by every customer as payroll account.',
+        anyOf: [ref('uuid'), { type: 'null' }],
+      },
+      currencies: { type: 'array', minItems: 1, items: ref('accountCurrency') },
+    },
+  },
+  accountCurrency: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'currency', 'balance'],
+    properties: {
+      id: ref('uuid'),
+      currency: ref('currencyCode'),
+      balance: {
+        description: 'Opening balance, before the payroll requests of the file; available starts equal to it.',
+        ...ref('decimal'),
+      },
+    },
+  },
+  beneficiary: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'customerId', 'firstName', 'lastName', 'displayName', 'type', 'nationality', 'bankName'],
+    properties: {
+      id: ref('uuid'),
+      customerId: ref('uuid'),
+      firstName: ref('text'),
+      lastName: ref('text'),
+      displayName: ref('text'),
+      type: { enum: BENEFICIARY_TYPES },
+      nationality: { type: 'string', pattern: '^[A-Z]{2}$' },
+      bankName: ref('text'),
+      iban: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' },
+      accountNumber: { type: 'string', minLength: 1, maxLength: 64 },
+      reference: { type: 'string', minLength: 1, maxLength: 140 },
+      active: { type: 'boolean', default: true },
+    },
+  },
+  rate: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['from', 'to', 'rate'],
+    properties: {
+      from: ref('currencyCode'),
+      to: ref('currencyCode'),
+      rate: { description: 'How many `to` units one `from` unit buys; greater than zero.', ...ref('decimal') },
+    },
+  },
+  fees: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['bankFeePerBeneficiary', 'processor', 'payout'],
+    properties: {
+      bankFeePerBeneficiary: {
+        description: "Fixed bank fee per beneficiary in the payroll currency, keyed by that currency's code.",
+        type: 'object',
+        propertyNames: ref('currencyCode'),
+        additionalProperties: ref('decimal'),
+      },
+      processor: { type: 'array', items: ref('processorFee') },
+      payout: { type: 'array', items: ref('payoutFee') },
+      internalPayout: { type: 'array', items: ref('internalPayoutFee') },
+    },
+  },
+  processorFee,
+  payoutFee: {
+    ...processorFee,
+    required: [...processorFee.required, 'settlementDays'],
+    properties: { ...processorFee.properties, settlementDays: { type: 'integer', minimum: 0, maximum: 60 } },
+  },
+  internalPayoutFee: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['currency', 'percentBps', 'fixed'],
+    properties: {
+      customerId: {
+        description: 'Absent or null: the platform default for the currency.',
+        anyOf: [ref('uuid'), { type: 'null' }],
+      },
+      currency: ref('currencyCode'),
+      percentBps: ref('bps'),
+      fixed: ref('decimal'),
+    },
+  },
+} as const;

@@ -1,0 +1,56 @@
+/**
+ * The JSON Schema of a world file, written in TypeScript so that the World types are derived
+ * from it (src/world/types.ts). src/world/world.schema.json is the same schema as JSON, for
+ * editors (worlds/*.json name it in `$schema`); test/world.test.ts fails when the two differ.
+ */
+import { payrollRequestDefs } from './payrollRequests.js';
+import { referenceDataDefs } from './referenceData.js';
+import { ref } from './build.js';
+import { scalarDefs } from './scalars.js';
+
+const DESCRIPTION = [
+    'A world file: the reference data the service runs on, loaded into an empty database by `npm run seed -- <file>` (or automatically by `npm start` from worlds/demo.json when the database holds no customer). The whole file is validated first (this schema, then references between entries) and then inserted in one transaction: either all of it loads or none of it does. Every object rejects unknown keys. Amounts, rates and fees are decimal strings (`123.45`, never a JSON number, never a sign or an exponent); ids are lowercase UUIDs; currency codes are 3 to 5 capital letters; timestamps are RFC 3339 date-times.',
+    '',
+    'Keys:',
+    '- `currencies`: the currencies the service knows, with their minor units (`decimals`, e.g. USD 2, USDC 8, JPY 0). `id` is optional (a random UUID is generated when absent) but fixed ids keep a world reproducible.',
+    "- `customers`: business customers. `spreadBips` is the FX spread of the customer's fee profile in basis points; absent means no fee profile, which means a spread of 0.",
+    '- `users`: people who call the API. role `customer` requires `customerId` (the customer the user acts for); role `admin` (operations staff who quote FX rates) has no `customerId`.',
+    "- `accounts`: accounts at a provider (`accountProvider`, e.g. FIREBLOCKS, CIRCLE, PAYROLL_PARTNER_BANK), each holding one or more account currencies with an opening `balance`; `available` starts equal to the balance. `customerId` null marks one of the platform's partner-bank accounts, which every customer may use as the payroll account of a distribution.",
+    '- `beneficiaries`: the people or businesses a customer pays. `active` defaults to true; inactive beneficiaries cannot be paid. `iban`, `accountNumber` and `reference` are optional.',
+    '- `rates`: exchange rates; `rate` is the number of `to` units one `from` unit buys (USD to AED 3.6725). A pair that is not listed has no rate (EXCHANGE_RATE_UNAVAILABLE).',
+    '- `fees.bankFeePerBeneficiary`: the fixed bank fee per beneficiary, in the payroll currency, keyed by currency code.',
+    "- `fees.processor`: the payment processor's debit fee per (accountProvider, source currency): clamp(amount x percentBps/10000 + fixed, min, max).",
+    "- `fees.payout`: the payout provider's fee per (accountProvider, payout currency), same formula, plus the settlement time in business days. A pair without a schedule has no payout estimate (isEstimateAvailable false).",
+    "- `fees.internalPayout`: the platform's own payout fee, amount x percentBps/10000 + fixed, per currency; `customerId` absent or null is the platform default, a customer's own rule replaces the default for that customer (ruleSet true).",
+    '- `payrollRequests` (optional): payroll requests that already exist, in any status, with their amount splits, transfers and FX exchange record, for demonstrations and read tests. Beneficiary snapshots are taken from the beneficiaries of this file at load time. An amount split and its BANK_TO_BENEFICIARY transfer are linked by `amountSplitDetails[].payoutTransferId` and/or `transfers[].amountSplitId` (either is enough; when both are given they must agree).',
+    '',
+    "Balances and the ledger: every account currency's `balance` is the balance BEFORE the payroll requests of the file. Loading writes one ledger entry per account currency (reason OPENING_BALANCE, balance and available deltas equal to `balance`); then, for every payroll request whose status is neither CANCELLED nor FAILED, a ledger entry on its source account currency (reason PAYROLL_DEBIT, balance and available deltas equal to minus `totalAmount`, linked to the request), and the stored balance and available are lowered by the same amount. Balance and available therefore always equal the sums of the ledger. A world whose requests would debit an account currency below zero is rejected.",
+    '',
+    '`description` is free text (a string or an array of lines) for people reading the file; the loader ignores it, as it ignores `$schema`.',
+].join('\n');
+
+export const worldSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://payroll-fee-service.example/schemas/world.schema.json',
+  title: 'World',
+  description: DESCRIPTION,
+  type: 'object',
+  additionalProperties: false,
+  required: ['currencies', 'customers', 'users', 'accounts', 'beneficiaries', 'rates', 'fees'],
+  properties: {
+    $schema: { type: 'string' },
+    description: {
+      description: 'Free text for readers of the file (ignored by the loader).',
+      anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+    },
+    currencies: { type: 'array', minItems: 1, items: ref('currency') },
+    customers: { type: 'array', items: ref('customer') },
+    users: { type: 'array', items: ref('user') },
+    accounts: { type: 'array', items: ref('account') },
+    beneficiaries: { type: 'array', items: ref('beneficiary') },
+    rates: { type: 'array', items: ref('rate') },
+    fees: ref('fees'),
+    payrollRequests: { type: 'array', items: ref('payrollRequest') },
+  },
+  $defs: { ...scalarDefs, ...referenceDataDefs, ...payrollRequestDefs },
+} as const;
