@@ -4,6 +4,7 @@ import { notFound, validationError } from '../domain/errors.js';
 import { feeHashExpiry, signPayoutFeeHash } from '../domain/feeHash.js';
 import { Money, formatExact, toJsonNumber } from '../domain/money.js';
 import { checkPayoutAmount, computePayoutFees } from '../domain/payoutFees.js';
+import { parseFeeSchedule } from '../domain/payrollFees.js';
 import { insertPayoutFeeEstimate } from '../store/feeEstimates.js';
 import { findAccount, findBeneficiaries, findCurrency, findInternalPayoutRule, findPayoutSchedule } from '../store/referenceData.js';
 import type { UseCaseDeps } from './deps.js';
@@ -42,13 +43,7 @@ export async function estimatePayoutFees(deps: UseCaseDeps, caller: Principal, q
     const figures = computePayoutFees({
       amount,
       minorUnits: currency.decimals,
-      schedule: schedule && {
-        percentBps: new Money(schedule.percent_bps),
-        fixed: new Money(schedule.fixed),
-        min: new Money(schedule.min),
-        max: new Money(schedule.max),
-        settlementDays: schedule.settlement_days,
-      },
+      schedule: schedule && { ...parseFeeSchedule(schedule), settlementDays: schedule.settlementDays },
       internalRule: rule && { percentBps: new Money(rule.percent_bps), fixed: new Money(rule.fixed), customerSpecific: rule.customer_specific },
       now,
     });

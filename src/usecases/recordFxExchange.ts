@@ -4,13 +4,13 @@ import { DomainError, validationError } from '../domain/errors.js';
 import { Money, formatAmount, formatExact, roundDown } from '../domain/money.js';
 import { payrollScale } from '../domain/payrollFees.js';
 import { assertTransition } from '../domain/payrollStatus.js';
-import { postLedgerEntry } from '../store/ledger.js';
+import { creditFunds } from '../store/ledger.js';
 import { insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import type { UseCaseDeps } from './deps.js';
-import { updateRequest } from './events.js';
-import { loadPayrollRequest } from './getPayrollRequest.js';
+import { recordStatusChange } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { type Principal, requireAdmin } from './principal.js';
+import { reloadPayrollRequest } from './views/payrollRequest.js';
 
 /**
  * Admin: record the FX exchange actually made once the source funds reached the payroll bank,
@@ -43,7 +43,7 @@ export async function recordFxExchange(
     const scale = payrollScale(request.payroll_decimals);
     const fromAmount = new Money(request.source_amount_for_exchange);
     const toAmount = roundDown(fromAmount.times(rate), scale);
-    const spreadFee = request.metadata.feeBreakdown.spreadFee ?? '0';
+    const spreadFee = request.metadata.feeBreakdown.spreadFee;
     await insertFxExchange(tx, {
       id: randomUUID(),
       requestId,
@@ -56,14 +56,7 @@ export async function recordFxExchange(
       recordedByUserId: caller.userId,
       at: now,
     });
-    await postLedgerEntry(tx, {
-      accountCurrencyId: request.payroll_account_currency_id,
-      balanceDelta: formatAmount(toAmount),
-      availableDelta: formatAmount(toAmount),
-      reason: 'FX_CREDIT',
-      payrollRequestId: requestId,
-      at: now,
-    });
+    await creditFunds(tx, { accountCurrencyId: request.payroll_account_currency_id, amount: formatAmount(toAmount), reason: 'FX_CREDIT', payrollRequestId: request.id, at: now });
 
     // The bank fee was charged once, in the source currency, in the request's fee breakdown; the
     // payouts carry no fee of their own.
@@ -80,7 +73,7 @@ export async function recordFxExchange(
       })),
       now,
     );
-    await updateRequest(tx, requestId, now, { status: 'PAYOUT_INITIATED' });
-    return (await loadPayrollRequest(tx, requestId))!;
+    await recordStatusChange(tx, request, 'PAYOUT_INITIATED', now);
+    return reloadPayrollRequest(tx, requestId);
   });
 }
