@@ -95,31 +95,23 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string): P
   return rows[0] ?? null;
 }
 
-export interface AmountSplitRow {
-  id: string;
-  payroll_request_id: string;
-  beneficiary_id: string;
-  beneficiary_snapshot: Schemas['BeneficiarySnapshot'];
-  source_currency_amount: string;
-  amount: string;
-  purpose_code: Schemas['PurposeCode'];
-  payout_transfer_id: string | null;
-  created_at: Date;
-}
+/** A split as the API shows it, but for its timestamp (a Date here). */
+export type AmountSplitRow = Omit<Schemas['AmountSplitDetail'], 'createdAt'> & { createdAt: Date };
 
-const SPLIT_COLUMNS = `id, beneficiary_id, beneficiary_snapshot, source_currency_amount::text, amount::text,
-            purpose_code, payout_transfer_id, created_at`;
+const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapshot AS "beneficiarySnapshot",
+            source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount", purpose_code AS "purposeCode",
+            payout_transfer_id AS "payoutTransferId", created_at AS "createdAt"`;
 
 /** The request id is the parameter: it is set on each row here rather than read back (a column less per row). */
 export async function findAmountSplits(tx: Queryable, requestId: string): Promise<AmountSplitRow[]> {
   const rows = await tx.query<AmountSplitRow>(`SELECT ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`, [
     requestId,
   ]);
-  return withRequestId(rows, requestId);
+  return withRequestId(rows, 'payrollRequestId', requestId);
 }
 
 export async function findAmountSplit(tx: Queryable, splitId: string): Promise<AmountSplitRow | null> {
-  const rows = await tx.query<AmountSplitRow>(`SELECT payroll_request_id, ${SPLIT_COLUMNS} FROM amount_splits WHERE id = $1`, [splitId]);
+  const rows = await tx.query<AmountSplitRow>(`SELECT payroll_request_id AS "payrollRequestId", ${SPLIT_COLUMNS} FROM amount_splits WHERE id = $1`, [splitId]);
   return rows[0] ?? null;
 }
 
@@ -148,7 +140,7 @@ export async function findTransfers(tx: Queryable, requestId: string): Promise<T
   const rows = await tx.query<TransferRow>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [
     requestId,
   ]);
-  return withRequestId(rows, requestId);
+  return withRequestId(rows, 'payroll_request_id', requestId);
 }
 
 export async function findTransfer(tx: Queryable, transferId: string): Promise<TransferRow | null> {
@@ -166,9 +158,9 @@ export async function findTransferOwner(tx: Queryable, transferId: string): Prom
 }
 
 /** uuid columns read back in lowercase; the id as given may be in either case. */
-function withRequestId<T extends { payroll_request_id: string }>(rows: T[], requestId: string): T[] {
+function withRequestId<K extends string, T extends Record<K, string>>(rows: T[], key: K, requestId: string): T[] {
   const id = requestId.toLowerCase();
-  for (const row of rows) row.payroll_request_id = id;
+  for (const row of rows) (row as Record<K, string>)[key] = id;
   return rows;
 }
 

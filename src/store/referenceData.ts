@@ -139,15 +139,15 @@ export async function findProcessorFeeSchedule(tx: Queryable, accountProvider: s
 }
 
 export interface InternalFeeRuleRow {
-  percent_bps: string;
+  percentBps: string;
   fixed: string;
-  customer_specific: boolean;
+  customerSpecific: boolean;
 }
 
 /** The customer's own rule for the currency when there is one, else the platform default. */
 export async function findInternalPayoutRule(tx: Queryable, customerId: string, currencyCode: string): Promise<InternalFeeRuleRow | null> {
   const rows = await tx.query<InternalFeeRuleRow>(
-    `SELECT percent_bps::text, fixed::text, customer_id IS NOT NULL AS customer_specific
+    `SELECT percent_bps::text AS "percentBps", fixed::text AS "fixed", customer_id IS NOT NULL AS "customerSpecific"
        FROM internal_payout_fee_rules
       WHERE currency_code = $2 AND (customer_id = $1 OR customer_id IS NULL)
       ORDER BY customer_id NULLS LAST LIMIT 1`,

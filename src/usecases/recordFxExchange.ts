@@ -4,8 +4,11 @@ import { DomainError, validationError } from '../domain/errors.js';
 import { Money, formatAmount, formatExact, roundDown } from '../domain/money.js';
 import { payrollScale } from '../domain/payrollFees.js';
 import { assertTransition } from '../domain/payrollStatus.js';
+import type { TransferType } from '../domain/transfers.js';
+import type { Queryable } from '../store/db.js';
 import { creditFunds } from '../store/ledger.js';
 import { insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
+import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChange } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
@@ -35,7 +38,7 @@ export async function recordFxExchange(
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'recordFxExchange');
     const transfers = await transferStatuses(tx, requestId);
-    const completed = (type: string) => transfers.some((transfer) => transfer.transfer_type === type && transfer.status === 'COMPLETED');
+    const completed = (type: TransferType) => transfers.some((transfer) => transfer.transfer_type === type && transfer.status === 'COMPLETED');
     if (!completed('PROCESSOR_INTERNAL_DEBIT') || !completed('PROCESSOR_TO_BANK')) {
       throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is EXECUTING; the source debit and the move to the payroll bank must complete first`);
     }
@@ -58,22 +61,30 @@ export async function recordFxExchange(
     });
     await creditFunds(tx, { accountCurrencyId: request.payroll_account_currency_id, amount: formatAmount(toAmount), reason: 'FX_CREDIT', payrollRequestId: request.id, at: now });
 
-    // The bank fee was charged once, in the source currency, in the request's fee breakdown; the
-    // payouts carry no fee of their own.
-    const splits = await splitsOf(tx, requestId);
-    await insertTransfers(
-      tx,
-      requestId,
-      splits.map((split) => ({
-        id: randomUUID(),
-        transferType: 'BANK_TO_BENEFICIARY' as const,
-        amount: formatAmount(roundDown(new Money(split.source_currency_amount).times(rate), scale), request.payroll_decimals),
-        currencyCode: request.payroll_currency_code,
-        amountSplitId: split.id,
-      })),
-      now,
-    );
+    await insertPayouts(tx, request, rate, now);
     await recordStatusChange(tx, request, 'PAYOUT_INITIATED', now);
     return reloadPayrollRequest(tx, requestId);
   });
+}
+
+/**
+ * One BANK_TO_BENEFICIARY transfer per split, at the actual rate, rounded down. The bank fee was
+ * charged once, in the source currency, in the request's fee breakdown; the payouts carry no fee
+ * of their own.
+ */
+async function insertPayouts(tx: Queryable, request: LockedPayrollRequest, rate: Money, now: Date): Promise<void> {
+  const scale = payrollScale(request.payroll_decimals);
+  const splits = await splitsOf(tx, request.id);
+  await insertTransfers(
+    tx,
+    request.id,
+    splits.map((split) => ({
+      id: randomUUID(),
+      transferType: 'BANK_TO_BENEFICIARY' as const,
+      amount: formatAmount(roundDown(new Money(split.source_currency_amount).times(rate), scale), request.payroll_decimals),
+      currencyCode: request.payroll_currency_code,
+      amountSplitId: split.id,
+    })),
+    now,
+  );
 }

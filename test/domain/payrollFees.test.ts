@@ -18,6 +18,9 @@ interface EstimateInput {
   bankFee: string;
 }
 
+/** USD → AED at 3.6725 with a 50 bips profile, FIREBLOCKS' schedule and a 5.00 AED bank fee. */
+const USD_TO_AED = { base: '3.6725', bips: 50, payrollDecimals: 2, schedule: FIREBLOCKS_USD, bankFee: '5.00' };
+
 /** The entries validated as the use case validates them, then the one function it computes with. */
 function figuresOf(input: EstimateInput) {
   return estimatePayrollFigures({
@@ -40,15 +43,11 @@ function estimate(input: EstimateInput) {
 describe('payroll fee formulas (hand-computed with bc)', () => {
   it('USD→AED, 50 bips, two SOURCE entries', () => {
     const { eff, text } = estimate({
+      ...USD_TO_AED,
       entries: [
         { beneficiaryId: id(1), amount: '1000.00' },
         { beneficiaryId: id(2), amount: '500.00', amountCurrencyType: 'SOURCE' },
       ],
-      base: '3.6725',
-      bips: 50,
-      payrollDecimals: 2,
-      schedule: FIREBLOCKS_USD,
-      bankFee: '5.00',
     });
     expect(eff).toBe('3.6541375');
     expect(text).toEqual({
@@ -64,15 +63,11 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
 
   it('mixed SOURCE and PAYROLL entries: PAYROLL converts up to 8 places', () => {
     const { converted, text } = estimate({
+      ...USD_TO_AED,
       entries: [
         { beneficiaryId: id(1), amount: '1000' },
         { beneficiaryId: id(2), amount: '1000.00', amountCurrencyType: 'PAYROLL' },
       ],
-      base: '3.6725',
-      bips: 50,
-      payrollDecimals: 2,
-      schedule: FIREBLOCKS_USD,
-      bankFee: '5.00',
     });
     expect(converted[1]!.sourceCurrencyAmount.toFixed()).toBe('273.66238956'); // 273.662389551… up
     expect(text).toEqual({
@@ -144,18 +139,14 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
   });
 
   it('formats the figures as the API and the locked estimate show them', () => {
-    const input: EstimateInput = {
+    const figures = figuresOf({
+      ...USD_TO_AED,
       entries: [
         { beneficiaryId: id(1), amount: '1000.00' },
         { beneficiaryId: id(2), amount: '2500', amountCurrencyType: 'PAYROLL' },
       ],
-      base: '3.6725',
-      bips: 50,
-      payrollDecimals: 2,
-      schedule: FIREBLOCKS_USD,
-      bankFee: '5.00',
-    };
-    const formatted = formatPayrollEstimate(figuresOf(input), { source: { code: 'USD', decimals: 2 }, payroll: { code: 'AED', decimals: 2 } });
+    });
+    const formatted = formatPayrollEstimate(figures, { source: { code: 'USD', decimals: 2 }, payroll: { code: 'AED', decimals: 2 } });
     expect(formatted.feeBreakdown).toEqual({
       sourceCurrencyAmount: '1684.15597388', // 1000 + 684.15597388 (2500 / 3.6541375 = 684.1559738789… up)
       spreadFee: '8.42077987', // 8.4207798694 up

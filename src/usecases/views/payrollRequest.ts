@@ -89,17 +89,7 @@ function accountCurrencies(row: PayrollRequestRow): Pick<PayrollRequest, 'source
 }
 
 function toAmountSplit(split: AmountSplitRow): Schemas['AmountSplitDetail'] {
-  return {
-    id: split.id,
-    payrollRequestId: split.payroll_request_id,
-    beneficiaryId: split.beneficiary_id,
-    beneficiarySnapshot: split.beneficiary_snapshot,
-    sourceCurrencyAmount: split.source_currency_amount,
-    amount: split.amount,
-    purposeCode: split.purpose_code,
-    payoutTransferId: split.payout_transfer_id,
-    createdAt: split.created_at.toISOString(),
-  };
+  return { ...split, createdAt: split.createdAt.toISOString() };
 }
 
 function toFxExchange(fx: FxExchangeRow): Schemas['FxExchange'] {

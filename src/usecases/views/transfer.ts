@@ -30,12 +30,12 @@ export function toTransfer(transfer: TransferRow, split: AmountSplitRow | undefi
 
 /** Rule 4: the instruction id is the split id; the amount is what the payout pays. */
 function toPayoutInstruction(split: AmountSplitRow, amount: string): components['schemas']['PayoutInstruction'] {
-  const snapshot = split.beneficiary_snapshot;
+  const { id, firstName, lastName, displayName } = split.beneficiarySnapshot;
   return {
     id: split.id,
-    beneficiaryId: split.beneficiary_id,
-    beneficiarySnapshot: { id: snapshot.id, firstName: snapshot.firstName, lastName: snapshot.lastName, displayName: snapshot.displayName },
-    sourceCurrencyAmount: split.source_currency_amount,
+    beneficiaryId: split.beneficiaryId,
+    beneficiarySnapshot: { id, firstName, lastName, displayName },
+    sourceCurrencyAmount: split.sourceCurrencyAmount,
     amount,
   };
 }
