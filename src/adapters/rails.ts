@@ -24,8 +24,8 @@ export interface PaymentRails {
 }
 
 /** Documented failure triggers of the simulation. */
-export const FAILING_PROCESSOR = 'FAILING_PROCESSOR';
-export const FAILING_REFERENCE_PREFIX = 'FAIL';
+const FAILING_PROCESSOR = 'FAILING_PROCESSOR';
+const FAILING_REFERENCE_PREFIX = 'FAIL';
 
 /**
  * The simulated processor and bank. They keep their own books (simulated_operations), settle

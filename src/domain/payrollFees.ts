@@ -15,7 +15,7 @@ import {
 } from './money.js';
 
 /** The documented maximum number of beneficiaries in one payroll estimate or request. */
-export const MAX_SPLIT_ENTRIES = 10_000;
+const MAX_SPLIT_ENTRIES = 10_000;
 
 export type AmountCurrencyType = components['schemas']['AmountCurrencyType'];
 

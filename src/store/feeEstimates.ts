@@ -136,7 +136,7 @@ export async function insertPayoutFeeEstimate(tx: Queryable, record: PayoutFeeEs
   );
 }
 
-export interface LockedPayoutFeeEstimate {
+interface LockedPayoutFeeEstimate {
   id: string;
   customer_id: string;
   account_id: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PaymentRails, TransferInstruction } from '../adapters/rails.js';
 import type { WebhookSender } from '../adapters/webhookSender.js';
 import { statusAfterPayouts } from '../domain/payrollStatus.js';
-import { type TransferOutcome, isSettled } from '../domain/transfers.js';
+import { type TransferOutcome, type TransferStatus, isSettled } from '../domain/transfers.js';
 import type { Queryable } from '../store/db.js';
 import { payOut, refundPayout, refundPayrollRequest } from '../store/ledger.js';
 import { insertTransfers, transferStatuses } from '../store/payrollLifecycle.js';
@@ -77,7 +77,7 @@ async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promis
  * guarded by the status it expects. The rails are called between transactions and are idempotent
  * by transfer id, so a crash at any point is resumed by the next worker without paying twice.
  */
-export async function stepWorkItem(deps: ExecutionDeps, item: WorkItem): Promise<void> {
+async function stepWorkItem(deps: ExecutionDeps, item: WorkItem): Promise<void> {
   let status = item.status;
   if (status === 'PENDING') {
     if (!(await deps.db.transaction((tx) => advance(tx, item, 'PENDING', 'INITIATED', deps.clock())))) return;
@@ -109,7 +109,7 @@ async function advance(
   tx: Queryable,
   item: WorkItem,
   from: WorkItem['status'],
-  to: Parameters<typeof advanceWork>[3],
+  to: Exclude<TransferStatus, 'PENDING'>,
   at: Date,
   details: { externalId?: string; failureReason?: string } = {},
 ): Promise<boolean> {

@@ -13,7 +13,7 @@ import { reloadPayrollRequest } from './views/payrollRequest.js';
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /** The longest an admin quote may stay open. */
-export const MAX_QUOTE_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const MAX_QUOTE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Admin: quote the FX rate of a PENDING request, or re-quote a QUOTE_PROVIDED one whose quote

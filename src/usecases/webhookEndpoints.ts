@@ -20,7 +20,7 @@ import { toDelivery, toEndpoint } from './views/webhooks.js';
 type Schemas = components['schemas'];
 
 /** The most endpoints one customer may register. */
-export const MAX_ENDPOINTS_PER_CUSTOMER = 10;
+const MAX_ENDPOINTS_PER_CUSTOMER = 10;
 
 /** Register an endpoint; its secret is returned this once. */
 export async function createWebhookEndpoint(
