@@ -1,6 +1,6 @@
+import type { TransferKind } from '../domain/transfers.js';
 import type { Database } from '../store/db.js';
-
-export type TransferKind = 'PROCESSOR_INTERNAL_DEBIT' | 'PROCESSOR_TO_BANK' | 'BANK_TO_BENEFICIARY' | 'PAYOUT';
+import { findSimulatedOperation, recordSimulatedSubmission } from '../store/simulatedOperations.js';
 
 /** What we ask the processor or the bank to do. transferId is their idempotency key. */
 export interface TransferInstruction {
@@ -24,8 +24,8 @@ export interface PaymentRails {
 }
 
 /** Documented failure triggers of the simulation. */
-export const FAILING_PROCESSOR = 'FAILING_PROCESSOR';
-export const FAILING_REFERENCE_PREFIX = 'FAIL';
+const FAILING_PROCESSOR = 'FAILING_PROCESSOR';
+const FAILING_REFERENCE_PREFIX = 'FAIL';
 
 /**
  * The simulated processor and bank. They keep their own books (simulated_operations), settle
@@ -41,37 +41,31 @@ export class SimulatedRails implements PaymentRails {
   ) {}
 
   async submit(instruction: TransferInstruction): Promise<{ externalId: string }> {
-    const failure = simulatedFailure(instruction);
     const now = this.clock();
-    const rows = await this.db.query<{ external_id: string }>(
-      `INSERT INTO simulated_operations (transfer_id, kind, external_id, amount, currency_code, outcome, failure_reason, submitted_at, settles_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (transfer_id) DO UPDATE SET calls = simulated_operations.calls + 1
-       RETURNING external_id`,
-      [
-        instruction.transferId,
-        instruction.kind,
-        `SIM-${instruction.kind === 'PROCESSOR_INTERNAL_DEBIT' || instruction.kind === 'PROCESSOR_TO_BANK' ? 'PRC' : 'BNK'}-${instruction.transferId.slice(0, 8)}-${instruction.transferId.slice(-12)}`,
-        instruction.amount,
-        instruction.currencyCode,
-        failure ? 'FAILED' : 'COMPLETED',
-        failure,
-        now,
-        new Date(now.getTime() + this.settlementMs),
-      ],
-    );
-    return { externalId: rows[0]!.external_id };
+    const externalId = await recordSimulatedSubmission(this.db, {
+      transferId: instruction.transferId,
+      kind: instruction.kind,
+      externalId: simulatedExternalId(instruction),
+      amount: instruction.amount,
+      currencyCode: instruction.currencyCode,
+      failureReason: simulatedFailure(instruction),
+      submittedAt: now,
+      settlesAt: new Date(now.getTime() + this.settlementMs),
+    });
+    return { externalId };
   }
 
   async status(transferId: string): Promise<RailStatus> {
-    const rows = await this.db.query<{ outcome: 'COMPLETED' | 'FAILED'; failure_reason: string | null; settles_at: Date }>(
-      'SELECT outcome, failure_reason, settles_at FROM simulated_operations WHERE transfer_id = $1',
-      [transferId],
-    );
-    const operation = rows[0];
-    if (!operation || operation.settles_at > this.clock()) return { state: 'PROCESSING' };
-    return operation.outcome === 'COMPLETED' ? { state: 'COMPLETED' } : { state: 'FAILED', reason: operation.failure_reason ?? 'Failed' };
+    const operation = await findSimulatedOperation(this.db, transferId);
+    if (!operation || operation.settlesAt > this.clock()) return { state: 'PROCESSING' };
+    return operation.outcome === 'COMPLETED' ? { state: 'COMPLETED' } : { state: 'FAILED', reason: operation.failureReason ?? 'Failed' };
   }
+}
+
+/** SIM-PRC-… for the processor's debits and moves, SIM-BNK-… for the bank's payouts. */
+function simulatedExternalId(instruction: TransferInstruction): string {
+  const rail = instruction.kind === 'PROCESSOR_INTERNAL_DEBIT' || instruction.kind === 'PROCESSOR_TO_BANK' ? 'PRC' : 'BNK';
+  return `SIM-${rail}-${instruction.transferId.slice(0, 8)}-${instruction.transferId.slice(-12)}`;
 }
 
 function simulatedFailure(instruction: TransferInstruction): string | null {

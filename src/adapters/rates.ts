@@ -1,6 +1,7 @@
 import type { Decimal } from 'decimal.js';
-import { Money } from '../domain/money.js';
+import { Money, formatExact } from '../domain/money.js';
 import type { Queryable } from '../store/db.js';
+import { findExchangeRate, saveExchangeRate } from '../store/exchangeRates.js';
 
 /** Where exchange rates come from. rate = how many `to` units one `from` unit buys. */
 export interface RateSource {
@@ -17,21 +18,12 @@ export interface RateSource {
 export class TableRateSource implements RateSource {
   async getRate(tx: Queryable, from: string, to: string): Promise<Decimal | null> {
     if (from === to) return new Money(1);
-    const rows = await tx.query<{ rate: string }>(
-      'SELECT rate::text AS rate FROM exchange_rates WHERE from_code = $1 AND to_code = $2',
-      [from, to],
-    );
-    return rows[0] ? new Money(rows[0].rate) : null;
+    const rate = await findExchangeRate(tx, from, to);
+    return rate === null ? null : new Money(rate);
   }
 
   async setRate(tx: Queryable, from: string, to: string, rate: Decimal): Promise<{ rate: Decimal; updatedAt: Date }> {
-    const rows = await tx.query<{ rate: string; updated_at: Date }>(
-      `INSERT INTO exchange_rates (from_code, to_code, rate, updated_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (from_code, to_code) DO UPDATE SET rate = EXCLUDED.rate, updated_at = EXCLUDED.updated_at
-       RETURNING rate::text AS rate, updated_at`,
-      [from, to, rate.toFixed()],
-    );
-    const row = rows[0]!;
-    return { rate: new Money(row.rate), updatedAt: row.updated_at };
+    const saved = await saveExchangeRate(tx, from, to, formatExact(rate));
+    return { rate: new Money(saved.rate), updatedAt: saved.updatedAt };
   }
 }

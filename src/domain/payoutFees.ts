@@ -5,7 +5,7 @@ import { ZERO, bipsFraction, decimalPlacesText, roundUp } from './money.js';
 import { type FeeSchedule, scheduleFee } from './payrollFees.js';
 
 /** The largest payout amount accepted: keeps every figure exact as a JSON number. */
-export const MAX_PAYOUT_AMOUNT = '999999999999';
+const MAX_PAYOUT_AMOUNT = '999999999999';
 
 export interface PayoutSchedule extends FeeSchedule {
   settlementDays: number;

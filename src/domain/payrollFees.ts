@@ -1,4 +1,5 @@
 import type { Decimal } from 'decimal.js';
+import type { components } from '../../generated/api.js';
 import { validationError } from './errors.js';
 import {
   MAX_PAYROLL_SCALE,
@@ -14,9 +15,9 @@ import {
 } from './money.js';
 
 /** The documented maximum number of beneficiaries in one payroll estimate or request. */
-export const MAX_SPLIT_ENTRIES = 10_000;
+const MAX_SPLIT_ENTRIES = 10_000;
 
-export type AmountCurrencyType = 'SOURCE' | 'PAYROLL';
+export type AmountCurrencyType = components['schemas']['AmountCurrencyType'];
 
 export interface SplitEntryInput {
   beneficiaryId: string;
@@ -99,6 +100,11 @@ export interface FeeSchedule {
   fixed: Decimal;
   min: Decimal;
   max: Decimal;
+}
+
+/** A schedule read as exact decimal strings, parsed once. */
+export function parseFeeSchedule(text: Record<keyof FeeSchedule, string>): FeeSchedule {
+  return { percentBps: parseAmount(text.percentBps), fixed: parseAmount(text.fixed), min: parseAmount(text.min), max: parseAmount(text.max) };
 }
 
 /** clamp(amount × percentBps/10000 + fixed, min, max), unrounded: callers round to their scale. */

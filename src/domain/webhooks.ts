@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-// Signing and checking are one piece of code, published in the client package, so a receiver's
-// check can never drift from how the service signs.
-export { signWebhook, verifyWebhook } from '../../client/webhooks.js';
+// Signing and checking live in one module, client/webhooks.ts, published in the client package so
+// that a receiver's check can never drift from how the service signs: import them from there.
 
 /** A new endpoint secret: shown once, used to sign every delivery. */
 export function newWebhookSecret(): string {

@@ -1,3 +1,5 @@
+import type { components } from '../../generated/api.js';
+import type { LockedEstimateEntry } from '../domain/payrollEstimate.js';
 import type { Queryable } from './db.js';
 
 export interface PayrollFeeEstimateRecord {
@@ -7,7 +9,7 @@ export interface PayrollFeeEstimateRecord {
   sourceAccountCurrencyId: string;
   payrollAccountCurrencyId: string;
   /** Normalised entries with their converted amounts, as exact strings. */
-  entries: unknown;
+  entries: readonly LockedEstimateEntry[];
   feeBreakdown: unknown;
   sourceCurrencyAmount: string;
   feeAmount: string;
@@ -46,8 +48,8 @@ export interface LockedPayrollFeeEstimate {
   customer_id: string;
   source_account_currency_id: string;
   payroll_account_currency_id: string;
-  entries: unknown;
-  fee_breakdown: unknown;
+  entries: LockedEstimateEntry[];
+  fee_breakdown: components['schemas']['FeeBreakdown'];
   source_currency_amount: string;
   fee_amount: string;
   total_amount: string;
@@ -134,7 +136,7 @@ export async function insertPayoutFeeEstimate(tx: Queryable, record: PayoutFeeEs
   );
 }
 
-export interface LockedPayoutFeeEstimate {
+interface LockedPayoutFeeEstimate {
   id: string;
   customer_id: string;
   account_id: string;

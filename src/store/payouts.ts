@@ -1,3 +1,5 @@
+import type { components } from '../../generated/api.js';
+import type { TransferStatus } from '../domain/transfers.js';
 import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
 
@@ -49,14 +51,14 @@ export interface PayoutRow {
   account_id: string;
   account_currency_id: string;
   beneficiary_id: string;
-  beneficiary_snapshot: Record<string, string>;
+  beneficiary_snapshot: components['schemas']['Payout']['beneficiarySnapshot'];
   currency_code: string;
   amount: string;
   fee: string;
   internal_fee: string;
   total_fee: string;
   total_amount: string;
-  status: string;
+  status: TransferStatus;
   external_id: string | null;
   failure_reason: string | null;
   executed_at: Date | null;

@@ -1,50 +1,10 @@
+import type { components } from '../../generated/api.js';
+import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
+import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
 
-/** Writes of the payroll lifecycle. Amounts arrive as exact decimal strings. */
-
-export interface LockedPayrollRequest {
-  id: string;
-  customer_id: string;
-  status: string;
-  source_account_currency_id: string;
-  payroll_account_currency_id: string;
-  total_amount: string;
-  source_amount_for_exchange: string;
-  quote_rate: string | null;
-  quote_expires_at: Date | null;
-  metadata: { feeBreakdown: Record<string, string> };
-  payroll_currency_code: string;
-  payroll_decimals: number;
-  source_currency_code: string;
-}
-
-/** Row-locks a request for a state change; the lock serialises every move of one request. */
-export async function lockPayrollRequest(tx: Queryable, requestId: string): Promise<LockedPayrollRequest | null> {
-  const rows = await tx.query<LockedPayrollRequest>(
-    `SELECT r.id, r.customer_id, r.status, r.source_account_currency_id, r.payroll_account_currency_id, r.total_amount::text,
-            r.source_amount_for_exchange::text, r.quote_rate::text, r.quote_expires_at, r.metadata,
-            pac.currency_code AS payroll_currency_code, pc.decimals AS payroll_decimals, sac.currency_code AS source_currency_code
-       FROM payroll_requests r
-       JOIN account_currencies pac ON pac.id = r.payroll_account_currency_id
-       JOIN currencies pc ON pc.code = pac.currency_code
-       JOIN account_currencies sac ON sac.id = r.source_account_currency_id
-      WHERE r.id = $1
-      FOR UPDATE OF r`,
-    [requestId],
-  );
-  return rows[0] ?? null;
-}
-
-export async function updatePayrollRequest(tx: Queryable, requestId: string, at: Date, fields: Record<string, unknown>): Promise<void> {
-  const names = Object.keys(fields);
-  const assignments = names.map((name, index) => `${name} = $${index + 3}`).join(', ');
-  await tx.query(`UPDATE payroll_requests SET updated_at = $2${assignments ? `, ${assignments}` : ''} WHERE id = $1`, [
-    requestId,
-    at,
-    ...names.map((name) => fields[name]),
-  ]);
-}
+/** Inserts of the payroll lifecycle and the reads its steps need. Amounts are exact decimal strings. */
 
 export interface NewPayrollRequest {
   id: string;
@@ -55,7 +15,7 @@ export interface NewPayrollRequest {
   estimatedFxRate: string;
   estimatedReceivedAmount: string;
   sourceAmountForExchange: string;
-  feeBreakdown: unknown;
+  feeBreakdown: components['schemas']['FeeBreakdown'];
   feeHash: string;
   at: Date;
 }
@@ -85,7 +45,7 @@ export interface NewSplit {
   beneficiaryId: string;
   sourceCurrencyAmount: string;
   amount: string;
-  purposeCode: string;
+  purposeCode: components['schemas']['PurposeCode'];
 }
 
 /** All splits in one statement, each with an immutable snapshot of its beneficiary as it is now. */
@@ -115,7 +75,7 @@ export async function insertSplitsWithSnapshots(tx: Queryable, requestId: string
 
 export interface NewTransfer {
   id: string;
-  transferType: 'PROCESSOR_INTERNAL_DEBIT' | 'PROCESSOR_TO_BANK' | 'BANK_TO_BENEFICIARY';
+  transferType: TransferType;
   amount: string;
   currencyCode: string;
   fee?: { id: string; amount: string; finalInternalFee: string } | undefined;
@@ -157,7 +117,7 @@ export async function insertTransfers(tx: Queryable, requestId: string, transfer
   );
 }
 
-export async function transferStatuses(tx: Queryable, requestId: string): Promise<Array<{ transfer_type: string; status: string }>> {
+export async function transferStatuses(tx: Queryable, requestId: string): Promise<Array<{ transfer_type: TransferType; status: TransferStatus }>> {
   return tx.query('SELECT transfer_type, status FROM transfers WHERE payroll_request_id = $1 ORDER BY position', [requestId]);
 }
 
@@ -194,7 +154,7 @@ export async function insertFxExchange(tx: Queryable, fx: NewFxExchange): Promis
 
 export interface PayrollRequestSummaryRow {
   id: string;
-  status: string;
+  status: PayrollRequestStatus;
   customer_id: string;
   source_account_currency_id: string;
   source_currency_code: string;
@@ -211,7 +171,7 @@ export interface PayrollRequestSummaryRow {
 /** A page of requests, newest first, after the keyset (createdAt, id) of the previous page. */
 export async function listPayrollRequests(
   tx: Queryable,
-  filter: { customerId: string | null; status: string | null; after: { createdAt: Date; id: string } | null; limit: number },
+  filter: { customerId: string | null; status: PayrollRequestStatus | null; after: { createdAt: Date; id: string } | null; limit: number },
 ): Promise<PayrollRequestSummaryRow[]> {
   return tx.query<PayrollRequestSummaryRow>(
     `SELECT r.id, r.status, r.customer_id, r.source_account_currency_id, sac.currency_code AS source_currency_code,

@@ -1,4 +1,9 @@
+import type { components } from '../../generated/api.js';
+import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
+import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
+
+type Schemas = components['schemas'];
 
 /**
  * The read model of one payroll request: four queries whatever the number of splits,
@@ -7,7 +12,7 @@ import type { Queryable } from './db.js';
 export interface PayrollRequestRow {
   id: string;
   customer_id: string;
-  status: string;
+  status: PayrollRequestStatus;
   total_amount: string;
   estimated_fx_rate: string;
   estimated_received_amount: string;
@@ -18,7 +23,7 @@ export interface PayrollRequestRow {
   accepted_by_customer_at: Date | null;
   cancellation_reason: string | null;
   failure_reason: string | null;
-  metadata: { feeBreakdown: Record<string, string> };
+  metadata: Schemas['PayrollRequestMetadata'];
   created_at: Date;
   updated_at: Date;
   customer_first_name: string;
@@ -90,34 +95,31 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string): P
   return rows[0] ?? null;
 }
 
-export interface AmountSplitRow {
-  id: string;
-  payroll_request_id: string;
-  beneficiary_id: string;
-  beneficiary_snapshot: Record<string, string>;
-  source_currency_amount: string;
-  amount: string;
-  purpose_code: string;
-  payout_transfer_id: string | null;
-  created_at: Date;
-}
+/** A split as the API shows it, but for its timestamp (a Date here). */
+export type AmountSplitRow = Omit<Schemas['AmountSplitDetail'], 'createdAt'> & { createdAt: Date };
+
+const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapshot AS "beneficiarySnapshot",
+            source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount", purpose_code AS "purposeCode",
+            payout_transfer_id AS "payoutTransferId", created_at AS "createdAt"`;
 
 /** The request id is the parameter: it is set on each row here rather than read back (a column less per row). */
 export async function findAmountSplits(tx: Queryable, requestId: string): Promise<AmountSplitRow[]> {
-  const rows = await tx.query<AmountSplitRow>(
-    `SELECT id, beneficiary_id, beneficiary_snapshot, source_currency_amount::text, amount::text,
-            purpose_code, payout_transfer_id, created_at
-       FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`,
-    [requestId],
-  );
-  return withRequestId(rows, requestId);
+  const rows = await tx.query<AmountSplitRow>(`SELECT ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`, [
+    requestId,
+  ]);
+  return withRequestId(rows, 'payrollRequestId', requestId);
+}
+
+export async function findAmountSplit(tx: Queryable, splitId: string): Promise<AmountSplitRow | null> {
+  const rows = await tx.query<AmountSplitRow>(`SELECT payroll_request_id AS "payrollRequestId", ${SPLIT_COLUMNS} FROM amount_splits WHERE id = $1`, [splitId]);
+  return rows[0] ?? null;
 }
 
 export interface TransferRow {
   id: string;
   payroll_request_id: string;
-  transfer_type: string;
-  status: string;
+  transfer_type: TransferType;
+  status: TransferStatus;
   external_id: string | null;
   amount: string;
   currency_code: string;
@@ -131,20 +133,34 @@ export interface TransferRow {
   created_at: Date;
 }
 
+const TRANSFER_COLUMNS = `id, transfer_type, status, external_id, amount::text, currency_code, fee_id,
+            fee_amount::text, final_internal_fee::text, amount_split_id, executed_at, completed_at, failure_reason, created_at`;
+
 export async function findTransfers(tx: Queryable, requestId: string): Promise<TransferRow[]> {
-  const rows = await tx.query<TransferRow>(
-    `SELECT id, transfer_type, status, external_id, amount::text, currency_code, fee_id,
-            fee_amount::text, final_internal_fee::text, amount_split_id, executed_at, completed_at, failure_reason, created_at
-       FROM transfers WHERE payroll_request_id = $1 ORDER BY position`,
-    [requestId],
+  const rows = await tx.query<TransferRow>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [
+    requestId,
+  ]);
+  return withRequestId(rows, 'payroll_request_id', requestId);
+}
+
+export async function findTransfer(tx: Queryable, transferId: string): Promise<TransferRow | null> {
+  const rows = await tx.query<TransferRow>(`SELECT payroll_request_id, ${TRANSFER_COLUMNS} FROM transfers WHERE id = $1`, [transferId]);
+  return rows[0] ?? null;
+}
+
+/** The customer whose request a transfer belongs to, or null: who receives its events. */
+export async function findTransferOwner(tx: Queryable, transferId: string): Promise<string | null> {
+  const [row] = await tx.query<{ customer_id: string }>(
+    'SELECT r.customer_id FROM transfers t JOIN payroll_requests r ON r.id = t.payroll_request_id WHERE t.id = $1',
+    [transferId],
   );
-  return withRequestId(rows, requestId);
+  return row?.customer_id ?? null;
 }
 
 /** uuid columns read back in lowercase; the id as given may be in either case. */
-function withRequestId<T extends { payroll_request_id: string }>(rows: T[], requestId: string): T[] {
+function withRequestId<K extends string, T extends Record<K, string>>(rows: T[], key: K, requestId: string): T[] {
   const id = requestId.toLowerCase();
-  for (const row of rows) row.payroll_request_id = id;
+  for (const row of rows) (row as Record<K, string>)[key] = id;
   return rows;
 }
 

@@ -106,33 +106,48 @@ export async function findBeneficiaries(tx: Queryable, customerId: string, ids: 
   );
 }
 
-export interface PayoutScheduleRow {
-  percent_bps: string;
+/** A fee schedule as stored: exact decimal strings. */
+export interface FeeScheduleText {
+  percentBps: string;
   fixed: string;
   min: string;
   max: string;
-  settlement_days: number;
 }
 
-export async function findPayoutSchedule(tx: Queryable, accountProvider: string, currencyCode: string): Promise<PayoutScheduleRow | null> {
-  const rows = await tx.query<PayoutScheduleRow>(
-    `SELECT percent_bps::text, fixed::text, min::text, max::text, settlement_days
+const SCHEDULE_COLUMNS = 'percent_bps::text AS "percentBps", fixed::text AS "fixed", min::text AS "min", max::text AS "max"';
+
+export async function findPayoutSchedule(
+  tx: Queryable,
+  accountProvider: string,
+  currencyCode: string,
+): Promise<(FeeScheduleText & { settlementDays: number }) | null> {
+  const rows = await tx.query<FeeScheduleText & { settlementDays: number }>(
+    `SELECT ${SCHEDULE_COLUMNS}, settlement_days AS "settlementDays"
        FROM payout_fee_schedules WHERE account_provider = $1 AND currency_code = $2`,
     [accountProvider, currencyCode],
   );
   return rows[0] ?? null;
 }
 
+/** The processor's debit-fee schedule for an account provider and currency; null: no fee. */
+export async function findProcessorFeeSchedule(tx: Queryable, accountProvider: string, currencyCode: string): Promise<FeeScheduleText | null> {
+  const rows = await tx.query<FeeScheduleText>(
+    `SELECT ${SCHEDULE_COLUMNS} FROM processor_fee_schedules WHERE account_provider = $1 AND currency_code = $2`,
+    [accountProvider, currencyCode],
+  );
+  return rows[0] ?? null;
+}
+
 export interface InternalFeeRuleRow {
-  percent_bps: string;
+  percentBps: string;
   fixed: string;
-  customer_specific: boolean;
+  customerSpecific: boolean;
 }
 
 /** The customer's own rule for the currency when there is one, else the platform default. */
 export async function findInternalPayoutRule(tx: Queryable, customerId: string, currencyCode: string): Promise<InternalFeeRuleRow | null> {
   const rows = await tx.query<InternalFeeRuleRow>(
-    `SELECT percent_bps::text, fixed::text, customer_id IS NOT NULL AS customer_specific
+    `SELECT percent_bps::text AS "percentBps", fixed::text AS "fixed", customer_id IS NOT NULL AS "customerSpecific"
        FROM internal_payout_fee_rules
       WHERE currency_code = $2 AND (customer_id = $1 OR customer_id IS NULL)
       ORDER BY customer_id NULLS LAST LIMIT 1`,

@@ -1,13 +1,17 @@
+import type { components } from '../../generated/api.js';
 import type { Queryable } from './db.js';
+
+type Schemas = components['schemas'];
+type EventType = Schemas['WebhookEventType'];
 
 export interface EndpointRow {
   id: string;
   customer_id: string;
   url: string;
-  event_types: string[];
+  event_types: EventType[];
   description: string | null;
   secret: string;
-  status: 'ENABLED' | 'FAILING';
+  status: Schemas['WebhookEndpointStatus'];
   created_at: Date;
   updated_at: Date;
 }
@@ -42,7 +46,7 @@ export async function deleteEndpoint(tx: Queryable, endpointId: string, at: Date
 }
 
 /** Whether anyone would receive an event: lets a change skip building a payload nobody reads. */
-export async function hasSubscribers(tx: Queryable, customerId: string, type: string): Promise<boolean> {
+export async function hasSubscribers(tx: Queryable, customerId: string, type: EventType): Promise<boolean> {
   const rows = await tx.query('SELECT 1 FROM webhook_endpoints WHERE customer_id = $1 AND deleted_at IS NULL AND $2 = ANY(event_types) LIMIT 1', [customerId, type]);
   return rows.length > 0;
 }
@@ -50,7 +54,7 @@ export async function hasSubscribers(tx: Queryable, customerId: string, type: st
 /** The outbox: the event and one delivery per subscribed endpoint, in the caller's transaction. */
 export async function recordEvent(
   tx: Queryable,
-  event: { id: string; customerId: string; type: string; occurredAt: Date; payload: unknown },
+  event: { id: string; customerId: string; type: EventType; occurredAt: Date; payload: unknown },
 ): Promise<void> {
   await tx.query('INSERT INTO events (id, customer_id, type, occurred_at, payload) VALUES ($1, $2, $3, $4, $5::jsonb)', [
     event.id,
@@ -142,13 +146,13 @@ export interface DeliveryRow {
   id: string;
   endpoint_id: string;
   event_id: string;
-  event_type: string;
-  status: 'PENDING' | 'SUCCEEDED' | 'ABANDONED';
+  event_type: EventType;
+  status: Schemas['WebhookDeliveryStatus'];
   attempt_count: number;
   next_attempt_at: Date | null;
   created_at: Date;
   delivered_at: Date | null;
-  attempts: Array<{ attemptedAt: string; statusCode: number | null; durationMs: number; error: string | null }>;
+  attempts: Schemas['WebhookDeliveryAttempt'][];
 }
 
 const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id, d.event_id, ev.type AS event_type, d.status, d.attempt_count, d.next_attempt_at, d.created_at, d.delivered_at,

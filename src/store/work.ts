@@ -1,4 +1,4 @@
-import type { TransferKind } from '../adapters/rails.js';
+import type { OpenTransferStatus, TransferKind, TransferStatus } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
 
 /** Money movements the worker executes: payroll transfers and single payouts share one shape. */
@@ -7,7 +7,7 @@ export type WorkTable = 'transfers' | 'payouts';
 export interface WorkItem {
   table: WorkTable;
   id: string;
-  status: 'PENDING' | 'INITIATED' | 'PROCESSING';
+  status: OpenTransferStatus;
   kind: TransferKind;
   amount: string;
   currencyCode: string;
@@ -68,7 +68,7 @@ export async function advanceWork(
   tx: Queryable,
   item: Pick<WorkItem, 'table' | 'id'>,
   from: WorkItem['status'],
-  to: 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED',
+  to: Exclude<TransferStatus, 'PENDING'>,
   at: Date,
   details: { externalId?: string; failureReason?: string } = {},
 ): Promise<boolean> {
@@ -91,13 +91,4 @@ export async function advanceWork(
 
 export async function releaseLease(tx: Queryable, item: Pick<WorkItem, 'table' | 'id'>, until: Date | null): Promise<void> {
   await tx.query(`UPDATE ${item.table} SET locked_until = $2 WHERE id = $1`, [item.id, until]);
-}
-
-/** Requests the customer accepted, not yet started: claimed so that one worker starts each. */
-export async function claimAcceptedRequests(tx: Queryable, limit: number): Promise<string[]> {
-  const rows = await tx.query<{ id: string }>(
-    `SELECT id FROM payroll_requests WHERE status = 'QUOTE_ACCEPTED' ORDER BY updated_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-    [limit],
-  );
-  return rows.map((row) => row.id);
 }

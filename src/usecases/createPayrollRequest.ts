@@ -1,27 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { DomainError, notFound } from '../domain/errors.js';
-import { Money, formatAmount } from '../domain/money.js';
-import type { Queryable } from '../store/db.js';
+import { Money } from '../domain/money.js';
 import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../store/feeEstimates.js';
-import { lockAvailable, postLedgerEntry } from '../store/ledger.js';
+import { debitPayrollRequest } from '../store/ledger.js';
 import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { payrollRequestChanged } from './events.js';
-import { loadPayrollRequest } from './getPayrollRequest.js';
 import { type Principal, requireCustomer } from './principal.js';
+import { reloadPayrollRequest } from './views/payrollRequest.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
 type PayrollRequest = components['schemas']['PayrollRequest'];
-
-interface LockedEntry {
-  beneficiaryId: string;
-  amount: string;
-  amountCurrencyType: 'SOURCE' | 'PAYROLL';
-  sourceCurrencyAmount: string;
-  amountInPayrollCurrency: string;
-}
 
 /**
  * Create a payroll request from a feeHash, in one transaction: consume the feeHash, check the
@@ -41,19 +32,20 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       throw notFound('feeHash not found');
     }
     const estimate = consumed.estimate;
-    const locked = estimate.entries as LockedEntry[];
-    assertMatchesEstimate(body, estimate, locked);
+    const locked = estimate.entries;
+    assertMatchesEstimate(body, estimate);
     await requireActiveBeneficiaries(tx, customerId, locked.map((entry) => entry.beneficiaryId));
-    await debitSource(tx, estimate, requestId, now);
+    // available ≥ totalAmount, then balance and available both fall by it (ledger PAYROLL_DEBIT).
+    await debitPayrollRequest(tx, { ...estimate, id: requestId }, now);
 
-    const breakdown = estimate.fee_breakdown as Record<string, string>;
+    const breakdown = estimate.fee_breakdown;
     await insertPayrollRequest(tx, {
       id: requestId,
       customerId,
       sourceAccountCurrencyId: estimate.source_account_currency_id,
       payrollAccountCurrencyId: estimate.payroll_account_currency_id,
       totalAmount: estimate.total_amount,
-      estimatedFxRate: breakdown.exchangeRate!,
+      estimatedFxRate: breakdown.exchangeRate,
       estimatedReceivedAmount: estimate.estimated_received_amount,
       sourceAmountForExchange: estimate.source_currency_amount,
       feeBreakdown: breakdown,
@@ -72,12 +64,13 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       now,
     );
     await payrollRequestChanged(tx, requestId, now);
-    return (await loadPayrollRequest(tx, requestId))!;
+    return reloadPayrollRequest(tx, requestId);
   });
 }
 
 /** The body must ask for exactly what the feeHash locked: same accounts, same entries in order. */
-function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEstimate, locked: LockedEntry[]): void {
+function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEstimate): void {
+  const locked = estimate.entries;
   const mismatch = (field: string) => new DomainError('FEE_HASH_MISMATCH', `${field} differs from the estimate locked by this feeHash`);
   if (body.sourceAccountCurrencyId.toLowerCase() !== estimate.source_account_currency_id) throw mismatch('sourceAccountCurrencyId');
   if (body.payrollAccountCurrencyId.toLowerCase() !== estimate.payroll_account_currency_id) throw mismatch('payrollAccountCurrencyId');
@@ -93,25 +86,5 @@ function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEs
     if (entry.beneficiaryId.toLowerCase() !== expected.beneficiaryId) throw mismatch(`${field}.beneficiaryId`);
     if ((entry.amountCurrencyType ?? 'SOURCE') !== expected.amountCurrencyType) throw mismatch(`${field}.amountCurrencyType`);
     if (!new Money(entry.amount).equals(expected.amount)) throw mismatch(`${field}.amount`);
-  });
-}
-
-/** available ≥ totalAmount, then balance and available both fall by it (ledger PAYROLL_DEBIT). */
-async function debitSource(tx: Queryable, estimate: LockedPayrollFeeEstimate, requestId: string, now: Date): Promise<void> {
-  const available = await lockAvailable(tx, estimate.source_account_currency_id);
-  const total = new Money(estimate.total_amount);
-  if (available === null) throw notFound(`Source account currency ${estimate.source_account_currency_id} not found`);
-  if (new Money(available).lessThan(total)) {
-    const currency = (estimate.fee_breakdown as { feeCurrencyCode: string }).feeCurrencyCode;
-    throw new DomainError('INSUFFICIENT_FUNDS', `Available balance ${available} ${currency} is less than the total amount ${estimate.total_amount} ${currency}`);
-  }
-  const debit = formatAmount(total.negated());
-  await postLedgerEntry(tx, {
-    accountCurrencyId: estimate.source_account_currency_id,
-    balanceDelta: debit,
-    availableDelta: debit,
-    reason: 'PAYROLL_DEBIT',
-    payrollRequestId: requestId,
-    at: now,
   });
 }

@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { notFound, validationError } from '../domain/errors.js';
 import { feeHashExpiry, signPayoutFeeHash } from '../domain/feeHash.js';
-import { Money, formatExact, toJsonNumber } from '../domain/money.js';
-import { checkPayoutAmount, computePayoutFees } from '../domain/payoutFees.js';
+import { Money, formatExact } from '../domain/money.js';
+import { type PayoutFeeFigures, checkPayoutAmount, computePayoutFees } from '../domain/payoutFees.js';
+import { parseFeeSchedule } from '../domain/payrollFees.js';
 import { insertPayoutFeeEstimate } from '../store/feeEstimates.js';
 import { findAccount, findBeneficiaries, findCurrency, findInternalPayoutRule, findPayoutSchedule } from '../store/referenceData.js';
+import type { Queryable } from '../store/db.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
+import { toPayoutFeeEstimate } from './views/payoutFeeEstimate.js';
 
 type PayoutFeeEstimate = components['schemas']['PayoutFeeEstimate'];
 
@@ -25,31 +28,17 @@ export interface PayoutEstimateQuery {
 export async function estimatePayoutFees(deps: UseCaseDeps, caller: Principal, query: PayoutEstimateQuery): Promise<PayoutFeeEstimate> {
   const customerId = requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
-    const account = await findAccount(tx, query.accountId);
-    if (!account || account.customer_id !== customerId) throw notFound(`Account ${query.accountId} not found`);
-    const [beneficiary] = await findBeneficiaries(tx, customerId, [query.beneficiaryId]);
-    if (!beneficiary || !beneficiary.active) throw notFound(`Beneficiary ${query.beneficiaryId} not found or inactive`);
-    if (!account.currency_codes.includes(query.currency)) {
-      throw validationError(`query.currency ${query.currency} is not held by account ${account.id}`);
-    }
-    const currency = (await findCurrency(tx, query.currency))!;
+    const { account, beneficiaryId, currency } = await payoutParties(tx, customerId, query);
     const amount = new Money(query.amount);
     checkPayoutAmount(amount, currency.code, currency.decimals);
-
     const schedule = await findPayoutSchedule(tx, account.account_provider, currency.code);
     const rule = await findInternalPayoutRule(tx, customerId, currency.code);
     const now = deps.clock();
     const figures = computePayoutFees({
       amount,
       minorUnits: currency.decimals,
-      schedule: schedule && {
-        percentBps: new Money(schedule.percent_bps),
-        fixed: new Money(schedule.fixed),
-        min: new Money(schedule.min),
-        max: new Money(schedule.max),
-        settlementDays: schedule.settlement_days,
-      },
-      internalRule: rule && { percentBps: new Money(rule.percent_bps), fixed: new Money(rule.fixed), customerSpecific: rule.customer_specific },
+      schedule: schedule && { ...parseFeeSchedule(schedule), settlementDays: schedule.settlementDays },
+      internalRule: rule && { percentBps: new Money(rule.percentBps), fixed: new Money(rule.fixed), customerSpecific: rule.customerSpecific },
       now,
     });
 
@@ -59,34 +48,42 @@ export async function estimatePayoutFees(deps: UseCaseDeps, caller: Principal, q
       id,
       customerId,
       accountId: account.id,
-      beneficiaryId: beneficiary.id,
+      beneficiaryId,
       currencyCode: currency.code,
-      amount: formatExact(figures.amount),
-      fee: formatExact(figures.fee),
-      internalFee: formatExact(figures.internalFee),
-      totalFee: formatExact(figures.totalFee),
-      totalAmount: formatExact(figures.totalAmount),
+      ...exactFigures(figures),
       ruleSet: figures.ruleSet,
       isEstimateAvailable: figures.isEstimateAvailable,
       estimatedDate: figures.estimatedDate,
       createdAt: now,
       expiresAt,
     });
-    return {
-      amount: toJsonNumber(figures.amount),
-      currency: currency.code,
-      fee: toJsonNumber(figures.fee),
-      feeCurrency: currency.code,
-      estimatedDate: figures.estimatedDate.toISOString(),
-      isEstimateAvailable: figures.isEstimateAvailable,
-      totalAmount: toJsonNumber(figures.totalAmount),
-      internalFee: toJsonNumber(figures.internalFee),
-      ruleSet: figures.ruleSet,
-      totalFee: toJsonNumber(figures.totalFee),
-      feeHash: signPayoutFeeHash(deps.config.feeHashSecret, id, expiresAt, lockedPayoutFigures({ accountId: account.id, beneficiaryId: beneficiary.id, currency: currency.code, amount: figures.amount })),
-      expiresAt: expiresAt.toISOString(),
-    };
+    const locked = lockedPayoutFigures({ accountId: account.id, beneficiaryId, currency: currency.code, amount: figures.amount });
+    return toPayoutFeeEstimate(figures, currency.code, signPayoutFeeHash(deps.config.feeHashSecret, id, expiresAt, locked), expiresAt);
   });
+}
+
+/** The caller's account, an active beneficiary of the caller's and a currency the account holds. */
+async function payoutParties(tx: Queryable, customerId: string, query: PayoutEstimateQuery) {
+  const account = await findAccount(tx, query.accountId);
+  if (!account || account.customer_id !== customerId) throw notFound(`Account ${query.accountId} not found`);
+  const [beneficiary] = await findBeneficiaries(tx, customerId, [query.beneficiaryId]);
+  if (!beneficiary || !beneficiary.active) throw notFound(`Beneficiary ${query.beneficiaryId} not found or inactive`);
+  if (!account.currency_codes.includes(query.currency)) {
+    throw validationError(`query.currency ${query.currency} is not held by account ${account.id}`);
+  }
+  const currency = (await findCurrency(tx, query.currency))!;
+  return { account, beneficiaryId: beneficiary.id, currency };
+}
+
+/** The locked figures as exact strings: each keeps every decimal it has. */
+function exactFigures(figures: PayoutFeeFigures) {
+  return {
+    amount: formatExact(figures.amount),
+    fee: formatExact(figures.fee),
+    internalFee: formatExact(figures.internalFee),
+    totalFee: formatExact(figures.totalFee),
+    totalAmount: formatExact(figures.totalAmount),
+  };
 }
 
 /**

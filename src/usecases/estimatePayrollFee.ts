@@ -1,10 +1,12 @@
 import type { components } from '../../generated/api.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { feeHashExpiry, newPayrollFeeHash } from '../domain/feeHash.js';
-import { Money, formatAmount, formatExact } from '../domain/money.js';
-import { computePayrollFees, convertEntries, effectiveRate, normaliseEntries, payrollScale } from '../domain/payrollFees.js';
+import { Money } from '../domain/money.js';
+import { estimatePayrollFigures, formatPayrollEstimate } from '../domain/payrollEstimate.js';
+import { normaliseEntries, payrollScale } from '../domain/payrollFees.js';
+import type { Queryable } from '../store/db.js';
 import { insertPayrollFeeEstimate } from '../store/feeEstimates.js';
-import { findEstimateReferenceData } from '../store/referenceData.js';
+import { type AccountCurrencyRow, findEstimateReferenceData } from '../store/referenceData.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
@@ -13,64 +15,38 @@ type EstimateRequest = components['schemas']['EstimatePayrollFeeRequest'];
 type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
 
 /**
- * Estimate the fees of a payroll distribution and lock them behind a single-use feeHash.
- * The figures follow the fee rules written in the spec (estimatePayrollFee).
+ * Estimate the fees of a payroll distribution and lock them behind a single-use feeHash: check
+ * the accounts and the entries, gather the rate and the fee schedules, let the domain compute
+ * every figure (the fee rules written in the spec), and store what it locked.
  */
 export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, request: EstimateRequest): Promise<PayrollFeeEstimate> {
   const customerId = requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
-    // Both account currencies, the customer's spread and the bank fee: one round trip.
-    const reference = await findEstimateReferenceData(tx, customerId, request.sourceAccountCurrencyId, request.payrollAccountCurrencyId);
-    const source = reference.source;
-    if (!source || source.customer_id !== customerId) {
-      throw notFound(`Source account currency ${request.sourceAccountCurrencyId} not found`);
-    }
-    const payroll = reference.payroll;
-    // The caller's own account, or a platform partner-bank account (customer_id NULL).
-    if (!payroll || (payroll.customer_id !== null && payroll.customer_id !== customerId)) {
-      throw notFound(`Payroll account currency ${request.payrollAccountCurrencyId} not found`);
-    }
-
-    const scale = payrollScale(payroll.decimals);
-    const entries = normaliseEntries(request.amountSplitDetails, scale);
+    const { source, payroll, spreadBips, bankFeePerBeneficiary } = await accountsOf(tx, customerId, request);
+    const entries = normaliseEntries(request.amountSplitDetails, payrollScale(payroll.decimals));
     await requireActiveBeneficiaries(tx, customerId, entries.map((entry) => entry.beneficiaryId));
-
     const baseRate = await deps.rates.getRate(tx, source.currency_code, payroll.currency_code);
     if (!baseRate) {
-      throw new DomainError(
-        'EXCHANGE_RATE_UNAVAILABLE',
-        `No exchange rate is available for ${source.currency_code} to ${payroll.currency_code}`,
-      );
+      throw new DomainError('EXCHANGE_RATE_UNAVAILABLE', `No exchange rate is available for ${source.currency_code} to ${payroll.currency_code}`);
     }
-    const spreadBips = reference.spreadBips ?? 0;
-    const eff = effectiveRate(baseRate, spreadBips);
-    const converted = convertEntries(entries, eff, scale);
-    const sourceTotal = converted.reduce((total, entry) => total.plus(entry.sourceCurrencyAmount), new Money(0));
-    const processorFee = await deps.processor.estimateDebitFee(tx, {
-      accountProvider: source.account_provider,
-      currencyCode: source.currency_code,
-      amount: sourceTotal,
+    const processorSchedule = await deps.processor.debitFeeSchedule(tx, { accountProvider: source.account_provider, currencyCode: source.currency_code });
+    const figures = estimatePayrollFigures({
+      entries,
+      baseRate,
+      spreadBips,
+      payrollDecimals: payroll.decimals,
+      processorSchedule,
+      bankFeePerBeneficiary: new Money(bankFeePerBeneficiary ?? 0),
     });
-    const bankFeePerBeneficiary = new Money(reference.bankFeePerBeneficiary ?? 0);
-    const fees = computePayrollFees({ entries: converted, eff, spreadBips, processorFee, bankFeePerBeneficiary });
+    const locked = formatPayrollEstimate(figures, {
+      source: { code: source.currency_code, decimals: source.decimals },
+      payroll: { code: payroll.currency_code, decimals: payroll.decimals },
+    });
 
-    const sourceAmount = (value: Money) => formatAmount(value, source.decimals);
-    const payrollAmount = (value: Money) => formatAmount(value, payroll.decimals);
-    const feeBreakdown: components['schemas']['FeeBreakdown'] = {
-      sourceCurrencyAmount: sourceAmount(fees.sourceCurrencyAmount),
-      spreadFee: sourceAmount(fees.spreadFee),
-      processorFee: sourceAmount(fees.processorFee),
-      bankFee: sourceAmount(fees.bankFee),
-      totalFee: sourceAmount(fees.feeAmount),
-      estimatedReceivedAmount: payrollAmount(fees.estimatedReceivedAmount),
-      payrollCurrencyCode: payroll.currency_code,
-      feeCurrencyCode: source.currency_code,
-      exchangeRate: formatExact(eff),
-      baseRate: formatExact(baseRate),
-    };
     const now = deps.clock();
+    const { feeBreakdown } = locked;
     const estimate: PayrollFeeEstimate = {
-      totalAmount: sourceAmount(fees.totalAmount),
+      totalAmount: locked.totalAmount,
       sourceCurrencyAmount: feeBreakdown.sourceCurrencyAmount,
       feeAmount: feeBreakdown.totalFee,
       estimatedReceivedAmount: feeBreakdown.estimatedReceivedAmount,
@@ -80,26 +56,39 @@ export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, r
       expiresAt: feeHashExpiry(now, deps.config.feeHashTtlSeconds).toISOString(),
     };
     await insertPayrollFeeEstimate(tx, {
-      feeHash: estimate.feeHash,
+      ...estimate,
       customerId,
       createdByUserId: caller.userId,
-      sourceAccountCurrencyId: source.id,
-      payrollAccountCurrencyId: payroll.id,
-      entries: converted.map((entry) => ({
-        beneficiaryId: entry.beneficiaryId,
-        amount: formatExact(entry.amount),
-        amountCurrencyType: entry.amountCurrencyType,
-        sourceCurrencyAmount: sourceAmount(entry.sourceCurrencyAmount),
-        amountInPayrollCurrency: payrollAmount(entry.payrollAmount),
-      })),
+      entries: locked.entries,
       feeBreakdown,
-      sourceCurrencyAmount: estimate.sourceCurrencyAmount,
-      feeAmount: estimate.feeAmount,
-      totalAmount: estimate.totalAmount,
-      estimatedReceivedAmount: estimate.estimatedReceivedAmount,
       createdAt: now,
       expiresAt: new Date(estimate.expiresAt),
     });
     return estimate;
   });
+}
+
+interface EstimateAccounts {
+  source: AccountCurrencyRow;
+  payroll: AccountCurrencyRow;
+  /** 0 without a fee profile. */
+  spreadBips: number;
+  bankFeePerBeneficiary: string | null;
+}
+
+/**
+ * Both account currencies, the customer's spread and the bank fee, in one round trip. The source
+ * must be the caller's; the payroll account the caller's own or a platform partner-bank account.
+ */
+async function accountsOf(tx: Queryable, customerId: string, request: EstimateRequest): Promise<EstimateAccounts> {
+  const reference = await findEstimateReferenceData(tx, customerId, request.sourceAccountCurrencyId, request.payrollAccountCurrencyId);
+  const { source, payroll } = reference;
+  if (!source || source.customer_id !== customerId) {
+    throw notFound(`Source account currency ${request.sourceAccountCurrencyId} not found`);
+  }
+  // A platform partner-bank account has no customer (customer_id NULL).
+  if (!payroll || (payroll.customer_id !== null && payroll.customer_id !== customerId)) {
+    throw notFound(`Payroll account currency ${request.payrollAccountCurrencyId} not found`);
+  }
+  return { source, payroll, spreadBips: reference.spreadBips ?? 0, bankFeePerBeneficiary: reference.bankFeePerBeneficiary };
 }

@@ -1,41 +1,60 @@
 import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/api.js';
+import { DomainError } from '../domain/errors.js';
+import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import type { Queryable } from '../store/db.js';
-import { updatePayrollRequest } from '../store/payrollLifecycle.js';
+import { changeStatus, findRequestOwner } from '../store/payrollRequestUpdates.js';
+import { findTransferOwner } from '../store/payrollRequests.js';
 import { findPayout } from '../store/payouts.js';
 import { hasSubscribers, recordEvent } from '../store/webhooks.js';
-import { loadPayrollRequest, loadTransfer } from './getPayrollRequest.js';
-import { toPayout } from './payoutView.js';
+import { toPayout } from './views/payout.js';
+import { reloadPayrollRequest } from './views/payrollRequest.js';
+import { loadTransfer } from './views/transfer.js';
 
 /**
  * Status changes and their events, in one transaction: the event is written to the outbox with
  * the change, so none is lost and none outlives a rollback. A payload is built only when some
  * endpoint of the customer subscribes to the event type.
  */
-export async function updateRequest(tx: Queryable, requestId: string, at: Date, fields: Record<string, unknown>): Promise<void> {
-  await updatePayrollRequest(tx, requestId, at, fields);
-  if ('status' in fields) await payrollRequestChanged(tx, requestId, at);
+
+/**
+ * Moves a request the caller holds locked from the status it was read in to `to`, and records
+ * its payroll_request.status_changed event. Fields that change with the status are set before
+ * (typed setters of the store), so that the event carries them.
+ */
+export async function recordStatusChange(
+  tx: Queryable,
+  request: { id: string; status: PayrollRequestStatus },
+  to: PayrollRequestStatus,
+  at: Date,
+): Promise<void> {
+  if (!(await changeStatus(tx, request.id, request.status, to, at))) {
+    throw new DomainError('INVALID_STATE', `Payroll request ${request.id} is no longer ${request.status}`);
+  }
+  await payrollRequestChanged(tx, request.id, at);
 }
 
+/** payroll_request.status_changed: on creation (PENDING) and after every move. */
 export async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<void> {
-  const [owner] = await tx.query<{ customer_id: string }>('SELECT customer_id FROM payroll_requests WHERE id = $1', [requestId]);
-  const type = 'payroll_request.status_changed';
-  if (!owner || !(await hasSubscribers(tx, owner.customer_id, type))) return;
-  await recordEvent(tx, { id: randomUUID(), customerId: owner.customer_id, type, occurredAt: at, payload: await loadPayrollRequest(tx, requestId) });
+  await notify(tx, await findRequestOwner(tx, requestId), 'payroll_request.status_changed', at, () => reloadPayrollRequest(tx, requestId));
 }
 
 export async function transferChanged(tx: Queryable, transferId: string, at: Date): Promise<void> {
-  const [owner] = await tx.query<{ customer_id: string }>(
-    'SELECT r.customer_id FROM transfers t JOIN payroll_requests r ON r.id = t.payroll_request_id WHERE t.id = $1',
-    [transferId],
-  );
-  const type = 'transfer.status_changed';
-  if (!owner || !(await hasSubscribers(tx, owner.customer_id, type))) return;
-  await recordEvent(tx, { id: randomUUID(), customerId: owner.customer_id, type, occurredAt: at, payload: (await loadTransfer(tx, transferId))!.transfer });
+  await notify(tx, await findTransferOwner(tx, transferId), 'transfer.status_changed', at, async () => (await loadTransfer(tx, transferId))!.transfer);
 }
 
 export async function payoutChanged(tx: Queryable, payoutId: string, at: Date): Promise<void> {
   const payout = await findPayout(tx, payoutId);
-  const type = 'payout.status_changed';
-  if (!payout || !(await hasSubscribers(tx, payout.customer_id, type))) return;
-  await recordEvent(tx, { id: randomUUID(), customerId: payout.customer_id, type, occurredAt: at, payload: toPayout(payout) });
+  await notify(tx, payout?.customer_id ?? null, 'payout.status_changed', at, async () => toPayout(payout!));
+}
+
+async function notify(
+  tx: Queryable,
+  customerId: string | null,
+  type: components['schemas']['WebhookEventType'],
+  at: Date,
+  payload: () => Promise<unknown>,
+): Promise<void> {
+  if (!customerId || !(await hasSubscribers(tx, customerId, type))) return;
+  await recordEvent(tx, { id: randomUUID(), customerId, type, occurredAt: at, payload: await payload() });
 }

@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { PaymentRails, TransferInstruction } from '../adapters/rails.js';
 import type { WebhookSender } from '../adapters/webhookSender.js';
-import { Money, formatAmount } from '../domain/money.js';
-import { type TransferOutcome, statusAfterPayouts } from '../domain/payrollStatus.js';
+import { statusAfterPayouts } from '../domain/payrollStatus.js';
+import { type TransferOutcome, type TransferStatus, isSettled } from '../domain/transfers.js';
 import type { Queryable } from '../store/db.js';
-import { postLedgerEntry } from '../store/ledger.js';
-import { type LockedPayrollRequest, insertTransfers, lockPayrollRequest, transferStatuses, updatePayrollRequest } from '../store/payrollLifecycle.js';
-import { payoutChanged, transferChanged, updateRequest } from './events.js';
-import { type WorkItem, advanceWork, claimAcceptedRequests, claimWork, releaseLease } from '../store/work.js';
+import { payOut, refundPayout, refundPayrollRequest } from '../store/ledger.js';
+import { insertTransfers, transferStatuses } from '../store/payrollLifecycle.js';
+import {
+  type LockedPayrollRequest,
+  claimAcceptedRequests,
+  lockPayrollRequest,
+  setFailureReason,
+  touchPayrollRequest,
+} from '../store/payrollRequestUpdates.js';
+import { type WorkItem, advanceWork, claimWork, releaseLease } from '../store/work.js';
 import type { UseCaseDeps } from './deps.js';
+import { payoutChanged, recordStatusChange, transferChanged } from './events.js';
 import { deliverDueWebhooks } from './webhookDispatch.js';
 
 export interface ExecutionDeps extends UseCaseDeps {
@@ -44,7 +51,7 @@ async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promis
     for (const requestId of ids) {
       const request = (await lockPayrollRequest(tx, requestId))!;
       const now = deps.clock();
-      const processorFee = request.metadata.feeBreakdown.processorFee ?? '0';
+      const processorFee = request.metadata.feeBreakdown.processorFee;
       await insertTransfers(
         tx,
         requestId,
@@ -59,7 +66,7 @@ async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promis
         ],
         now,
       );
-      await updateRequest(tx, requestId, now, { status: 'EXECUTING' });
+      await recordStatusChange(tx, request, 'EXECUTING', now);
     }
     return ids.length;
   });
@@ -70,7 +77,7 @@ async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promis
  * guarded by the status it expects. The rails are called between transactions and are idempotent
  * by transfer id, so a crash at any point is resumed by the next worker without paying twice.
  */
-export async function stepWorkItem(deps: ExecutionDeps, item: WorkItem): Promise<void> {
+async function stepWorkItem(deps: ExecutionDeps, item: WorkItem): Promise<void> {
   let status = item.status;
   if (status === 'PENDING') {
     if (!(await deps.db.transaction((tx) => advance(tx, item, 'PENDING', 'INITIATED', deps.clock())))) return;
@@ -102,7 +109,7 @@ async function advance(
   tx: Queryable,
   item: WorkItem,
   from: WorkItem['status'],
-  to: 'INITIATED' | 'PROCESSING' | 'COMPLETED' | 'FAILED',
+  to: Exclude<TransferStatus, 'PENDING'>,
   at: Date,
   details: { externalId?: string; failureReason?: string } = {},
 ): Promise<boolean> {
@@ -135,52 +142,28 @@ async function onTransferSettled(tx: Queryable, deps: ExecutionDeps, request: Lo
         now,
       );
     }
-    await updatePayrollRequest(tx, request.id, now, {});
-    return;
+    return touchPayrollRequest(tx, request.id, now);
   }
   // BANK_TO_BENEFICIARY: a paid payout leaves the partner-bank payroll account.
   if (outcome === 'COMPLETED') {
-    const paid = formatAmount(new Money(item.amount).negated());
-    await postLedgerEntry(tx, { accountCurrencyId: request.payroll_account_currency_id, balanceDelta: paid, availableDelta: paid, reason: 'PAYOUT', payrollRequestId: request.id, transferId: item.id, at: now });
+    await payOut(tx, { accountCurrencyId: request.payroll_account_currency_id, amount: item.amount, payrollRequestId: request.id, transferId: item.id, at: now });
   }
   const payouts = (await transferStatuses(tx, request.id)).filter((transfer) => transfer.transfer_type === 'BANK_TO_BENEFICIARY');
-  const open = payouts.some((transfer) => transfer.status !== 'COMPLETED' && transfer.status !== 'FAILED');
-  if (open) return updatePayrollRequest(tx, request.id, now, {});
-  const status = statusAfterPayouts(payouts.map((transfer) => transfer.status as TransferOutcome));
-  await updateRequest(tx, request.id, now, {
-    status,
-    failure_reason: status === 'FAILED' ? 'Every payout failed; the funds remain in the payroll account for return by support' : null,
-  });
+  const outcomes = payouts.map((transfer) => transfer.status).filter(isSettled);
+  if (outcomes.length < payouts.length) return touchPayrollRequest(tx, request.id, now);
+  const status = statusAfterPayouts(outcomes);
+  if (status === 'FAILED') await setFailureReason(tx, request.id, 'Every payout failed; the funds remain in the payroll account for return by support');
+  await recordStatusChange(tx, request, status, now);
 }
 
 /** FAILED before any payout: the whole debited total returns to the source account. */
 async function failRequest(tx: Queryable, request: LockedPayrollRequest, reason: string, now: Date): Promise<void> {
-  await postLedgerEntry(tx, {
-    accountCurrencyId: request.source_account_currency_id,
-    balanceDelta: request.total_amount,
-    availableDelta: request.total_amount,
-    reason: 'PAYROLL_REFUND',
-    payrollRequestId: request.id,
-    at: now,
-  });
-  await updateRequest(tx, request.id, now, { status: 'FAILED', failure_reason: reason });
+  await refundPayrollRequest(tx, request, now);
+  await setFailureReason(tx, request.id, reason);
+  await recordStatusChange(tx, request, 'FAILED', now);
 }
 
 /** A single payout that bounced returns its whole debited total (amount and fees). */
 async function onPayoutSettled(tx: Queryable, deps: ExecutionDeps, item: WorkItem, outcome: TransferOutcome): Promise<void> {
-  if (outcome === 'COMPLETED') return;
-  const rows = await tx.query<{ account_currency_id: string; total_amount: string }>(
-    'SELECT account_currency_id, total_amount::text FROM payouts WHERE id = $1',
-    [item.id],
-  );
-  const payout = rows[0]!;
-  await postLedgerEntry(tx, {
-    accountCurrencyId: payout.account_currency_id,
-    balanceDelta: payout.total_amount,
-    availableDelta: payout.total_amount,
-    reason: 'PAYOUT_REFUND',
-    transferId: item.id,
-    at: deps.clock(),
-  });
+  if (outcome === 'FAILED') await refundPayout(tx, item.id, deps.clock());
 }
-

@@ -15,7 +15,7 @@ export interface StoredResponse {
 }
 
 /** Keys are kept at least this long (the spec promises 24 hours). */
-export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** A holder silent for this long is taken to have crashed; its key can be taken over. */
 const STALE_HOLD_MS = 60_000;
 /** A concurrent repeat waits this long for the first execution before answering 409. */

@@ -3,6 +3,7 @@ import { validationError } from '../domain/errors.js';
 import { listPayrollRequests as listRows } from '../store/payrollLifecycle.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireAdmin, requireCustomer } from './principal.js';
+import { toPayrollRequestSummary } from './views/payrollRequestSummary.js';
 
 type Page = components['schemas']['PayrollRequestPage'];
 type Status = components['schemas']['PayrollRequestStatus'];
@@ -29,21 +30,7 @@ async function listPage(deps: UseCaseDeps, customerId: string | null, query: Lis
   const status = query.status ?? null;
   const after = query.cursor ? decodeCursor(query.cursor, status) : null;
   const rows = await deps.db.transaction((tx) => listRows(tx, { customerId, status, after, limit: limit + 1 }));
-  const items = rows.slice(0, limit).map((row) => ({
-    id: row.id,
-    status: row.status as Status,
-    customerId: row.customer_id,
-    sourceAccountCurrencyId: row.source_account_currency_id,
-    sourceCurrencyCode: row.source_currency_code,
-    payrollAccountCurrencyId: row.payroll_account_currency_id,
-    payrollCurrencyCode: row.payroll_currency_code,
-    totalAmount: row.total_amount,
-    estimatedFxRate: row.estimated_fx_rate,
-    estimatedReceivedAmount: row.estimated_received_amount,
-    beneficiaryCount: row.beneficiary_count,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  }));
+  const items = rows.slice(0, limit).map(toPayrollRequestSummary);
   const last = rows.length > limit ? rows[limit - 1] : undefined;
   return { items, nextCursor: last ? encodeCursor(last.created_at, last.id, status) : null };
 }

@@ -5,15 +5,15 @@ import { verifyPayoutFeeHash } from '../domain/feeHash.js';
 import { Money, formatAmount } from '../domain/money.js';
 import type { Queryable } from '../store/db.js';
 import { consumePayoutFeeEstimate } from '../store/feeEstimates.js';
-import { lockAvailable, postLedgerEntry } from '../store/ledger.js';
+import { debitFunds } from '../store/ledger.js';
 import { findAccountCurrencyOf, findPayout, insertPayout } from '../store/payouts.js';
 import { findAccount, findCurrency } from '../store/referenceData.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { payoutChanged } from './events.js';
 import { lockedPayoutFigures } from './estimatePayoutFees.js';
-import { toPayout } from './payoutView.js';
 import { type Principal, requireCustomer } from './principal.js';
+import { toPayout } from './views/payout.js';
 
 type Payout = components['schemas']['Payout'];
 
@@ -51,20 +51,9 @@ export async function createPayout(
     }
     const accountCurrencyId = (await findAccountCurrencyOf(tx, account.id, estimate.currency_code))!;
     const decimals = (await findCurrency(tx, estimate.currency_code))!.decimals;
-    const available = new Money((await lockAvailable(tx, accountCurrencyId))!);
-    const total = new Money(estimate.total_amount);
-    if (available.lessThan(total)) {
-      throw new DomainError('INSUFFICIENT_FUNDS', `Available balance ${formatAmount(available, decimals)} ${estimate.currency_code} is less than the total amount ${formatAmount(total, decimals)} ${estimate.currency_code}`);
-    }
     const payoutId = randomUUID();
-    await postLedgerEntry(tx, {
-      accountCurrencyId,
-      balanceDelta: formatAmount(total.negated()),
-      availableDelta: formatAmount(total.negated()),
-      reason: 'PAYOUT_DEBIT',
-      transferId: payoutId,
-      at: now,
-    });
+    // available ≥ the total (amount and fees), then balance and available both fall by it.
+    await debitFunds(tx, { accountCurrencyId, amount: estimate.total_amount, reason: 'PAYOUT_DEBIT', transferId: payoutId, at: now });
     const amount = (value: string) => formatAmount(new Money(value), decimals);
     await insertPayout(tx, {
       id: payoutId,

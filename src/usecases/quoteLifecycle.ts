@@ -2,17 +2,18 @@ import type { components } from '../../generated/api.js';
 import { DomainError, validationError } from '../domain/errors.js';
 import { Money, formatExact } from '../domain/money.js';
 import { assertTransition } from '../domain/payrollStatus.js';
-import { postLedgerEntry } from '../store/ledger.js';
+import { refundPayrollRequest } from '../store/ledger.js';
+import { setAcceptance, setCancellationReason, setQuote } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
-import { updateRequest } from './events.js';
-import { loadPayrollRequest } from './getPayrollRequest.js';
+import { recordStatusChange } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { type Principal, requireAdmin, requireCustomer } from './principal.js';
+import { reloadPayrollRequest } from './views/payrollRequest.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /** The longest an admin quote may stay open. */
-export const MAX_QUOTE_LIFETIME_MS = 24 * 60 * 60 * 1000;
+const MAX_QUOTE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Admin: quote the FX rate of a PENDING request, or re-quote a QUOTE_PROVIDED one whose quote
@@ -37,14 +38,9 @@ export async function providePayrollQuote(
     if (request.status === 'QUOTE_PROVIDED' && request.quote_expires_at && request.quote_expires_at > now) {
       throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is QUOTE_PROVIDED with a quote valid until ${request.quote_expires_at.toISOString()}; re-quote after it expires`);
     }
-    await updateRequest(tx, requestId, now, {
-      status: 'QUOTE_PROVIDED',
-      quote_rate: formatExact(rate),
-      quote_expires_at: expiresAt,
-      quoted_by_user_id: caller.userId,
-      quoted_at: now,
-    });
-    return (await loadPayrollRequest(tx, requestId))!;
+    await setQuote(tx, requestId, { rate: formatExact(rate), expiresAt, quotedByUserId: caller.userId, quotedAt: now });
+    await recordStatusChange(tx, request, 'QUOTE_PROVIDED', now);
+    return reloadPayrollRequest(tx, requestId);
   });
 }
 
@@ -58,8 +54,9 @@ export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, r
     if (!request.quote_expires_at || request.quote_expires_at <= now) {
       throw new DomainError('QUOTE_EXPIRED', `The quote expired at ${request.quote_expires_at?.toISOString()}; ask for a new quote`);
     }
-    await updateRequest(tx, requestId, now, { status: 'QUOTE_ACCEPTED', accepted_by_customer_at: now });
-    return (await loadPayrollRequest(tx, requestId))!;
+    await setAcceptance(tx, requestId, now);
+    await recordStatusChange(tx, request, 'QUOTE_ACCEPTED', now);
+    return reloadPayrollRequest(tx, requestId);
   });
 }
 
@@ -75,15 +72,9 @@ export async function cancelPayrollRequest(
     const now = deps.clock();
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'cancel');
-    await postLedgerEntry(tx, {
-      accountCurrencyId: request.source_account_currency_id,
-      balanceDelta: request.total_amount,
-      availableDelta: request.total_amount,
-      reason: 'PAYROLL_REFUND',
-      payrollRequestId: requestId,
-      at: now,
-    });
-    await updateRequest(tx, requestId, now, { status: 'CANCELLED', cancellation_reason: body.reason });
-    return (await loadPayrollRequest(tx, requestId))!;
+    await refundPayrollRequest(tx, request, now);
+    await setCancellationReason(tx, requestId, body.reason);
+    await recordStatusChange(tx, request, 'CANCELLED', now);
+    return reloadPayrollRequest(tx, requestId);
   });
 }

@@ -4,13 +4,16 @@ import { DomainError, validationError } from '../domain/errors.js';
 import { Money, formatAmount, formatExact, roundDown } from '../domain/money.js';
 import { payrollScale } from '../domain/payrollFees.js';
 import { assertTransition } from '../domain/payrollStatus.js';
-import { postLedgerEntry } from '../store/ledger.js';
+import type { TransferType } from '../domain/transfers.js';
+import type { Queryable } from '../store/db.js';
+import { creditFunds } from '../store/ledger.js';
 import { insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
+import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
-import { updateRequest } from './events.js';
-import { loadPayrollRequest } from './getPayrollRequest.js';
+import { recordStatusChange } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { type Principal, requireAdmin } from './principal.js';
+import { reloadPayrollRequest } from './views/payrollRequest.js';
 
 /**
  * Admin: record the FX exchange actually made once the source funds reached the payroll bank,
@@ -35,7 +38,7 @@ export async function recordFxExchange(
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'recordFxExchange');
     const transfers = await transferStatuses(tx, requestId);
-    const completed = (type: string) => transfers.some((transfer) => transfer.transfer_type === type && transfer.status === 'COMPLETED');
+    const completed = (type: TransferType) => transfers.some((transfer) => transfer.transfer_type === type && transfer.status === 'COMPLETED');
     if (!completed('PROCESSOR_INTERNAL_DEBIT') || !completed('PROCESSOR_TO_BANK')) {
       throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is EXECUTING; the source debit and the move to the payroll bank must complete first`);
     }
@@ -43,7 +46,7 @@ export async function recordFxExchange(
     const scale = payrollScale(request.payroll_decimals);
     const fromAmount = new Money(request.source_amount_for_exchange);
     const toAmount = roundDown(fromAmount.times(rate), scale);
-    const spreadFee = request.metadata.feeBreakdown.spreadFee ?? '0';
+    const spreadFee = request.metadata.feeBreakdown.spreadFee;
     await insertFxExchange(tx, {
       id: randomUUID(),
       requestId,
@@ -56,31 +59,32 @@ export async function recordFxExchange(
       recordedByUserId: caller.userId,
       at: now,
     });
-    await postLedgerEntry(tx, {
-      accountCurrencyId: request.payroll_account_currency_id,
-      balanceDelta: formatAmount(toAmount),
-      availableDelta: formatAmount(toAmount),
-      reason: 'FX_CREDIT',
-      payrollRequestId: requestId,
-      at: now,
-    });
+    await creditFunds(tx, { accountCurrencyId: request.payroll_account_currency_id, amount: formatAmount(toAmount), reason: 'FX_CREDIT', payrollRequestId: request.id, at: now });
 
-    // The bank fee was charged once, in the source currency, in the request's fee breakdown; the
-    // payouts carry no fee of their own.
-    const splits = await splitsOf(tx, requestId);
-    await insertTransfers(
-      tx,
-      requestId,
-      splits.map((split) => ({
-        id: randomUUID(),
-        transferType: 'BANK_TO_BENEFICIARY' as const,
-        amount: formatAmount(roundDown(new Money(split.source_currency_amount).times(rate), scale), request.payroll_decimals),
-        currencyCode: request.payroll_currency_code,
-        amountSplitId: split.id,
-      })),
-      now,
-    );
-    await updateRequest(tx, requestId, now, { status: 'PAYOUT_INITIATED' });
-    return (await loadPayrollRequest(tx, requestId))!;
+    await insertPayouts(tx, request, rate, now);
+    await recordStatusChange(tx, request, 'PAYOUT_INITIATED', now);
+    return reloadPayrollRequest(tx, requestId);
   });
+}
+
+/**
+ * One BANK_TO_BENEFICIARY transfer per split, at the actual rate, rounded down. The bank fee was
+ * charged once, in the source currency, in the request's fee breakdown; the payouts carry no fee
+ * of their own.
+ */
+async function insertPayouts(tx: Queryable, request: LockedPayrollRequest, rate: Money, now: Date): Promise<void> {
+  const scale = payrollScale(request.payroll_decimals);
+  const splits = await splitsOf(tx, request.id);
+  await insertTransfers(
+    tx,
+    request.id,
+    splits.map((split) => ({
+      id: randomUUID(),
+      transferType: 'BANK_TO_BENEFICIARY' as const,
+      amount: formatAmount(roundDown(new Money(split.source_currency_amount).times(rate), scale), request.payroll_decimals),
+      currencyCode: request.payroll_currency_code,
+      amountSplitId: split.id,
+    })),
+    now,
+  );
 }

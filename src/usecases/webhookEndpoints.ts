@@ -4,7 +4,6 @@ import { notFound, validationError } from '../domain/errors.js';
 import { newWebhookSecret, webhookUrlProblem } from '../domain/webhooks.js';
 import type { Queryable } from '../store/db.js';
 import {
-  type DeliveryRow,
   type EndpointRow,
   deleteEndpoint,
   findDelivery,
@@ -16,11 +15,12 @@ import {
 } from '../store/webhooks.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
+import { toDelivery, toEndpoint } from './views/webhooks.js';
 
 type Schemas = components['schemas'];
 
 /** The most endpoints one customer may register. */
-export const MAX_ENDPOINTS_PER_CUSTOMER = 10;
+const MAX_ENDPOINTS_PER_CUSTOMER = 10;
 
 /** Register an endpoint; its secret is returned this once. */
 export async function createWebhookEndpoint(
@@ -86,31 +86,4 @@ async function ownEndpoint(tx: Queryable, customerId: string, endpointId: string
   const endpoint = await findEndpoint(tx, endpointId);
   if (!endpoint || endpoint.customer_id !== customerId) throw notFound(`Webhook endpoint ${endpointId} not found`);
   return endpoint;
-}
-
-function toEndpoint(row: EndpointRow): Schemas['WebhookEndpoint'] {
-  return {
-    id: row.id,
-    url: row.url,
-    eventTypes: row.event_types as Schemas['WebhookEventType'][],
-    description: row.description,
-    status: row.status,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
-}
-
-function toDelivery(row: DeliveryRow): Schemas['WebhookDelivery'] {
-  return {
-    id: row.id,
-    endpointId: row.endpoint_id,
-    eventId: row.event_id,
-    eventType: row.event_type as Schemas['WebhookEventType'],
-    status: row.status,
-    attemptCount: row.attempt_count,
-    nextAttemptAt: row.next_attempt_at?.toISOString() ?? null,
-    attempts: row.attempts,
-    createdAt: row.created_at.toISOString(),
-    deliveredAt: row.delivered_at?.toISOString() ?? null,
-  };
 }

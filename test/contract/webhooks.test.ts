@@ -1,7 +1,7 @@
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../src/domain/webhooks.js';
+import { verifyWebhook } from '../../client/webhooks.js';
 import { claimDueDeliveries } from '../../src/store/webhooks.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';

@@ -2,56 +2,52 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
 import { Money } from '../../src/domain/money.js';
-import {
-  type SplitEntryInput,
-  computePayrollFees,
-  convertEntries,
-  effectiveRate,
-  normaliseEntries,
-  payrollScale,
-  scheduleFee,
-} from '../../src/domain/payrollFees.js';
+import { estimatePayrollFigures, formatPayrollEstimate } from '../../src/domain/payrollEstimate.js';
+import { type SplitEntryInput, effectiveRate, normaliseEntries, payrollScale, scheduleFee } from '../../src/domain/payrollFees.js';
 
 const FIREBLOCKS_USD = { percentBps: new Money(10), fixed: new Money('1.00'), min: new Money('2.00'), max: new Money('50.00') };
 const CIRCLE_USDC = { percentBps: new Money(5), fixed: new Money(0), min: new Money('0.5'), max: new Money(25) };
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-/** The whole estimate as the use case runs it, on pure inputs. */
-function estimate(input: {
+interface EstimateInput {
   entries: SplitEntryInput[];
   base: string;
   bips: number;
   payrollDecimals: number;
   schedule: typeof FIREBLOCKS_USD;
   bankFee: string;
-}) {
-  const scale = payrollScale(input.payrollDecimals);
-  const eff = effectiveRate(new Money(input.base), input.bips);
-  const converted = convertEntries(normaliseEntries(input.entries, scale), eff, scale);
-  const sourceTotal = converted.reduce((total, entry) => total.plus(entry.sourceCurrencyAmount), new Money(0));
-  const fees = computePayrollFees({
-    entries: converted,
-    eff,
+}
+
+/** USD → AED at 3.6725 with a 50 bips profile, FIREBLOCKS' schedule and a 5.00 AED bank fee. */
+const USD_TO_AED = { base: '3.6725', bips: 50, payrollDecimals: 2, schedule: FIREBLOCKS_USD, bankFee: '5.00' };
+
+/** The entries validated as the use case validates them, then the one function it computes with. */
+function figuresOf(input: EstimateInput) {
+  return estimatePayrollFigures({
+    entries: normaliseEntries(input.entries, payrollScale(input.payrollDecimals)),
+    baseRate: new Money(input.base),
     spreadBips: input.bips,
-    processorFee: scheduleFee(input.schedule, sourceTotal),
+    payrollDecimals: input.payrollDecimals,
+    processorSchedule: input.schedule,
     bankFeePerBeneficiary: new Money(input.bankFee),
   });
+}
+
+/** The figures, and each fee as an exact string for the hand-computed expectations. */
+function estimate(input: EstimateInput) {
+  const { eff, entries, fees } = figuresOf(input);
   const text = Object.fromEntries(Object.entries(fees).map(([key, value]) => [key, value.toFixed()]));
-  return { eff: eff.toFixed(), converted, fees, text };
+  return { eff: eff.toFixed(), converted: entries, fees, text };
 }
 
 describe('payroll fee formulas (hand-computed with bc)', () => {
   it('USD→AED, 50 bips, two SOURCE entries', () => {
     const { eff, text } = estimate({
+      ...USD_TO_AED,
       entries: [
         { beneficiaryId: id(1), amount: '1000.00' },
         { beneficiaryId: id(2), amount: '500.00', amountCurrencyType: 'SOURCE' },
       ],
-      base: '3.6725',
-      bips: 50,
-      payrollDecimals: 2,
-      schedule: FIREBLOCKS_USD,
-      bankFee: '5.00',
     });
     expect(eff).toBe('3.6541375');
     expect(text).toEqual({
@@ -67,15 +63,11 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
 
   it('mixed SOURCE and PAYROLL entries: PAYROLL converts up to 8 places', () => {
     const { converted, text } = estimate({
+      ...USD_TO_AED,
       entries: [
         { beneficiaryId: id(1), amount: '1000' },
         { beneficiaryId: id(2), amount: '1000.00', amountCurrencyType: 'PAYROLL' },
       ],
-      base: '3.6725',
-      bips: 50,
-      payrollDecimals: 2,
-      schedule: FIREBLOCKS_USD,
-      bankFee: '5.00',
     });
     expect(converted[1]!.sourceCurrencyAmount.toFixed()).toBe('273.66238956'); // 273.662389551… up
     expect(text).toEqual({
@@ -144,6 +136,47 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
       feeAmount: '1.8691901',
       totalAmount: '1.99264688',
     });
+  });
+
+  it('formats the figures as the API and the locked estimate show them', () => {
+    const figures = figuresOf({
+      ...USD_TO_AED,
+      entries: [
+        { beneficiaryId: id(1), amount: '1000.00' },
+        { beneficiaryId: id(2), amount: '2500', amountCurrencyType: 'PAYROLL' },
+      ],
+    });
+    const formatted = formatPayrollEstimate(figures, { source: { code: 'USD', decimals: 2 }, payroll: { code: 'AED', decimals: 2 } });
+    expect(formatted.feeBreakdown).toEqual({
+      sourceCurrencyAmount: '1684.15597388', // 1000 + 684.15597388 (2500 / 3.6541375 = 684.1559738789… up)
+      spreadFee: '8.42077987', // 8.4207798694 up
+      processorFee: '2.68415598', // 1684.15597388 × 0.001 + 1 = 2.68415597388 up
+      bankFee: '2.7366239',
+      totalFee: '13.84155975',
+      estimatedReceivedAmount: '6154.13', // 3654.13 + 2500.00
+      payrollCurrencyCode: 'AED',
+      feeCurrencyCode: 'USD',
+      exchangeRate: '3.6541375',
+      baseRate: '3.6725',
+    });
+    expect(formatted.totalAmount).toBe('1697.99753363');
+    expect(formatted.entries).toEqual([
+      { beneficiaryId: id(1), amount: '1000', amountCurrencyType: 'SOURCE', sourceCurrencyAmount: '1000.00', amountInPayrollCurrency: '3654.13' },
+      { beneficiaryId: id(2), amount: '2500', amountCurrencyType: 'PAYROLL', sourceCurrencyAmount: '684.15597388', amountInPayrollCurrency: '2500.00' },
+    ]);
+  });
+
+  it('a processor without a schedule charges nothing', () => {
+    const figures = estimatePayrollFigures({
+      entries: normaliseEntries([{ beneficiaryId: id(1), amount: '100' }], 2),
+      baseRate: new Money('3.6725'),
+      spreadBips: 0,
+      payrollDecimals: 2,
+      processorSchedule: null,
+      bankFeePerBeneficiary: new Money(0),
+    });
+    expect(figures.fees.processorFee.toFixed()).toBe('0');
+    expect(figures.fees.totalAmount.toFixed()).toBe('100');
   });
 
   it('the processor schedule clamps at its maximum', () => {

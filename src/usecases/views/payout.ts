@@ -1,5 +1,5 @@
-import type { components } from '../../generated/api.js';
-import type { PayoutRow } from '../store/payouts.js';
+import type { components } from '../../../generated/api.js';
+import type { PayoutRow } from '../../store/payouts.js';
 
 type Payout = components['schemas']['Payout'];
 
@@ -10,14 +10,14 @@ export function toPayout(row: PayoutRow): Payout {
     accountId: row.account_id,
     accountCurrencyId: row.account_currency_id,
     beneficiaryId: row.beneficiary_id,
-    beneficiarySnapshot: row.beneficiary_snapshot as Payout['beneficiarySnapshot'],
+    beneficiarySnapshot: row.beneficiary_snapshot,
     currency: row.currency_code,
     amount: row.amount,
     fee: row.fee,
     internalFee: row.internal_fee,
     totalFee: row.total_fee,
     totalAmount: row.total_amount,
-    status: row.status as Payout['status'],
+    status: row.status,
     ...(row.external_id !== null && { externalId: row.external_id }),
     ...(row.failure_reason !== null && { failureReason: row.failure_reason }),
     ...(row.executed_at && { executedAt: row.executed_at.toISOString() }),

@@ -1,0 +1,96 @@
+import type { components } from '../../generated/api.js';
+import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
+import type { Queryable } from './db.js';
+
+/**
+ * Changes of a payroll request after its creation: a row lock, a conditional status change and
+ * one typed setter per group of fields the lifecycle fills in. Callers name what they change;
+ * no column name leaves this file.
+ */
+
+export interface LockedPayrollRequest {
+  id: string;
+  customer_id: string;
+  status: PayrollRequestStatus;
+  source_account_currency_id: string;
+  payroll_account_currency_id: string;
+  total_amount: string;
+  source_amount_for_exchange: string;
+  quote_rate: string | null;
+  quote_expires_at: Date | null;
+  metadata: components['schemas']['PayrollRequestMetadata'];
+  payroll_currency_code: string;
+  payroll_decimals: number;
+  source_currency_code: string;
+}
+
+/** Row-locks a request for a state change; the lock serialises every move of one request. */
+export async function lockPayrollRequest(tx: Queryable, requestId: string): Promise<LockedPayrollRequest | null> {
+  const rows = await tx.query<LockedPayrollRequest>(
+    `SELECT r.id, r.customer_id, r.status, r.source_account_currency_id, r.payroll_account_currency_id, r.total_amount::text,
+            r.source_amount_for_exchange::text, r.quote_rate::text, r.quote_expires_at, r.metadata,
+            pac.currency_code AS payroll_currency_code, pc.decimals AS payroll_decimals, sac.currency_code AS source_currency_code
+       FROM payroll_requests r
+       JOIN account_currencies pac ON pac.id = r.payroll_account_currency_id
+       JOIN currencies pc ON pc.code = pac.currency_code
+       JOIN account_currencies sac ON sac.id = r.source_account_currency_id
+      WHERE r.id = $1
+      FOR UPDATE OF r`,
+    [requestId],
+  );
+  return rows[0] ?? null;
+}
+
+/** from → to, only if the request is still in `from`; false when it was not (nothing changed). */
+export async function changeStatus(tx: Queryable, requestId: string, from: PayrollRequestStatus, to: PayrollRequestStatus, at: Date): Promise<boolean> {
+  const rows = await tx.query('UPDATE payroll_requests SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id', [
+    requestId,
+    from,
+    to,
+    at,
+  ]);
+  return rows.length === 1;
+}
+
+/** The admin's quote: the rate (exact string), how long it holds, who gave it and when. */
+export async function setQuote(tx: Queryable, requestId: string, quote: { rate: string; expiresAt: Date; quotedByUserId: string; quotedAt: Date }): Promise<void> {
+  await tx.query('UPDATE payroll_requests SET quote_rate = $2, quote_expires_at = $3, quoted_by_user_id = $4, quoted_at = $5 WHERE id = $1', [
+    requestId,
+    quote.rate,
+    quote.expiresAt,
+    quote.quotedByUserId,
+    quote.quotedAt,
+  ]);
+}
+
+export async function setAcceptance(tx: Queryable, requestId: string, acceptedAt: Date): Promise<void> {
+  await tx.query('UPDATE payroll_requests SET accepted_by_customer_at = $2 WHERE id = $1', [requestId, acceptedAt]);
+}
+
+export async function setCancellationReason(tx: Queryable, requestId: string, reason: string): Promise<void> {
+  await tx.query('UPDATE payroll_requests SET cancellation_reason = $2 WHERE id = $1', [requestId, reason]);
+}
+
+export async function setFailureReason(tx: Queryable, requestId: string, reason: string): Promise<void> {
+  await tx.query('UPDATE payroll_requests SET failure_reason = $2 WHERE id = $1', [requestId, reason]);
+}
+
+/** Something under the request moved (a transfer settled) without a status change of its own. */
+export async function touchPayrollRequest(tx: Queryable, requestId: string, at: Date): Promise<void> {
+  await tx.query('UPDATE payroll_requests SET updated_at = $2 WHERE id = $1', [requestId, at]);
+}
+
+/** The customer a request belongs to, or null: who receives its events. */
+export async function findRequestOwner(tx: Queryable, requestId: string): Promise<string | null> {
+  const [row] = await tx.query<{ customer_id: string }>('SELECT customer_id FROM payroll_requests WHERE id = $1', [requestId]);
+  return row?.customer_id ?? null;
+}
+
+/** Requests the customer accepted, not yet started: claimed so that one worker starts each. */
+export async function claimAcceptedRequests(tx: Queryable, limit: number): Promise<string[]> {
+  const rows = await tx.query<{ id: string }>(
+    `SELECT id FROM payroll_requests WHERE status = 'QUOTE_ACCEPTED' ORDER BY updated_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  return rows.map((row) => row.id);
+}

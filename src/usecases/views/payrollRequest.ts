@@ -1,0 +1,115 @@
+import type { components } from '../../../generated/api.js';
+import type { Queryable } from '../../store/db.js';
+import {
+  type AmountSplitRow,
+  type FxExchangeRow,
+  type PayrollRequestRow,
+  type TransferRow,
+  findAmountSplits,
+  findFxExchange,
+  findPayrollRequestRow,
+  findTransfers,
+} from '../../store/payrollRequests.js';
+import { toTransfer } from './transfer.js';
+
+type Schemas = components['schemas'];
+type PayrollRequest = Schemas['PayrollRequest'];
+
+/**
+ * The whole request of 2.2–2.8, or null: what every operation that answers with a request
+ * returns, and the payload of its status events.
+ */
+export async function loadPayrollRequest(tx: Queryable, requestId: string): Promise<PayrollRequest | null> {
+  const row = await findPayrollRequestRow(tx, requestId);
+  if (!row) return null;
+  const [splits, transfers, fx] = [await findAmountSplits(tx, requestId), await findTransfers(tx, requestId), await findFxExchange(tx, requestId)];
+  return toPayrollRequest(row, splits, transfers, fx);
+}
+
+/** The request that a use case has just changed, inside the same transaction: it exists. */
+export async function reloadPayrollRequest(tx: Queryable, requestId: string): Promise<PayrollRequest> {
+  const request = await loadPayrollRequest(tx, requestId);
+  if (!request) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
+  return request;
+}
+
+function toPayrollRequest(row: PayrollRequestRow, splits: AmountSplitRow[], transfers: TransferRow[], fx: FxExchangeRow | null): PayrollRequest {
+  const splitById = new Map(splits.map((split) => [split.id, split]));
+  return {
+    id: row.id,
+    ...accountCurrencies(row),
+    totalAmount: row.total_amount,
+    status: row.status,
+    estimatedFxRate: row.estimated_fx_rate,
+    estimatedReceivedAmount: row.estimated_received_amount,
+    sourceAmountForExchange: row.source_amount_for_exchange,
+    quotedFxRate: row.quote_rate,
+    quoteExpiresAt: isoOrNull(row.quote_expires_at),
+    quotedByUserId: row.quoted_by_user_id,
+    quotedByUser: row.quoted_by_user_id
+      ? { id: row.quoted_by_user_id, firstName: row.quoted_by_first_name!, lastName: row.quoted_by_last_name!, email: row.quoted_by_email! }
+      : null,
+    quotedAt: isoOrNull(row.quoted_at),
+    acceptedByCustomerAt: isoOrNull(row.accepted_by_customer_at),
+    cancellationReason: row.cancellation_reason,
+    failureReason: row.failure_reason,
+    metadata: row.metadata,
+    amountSplitDetails: splits.map(toAmountSplit),
+    transfers: transfers.map((transfer) => toTransfer(transfer, transfer.amount_split_id ? splitById.get(transfer.amount_split_id) : undefined)),
+    fxExchange: fx && toFxExchange(fx),
+    customer: { id: row.customer_id, firstName: row.customer_first_name, lastName: row.customer_last_name, company: { legalName: row.company_legal_name } },
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function accountCurrencies(row: PayrollRequestRow): Pick<PayrollRequest, 'sourceAccountCurrencyId' | 'sourceAccountCurrency' | 'payrollAccountCurrencyId' | 'payrollAccountCurrency'> {
+  return {
+    sourceAccountCurrencyId: row.source_account_currency_id,
+    sourceAccountCurrency: {
+      id: row.source_account_currency_id,
+      accountId: row.source_account_id,
+      currency: {
+        id: row.source_currency_id,
+        currencyCode: row.source_currency_code,
+        currencyName: row.source_currency_name,
+        currencySymbol: row.source_currency_symbol,
+      },
+      balance: row.source_balance,
+      available: row.source_available,
+      account: { id: row.source_account_id, accountProvider: row.source_account_provider, customerId: row.source_account_customer_id },
+    },
+    payrollAccountCurrencyId: row.payroll_account_currency_id,
+    payrollAccountCurrency: {
+      id: row.payroll_account_currency_id,
+      currency: { currencyCode: row.payroll_currency_code, currencyName: row.payroll_currency_name },
+      account: { accountProvider: row.payroll_account_provider },
+    },
+  };
+}
+
+function toAmountSplit(split: AmountSplitRow): Schemas['AmountSplitDetail'] {
+  return { ...split, createdAt: split.createdAt.toISOString() };
+}
+
+function toFxExchange(fx: FxExchangeRow): Schemas['FxExchange'] {
+  return {
+    id: fx.id,
+    payrollRequestId: fx.payroll_request_id,
+    fromCurrencyCode: fx.from_currency_code,
+    toCurrencyCode: fx.to_currency_code,
+    fromAmount: fx.from_amount,
+    toAmount: fx.to_amount,
+    exchangeRate: fx.exchange_rate,
+    feeDetails: { id: fx.fee_id, amount: fx.fee_amount, finalInternalFee: fx.final_internal_fee },
+    recordedByUserId: fx.recorded_by_user_id,
+    recordedByUser: { id: fx.recorded_by_user_id, firstName: fx.recorded_by_first_name, lastName: fx.recorded_by_last_name, email: fx.recorded_by_email },
+    recordedAt: fx.recorded_at.toISOString(),
+    createdAt: fx.created_at.toISOString(),
+  };
+}
+
+/** A timestamp that may not have happened yet (a quote, an acceptance): null until it has. */
+function isoOrNull(value: Date | null): string | null {
+  return value ? value.toISOString() : null;
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/domain/errors.js';
+import { assertFundsCover } from '../../src/domain/ledger.js';
+import { Money } from '../../src/domain/money.js';
+import { assertTransition, statusAfterPayouts } from '../../src/domain/payrollStatus.js';
+
+const id = '7b1e0007-0000-4000-8000-000000000001';
+
+describe('payroll request transitions', () => {
+  it('allows each action only from the statuses of the spec, and names them when refused', () => {
+    expect(() => assertTransition(id, 'PENDING', 'quote')).not.toThrow();
+    expect(() => assertTransition(id, 'QUOTE_PROVIDED', 'quote')).not.toThrow();
+    expect(() => assertTransition(id, 'QUOTE_PROVIDED', 'accept')).not.toThrow();
+    expect(() => assertTransition(id, 'EXECUTING', 'recordFxExchange')).not.toThrow();
+    expect(() => assertTransition(id, 'QUOTE_ACCEPTED', 'cancel')).toThrow(
+      new DomainError('INVALID_STATE', `Payroll request ${id} is QUOTE_ACCEPTED; cancel is allowed from PENDING or QUOTE_PROVIDED`),
+    );
+    expect(() => assertTransition(id, 'COMPLETED', 'fail')).toThrow(`Payroll request ${id} is COMPLETED; fail is allowed from EXECUTING or PAYOUT_INITIATED`);
+    expect(() => assertTransition(id, 'PENDING', 'accept')).toThrow('accept is allowed from QUOTE_PROVIDED');
+  });
+
+  it('ends COMPLETED when every payout paid, PARTIALLY_COMPLETED when some did, FAILED when none did', () => {
+    expect(statusAfterPayouts(['COMPLETED', 'COMPLETED'])).toBe('COMPLETED');
+    expect(statusAfterPayouts(['COMPLETED', 'FAILED'])).toBe('PARTIALLY_COMPLETED');
+    expect(statusAfterPayouts(['FAILED', 'FAILED'])).toBe('FAILED');
+  });
+});
+
+describe('ledger: a debit never takes available below zero', () => {
+  const account = { available: new Money('946.63852961'), currencyCode: 'USD', decimals: 2 };
+
+  it('passes when available covers the amount, to the last digit', () => {
+    expect(() => assertFundsCover(account, new Money('946.63852961'))).not.toThrow();
+  });
+
+  it('422 INSUFFICIENT_FUNDS names both figures with at least the minor units of the currency', () => {
+    expect(() => assertFundsCover(account, new Money('2000'))).toThrow(
+      new DomainError('INSUFFICIENT_FUNDS', 'Available balance 946.63852961 USD is less than the total amount 2000.00 USD'),
+    );
+  });
+});
