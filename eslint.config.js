@@ -18,8 +18,10 @@ const LAYERS = {
   domain: { folder: 'src/domain', imports: ['generated'] },
   // SQL, migrations, repositories returning plain typed objects.
   store: { folder: 'src/store', imports: ['domain', 'generated'] },
-  // Rates, processor, bank, webhook sender: called with plain values; they may name the store's types.
-  adapters: { folder: 'src/adapters', imports: ['domain', 'generated'], typeImports: ['store'] },
+  // Rates, processor, bank, webhook sender. The simulated implementations keep their state in the store's
+  // tables (the rate table the admin moves, the processor's schedule, the simulated bank's settlements), so
+  // they may call its repositories: a sideways step, never upward (the store imports no adapter).
+  adapters: { folder: 'src/adapters', imports: ['domain', 'store', 'generated'] },
   // Reference data: schema, validation, loading.
   world: { folder: 'src/world', imports: ['domain', 'store', 'generated'] },
   // One use case per operation, inside a transaction.

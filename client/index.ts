@@ -51,9 +51,13 @@ type MediaType = `${string}/${string}`;
 type PathsWithMethod<Paths, Method extends HttpMethod> = {
   [Path in keyof Paths]: Paths[Path] extends { [M in Method]: unknown } ? Path : never;
 }[keyof Paths];
+// `{} extends Pick<T, K>` is openapi-fetch's own test for an optional key: the empty object type is the point.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type RequiredKeysOfHelper<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
 type RequiredKeysOf<T> = RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
-// openapi-fetch constrains an operation to Record<string | number, any>; every generated one is.
+// openapi-fetch constrains an operation to Record<string | number, any>; every generated one is (the same `any`,
+// or the constraint would not match openapi-fetch's).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Operation<T> = Extract<T, Record<string | number, any>>;
 // As openapi-fetch's InitParam: the options argument is optional exactly when nothing in it is required;
 // the call options are added after inference.
