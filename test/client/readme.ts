@@ -1,6 +1,6 @@
 // The README's client usage example: the ```ts block right after the marker comment below.
 import { readFileSync } from 'node:fs';
-import { inRepo } from './build.js';
+import { inRepo } from '../support/build.js';
 
 export const README_MARKER = '<!-- client usage example: type-checked by test/client/readme-example.test.ts -->';
 
