@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { inRepo } from '../support/build.js';
 
-export const README_MARKER = '<!-- client usage example: type-checked by test/client/readme-example.test.ts -->';
+const README_MARKER = '<!-- client usage example: type-checked by test/client/readme-example.test.ts -->';
 
 export function readmeExample(): string {
   const readme = readFileSync(inRepo('README.md'), 'utf8');

@@ -89,7 +89,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`crash recovery: SIGKILL of the worker durin
     // INITIATED or PROCESSING at the rails); then SIGKILL: no clean-up, its leases left behind.
     const first = startWorker('worker 1');
     const deadline = Date.now() + 60_000;
-    let atKill: Record<string, number> = {};
+    let atKill: Record<string, number> | undefined;
     for (;;) {
       const statuses = await payoutStatuses(id);
       if ((statuses.COMPLETED ?? 0) >= KILL_AFTER_COMPLETED) {

@@ -211,7 +211,7 @@ export function materialize(spec: Spec, tokens: Record<User, string>, c: Case): 
   const op = spec.operations[c.op]!;
   let user = c.user;
   let pathValues = resolve(c.path) as Record<string, unknown>;
-  let queryValues = resolve(c.query) as Record<string, unknown>;
+  const queryValues = resolve(c.query) as Record<string, unknown>;
   let body = resolve(c.body);
   if (c.scenario?.kind === 'payrollEstimate') {
     const estimate = pick(pools.payrollEstimates, c.scenario.n);
