@@ -16,7 +16,7 @@ import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { ledgerMismatches } from '../../src/store/ledger.js';
 import { migrate } from '../../src/store/migrate.js';
-import { PgliteDatabase } from '../../src/store/pglite.js';
+import { openDatabase } from '../../src/store/open.js';
 import { type Api, call, count, dataOf, estimate } from './api.js';
 
 // The demo world (worlds/demo.json): Dana of Acme, its USD account currency, the AED partner bank.
@@ -97,7 +97,7 @@ describe('data at rest: the embedded data directory survives a restart', () => {
 
     // The directory itself: each migration recorded once; migrating again applies nothing and
     // changes nothing; one world; balances equal the ledger.
-    const db = await PgliteDatabase.open({ dataDir });
+    const db = await openDatabase({ dataDir });
     try {
       const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
       const recorded = await db.query<{ name: string; n: number }>('SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name ORDER BY name');
