@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { inspectDataDirectory, isAlive, stopOrphan } from './embeddedProcesses.js';
 import { loadEmbeddedPostgres } from './embeddedModule.js';
 
@@ -156,12 +156,21 @@ async function stopPostmaster(child: ChildProcess): Promise<void> {
   }
 }
 
-/** As root the server runs as `postgres`, which must be able to enter the data directory. */
+/**
+ * As root the server runs as `postgres`, which must be able to enter the data directory: the
+ * directory itself is opened to others for traversal (not reading), and a parent that is closed
+ * is reported rather than changed.
+ */
 async function prepareDirectory(dataDir: string): Promise<void> {
   await mkdir(dataDir, { recursive: true });
   if (userInfo().uid !== 0) return;
   const { mode } = await stat(dataDir);
   if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o001);
+  for (let parent = dirname(dataDir); parent !== dirname(parent); parent = dirname(parent)) {
+    if (((await stat(parent)).mode & 0o001) === 0) {
+      throw new Error(`the embedded PostgreSQL runs as the user "postgres" (this process is root), which cannot enter ${parent}: choose a DATA_DIR it can reach, or chmod o+x ${parent}`);
+    }
+  }
 }
 
 /**
