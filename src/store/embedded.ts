@@ -98,6 +98,14 @@ async function startServer(options: EmbeddedOptions): Promise<Omit<Running, 'ref
   };
 }
 
+/**
+ * On Linux, initdb and crash recovery flush the data directory with one syncfs instead of an
+ * fsync per file: on a busy shared disk initdb took 7–9 s with fsyncs, 2–4 s with syncfs (about
+ * what it takes with no sync at all), and the directory is still durable when the service starts.
+ */
+const SYNC_ONCE = process.platform === 'linux' ? ['--sync-method=syncfs'] : [];
+const RECOVER_SYNC_ONCE: Record<string, string> = process.platform === 'linux' ? { recovery_init_sync_method: 'syncfs' } : {};
+
 interface LaunchOptions {
   pgdata: string;
   password: string;
@@ -115,7 +123,7 @@ async function launch(options: LaunchOptions, attempt = 1): Promise<{ port: numb
   const settings = {
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
-    ...(options.durable ? {} : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
+    ...(options.durable ? RECOVER_SYNC_ONCE : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
     ...options.settings,
   };
   const server = new EmbeddedPostgres({
@@ -127,7 +135,7 @@ async function launch(options: LaunchOptions, attempt = 1): Promise<{ port: numb
     persistent: true,
     // PostgreSQL refuses to run as root: as root, run it as the `postgres` user (created if missing).
     createPostgresUser: userInfo().uid === 0,
-    initdbFlags: ['--encoding=UTF8', '--locale=C', ...(options.durable ? [] : ['--no-sync'])],
+    initdbFlags: ['--encoding=UTF8', '--locale=C', ...(options.durable ? SYNC_ONCE : ['--no-sync'])],
     postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: (message) => logs.push(message),
     onError: (error) => logs.push(String(error)),
