@@ -2,7 +2,7 @@
  * Load and timing primitives of the benchmark: autocannon runs, single-request timings, medians.
  */
 import autocannon, { type Result } from 'autocannon';
-import { cpuMsOf, databaseCpuMs } from './processes.js';
+import { cpuMsOf, cpuSince, cpuSnapshot } from './processes.js';
 
 export const CONNECTIONS = 50;
 export const REPEAT = 7;
@@ -52,8 +52,7 @@ function cannon(target: Target, seconds: number): Promise<Result> {
 /** One measured run at full load (after a warm-up of `warmupSeconds`, when given). */
 export async function load(target: Target, seconds: number, warmupSeconds = 0): Promise<LoadFigures> {
   if (warmupSeconds > 0) await cannon(target, warmupSeconds);
-  const databasePids = target.databasePids?.() ?? [];
-  const [cpuBefore, dbBefore] = [cpuMsOf(target.pid), databaseCpuMs(databasePids)];
+  const [cpuBefore, dbBefore] = [cpuMsOf(target.pid), target.databasePids && cpuSnapshot(target.databasePids())];
   const result = await cannon(target, seconds);
   const completed = result['2xx'];
   const perRequest = (ms: number) => (completed > 0 ? round(ms / completed, 3) : null);
@@ -67,7 +66,7 @@ export async function load(target: Target, seconds: number, warmupSeconds = 0): 
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     cpuMsPerRequest: perRequest(cpuMsOf(target.pid) - cpuBefore),
-    dbCpuMsPerRequest: databasePids.length > 0 ? perRequest(databaseCpuMs(databasePids) - dbBefore) : null,
+    dbCpuMsPerRequest: target.databasePids && dbBefore ? perRequest(cpuSince(dbBefore, target.databasePids())) : null,
   };
 }
 

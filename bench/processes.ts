@@ -103,7 +103,11 @@ export function databaseProcesses(serverPid: number, externalDatabase: string | 
 }
 
 export const databasePssKb = (pids: number[]): number => pids.reduce((sum, pid) => sum + pssKbOf(pid), 0);
-export const databaseCpuMs = (pids: number[]): number => pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+
+/** CPU time of each process, to subtract later: a backend that starts meanwhile counts whole. */
+export const cpuSnapshot = (pids: number[]): Map<number, number> => new Map(pids.map((pid) => [pid, cpuMsOf(pid)]));
+export const cpuSince = (before: Map<number, number>, pids: number[]): number =>
+  pids.reduce((sum, pid) => sum + Math.max(0, cpuMsOf(pid) - (before.get(pid) ?? 0)), 0);
 
 /** Samples the server's RSS and the database's PSS every second; peaks are of what ran at the same moment. */
 export function memorySampler(serverPid: number, externalDatabase: string | undefined) {

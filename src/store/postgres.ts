@@ -31,6 +31,8 @@ export class PostgresDatabase implements Database {
     const pool = new pg.Pool({
       connectionString,
       max: options.maxConnections ?? 10,
+      // A connection holds its prepared statements: keep it through a minute of quiet, not pg's default 10 s.
+      idleTimeoutMillis: 60_000,
       ...(options.applicationName !== undefined && { application_name: options.applicationName }),
     });
     // Idle clients can error when the server restarts; the pool replaces them.
