@@ -119,7 +119,12 @@ interface LaunchOptions {
 async function launch(options: LaunchOptions, attempt = 1): Promise<{ port: number; process: ChildProcess }> {
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const port = options.port ?? (await freePort());
+  // The server's own log is kept only as far as an error message needs it (the last lines).
   const logs: string[] = [];
+  const keep = (message: string) => {
+    logs.push(message);
+    if (logs.length > 50) logs.shift();
+  };
   const settings = {
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
@@ -137,8 +142,8 @@ async function launch(options: LaunchOptions, attempt = 1): Promise<{ port: numb
     createPostgresUser: userInfo().uid === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C', ...(options.durable ? SYNC_ONCE : ['--no-sync'])],
     postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-    onLog: (message) => logs.push(message),
-    onError: (error) => logs.push(String(error)),
+    onLog: keep,
+    onError: (error) => keep(String(error)),
   });
   if (options.fresh && attempt === 1) await server.initialise();
   try {
