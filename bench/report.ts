@@ -19,6 +19,8 @@ export interface Figures extends RoundsResult {
     nodeRssMb: number;
     databasePssMb: number;
     totalMb: number;
+    /** The same peaks while only the load scenarios had run (before the 1k and 10k single requests). */
+    loadScenarios: { nodeRssMb: number; databasePssMb: number; totalMb: number };
     /** The server's VmHWM: its peak RSS, start-up (loading the world) included. */
     nodePeakRssWithStartMb: number;
     /** What the database figure covers. */
@@ -64,7 +66,8 @@ export function formatTable(figures: Figures): string {
   lines.push(
     '',
     `Memory while serving (peaks): node RSS ${memory.nodeRssMb} MB + database PSS ${memory.databasePssMb} MB (${memory.databaseScope}); ` +
-      `together at most ${memory.totalMb} MB. Node's peak RSS with start-up: ${memory.nodePeakRssWithStartMb} MB.`,
+      `together at most ${memory.totalMb} MB (${memory.loadScenarios.nodeRssMb} + ${memory.loadScenarios.databasePssMb}, together ${memory.loadScenarios.totalMb} MB, ` +
+      `before the 1k and 10k single requests). Node's peak RSS with start-up: ${memory.nodePeakRssWithStartMb} MB.`,
   );
   return lines.join('\n');
 }

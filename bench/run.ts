@@ -171,6 +171,7 @@ async function main(): Promise<number> {
       read: wanted('read') ? target('read', pid, `${base}${readPath}`, { method: 'GET', headers: auth }) : null,
     });
     await stop(bare);
+    const loadPeak = memory.peak();
 
     const isEstimate = (body: unknown) => typeof (body as { data?: { feeHash?: unknown } }).data?.feeHash === 'string';
     const hasSplits = (count: number) => (body: unknown) => (body as { data?: { amountSplitDetails?: unknown[] } }).data?.amountSplitDetails?.length === count;
@@ -197,6 +198,7 @@ async function main(): Promise<number> {
         nodeRssMb: mbOf(peak.nodeRssKb),
         databasePssMb: mbOf(peak.databasePssKb),
         totalMb: mbOf(peak.totalKb),
+        loadScenarios: { nodeRssMb: mbOf(loadPeak.nodeRssKb), databasePssMb: mbOf(loadPeak.databasePssKb), totalMb: mbOf(loadPeak.totalKb) },
         nodePeakRssWithStartMb: mbOf(peakWithStartKb),
         databaseScope: external ? 'the backends serving the bench database only' : 'every process of the embedded server',
       },
