@@ -106,6 +106,14 @@ async function startServer(options: EmbeddedOptions): Promise<Omit<Running, 'ref
 const SYNC_ONCE = process.platform === 'linux' ? ['--sync-method=syncfs'] : [];
 const RECOVER_SYNC_ONCE: Record<string, string> = process.platform === 'linux' ? { recovery_init_sync_method: 'syncfs' } : {};
 
+/**
+ * The buffer pool fills with every page written (each estimate is a new row), so under load the
+ * server's memory grew to PostgreSQL's default 128 MB of shared buffers plus the backends': 129–143 MB
+ * PSS in `npm run bench`. The hot set (reference data, beneficiaries, indexes) is a few MB; pages
+ * beyond 32 MB are read from the OS cache, which the kernel can reclaim.
+ */
+const SHARED_BUFFERS = '32MB';
+
 interface LaunchOptions {
   pgdata: string;
   password: string;
@@ -128,6 +136,7 @@ async function launch(options: LaunchOptions, attempt = 1): Promise<{ port: numb
   const settings = {
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
+    shared_buffers: SHARED_BUFFERS,
     ...(options.durable ? RECOVER_SYNC_ONCE : { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' }),
     ...options.settings,
   };
