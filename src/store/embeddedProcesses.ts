@@ -6,6 +6,7 @@
  * same directory: that one is joined, never stopped. Process facts come from /proc (Linux); where
  * there is none, the lock file's PID alone decides.
  */
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -41,13 +42,30 @@ async function readPostmasterLock(pgdata: string): Promise<{ pid: number; port: 
   return pid && pid > 0 && port ? { pid, port } : undefined;
 }
 
+/**
+ * A process that still runs. A zombie does not: an orphaned postmaster that has exited stays one
+ * until init reaps it, which on some machines takes over a second.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  const stat = readProcStat(pid);
+  return stat === undefined || stat.state !== 'Z';
+}
+
+/** Fields of /proc/<pid>/stat after the command name: the state (3rd field) and the parent (4th); undefined without /proc. */
+function readProcStat(pid: number): { state: string; parent: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const [state = '', parent = ''] = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state, parent: Number(parent) };
 }
 
 /** Signals `pid` and waits up to `timeoutMs` for it to exit; true when it did. */
@@ -88,9 +106,7 @@ async function postgresProcessesOf(pgdata: string): Promise<number[]> {
 /** The postmaster's parent is a live Node process: it still belongs to the service that started it. */
 async function hasLiveNodeParent(pid: number): Promise<boolean> {
   if (!(await hasProc())) return false;
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  // Field 4, after the command name in parentheses, is the parent's PID.
-  const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  const parent = readProcStat(pid)?.parent ?? 0;
   if (!(parent > 1)) return false;
   const [parentExe, nodeExe] = await Promise.all([readlink(`/proc/${parent}/exe`).catch(() => ''), realpath(process.execPath).catch(() => process.execPath)]);
   return parentExe === nodeExe;
