@@ -102,7 +102,7 @@ export function databaseProcesses(serverPid: number, externalDatabase: string | 
   return [...postmasters, ...all.filter((p) => postmasters.includes(p.ppid)).map((p) => p.pid)];
 }
 
-export const databasePssKb = (pids: number[]): number => pids.reduce((sum, pid) => sum + pssKbOf(pid), 0);
+const databasePssKb = (pids: number[]): number => pids.reduce((sum, pid) => sum + pssKbOf(pid), 0);
 
 /** CPU time of each process, to subtract later: a backend that starts meanwhile counts whole. */
 export const cpuSnapshot = (pids: number[]): Map<number, number> => new Map(pids.map((pid) => [pid, cpuMsOf(pid)]));

@@ -32,7 +32,7 @@ export function urlOfDatabase(serverUrl: string, name: string): string {
 }
 
 /** Runs statements on the server's maintenance database, one short connection. */
-export async function onServer(serverUrl: string, ...statements: string[]): Promise<void> {
+async function onServer(serverUrl: string, ...statements: string[]): Promise<void> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
