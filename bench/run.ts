@@ -113,98 +113,124 @@ async function sampleAnswer(url: string, init: RequestInit, file: string): Promi
   return Buffer.byteLength(text);
 }
 
+interface Server {
+  pid: number;
+  base: string;
+  jwtSecret: string;
+  startSeconds: number;
+  stop: () => Promise<void>;
+}
+
+/** The real service on the bench world: a fresh embedded data directory, or the new external database. */
+async function launchServer(tmp: string, serverLog: string, external: { name: string; url: string } | undefined): Promise<Server> {
+  const worldFile = path.join(tmp, 'world.json');
+  await writeFile(worldFile, JSON.stringify(benchWorld()));
+  const jwtSecret = randomBytes(32).toString('base64url');
+  const port = await freePort();
+  const serverArgs = ['--import', 'tsx', ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []), 'src/main.ts'];
+  log(`starting the server (${external ? `PostgreSQL, database ${external.name}` : 'embedded PostgreSQL, fresh data directory'}) on port ${port}; its log: ${serverLog}`);
+  const started = performance.now();
+  const server = start(serverArgs, serverEnv(port, tmp, external?.url ?? '', worldFile, jwtSecret), serverLog);
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(server, async () => (await fetch(`${base}/readyz`)).status === 200, 'the server', serverLog);
+  const startSeconds = Math.round((performance.now() - started) / 100) / 10;
+  log(`server ready in ${startSeconds} s (world loaded), RSS ${mbOf(kbOf(server.pid!, 'VmRSS'))} MB`);
+  return { pid: server.pid!, base, jwtSecret, startSeconds, stop: () => stop(server) };
+}
+
+type Request = { path: string; init: RequestInit };
+
+/** The bare baseline, answering with the server's real answers to the estimate and to the read. */
+async function launchBaseline(tmp: string, base: string, { estimate, read }: { estimate: Request; read: Request }) {
+  const answerFile = path.join(tmp, 'answer.json');
+  const readAnswerFile = path.join(tmp, 'read-answer.json');
+  await sampleAnswer(`${base}${estimate.path}`, estimate.init, answerFile);
+  const readAnswerBytes = await sampleAnswer(`${base}${read.path}`, read.init, readAnswerFile);
+  const baselineLog = path.join(tmp, 'baseline.log');
+  const baselinePort = await freePort();
+  const bare = start(['--import', 'tsx', 'bench/baseline.ts'], { ...process.env, PORT: String(baselinePort), BASELINE_ANSWER_FILE: answerFile, BASELINE_READ_ANSWER_FILE: readAnswerFile }, baselineLog);
+  const bareBase = `http://127.0.0.1:${baselinePort}`;
+  await waitFor(bare, async () => (await fetch(`${bareBase}${read.path}`)).status === 200, 'the baseline', baselineLog, 30_000);
+  return { bare, bareBase, readAnswerBytes };
+}
+
+/** The load scenarios against the baselines, then the single large requests; memory sampled throughout. */
+async function measure(tmp: string, server: Server, externalName: string | undefined): Promise<Omit<Figures, 'database' | 'startSeconds' | 'loadAverage'>> {
+  const { pid, base } = server;
+  const memory = memorySampler(pid, externalName);
+  const databasePids = () => databaseProcesses(pid, externalName);
+  const token = await signAccessToken({ secret: server.jwtSecret, jwksUrl: undefined, issuer: undefined, audience: undefined }, benchIds.user, 6 * 3600);
+  const auth = { authorization: `Bearer ${token}` };
+  const post = { ...auth, 'content-type': 'application/json' };
+  const estimatePath = '/v1/customers/payroll/estimate';
+  const readPath = `/v1/customers/payroll/requests/${benchIds.request50}`;
+  const body5 = estimateBody(5);
+  const { bare, bareBase, readAnswerBytes } = await launchBaseline(tmp, base, {
+    estimate: { path: estimatePath, init: { method: 'POST', headers: post, body: body5 } },
+    read: { path: readPath, init: { headers: auth } },
+  });
+  const target = (name: string, targetPid: number, url: string, options: Pick<Target, 'method' | 'headers' | 'body'>): Target => ({
+    name,
+    pid: targetPid,
+    url,
+    ...options,
+    ...(targetPid === pid && { databasePids }),
+  });
+  const loadFigures = await runRounds({
+    rounds,
+    seconds,
+    warmupSeconds,
+    baseline: target('baseline', bare.pid!, `${bareBase}${estimatePath}`, { method: 'POST', headers: post, body: body5 }),
+    baselineRead: target('baseline (read-sized)', bare.pid!, `${bareBase}${readPath}`, { method: 'GET', headers: auth }),
+    estimate5: wanted('estimate5') ? target('estimate-5', pid, `${base}${estimatePath}`, { method: 'POST', headers: post, body: body5 }) : null,
+    read: wanted('read') ? target('read', pid, `${base}${readPath}`, { method: 'GET', headers: auth }) : null,
+  });
+  await stop(bare);
+  const loadPeak = memory.peak();
+
+  const isEstimate = (body: unknown) => typeof (body as { data?: { feeHash?: unknown } }).data?.feeHash === 'string';
+  const hasSplits = (count: number) => (body: unknown) => (body as { data?: { amountSplitDetails?: unknown[] } }).data?.amountSplitDetails?.length === count;
+  const estimate = (count: number) => single(`estimate-${count / 1000}k`, `${base}${estimatePath}`, { method: 'POST', headers: post, body: estimateBody(count) }, isEstimate);
+  const estimate1k = wanted('estimate1k') ? await estimate(1000) : null;
+  const estimate10k = wanted('estimate10k') ? await estimate(10_000) : null;
+  const read1k = wanted('read1k') ? await single('read-1k', `${base}/v1/customers/payroll/requests/${benchIds.request1k}`, { headers: auth }, hasSplits(1000)) : null;
+  const peak = memory.peak();
+  memory.stop();
+  const peakWithStartKb = kbOf(pid, 'VmHWM');
+  return {
+    rounds,
+    seconds,
+    readAnswerBytes,
+    ...loadFigures,
+    estimate1k,
+    estimate10k,
+    read1k,
+    memory: {
+      nodeRssMb: mbOf(peak.nodeRssKb),
+      databasePssMb: mbOf(peak.databasePssKb),
+      totalMb: mbOf(peak.totalKb),
+      loadScenarios: { nodeRssMb: mbOf(loadPeak.nodeRssKb), databasePssMb: mbOf(loadPeak.databasePssKb), totalMb: mbOf(loadPeak.totalKb) },
+      nodePeakRssWithStartMb: mbOf(peakWithStartKb),
+      databaseScope: externalName ? 'the backends serving the bench database only' : 'every process of the embedded server',
+    },
+    rssMb: mbOf(peakWithStartKb),
+  };
+}
+
+const loadAverage = () => os.loadavg().map((value) => Math.round(value * 100) / 100);
+
 async function main(): Promise<number> {
-  const loadStart = os.loadavg();
-  log(`load average at the start: ${loadStart.map((value) => value.toFixed(2)).join(' ')}`);
+  const loadStart = loadAverage();
+  log(`load average at the start: ${loadStart.join(' ')}`);
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'payroll-bench-'));
   await chmod(tmp, 0o711); // as root, the embedded PostgreSQL runs as "postgres" and must reach tmp/data
   const serverLog = path.join(tmp, 'server.log');
-  const baselineLog = path.join(tmp, 'baseline.log');
   const external = args['database-url'] ? await externalDatabase(args['database-url']) : undefined;
   try {
-    const worldFile = path.join(tmp, 'world.json');
-    await writeFile(worldFile, JSON.stringify(benchWorld()));
-    const jwtSecret = randomBytes(32).toString('base64url');
-    const port = await freePort();
-    const serverArgs = ['--import', 'tsx', ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []), 'src/main.ts'];
-    log(`starting the server (${external ? `PostgreSQL, database ${external.name}` : 'embedded PostgreSQL, fresh data directory'}) on port ${port}; its log: ${serverLog}`);
-    const started = performance.now();
-    const server = start(serverArgs, serverEnv(port, tmp, external?.url ?? '', worldFile, jwtSecret), serverLog);
-    const pid = server.pid!;
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(server, async () => (await fetch(`${base}/readyz`)).status === 200, 'the server', serverLog);
-    const startSeconds = Math.round((performance.now() - started) / 100) / 10;
-    log(`server ready in ${startSeconds} s (world loaded), RSS ${mbOf(kbOf(pid, 'VmRSS'))} MB`);
-    const memory = memorySampler(pid, external?.name);
-    const databasePids = () => databaseProcesses(pid, external?.name);
-
-    const token = await signAccessToken({ secret: jwtSecret, jwksUrl: undefined, issuer: undefined, audience: undefined }, benchIds.user, 6 * 3600);
-    const auth = { authorization: `Bearer ${token}` };
-    const post = { ...auth, 'content-type': 'application/json' };
-    const estimateUrl = `${base}/v1/customers/payroll/estimate`;
-    const readPath = `/v1/customers/payroll/requests/${benchIds.request50}`;
-    const body5 = estimateBody(5);
-    const answerFile = path.join(tmp, 'answer.json');
-    const readAnswerFile = path.join(tmp, 'read-answer.json');
-    await sampleAnswer(estimateUrl, { method: 'POST', headers: post, body: body5 }, answerFile);
-    const readAnswerBytes = await sampleAnswer(`${base}${readPath}`, { headers: auth }, readAnswerFile);
-
-    const baselinePort = await freePort();
-    const bare = start(['--import', 'tsx', 'bench/baseline.ts'], { ...process.env, PORT: String(baselinePort), BASELINE_ANSWER_FILE: answerFile, BASELINE_READ_ANSWER_FILE: readAnswerFile }, baselineLog);
-    const bareBase = `http://127.0.0.1:${baselinePort}`;
-    await waitFor(bare, async () => (await fetch(`${bareBase}${readPath}`)).status === 200, 'the baseline', baselineLog, 30_000);
-
-    const target = (name: string, targetPid: number, url: string, options: Pick<Target, 'method' | 'headers' | 'body'>): Target => ({
-      name,
-      pid: targetPid,
-      url,
-      ...options,
-      ...(targetPid === pid && { databasePids }),
-    });
-    const loadFigures = await runRounds({
-      rounds,
-      seconds,
-      warmupSeconds,
-      baseline: target('baseline', bare.pid!, `${bareBase}/v1/customers/payroll/estimate`, { method: 'POST', headers: post, body: body5 }),
-      baselineRead: target('baseline (read-sized)', bare.pid!, `${bareBase}${readPath}`, { method: 'GET', headers: auth }),
-      estimate5: wanted('estimate5') ? target('estimate-5', pid, estimateUrl, { method: 'POST', headers: post, body: body5 }) : null,
-      read: wanted('read') ? target('read', pid, `${base}${readPath}`, { method: 'GET', headers: auth }) : null,
-    });
-    await stop(bare);
-    const loadPeak = memory.peak();
-
-    const isEstimate = (body: unknown) => typeof (body as { data?: { feeHash?: unknown } }).data?.feeHash === 'string';
-    const hasSplits = (count: number) => (body: unknown) => (body as { data?: { amountSplitDetails?: unknown[] } }).data?.amountSplitDetails?.length === count;
-    const estimate1k = wanted('estimate1k') ? await single('estimate-1k', estimateUrl, { method: 'POST', headers: post, body: estimateBody(1000) }, isEstimate) : null;
-    const estimate10k = wanted('estimate10k') ? await single('estimate-10k', estimateUrl, { method: 'POST', headers: post, body: estimateBody(10_000) }, isEstimate) : null;
-    const read1k = wanted('read1k') ? await single('read-1k', `${base}/v1/customers/payroll/requests/${benchIds.request1k}`, { headers: auth }, hasSplits(1000)) : null;
-
-    const peak = memory.peak();
-    memory.stop();
-    const peakWithStartKb = kbOf(pid, 'VmHWM');
-    await stop(server);
-
-    const figures: Figures = {
-      database: external ? 'postgres' : 'embedded',
-      rounds,
-      seconds,
-      startSeconds,
-      readAnswerBytes,
-      ...loadFigures,
-      estimate1k,
-      estimate10k,
-      read1k,
-      memory: {
-        nodeRssMb: mbOf(peak.nodeRssKb),
-        databasePssMb: mbOf(peak.databasePssKb),
-        totalMb: mbOf(peak.totalKb),
-        loadScenarios: { nodeRssMb: mbOf(loadPeak.nodeRssKb), databasePssMb: mbOf(loadPeak.databasePssKb), totalMb: mbOf(loadPeak.totalKb) },
-        nodePeakRssWithStartMb: mbOf(peakWithStartKb),
-        databaseScope: external ? 'the backends serving the bench database only' : 'every process of the embedded server',
-      },
-      loadAverage: { start: loadStart.map((value) => Math.round(value * 100) / 100), end: os.loadavg().map((value) => Math.round(value * 100) / 100) },
-      rssMb: mbOf(peakWithStartKb),
-    };
+    const server = await launchServer(tmp, serverLog, external);
+    const measured = await measure(tmp, server, external?.name);
+    await server.stop();
+    const figures: Figures = { database: external ? 'postgres' : 'embedded', startSeconds: server.startSeconds, ...measured, loadAverage: { start: loadStart, end: loadAverage() } };
     const table = formatTable(figures);
     if (args.json) {
       console.error(table);
