@@ -10,6 +10,8 @@ export interface Config {
   nodeEnv: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** The embedded PostgreSQL's port (EMBEDDED_PG_PORT); a free port at each start when unset. */
+  embeddedPort: number | undefined;
   worldFile: string | undefined;
   jwt: { secret: string; jwksUrl: string | undefined; issuer: string | undefined; audience: string | undefined };
   feeHashSecret: string;
@@ -34,6 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
+    embeddedPort: env.EMBEDDED_PG_PORT ? integer(env, 'EMBEDDED_PG_PORT', 0, 1, 65535) : undefined,
     worldFile: env.WORLD_FILE === '' ? undefined : (env.WORLD_FILE ?? 'worlds/demo.json'),
     jwt: {
       secret: env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
