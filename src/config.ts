@@ -2,8 +2,8 @@
  * Every setting the service reads from its environment, parsed once at start-up.
  * The README's configuration table mirrors this file.
  */
-export const DEVELOPMENT_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
-export const DEVELOPMENT_FEE_HASH_SECRET = 'development-only-fee-hash-secret-change-me-012345';
+const DEVELOPMENT_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
+const DEVELOPMENT_FEE_HASH_SECRET = 'development-only-fee-hash-secret-change-me-012345';
 
 export interface Config {
   port: number;
