@@ -1,0 +1,44 @@
+import type { components } from '../../generated/api.js';
+import { type SettlementScales, formatAtScale } from './minorUnits.js';
+import { formatExact } from './money.js';
+import type { FxRecordFigures, QuoteFigures, QuotedSplit } from './settlement.js';
+
+type PayrollQuoteFigures = components['schemas']['PayrollQuoteFigures'];
+type AmountSplitDetail = components['schemas']['AmountSplitDetail'];
+type FxExchange = components['schemas']['FxExchange'];
+
+/** The request's `quote` object: source figures at the source scale, the received total at the payroll scale. */
+export function quoteFiguresView(figures: QuoteFigures, scales: SettlementScales): PayrollQuoteFigures {
+  const source = (value: QuoteFigures['totalAmount']) => formatAtScale(value, scales.source);
+  return {
+    exchangeRate: formatExact(figures.exchangeRate),
+    sourceAmountForExchange: source(figures.sourceAmountForExchange),
+    feeAmount: source(figures.feeAmount),
+    totalAmount: source(figures.totalAmount),
+    receivedAmount: formatAtScale(figures.receivedAmount, scales.payroll),
+    debitedAmount: source(figures.debitedAmount),
+    adjustmentAmount: source(figures.adjustmentAmount),
+  };
+}
+
+/** A split's additive fields; `quoted` null before the quote, `returned` null unless its payout failed. */
+export function splitSettlementView(
+  quoted: QuotedSplit | null,
+  returned: QuotedSplit['quotedSourceCurrencyAmount'] | null,
+  scales: SettlementScales,
+): Pick<AmountSplitDetail, 'quotedSourceCurrencyAmount' | 'quotedAmount' | 'returnedSourceCurrencyAmount'> {
+  return {
+    quotedSourceCurrencyAmount: quoted ? formatAtScale(quoted.quotedSourceCurrencyAmount, scales.source) : null,
+    quotedAmount: quoted ? formatAtScale(quoted.quotedAmount, scales.payroll) : null,
+    returnedSourceCurrencyAmount: returned ? formatAtScale(returned, scales.source) : null,
+  };
+}
+
+/** The FX record's additive fields: what the payouts pay and the platform's FX result. */
+export function fxResultView(figures: FxRecordFigures, scales: SettlementScales): Pick<FxExchange, 'toAmount' | 'payoutAmount' | 'fxResultAmount'> {
+  return {
+    toAmount: formatAtScale(figures.toAmount, scales.payroll),
+    payoutAmount: formatAtScale(figures.payoutAmount, scales.payroll),
+    fxResultAmount: formatAtScale(figures.fxResultAmount, scales.payroll),
+  };
+}
