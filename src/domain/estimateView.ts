@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.js';
 import type { EstimateFigures, EstimateLine } from './estimateFigures.js';
-import { formatAtScale } from './minorUnits.js';
+import { scaleFormatters } from './minorUnits.js';
 import { formatExact } from './money.js';
 
 type FeeBreakdown = components['schemas']['FeeBreakdown'];
@@ -15,14 +15,14 @@ type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
 
 export function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
   const { scales, rates } = figures;
-  const source = (value: EstimateFigures['totalAmount']) => formatAtScale(value, scales.source);
+  const { source, payroll } = scaleFormatters(scales);
   return {
     sourceCurrencyAmount: source(figures.sourceCurrencyAmount),
     spreadFee: source(figures.spreadFee),
     processorFee: source(figures.processorFee),
     bankFee: source(figures.bankFee),
     totalFee: source(figures.feeAmount),
-    estimatedReceivedAmount: formatAtScale(figures.estimatedReceivedAmount, scales.payroll),
+    estimatedReceivedAmount: payroll(figures.estimatedReceivedAmount),
     payrollCurrencyCode: scales.payrollCode,
     feeCurrencyCode: scales.sourceCode,
     exchangeRate: formatExact(rates.exchangeRate),
@@ -31,12 +31,8 @@ export function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
 }
 
 export function estimateLineView(line: EstimateLine, figures: Pick<EstimateFigures, 'scales'>): EstimateLineView {
-  return {
-    beneficiaryId: line.beneficiaryId,
-    amountCurrencyType: line.amountCurrencyType,
-    sourceCurrencyAmount: formatAtScale(line.sourceCurrencyAmount, figures.scales.source),
-    amount: formatAtScale(line.amount, figures.scales.payroll),
-  };
+  const { source, payroll } = scaleFormatters(figures.scales);
+  return { beneficiaryId: line.beneficiaryId, amountCurrencyType: line.amountCurrencyType, sourceCurrencyAmount: source(line.sourceCurrencyAmount), amount: payroll(line.amount) };
 }
 
 export interface EstimateIdentity {
@@ -50,7 +46,7 @@ export interface EstimateIdentity {
 export function payrollFeeEstimateView(figures: EstimateFigures, identity: EstimateIdentity): PayrollFeeEstimate {
   const feeBreakdown = feeBreakdownView(figures);
   return {
-    totalAmount: formatAtScale(figures.totalAmount, figures.scales.source),
+    totalAmount: scaleFormatters(figures.scales).source(figures.totalAmount),
     sourceCurrencyAmount: feeBreakdown.sourceCurrencyAmount,
     feeAmount: feeBreakdown.totalFee,
     estimatedReceivedAmount: feeBreakdown.estimatedReceivedAmount,

@@ -74,6 +74,11 @@ export function formatAtScale(value: Decimal, scale: number): string {
   return value.isZero() ? new Money(0).toFixed(scale) : value.toFixed(scale);
 }
 
+/** Formatters of one pair's figures: source figures at the source scale, payroll figures at the payroll scale. */
+export function scaleFormatters(scales: SettlementScales): { source: (value: Decimal) => string; payroll: (value: Decimal) => string } {
+  return { source: (value) => formatAtScale(value, scales.source), payroll: (value) => formatAtScale(value, scales.payroll) };
+}
+
 /**
  * `field has 3 decimal places; a SOURCE amount in USD allows at most 2`: the limit named with
  * its currency, as the spec's `AmountString` promises.

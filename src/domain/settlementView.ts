@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.js';
-import { type SettlementScales, formatAtScale } from './minorUnits.js';
+import { type SettlementScales, scaleFormatters } from './minorUnits.js';
 import { formatExact } from './money.js';
 import type { FxRecordFigures, QuoteFigures, QuotedSplit } from './settlement.js';
 
@@ -9,13 +9,13 @@ type FxExchange = components['schemas']['FxExchange'];
 
 /** The request's `quote` object: source figures at the source scale, the received total at the payroll scale. */
 export function quoteFiguresView(figures: QuoteFigures, scales: SettlementScales): PayrollQuoteFigures {
-  const source = (value: QuoteFigures['totalAmount']) => formatAtScale(value, scales.source);
+  const { source, payroll } = scaleFormatters(scales);
   return {
     exchangeRate: formatExact(figures.exchangeRate),
     sourceAmountForExchange: source(figures.sourceAmountForExchange),
     feeAmount: source(figures.feeAmount),
     totalAmount: source(figures.totalAmount),
-    receivedAmount: formatAtScale(figures.receivedAmount, scales.payroll),
+    receivedAmount: payroll(figures.receivedAmount),
     debitedAmount: source(figures.debitedAmount),
     adjustmentAmount: source(figures.adjustmentAmount),
   };
@@ -27,18 +27,16 @@ export function splitSettlementView(
   returned: QuotedSplit['quotedSourceCurrencyAmount'] | null,
   scales: SettlementScales,
 ): Pick<AmountSplitDetail, 'quotedSourceCurrencyAmount' | 'quotedAmount' | 'returnedSourceCurrencyAmount'> {
+  const { source, payroll } = scaleFormatters(scales);
   return {
-    quotedSourceCurrencyAmount: quoted ? formatAtScale(quoted.quotedSourceCurrencyAmount, scales.source) : null,
-    quotedAmount: quoted ? formatAtScale(quoted.quotedAmount, scales.payroll) : null,
-    returnedSourceCurrencyAmount: returned ? formatAtScale(returned, scales.source) : null,
+    quotedSourceCurrencyAmount: quoted ? source(quoted.quotedSourceCurrencyAmount) : null,
+    quotedAmount: quoted ? payroll(quoted.quotedAmount) : null,
+    returnedSourceCurrencyAmount: returned ? source(returned) : null,
   };
 }
 
 /** The FX record's additive fields: what the payouts pay and the platform's FX result. */
 export function fxResultView(figures: FxRecordFigures, scales: SettlementScales): Pick<FxExchange, 'toAmount' | 'payoutAmount' | 'fxResultAmount'> {
-  return {
-    toAmount: formatAtScale(figures.toAmount, scales.payroll),
-    payoutAmount: formatAtScale(figures.payoutAmount, scales.payroll),
-    fxResultAmount: formatAtScale(figures.fxResultAmount, scales.payroll),
-  };
+  const { payroll } = scaleFormatters(scales);
+  return { toAmount: payroll(figures.toAmount), payoutAmount: payroll(figures.payoutAmount), fxResultAmount: payroll(figures.fxResultAmount) };
 }

@@ -38,6 +38,14 @@ function run(input: {
   return payrollFeeEstimateView(figures, { sourceAccountCurrencyId: id(101), payrollAccountCurrencyId: id(102), feeHash: 'h', expiresAt: 't' });
 }
 
+/** Entry 1 in the source currency, entry 2 in the payroll currency. */
+const sourceThenPayroll = (sourceAmount: string, payrollAmount: string): EstimateEntryInput[] => [
+  { beneficiaryId: id(1), amount: sourceAmount },
+  { beneficiaryId: id(2), amount: payrollAmount, amountCurrencyType: 'PAYROLL' },
+];
+/** [source amount, payroll amount] of each line. */
+const linePairs = (view: ReturnType<typeof run>) => view.lines.map((line) => [line.sourceCurrencyAmount, line.amount]);
+
 function validationMessage(run: () => unknown): string {
   try {
     run();
@@ -88,21 +96,10 @@ describe('estimate figures with minor units', () => {
   });
 
   it('USDC source (6 places) → AED', () => {
-    const view = run({
-      entries: [
-        { beneficiaryId: id(1), amount: '1000.123456' },
-        { beneficiaryId: id(2), amount: '2000.00', amountCurrencyType: 'PAYROLL' },
-      ],
-      source: USDC,
-      payroll: AED,
-      base: '3.6725',
-      bips: 50,
-      schedule: CIRCLE_USDC,
-      bankFee: '5.00',
-    });
+    const view = run({ entries: sourceThenPayroll('1000.123456', '2000.00'), source: USDC, payroll: AED, base: '3.6725', bips: 50, schedule: CIRCLE_USDC, bankFee: '5.00' });
     // 1000.123456 × 3.6541375 = 3654.5886251992 → down 3654.58
     // 2000 ÷ 3.6541375 = 547.324779103… → up to 6 places 547.324780
-    expect(view.lines.map((line) => [line.sourceCurrencyAmount, line.amount])).toEqual([
+    expect(linePairs(view)).toEqual([
       ['1000.123456', '3654.58'],
       ['547.324780', '2000.00'],
     ]);
@@ -118,21 +115,10 @@ describe('estimate figures with minor units', () => {
   });
 
   it('USD → JPY payroll (0 places)', () => {
-    const view = run({
-      entries: [
-        { beneficiaryId: id(1), amount: '100.00' },
-        { beneficiaryId: id(2), amount: '10000', amountCurrencyType: 'PAYROLL' },
-      ],
-      source: USD,
-      payroll: JPY,
-      base: '151.25',
-      bips: 50,
-      schedule: FIREBLOCKS_USD,
-      bankFee: '500',
-    });
+    const view = run({ entries: sourceThenPayroll('100.00', '10000'), source: USD, payroll: JPY, base: '151.25', bips: 50, schedule: FIREBLOCKS_USD, bankFee: '500' });
     // eff = 151.25 × 0.995 = 150.49375
     // 100.00 × 150.49375 = 15049.375 → down to 0 places 15049; 10000 ÷ 150.49375 = 66.4479… → up 66.45
-    expect(view.lines.map((line) => [line.sourceCurrencyAmount, line.amount])).toEqual([
+    expect(linePairs(view)).toEqual([
       ['100.00', '15049'],
       ['66.45', '10000'],
     ]);
@@ -148,19 +134,9 @@ describe('estimate figures with minor units', () => {
   });
 
   it('same-currency payroll: rate 1 and no spread, whatever the customer BIPS', () => {
-    const view = run({
-      entries: [
-        { beneficiaryId: id(1), amount: '1000.00' },
-        { beneficiaryId: id(2), amount: '250.00', amountCurrencyType: 'PAYROLL' },
-      ],
-      source: USD,
-      payroll: USD,
-      base: null, // no stored USD → USD rate is needed
-      bips: 50,
-      schedule: FIREBLOCKS_USD,
-      bankFee: '5.00',
-    });
-    expect(view.lines.map((line) => [line.sourceCurrencyAmount, line.amount])).toEqual([
+    // base null: no stored USD → USD rate is needed
+    const view = run({ entries: sourceThenPayroll('1000.00', '250.00'), source: USD, payroll: USD, base: null, bips: 50, schedule: FIREBLOCKS_USD, bankFee: '5.00' });
+    expect(linePairs(view)).toEqual([
       ['1000.00', '1000.00'],
       ['250.00', '250.00'],
     ]);
