@@ -85,7 +85,8 @@ export function estimateRates(source: CurrencyUnits, payroll: CurrencyUnits, bas
   return { baseRate, exchangeRate, spreadBips, sameCurrency: false };
 }
 
-interface NormalisedEntry {
+/** An entry as validation leaves it: its beneficiary in lower case, its type defaulted, its amount parsed. */
+export interface NormalisedEntry {
   beneficiaryId: string;
   amountCurrencyType: AmountCurrencyType;
   requestedAmount: Decimal;
@@ -137,7 +138,15 @@ export function convertLine(entry: NormalisedEntry, index: number, rate: Decimal
 export function convertEstimate(input: EstimateInput): ConvertedEstimate {
   const scales = settlementScales(input.source, input.payroll);
   const rates = estimateRates(input.source, input.payroll, input.baseRate, input.spreadBips);
-  const lines = normaliseEstimateEntries(input.entries, scales).map((entry, index) => convertLine(entry, index, rates.exchangeRate, scales));
+  return convertEntries(normaliseEstimateEntries(input.entries, scales), scales, rates);
+}
+
+/**
+ * Converts entries already validated by normaliseEstimateEntries (the use case validates them
+ * before it looks up the beneficiaries and the rate, so that a bad body is a 400 first).
+ */
+export function convertEntries(entries: readonly NormalisedEntry[], scales: SettlementScales, rates: EstimateRates): ConvertedEstimate {
+  const lines = entries.map((entry, index) => convertLine(entry, index, rates.exchangeRate, scales));
   const sourceCurrencyAmount = sum(lines.map((line) => line.sourceCurrencyAmount));
   const estimatedReceivedAmount = sum(lines.map((line) => line.amount));
   assertBelowAmountLimit(sourceCurrencyAmount, 'sourceCurrencyAmount', scales.sourceCode);
@@ -164,11 +173,15 @@ export function completeEstimate(converted: ConvertedEstimate, fees: EstimateFee
   return { ...converted, spreadFee, processorFee, bankFee, feeAmount, totalAmount };
 }
 
-/** The whole estimate on pure inputs: the processor fee from its schedule (null = no schedule, 0). */
+/** The fees of a converted estimate: the processor charges on S by its schedule (null = no schedule, 0). */
+export function completeWithSchedule(converted: ConvertedEstimate, processorSchedule: FeeSchedule | null, bankFeePerBeneficiary: Decimal): EstimateFigures {
+  const processorFee = processorSchedule ? scheduleFee(processorSchedule, converted.sourceCurrencyAmount) : new Money(0);
+  return completeEstimate(converted, { processorFee, bankFeePerBeneficiary });
+}
+
+/** The whole estimate on pure inputs. */
 export function estimateFigures(
   input: EstimateInput & { processorSchedule: FeeSchedule | null; bankFeePerBeneficiary: Decimal },
 ): EstimateFigures {
-  const converted = convertEstimate(input);
-  const processorFee = input.processorSchedule ? scheduleFee(input.processorSchedule, converted.sourceCurrencyAmount) : new Money(0);
-  return completeEstimate(converted, { processorFee, bankFeePerBeneficiary: input.bankFeePerBeneficiary });
+  return completeWithSchedule(convertEstimate(input), input.processorSchedule, input.bankFeePerBeneficiary);
 }

@@ -55,3 +55,28 @@ export function payrollFeeEstimateView(figures: EstimateFigures, identity: Estim
     lines: figures.lines.map((line) => estimateLineView(line, figures)),
   };
 }
+
+/**
+ * One entry as the feeHash locks it (stored behind it, in the order of the request): the amount as
+ * requested, compared exactly at creation, and the line's two figures, which become the split's.
+ */
+export interface LockedEstimateEntry {
+  beneficiaryId: string;
+  amount: string;
+  amountCurrencyType: EstimateLine['amountCurrencyType'];
+  sourceCurrencyAmount: string;
+  amountInPayrollCurrency: string;
+}
+
+export function lockedEstimateEntries(figures: Pick<EstimateFigures, 'lines' | 'scales'>): LockedEstimateEntry[] {
+  return figures.lines.map((line) => {
+    const view = estimateLineView(line, figures);
+    return {
+      beneficiaryId: line.beneficiaryId,
+      amount: formatExact(line.requestedAmount),
+      amountCurrencyType: line.amountCurrencyType,
+      sourceCurrencyAmount: view.sourceCurrencyAmount,
+      amountInPayrollCurrency: view.amount,
+    };
+  });
+}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { DomainError, validationError } from '../domain/errors.js';
 import { Money, formatAmount, formatExact, roundDown } from '../domain/money.js';
-import { payrollScale } from '../domain/payrollFees.js';
+import { payrollScaleOf as payrollScale } from '../domain/minorUnits.js';
 import { assertTransition } from '../domain/payrollStatus.js';
 import type { TransferType } from '../domain/transfers.js';
 import type { Queryable } from '../store/db.js';
