@@ -105,7 +105,7 @@ export type AdjustmentSettlement = { kind: 'NONE' } | { kind: 'TOP_UP'; amount: 
  * answers `httpStatus`. The request stays QUOTE_PROVIDED and nothing moves.
  */
 export class AcceptShortfallError extends DomainError {
-  readonly httpStatus = 409;
+  override readonly httpStatus = 409;
   constructor(
     readonly shortfall: Decimal,
     message: string,
