@@ -101,6 +101,7 @@ function settleRequest(request: WorldPayrollRequest, at: At, facts: ReadonlyMap<
           }),
         );
   const accepted = quote !== null && request.acceptedByCustomerAt !== undefined;
+  if (request.fxExchange && !accepted) fail(at('fxExchange'), 'an FX record needs an accepted quote (quoteRate and acceptedByCustomerAt)');
   const fx = accepted && request.fxExchange ? fxRecordFigures(quote.sourceAmountForExchange, parseAmount(request.fxExchange.exchangeRate), scales.payroll, quote.splits) : null;
   const payouts = accepted ? payoutOutcomes(request, quote, at) : [];
   const history: PayrollHistory = {
