@@ -119,7 +119,7 @@ export function normaliseEstimateEntries(entries: readonly EstimateEntryInput[],
  * SOURCE s → p = s × rate, rounded down to the payroll scale; PAYROLL p → s = p ÷ rate, rounded up
  * to the source scale. A line paying zero is refused (item 3: nothing is paid for nothing).
  */
-export function convertLine(entry: NormalisedEntry, index: number, rate: Decimal, scales: SettlementScales): EstimateLine {
+function convertLine(entry: NormalisedEntry, index: number, rate: Decimal, scales: SettlementScales): EstimateLine {
   const isSource = entry.amountCurrencyType === 'SOURCE';
   const sourceCurrencyAmount = isSource ? entry.requestedAmount : customerPays(entry.requestedAmount.dividedBy(rate), scales.source);
   const amount = isSource ? promised(entry.requestedAmount.times(rate), scales.payroll) : entry.requestedAmount;
@@ -135,7 +135,7 @@ export function convertLine(entry: NormalisedEntry, index: number, rate: Decimal
 }
 
 /** Validates and converts every entry; the figures the processor's fee estimate needs (S). */
-export function convertEstimate(input: EstimateInput): ConvertedEstimate {
+function convertEstimate(input: EstimateInput): ConvertedEstimate {
   const scales = settlementScales(input.source, input.payroll);
   const rates = estimateRates(input.source, input.payroll, input.baseRate, input.spreadBips);
   return convertEntries(normaliseEstimateEntries(input.entries, scales), scales, rates);
@@ -162,7 +162,7 @@ export interface EstimateFeeInputs {
 }
 
 /** The fee rules: each fee rounded up to the source currency's minor units; sums exact. */
-export function completeEstimate(converted: ConvertedEstimate, fees: EstimateFeeInputs): EstimateFigures {
+function completeEstimate(converted: ConvertedEstimate, fees: EstimateFeeInputs): EstimateFigures {
   const { scales, rates } = converted;
   const spreadFee = customerPays(converted.sourceCurrencyAmount.times(bipsFraction(rates.spreadBips)), scales.source);
   const processorFee = customerPays(fees.processorFee, scales.source);

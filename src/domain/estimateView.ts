@@ -13,7 +13,7 @@ type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
  * stored behind the feeHash and become the request's fee breakdown and splits.
  */
 
-export function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
+function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
   const { scales, rates } = figures;
   const { source, payroll } = scaleFormatters(scales);
   return {
@@ -30,7 +30,7 @@ export function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
   };
 }
 
-export function estimateLineView(line: EstimateLine, figures: Pick<EstimateFigures, 'scales'>): EstimateLineView {
+function estimateLineView(line: EstimateLine, figures: Pick<EstimateFigures, 'scales'>): EstimateLineView {
   const { source, payroll } = scaleFormatters(figures.scales);
   return { beneficiaryId: line.beneficiaryId, amountCurrencyType: line.amountCurrencyType, sourceCurrencyAmount: source(line.sourceCurrencyAmount), amount: payroll(line.amount) };
 }

@@ -10,18 +10,18 @@ import { MAX_PAYROLL_SCALE, Money, decimalPlacesText, roundDown, roundUp } from 
  */
 
 /** The interface's cap (validation rule 3) on the decimals of a SOURCE amount. */
-export const MAX_SOURCE_SCALE = 8;
+const MAX_SOURCE_SCALE = 8;
 
 /** Every amount figure is below 10^15 (15 integer digits), so that each fits the spec's strings. */
-export const AMOUNT_LIMIT = new Money('1e15');
+const AMOUNT_LIMIT = new Money('1e15');
 
 /** A JSON number carries up to 15 significant decimal digits exactly. */
-export const MAX_JSON_SIGNIFICANT_DIGITS = 15;
+const MAX_JSON_SIGNIFICANT_DIGITS = 15;
 
 /** Rate bounds of `RateString`: 10^-8 to 10^8 and 12 significant digits. */
-export const MIN_RATE = new Money('0.00000001');
-export const MAX_RATE = new Money('100000000');
-export const MAX_RATE_SIGNIFICANT_DIGITS = 12;
+const MIN_RATE = new Money('0.00000001');
+const MAX_RATE = new Money('100000000');
+const MAX_RATE_SIGNIFICANT_DIGITS = 12;
 
 export interface CurrencyUnits {
   code: string;
@@ -98,7 +98,7 @@ export function assertBelowAmountLimit(value: Decimal, field: string, currencyCo
 }
 
 /** Significant digits as written, integer zeros included (1500 has 4): what a JSON number must carry. */
-export function writtenSignificantDigits(value: Decimal): number {
+function writtenSignificantDigits(value: Decimal): number {
   return value.isZero() ? 1 : value.precision(true);
 }
 

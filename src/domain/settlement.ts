@@ -50,7 +50,7 @@ export interface QuoteFigures {
 }
 
 /** The quote rate's bounds: those of every admin rate, and exactly 1 without a conversion. */
-export function assertQuoteRate(rate: Decimal, sameCurrency: boolean, field = 'body.exchangeRate'): void {
+function assertQuoteRate(rate: Decimal, sameCurrency: boolean, field = 'body.exchangeRate'): void {
   assertRate(rate, field);
   if (sameCurrency && !rate.equals(1)) throw validationError(`${field} must be 1: both accounts hold the same currency, so there is no conversion`);
 }
@@ -60,7 +60,7 @@ export function assertQuoteRate(rate: Decimal, sameCurrency: boolean, field = 'b
  * the requested amount exactly, the source amount is amount ÷ q rounded up. Either way the payout
  * never exceeds its source amount × q.
  */
-export function quoteSplit(split: SettlementSplit, index: number, rate: Decimal, scales: SettlementScales): QuotedSplit {
+function quoteSplit(split: SettlementSplit, index: number, rate: Decimal, scales: SettlementScales): QuotedSplit {
   if (split.amountCurrencyType === 'PAYROLL') {
     return { quotedSourceCurrencyAmount: customerPays(split.amount.dividedBy(rate), scales.source), quotedAmount: split.amount };
   }
