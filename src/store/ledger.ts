@@ -44,6 +44,12 @@ export async function postJournalEntries(tx: Queryable, dated: readonly DatedEnt
       amount: formatExact(posting.amount),
     })),
   );
+  // Several account currencies (a credit-back moves the partner bank's and the customer's): lock
+  // them in one order first, so that two such entries can never wait on each other.
+  const accountCurrencyIds = [...new Set(postings.flatMap((posting) => (posting.account_currency_id ? [posting.account_currency_id] : [])))];
+  if (accountCurrencyIds.length > 1) {
+    await tx.query('SELECT id FROM account_currencies WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [accountCurrencyIds]);
+  }
   await tx.query(
     `WITH entries AS (
        INSERT INTO journal_entries (id, kind, payroll_request_id, transfer_id, payout_id, created_at)

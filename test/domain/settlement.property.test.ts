@@ -27,8 +27,6 @@ const TOLERANCE_BPS = 500;
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const SCHEDULE = { percentBps: new Money(10), fixed: new Money('1'), min: new Money('2'), max: new Money('50') };
 
-/** A positive amount of `scale` places: n minor units. */
-const amountAt = (scale: number) => fc.integer({ min: 1, max: 5_000_000 }).map((units) => new Money(units).dividedBy(10 ** scale).toFixed());
 /** A rate m × 10^-k with at most 6 significant digits, within 0.001..10000. */
 const rate = fc.tuple(fc.integer({ min: 1, max: 999_999 }), fc.integer({ min: 2, max: 8 })).map(([mantissa, k]) => new Money(mantissa).dividedBy(10 ** k)).filter((r) => r.greaterThanOrEqualTo('0.001') && r.lessThanOrEqualTo(10_000));
 /** A relative move of a rate within ±4.9 %, written with at most 10 significant digits. */
