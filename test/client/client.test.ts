@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { PayrollApiError, createPayrollClient, isFinalPayrollStatus, unwrap, type components } from '../../client/index.js';
 import { ids } from '../fixtures/world.js';
+import { thrownBy } from '../support/errors.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -75,12 +76,7 @@ describe('unwrap', () => {
     const result = await api.GET('/v1/customers/payroll/requests/{requestId}', {
       params: { path: { requestId: '7e570007-0000-4000-8000-0000000000ff' }, header: { 'X-Request-Id': 'trace-404' } },
     });
-    let thrown: unknown;
-    try {
-      unwrap(result);
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = thrownBy(() => unwrap(result));
     expect(thrown).toBeInstanceOf(PayrollApiError);
     expect(thrown).toBeInstanceOf(Error);
     expect(thrown).toMatchObject({ name: 'PayrollApiError', status: 404, code: 'NOT_FOUND', requestId: 'trace-404' });

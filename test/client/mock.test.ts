@@ -2,26 +2,17 @@
 // examples and rejects requests that break the spec, here driven through the published client.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayrollApiError, createPayrollClient, unwrap } from '../../client/index.js';
-import { bundledSpecCopy, inRepo } from './build.js';
+import { bundledSpecCopy, inRepo } from '../support/build.js';
+import { freePort } from '../support/processes.js';
 
 type Examples = Record<string, unknown>;
 interface BundledSpec {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { examples?: Examples }> }> }>>;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
 
 let prism: ChildProcess;
 let baseUrl: string;

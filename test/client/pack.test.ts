@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../fixtures/world.js';
 import { type TestServer, startTestServer } from '../support/server.js';
-import { inRepo, run, withBuildLock } from './build.js';
+import { inRepo, run, withBuildLock } from '../support/build.js';
+import { typeCheck } from '../support/typecheck.js';
 import { readmeExample } from './readme.js';
 
 /** What the tarball holds: the compiled client, the generated types, the bundled spec, README, package.json. */
@@ -96,24 +97,8 @@ describe('the installed package, as a consumer uses it', () => {
         "void api.GET('/v1/not-in-the-spec');",
       ].join('\n'),
     );
-    writeFileSync(
-      join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [inRepo('node_modules', '@types')],
-        },
-        include: ['*.ts'],
-      }),
-    );
     // skipLibCheck off: the published .d.ts files themselves must compile in the consumer.
-    run(process.execPath, [inRepo('node_modules', 'typescript', 'bin', 'tsc'), '-p', consumer], { cwd: consumer });
+    typeCheck(consumer, { include: ['*.ts'], skipLibCheck: false });
   }, 60_000);
 
   it('runs against the server: the compiled client, its errors, and the bundled spec files', async () => {

@@ -4,33 +4,18 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inRepo, run } from './build.js';
+import { inRepo } from '../support/build.js';
+import { typeCheck } from '../support/typecheck.js';
 import { readmeExample } from './readme.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'payroll-readme-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function typeCheck(source: string): void {
+/** The example as a project of its own, `payroll-fee-service` resolved to the client's source. */
+function typeCheckExample(source: string): void {
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'readme-example', private: true, type: 'module' }));
   writeFileSync(join(scratch, 'example.ts'), source);
-  writeFileSync(
-    join(scratch, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-        types: ['node'],
-        typeRoots: [inRepo('node_modules', '@types')],
-        paths: { 'payroll-fee-service': [inRepo('client', 'index.ts')] },
-      },
-      files: ['example.ts'],
-    }),
-  );
-  run(process.execPath, [inRepo('node_modules', 'typescript', 'bin', 'tsc'), '-p', scratch], { cwd: scratch });
+  typeCheck(scratch, { files: ['example.ts'], skipLibCheck: true, paths: { 'payroll-fee-service': [inRepo('client', 'index.ts')] } });
 }
 
 describe('README: client usage example', () => {
@@ -44,12 +29,12 @@ describe('README: client usage example', () => {
   });
 
   it('type-checks with tsc (strict, NodeNext)', () => {
-    typeCheck(example);
+    typeCheckExample(example);
   }, 60_000);
 
   it('would catch a wrong call (the check is not vacuous)', () => {
     const broken = example.replace(/amount: '([0-9.]+)'/, 'amount: $1');
     expect(broken).not.toBe(example);
-    expect(() => typeCheck(broken)).toThrow(/error TS/);
+    expect(() => typeCheckExample(broken)).toThrow(/error TS/);
   }, 60_000);
 });

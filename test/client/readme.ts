@@ -1,8 +1,8 @@
 // The README's client usage example: the ```ts block right after the marker comment below.
 import { readFileSync } from 'node:fs';
-import { inRepo } from './build.js';
+import { inRepo } from '../support/build.js';
 
-export const README_MARKER = '<!-- client usage example: type-checked by test/client/readme-example.test.ts -->';
+const README_MARKER = '<!-- client usage example: type-checked by test/client/readme-example.test.ts -->';
 
 export function readmeExample(): string {
   const readme = readFileSync(inRepo('README.md'), 'utf8');

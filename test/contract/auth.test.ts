@@ -1,7 +1,7 @@
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer, testConfig } from '../support/server.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { hs256Token, unsignedToken } from '../support/tokens.js';
 
 let server: TestServer;
 beforeAll(async () => (server = await startTestServer()));
@@ -9,7 +9,6 @@ afterAll(() => server.close());
 
 const path = '/v1/customers/payroll/requests/{requestId}' as const;
 const params = { path: { requestId: ids.requestACompleted } };
-const secret = new TextEncoder().encode(testConfig.jwt.secret);
 
 async function withAuthorization(authorization: string | undefined) {
   return server.client.GET(path, { params, headers: authorization === undefined ? {} : { Authorization: authorization } });
@@ -30,23 +29,21 @@ describe('bearer authentication (section 5)', () => {
 
   it('401 for an expired token, saying so', async () => {
     const past = Math.floor(Date.now() / 1000) - 7200;
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ids.userA).setIssuedAt(past).setExpirationTime(past + 60).sign(secret);
+    const token = await hs256Token({ iat: past, exp: past + 60 });
     const { error, response } = await withAuthorization(`Bearer ${token}`);
     expect(response.status).toBe(401);
     expect(error).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: 'The access token has expired' } });
   });
 
   it('401 for a token signed with another secret', async () => {
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(ids.userA).setExpirationTime('1h').sign(new TextEncoder().encode('some-other-secret-of-enough-length-000'));
+    const token = await hs256Token({}, new TextEncoder().encode('some-other-secret-of-enough-length-000'));
     const { error, response } = await withAuthorization(`Bearer ${token}`);
     expect(response.status).toBe(401);
     expect(error).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: 'The access token is invalid' } });
   });
 
   it('401 for an unsigned (alg none) token and for a token naming no known user', async () => {
-    const header = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: ids.userA, exp: Math.floor(Date.now() / 1000) + 600 })).toString('base64url');
-    expect((await withAuthorization(`Bearer ${header}.${payload}.`)).response.status).toBe(401);
+    expect((await withAuthorization(`Bearer ${unsignedToken()}`)).response.status).toBe(401);
     const stranger = await server.token('7b1e0000-0000-4000-8000-00000000dead');
     expect((await withAuthorization(`Bearer ${stranger}`)).error?.error.code).toBe('UNAUTHORIZED');
   });

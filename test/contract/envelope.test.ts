@@ -21,11 +21,15 @@ async function raw(method: string, path: string, init: { body?: string; contentT
 
 const envelope = (code: string) => ({ success: false, error: { code, message: expect.any(String) } });
 
+/** The answer is `status` with the error envelope of `code`. */
+function expectRefused(result: { status: number; body: unknown }, status: number, code: string): void {
+  expect(result.status).toBe(status);
+  expect(result.body).toEqual(envelope(code));
+}
+
 describe('every error leaves as the envelope', () => {
   it('unknown route → 404 NOT_FOUND', async () => {
-    const result = await raw('GET', '/v1/nothing/here');
-    expect(result.status).toBe(404);
-    expect(result.body).toEqual(envelope('NOT_FOUND'));
+    expectRefused(await raw('GET', '/v1/nothing/here'), 404, 'NOT_FOUND');
   });
 
   it('malformed JSON → 400 VALIDATION_ERROR', async () => {
@@ -35,21 +39,16 @@ describe('every error leaves as the envelope', () => {
   });
 
   it('wrong method on a known path → 405 METHOD_NOT_ALLOWED', async () => {
-    const result = await raw('DELETE', '/v1/customers/payroll/estimate');
-    expect(result.status).toBe(405);
-    expect(result.body).toEqual(envelope('METHOD_NOT_ALLOWED'));
+    expectRefused(await raw('DELETE', '/v1/customers/payroll/estimate'), 405, 'METHOD_NOT_ALLOWED');
   });
 
   it('wrong content type → 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-    const result = await raw('POST', '/v1/customers/payroll/estimate', { body: 'a=b', contentType: 'text/plain' });
-    expect(result.status).toBe(415);
-    expect(result.body).toEqual(envelope('UNSUPPORTED_MEDIA_TYPE'));
+    expectRefused(await raw('POST', '/v1/customers/payroll/estimate', { body: 'a=b', contentType: 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('a body over the limit → 413 PAYLOAD_TOO_LARGE', async () => {
-    const result = await raw('POST', '/v1/customers/payroll/estimate', { body: JSON.stringify({ pad: 'x'.repeat(3 * 1024 * 1024) }), contentType: 'application/json' });
-    expect(result.status).toBe(413);
-    expect(result.body).toEqual(envelope('PAYLOAD_TOO_LARGE'));
+    const oversized = JSON.stringify({ pad: 'x'.repeat(3 * 1024 * 1024) });
+    expectRefused(await raw('POST', '/v1/customers/payroll/estimate', { body: oversized, contentType: 'application/json' }), 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('a missing required field names it', async () => {
@@ -57,8 +56,7 @@ describe('every error leaves as the envelope', () => {
       body: JSON.stringify({ sourceAccountCurrencyId: ids.acAUsd, amountSplitDetails: [] }),
       contentType: 'application/json',
     });
-    expect(result.status).toBe(400);
-    expect(result.body).toEqual(envelope('VALIDATION_ERROR'));
+    expectRefused(result, 400, 'VALIDATION_ERROR');
     expect(JSON.stringify(result.body)).toContain('payrollAccountCurrencyId');
   });
 
@@ -69,8 +67,7 @@ describe('every error leaves as the envelope', () => {
         body: JSON.stringify({ sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '10' }] }),
         contentType: 'application/json',
       });
-      expect(result.status).toBe(500);
-      expect(result.body).toEqual(envelope('INTERNAL_ERROR'));
+      expectRefused(result, 500, 'INTERNAL_ERROR');
       expect(JSON.stringify(result.body)).not.toMatch(/beneficiaries|SELECT|relation|at .*\.ts/);
     } finally {
       await server.db.exec('ALTER TABLE beneficiaries_gone RENAME TO beneficiaries');

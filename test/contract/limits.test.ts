@@ -1,13 +1,11 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { connectRedisStore } from '../../src/http/rateLimit.js';
-import { createLogger } from '../../src/logger.js';
-import { buildApp } from '../../src/composition/app.js';
 import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';
 import { freshDatabase } from '../support/database.js';
+import { serveApp } from '../support/server.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const config = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_PER_MINUTE: '5', CORS_ORIGINS: 'https://app.payroll.example' });
@@ -17,18 +15,11 @@ let drop: () => Promise<void>;
 beforeAll(async () => ({ db, drop } = await freshDatabase()));
 afterAll(() => drop());
 
-async function listen(app: ReturnType<typeof buildApp>['app']): Promise<{ url: string; close: () => void }> {
-  const server = await new Promise<import('node:http').Server>((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
-}
-
 const readPath = `/v1/customers/payroll/requests/${ids.requestACompleted}`;
 
 describe('rate limiting per token', () => {
   it('answers 429 RATE_LIMITED in the envelope with Retry-After and RateLimit-* headers, per token', async () => {
-    const { url, close } = await listen(buildApp(config, db, createLogger('silent')).app);
+    const { url, close } = await serveApp(config, db);
     const [tokenA, tokenB] = [await signAccessToken(config.jwt, ids.userA), await signAccessToken(config.jwt, ids.userB)];
     const get = (token: string) => fetch(url + readPath, { headers: { Authorization: `Bearer ${token}` } });
     const first = await get(tokenA);
@@ -41,14 +32,14 @@ describe('rate limiting per token', () => {
     expect(limited.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
     expect(await limited.json()).toEqual({ success: false, error: { code: 'RATE_LIMITED', message: expect.stringContaining('at most 5 a minute') } });
     expect((await get(tokenB)).status).toBe(404); // another token has its own budget (and B cannot see A's request)
-    close();
+    await close();
   });
 
   it('with Redis, two instances share one budget', async () => {
     const prefix = `payroll-rl-test-${Date.now()}:`;
     const [one, two] = [await connectRedisStore(REDIS_URL, prefix), await connectRedisStore(REDIS_URL, prefix)];
-    const a = await listen(buildApp(config, db, createLogger('silent'), undefined, one.store).app);
-    const b = await listen(buildApp(config, db, createLogger('silent'), undefined, two.store).app);
+    const a = await serveApp(config, db, { rateLimitStore: one.store });
+    const b = await serveApp(config, db, { rateLimitStore: two.store });
     const token = await signAccessToken(config.jwt, ids.userA);
     const statuses: number[] = [];
     for (let n = 0; n < 6; n++) {
@@ -56,8 +47,8 @@ describe('rate limiting per token', () => {
       statuses.push((await fetch(target + readPath, { headers: { Authorization: `Bearer ${token}` } })).status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
-    a.close();
-    b.close();
+    await a.close();
+    await b.close();
     await one.close();
     await two.close();
   });
@@ -65,17 +56,17 @@ describe('rate limiting per token', () => {
 
 describe('security headers and CORS', () => {
   it('sends helmet\'s headers; CORS only for configured origins', async () => {
-    const { url, close } = await listen(buildApp(config, db, createLogger('silent')).app);
+    const { url, close } = await serveApp(config, db);
     const allowed = await fetch(`${url}/healthz`, { headers: { Origin: 'https://app.payroll.example' } });
     expect(allowed.headers.get('x-content-type-options')).toBe('nosniff');
     expect(allowed.headers.get('strict-transport-security')).toContain('max-age=');
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.payroll.example');
     const other = await fetch(`${url}/healthz`, { headers: { Origin: 'https://evil.example' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
-    close();
-    const withoutCors = await listen(buildApp(loadConfig({ NODE_ENV: 'test' }), db, createLogger('silent')).app);
+    await close();
+    const withoutCors = await serveApp(loadConfig({ NODE_ENV: 'test' }), db);
     const none = await fetch(`${withoutCors.url}/healthz`, { headers: { Origin: 'https://app.payroll.example' } });
     expect(none.headers.get('access-control-allow-origin')).toBeNull();
-    withoutCors.close();
+    await withoutCors.close();
   });
 });

@@ -1,18 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerMismatches } from '../../src/store/ledger.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { drain, workerFor } from '../support/worker.js';
+import { balancesOf, expectBooksBalanced } from '../support/balances.js';
+import type { TestServer } from '../support/server.js';
+import { drain, startServerWithWorker } from '../support/worker.js';
 
 let server: TestServer;
 let worker: ExecutionDeps;
-beforeAll(async () => {
-  server = await startTestServer();
-  worker = workerFor(server);
-});
+beforeAll(async () => ({ server, worker } = await startServerWithWorker()));
 afterAll(() => server.close());
-afterEach(async () => expect(await ledgerMismatches(server.db)).toEqual([]));
+afterEach(() => expectBooksBalanced(server.db));
 
 const customer = () => server.as(ids.userA);
 
@@ -29,10 +26,7 @@ const create = (body: { feeHash: string; beneficiaryId?: string; amount?: string
     body: { beneficiaryId: ids.beneficiaryA1, amount: '100.00', currency: 'USD', ...body },
   });
 
-async function available(): Promise<string> {
-  const [row] = await server.db.query<{ available: string }>('SELECT available::text FROM account_currencies WHERE id = $1', [ids.acAUsd]);
-  return row!.available;
-}
+const available = async () => (await balancesOf(server.db, ids.acAUsd)).available;
 
 describe('POST /v1/accounts/{accountId}/payouts and GET …/payouts/{payoutId}', () => {
   it('creates a payout from the feeHash, debits amount plus fees, and the worker completes it', async () => {
@@ -42,7 +36,7 @@ describe('POST /v1/accounts/{accountId}/payouts and GET …/payouts/{payoutId}',
     expect(created.response.status).toBe(201);
     // 100 × 0.0025 + 2 = 2.25 → min 3.00; customer A's rule 0.05 + 0.25 = 0.30
     expect(created.data!.data).toMatchObject({ status: 'PENDING', amount: '100.00', fee: '3.00', internalFee: '0.30', totalFee: '3.30', totalAmount: '103.30', currency: 'USD', beneficiaryId: ids.beneficiaryA1 });
-    expect(Number(before) - Number(await available())).toBeCloseTo(103.3, 6);
+    expect(before.minus(await available()).toFixed()).toBe('103.3');
     await drain(worker);
     const { data } = await customer().GET('/v1/accounts/{accountId}/payouts/{payoutId}', { params: { path: { accountId: ids.accountAUsd, payoutId: created.data!.data.id } } });
     expect(data!.data).toMatchObject({ status: 'COMPLETED', externalId: expect.stringMatching(/^SIM-BNK-/), completedAt: expect.any(String) });
@@ -56,7 +50,7 @@ describe('POST /v1/accounts/{accountId}/payouts and GET …/payouts/{payoutId}',
     await drain(worker);
     const { data } = await customer().GET('/v1/accounts/{accountId}/payouts/{payoutId}', { params: { path: { accountId: ids.accountAUsd, payoutId: created.data!.data.id } } });
     expect(data!.data).toMatchObject({ status: 'FAILED', failureReason: 'Beneficiary account closed' });
-    expect(await available()).toBe(before);
+    expect((await available()).toFixed()).toBe(before.toFixed());
   });
 
   it('rejects an altered feeHash, another amount, a reuse and an expired hash', async () => {

@@ -1,77 +1,30 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
 import { Money } from '../../src/domain/money.js';
-import { ledgerMismatches } from '../../src/store/ledger.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { drain, workerFor } from '../support/worker.js';
+import { balancesOf, expectBooksBalanced, expectSameBalances } from '../support/balances.js';
+import { accept, cancel, estimateAndCreate, quote, readRequest, recordFx, usdToAed } from '../support/payroll.js';
+import type { TestServer } from '../support/server.js';
+import { drain, startServerWithWorker, workerFor } from '../support/worker.js';
 
 let server: TestServer;
 let worker: ExecutionDeps;
-beforeAll(async () => {
-  server = await startTestServer();
-  worker = workerFor(server);
-});
+beforeAll(async () => ({ server, worker } = await startServerWithWorker()));
 afterAll(() => server.close());
 // After every scenario: balance and available equal what the ledger says, everywhere.
-afterEach(async () => expect(await ledgerMismatches(server.db)).toEqual([]));
+afterEach(() => expectBooksBalanced(server.db));
 
 type Entry = components['schemas']['CreateAmountSplitEntry'];
-type PayrollRequest = components['schemas']['PayrollRequest'];
 
 const customer = () => server.as(ids.userA);
 const admin = () => server.as(ids.admin);
-
-async function balanceOf(accountCurrencyId: string): Promise<{ balance: string; available: string }> {
-  const [row] = await server.db.query<{ balance: string; available: string }>('SELECT balance::text, available::text FROM account_currencies WHERE id = $1', [accountCurrencyId]);
-  return row!;
-}
-
-/** Equal as amounts: '10.50' and '10.5000' are the same balance. */
-function expectSameBalance(actual: { balance: string; available: string }, expected: { balance: string; available: string }): void {
-  expect(new Money(actual.balance).equals(expected.balance), `balance ${actual.balance} ≠ ${expected.balance}`).toBe(true);
-  expect(new Money(actual.available).equals(expected.available), `available ${actual.available} ≠ ${expected.available}`).toBe(true);
-}
-
-/** Estimate, then create from the feeHash: the two-step of the interface document. */
-async function createRequest(entries: Entry[], options: { source?: string; userId?: string; idempotencyKey?: string } = {}) {
-  const client = server.as(options.userId ?? ids.userA);
-  const accounts = { sourceAccountCurrencyId: options.source ?? ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed };
-  const estimate = await client.POST('/v1/customers/payroll/estimate', {
-    body: { ...accounts, amountSplitDetails: entries.map(({ purposeCode: _purpose, ...entry }) => entry) },
-  });
-  expect(estimate.response.status).toBe(200);
-  const feeHash = estimate.data!.data.feeHash;
-  const created = await client.POST('/v1/customers/payroll/requests', {
-    body: { ...accounts, feeHash, amountSplitDetails: entries },
-    ...(options.idempotencyKey && { headers: { 'Idempotency-Key': options.idempotencyKey } }),
-  });
-  return { estimate: estimate.data!.data, created, feeHash };
-}
-
-async function read(requestId: string): Promise<PayrollRequest> {
-  const { data } = await customer().GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId } } });
-  return data!.data;
-}
-
-function quote(requestId: string, exchangeRate = '3.6530', validForSeconds = 3600) {
-  return admin().POST('/v1/admin/payroll/requests/{requestId}/quote', {
-    params: { path: { requestId } },
-    body: { exchangeRate, expiresAt: new Date(server.clock.now().getTime() + validForSeconds * 1000).toISOString() },
-  });
-}
-
-const accept = (requestId: string) => customer().POST('/v1/customers/payroll/requests/{requestId}/accept', { params: { path: { requestId } } });
-const cancel = (requestId: string, reason = 'Payroll run postponed') =>
-  customer().POST('/v1/customers/payroll/requests/{requestId}/cancel', { params: { path: { requestId } }, body: { reason } });
-const recordFx = (requestId: string, exchangeRate = '3.6520') =>
-  admin().POST('/v1/admin/payroll/requests/{requestId}/fx-exchange', { params: { path: { requestId } }, body: { exchangeRate } });
+const balanceOf = (accountCurrencyId: string) => balancesOf(server.db, accountCurrencyId);
 
 describe('the payroll lifecycle, end to end', () => {
   it('estimate → create → quote → accept → execute → FX → payouts → COMPLETED', async () => {
     const before = await balanceOf(ids.acAUsd);
-    const { estimate, created } = await createRequest([
+    const { estimate, created } = await estimateAndCreate(customer(), [
       { beneficiaryId: ids.beneficiaryA1, amount: '1000.00', purposeCode: 'SAL' },
       { beneficiaryId: ids.beneficiaryA2, amount: '1000.00', amountCurrencyType: 'PAYROLL', purposeCode: 'PEN' },
     ]);
@@ -95,10 +48,10 @@ describe('the payroll lifecycle, end to end', () => {
       [ids.beneficiaryA2, '273.67', '1000.00', 'PEN', null],
     ]);
     expect(request.amountSplitDetails[0]!.beneficiarySnapshot).toMatchObject({ id: ids.beneficiaryA1, bankName: 'Emirates NBD', iban: 'AE500261014000000000011' });
-    const debited = new Money(before.balance).minus(estimate.totalAmount);
-    expect(new Money((await balanceOf(ids.acAUsd)).balance).equals(debited)).toBe(true);
+    const debited = before.balance.minus(estimate.totalAmount);
+    expect((await balanceOf(ids.acAUsd)).balance.equals(debited)).toBe(true);
 
-    const quoted = await quote(request.id);
+    const quoted = await quote(server, request.id);
     expect(quoted.data!.data).toMatchObject({ status: 'QUOTE_PROVIDED', quotedFxRate: '3.653', quotedByUserId: ids.admin, quotedAt: server.clock.now().toISOString() });
     // The honoured quote at 3.653: 1000.00 USD → 3653.00 AED; 1000.00 AED ← 273.75 USD (273.7476… up);
     // total 1273.75 + 11.39 = 1285.14, a top-up of 0.08 over the 1285.06 debited at creation.
@@ -115,11 +68,11 @@ describe('the payroll lifecycle, end to end', () => {
       ['1000.00', '3653.00'],
       ['273.75', '1000.00'],
     ]);
-    expect((await accept(request.id)).data!.data).toMatchObject({ status: 'QUOTE_ACCEPTED', acceptedByCustomerAt: server.clock.now().toISOString(), totalAmount: '1285.14' });
-    expect(new Money((await balanceOf(ids.acAUsd)).balance).equals(debited.minus('0.08'))).toBe(true);
+    expect((await accept(server, request.id)).data!.data).toMatchObject({ status: 'QUOTE_ACCEPTED', acceptedByCustomerAt: server.clock.now().toISOString(), totalAmount: '1285.14' });
+    expect((await balanceOf(ids.acAUsd)).balance.equals(debited.minus('0.08'))).toBe(true);
 
     await drain(worker);
-    const executing = await read(request.id);
+    const executing = await readRequest(server, request.id);
     expect(executing.status).toBe('EXECUTING');
     // The transfers move the accepted figures.
     expect(executing.transfers.map((t) => [t.transferType, t.status, t.amount, t.currencyCode])).toEqual([
@@ -128,7 +81,7 @@ describe('the payroll lifecycle, end to end', () => {
     ]);
     expect(executing.transfers[0]).toMatchObject({ externalId: expect.stringMatching(/^SIM-PRC-/), executedAt: expect.any(String), completedAt: expect.any(String), feeDetails: { amount: '2.28' } });
 
-    const fx = await recordFx(request.id, '3.6520');
+    const fx = await recordFx(server, request.id, '3.6520');
     expect(fx.response.status).toBe(200);
     const paying = fx.data!.data;
     // toAmount = 1273.75 × 3.652 = 4651.735 down = 4651.73; the payouts stay the quoted 3653.00 and 1000.00,
@@ -149,7 +102,7 @@ describe('the payroll lifecycle, end to end', () => {
     expect(new Money(paying.fxExchange!.payoutAmount).plus(paying.fxExchange!.fxResultAmount).equals(paying.fxExchange!.toAmount)).toBe(true);
 
     await drain(worker);
-    const done = await read(request.id);
+    const done = await readRequest(server, request.id);
     expect(done.status).toBe('COMPLETED');
     expect(done.transfers.every((t) => t.status === 'COMPLETED' && t.externalId && t.completedAt)).toBe(true);
     const [ops] = await server.db.query<{ max: number }>('SELECT max(calls)::int AS max FROM simulated_operations');
@@ -158,17 +111,17 @@ describe('the payroll lifecycle, end to end', () => {
 
   it('a payout to a FAIL… reference fails, the others complete: PARTIALLY_COMPLETED', async () => {
     await server.db.query("UPDATE beneficiaries SET reference = 'FAIL-CLOSED' WHERE id = $1", [ids.beneficiaryA3]);
-    const { created } = await createRequest([
+    const { created } = await estimateAndCreate(customer(), [
       { beneficiaryId: ids.beneficiaryA3, amount: '100', purposeCode: 'SAL' },
       { beneficiaryId: ids.beneficiaryA4, amount: '200', purposeCode: 'SAL' },
     ]);
     const id = created.data!.data.id;
-    await quote(id);
-    await accept(id);
+    await quote(server, id);
+    await accept(server, id);
     await drain(worker);
-    await recordFx(id);
+    await recordFx(server, id);
     await drain(worker);
-    const done = await read(id);
+    const done = await readRequest(server, id);
     expect(done.status).toBe('PARTIALLY_COMPLETED');
     const failed = done.transfers.filter((t) => t.status === 'FAILED');
     expect(failed).toHaveLength(1);
@@ -179,66 +132,66 @@ describe('the payroll lifecycle, end to end', () => {
   it('a failed source debit fails the request and returns the funds', async () => {
     await server.db.query("UPDATE accounts SET account_provider = 'FAILING_PROCESSOR' WHERE id = $1", [ids.accountAUsdc]);
     const before = await balanceOf(ids.acAUsdc);
-    const { created } = await createRequest([{ beneficiaryId: ids.beneficiaryA1, amount: '50', purposeCode: 'SAL' }], { source: ids.acAUsdc });
+    const { created } = await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA1, amount: '50', purposeCode: 'SAL' }], { accounts: { sourceAccountCurrencyId: ids.acAUsdc } });
     const id = created.data!.data.id;
-    expect(new Money((await balanceOf(ids.acAUsdc)).balance).lessThan(before.balance)).toBe(true);
-    await quote(id, '3.66');
-    await accept(id);
+    expect((await balanceOf(ids.acAUsdc)).balance.lessThan(before.balance)).toBe(true);
+    await quote(server, id, '3.66');
+    await accept(server, id);
     await drain(worker);
-    const failed = await read(id);
+    const failed = await readRequest(server, id);
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: expect.stringContaining('PROCESSOR_INTERNAL_DEBIT failed') });
     expect(failed.transfers).toEqual([expect.objectContaining({ transferType: 'PROCESSOR_INTERNAL_DEBIT', status: 'FAILED', failureReason: 'Processor declined the debit' })]);
-    expectSameBalance(await balanceOf(ids.acAUsdc), before);
+    expectSameBalances(await balanceOf(ids.acAUsdc), before);
     await server.db.query("UPDATE accounts SET account_provider = 'CIRCLE' WHERE id = $1", [ids.accountAUsdc]);
   });
 
   it('cancel from PENDING or QUOTE_PROVIDED returns the debited funds', async () => {
     const before = await balanceOf(ids.acAUsd);
-    const first = (await createRequest([{ beneficiaryId: ids.beneficiaryA1, amount: '10', purposeCode: 'SAL' }])).created.data!.data;
-    const second = (await createRequest([{ beneficiaryId: ids.beneficiaryA2, amount: '20', purposeCode: 'OFS' }])).created.data!.data;
-    await quote(second.id);
-    const cancelled = await cancel(first.id, 'Wrong amounts');
+    const first = (await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA1, amount: '10', purposeCode: 'SAL' }])).created.data!.data;
+    const second = (await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA2, amount: '20', purposeCode: 'OFS' }])).created.data!.data;
+    await quote(server, second.id);
+    const cancelled = await cancel(server, first.id, 'Wrong amounts');
     expect(cancelled.data!.data).toMatchObject({ status: 'CANCELLED', cancellationReason: 'Wrong amounts' });
-    expect((await cancel(second.id)).data!.data.status).toBe('CANCELLED');
-    expectSameBalance(await balanceOf(ids.acAUsd), before);
+    expect((await cancel(server, second.id)).data!.data.status).toBe('CANCELLED');
+    expectSameBalances(await balanceOf(ids.acAUsd), before);
   });
 
   it('an expired quote cannot be accepted; the admin re-quotes and it can', async () => {
-    const id = (await createRequest([{ beneficiaryId: ids.beneficiaryA1, amount: '10', purposeCode: 'SAL' }])).created.data!.data.id;
-    await quote(id, '3.65', 60);
-    const early = await quote(id, '3.66', 60);
+    const id = (await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA1, amount: '10', purposeCode: 'SAL' }])).created.data!.data.id;
+    await quote(server, id, '3.65', 60);
+    const early = await quote(server, id, '3.66', 60);
     expect(early.response.status).toBe(409);
     expect(early.error!.error.code).toBe('INVALID_STATE');
     server.clock.advance(61);
-    const late = await accept(id);
+    const late = await accept(server, id);
     expect(late.response.status).toBe(409);
     expect(late.error!.error).toMatchObject({ code: 'QUOTE_EXPIRED', message: expect.stringContaining('ask for a new quote') });
-    const requoted = await quote(id, '3.66', 600);
+    const requoted = await quote(server, id, '3.66', 600);
     expect(requoted.data!.data).toMatchObject({ status: 'QUOTE_PROVIDED', quotedFxRate: '3.66' });
-    expect((await accept(id)).data!.data.status).toBe('QUOTE_ACCEPTED');
+    expect((await accept(server, id)).data!.data.status).toBe('QUOTE_ACCEPTED');
     await drain(worker);
   });
 
   it('every illegal transition is 409 INVALID_STATE naming the current status', async () => {
-    const id = (await createRequest([{ beneficiaryId: ids.beneficiaryA5, amount: '10', purposeCode: 'SAL' }])).created.data!.data.id;
-    const pending = [await accept(id), await recordFx(id)];
+    const id = (await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA5, amount: '10', purposeCode: 'SAL' }])).created.data!.data.id;
+    const pending = [await accept(server, id), await recordFx(server, id)];
     for (const { response, error } of pending) {
       expect(response.status).toBe(409);
       expect(error!.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining(`${id} is PENDING`) });
     }
-    await quote(id);
-    await accept(id);
-    const accepted = [await cancel(id), await accept(id), await quote(id), await recordFx(id)];
+    await quote(server, id);
+    await accept(server, id);
+    const accepted = [await cancel(server, id), await accept(server, id), await quote(server, id), await recordFx(server, id)];
     for (const { response, error } of accepted) {
       expect(response.status).toBe(409);
       expect(error!.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('is QUOTE_ACCEPTED') });
     }
     await drain(worker);
-    const executing = [await cancel(id), await accept(id), await quote(id)];
+    const executing = [await cancel(server, id), await accept(server, id), await quote(server, id)];
     for (const { error } of executing) expect(error!.error.message).toContain('is EXECUTING');
-    await recordFx(id);
+    await recordFx(server, id);
     await drain(worker);
-    for (const { error } of [await cancel(id), await accept(id), await quote(id), await recordFx(id)]) {
+    for (const { error } of [await cancel(server, id), await accept(server, id), await quote(server, id), await recordFx(server, id)]) {
       expect(error!.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('is COMPLETED') });
     }
   });
@@ -265,16 +218,15 @@ describe('the payroll lifecycle, end to end', () => {
 
 describe('POST /v1/customers/payroll/requests: the feeHash', () => {
   const entries: Entry[] = [{ beneficiaryId: ids.beneficiaryA1, amount: '25.50', purposeCode: 'SAL' }];
-  const accounts = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed };
   const estimateHash = async () =>
-    (await customer().POST('/v1/customers/payroll/estimate', { body: { ...accounts, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '25.50' }] } })).data!.data.feeHash;
+    (await customer().POST('/v1/customers/payroll/estimate', { body: { ...usdToAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '25.50' }] } })).data!.data.feeHash;
   const create = (feeHash: string, body: Partial<components['schemas']['CreatePayrollRequestRequest']> = {}) =>
-    customer().POST('/v1/customers/payroll/requests', { body: { ...accounts, feeHash, amountSplitDetails: entries, ...body } });
+    customer().POST('/v1/customers/payroll/requests', { body: { ...usdToAed, feeHash, amountSplitDetails: entries, ...body } });
 
   it('unknown or another customer\'s → 404; used → 409 FEE_HASH_ALREADY_USED; expired → 400 FEE_HASH_EXPIRED', async () => {
     expect((await create('x'.repeat(43))).response.status).toBe(404);
     const feeHash = await estimateHash();
-    const foreign = await server.as(ids.userB).POST('/v1/customers/payroll/requests', { body: { ...accounts, feeHash, amountSplitDetails: entries } });
+    const foreign = await server.as(ids.userB).POST('/v1/customers/payroll/requests', { body: { ...usdToAed, feeHash, amountSplitDetails: entries } });
     expect(foreign.response.status).toBe(404);
     expect((await create(feeHash)).response.status).toBe(201);
     const again = await create(feeHash);
@@ -314,7 +266,7 @@ describe('POST /v1/customers/payroll/requests: the feeHash', () => {
     const refused = await b.POST('/v1/customers/payroll/requests', { body: { ...body, feeHash, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryB1, amount: '2000', purposeCode: 'SAL' }] } });
     expect(refused.response.status).toBe(400);
     expect(refused.error!.error).toMatchObject({ code: 'INSUFFICIENT_FUNDS', message: expect.stringMatching(/^Available balance 946\.63 USD is less than the total amount 20\d\d\.\d\d USD$/) });
-    expectSameBalance(await balanceOf(ids.acBUsd), before);
+    expectSameBalances(await balanceOf(ids.acBUsd), before);
     const [row] = await server.db.query<{ consumed_at: Date | null }>('SELECT consumed_at FROM payroll_fee_estimates WHERE fee_hash = $1', [feeHash]);
     expect(row!.consumed_at).toBeNull();
   });
@@ -327,7 +279,7 @@ describe('POST /v1/customers/payroll/requests: the feeHash', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(49);
     const total = results.find((result) => result.response.status === 201)!.data!.data.totalAmount;
-    expect(new Money(before.balance).minus((await balanceOf(ids.acAUsd)).balance).equals(total)).toBe(true);
+    expect(before.balance.minus((await balanceOf(ids.acAUsd)).balance).equals(total)).toBe(true);
     const [debits] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [feeHash]);
     expect(debits!.count).toBe(1);
   });
@@ -336,9 +288,9 @@ describe('POST /v1/customers/payroll/requests: the feeHash', () => {
 describe('Idempotency-Key', () => {
   it('replays the first response for the same key and body; 422 for another body; concurrent repeats execute once', async () => {
     const entries: Entry[] = [{ beneficiaryId: ids.beneficiaryA2, amount: '7', purposeCode: 'SAL' }];
-    const { created, feeHash } = await createRequest(entries, { idempotencyKey: 'payroll-2026-11-run-1' });
+    const { created, feeHash } = await estimateAndCreate(customer(), entries, { idempotencyKey: 'payroll-2026-11-run-1' });
     expect(created.response.status).toBe(201);
-    const body = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, feeHash, amountSplitDetails: entries };
+    const body = { ...usdToAed, feeHash, amountSplitDetails: entries };
     const replay = await customer().POST('/v1/customers/payroll/requests', { body, headers: { 'Idempotency-Key': 'payroll-2026-11-run-1' } });
     expect(replay.response.status).toBe(201);
     expect(replay.data).toEqual(created.data);
@@ -363,14 +315,14 @@ describe('the worker', () => {
       amount: `${10 + n}.00`,
       purposeCode: 'SAL',
     }));
-    const id = (await createRequest(entries)).created.data!.data.id;
-    await quote(id);
-    await accept(id);
+    const id = (await estimateAndCreate(customer(), entries)).created.data!.data.id;
+    await quote(server, id);
+    await accept(server, id);
     const second = workerFor(server);
     await Promise.all([drain(worker), drain(second)]);
-    await recordFx(id);
+    await recordFx(server, id);
     await Promise.all([drain(worker), drain(second), drain(workerFor(server))]);
-    const done = await read(id);
+    const done = await readRequest(server, id);
     expect(done.status).toBe('COMPLETED');
     expect(done.transfers).toHaveLength(7);
     const sent = await server.db.query<{ calls: number }>(
@@ -382,21 +334,21 @@ describe('the worker', () => {
 
   it('transfers stay PROCESSING until the rails settle (configurable delay)', async () => {
     const slow = workerFor(server, 5_000);
-    const id = (await createRequest([{ beneficiaryId: ids.beneficiaryA1, amount: '5', purposeCode: 'SAL' }])).created.data!.data.id;
-    await quote(id);
-    await accept(id);
+    const id = (await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA1, amount: '5', purposeCode: 'SAL' }])).created.data!.data.id;
+    await quote(server, id);
+    await accept(server, id);
     await drain(slow);
-    expect((await read(id)).transfers.map((t) => t.status)).toEqual(['PROCESSING']);
+    expect((await readRequest(server, id)).transfers.map((t) => t.status)).toEqual(['PROCESSING']);
     server.clock.advance(6);
     await drain(slow);
-    expect((await read(id)).transfers.map((t) => t.status)).toEqual(['COMPLETED', 'PROCESSING']);
+    expect((await readRequest(server, id)).transfers.map((t) => t.status)).toEqual(['COMPLETED', 'PROCESSING']);
     server.clock.advance(6);
     await drain(slow);
-    expect((await read(id)).transfers.map((t) => t.status)).toEqual(['COMPLETED', 'COMPLETED']);
+    expect((await readRequest(server, id)).transfers.map((t) => t.status)).toEqual(['COMPLETED', 'COMPLETED']);
   });
 
   it('an estimate repeated with its Idempotency-Key returns the same feeHash', async () => {
-    const body = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '12' }] };
+    const body = { ...usdToAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '12' }] };
     const headers = { 'Idempotency-Key': 'estimate-once' };
     const [first, second] = [await customer().POST('/v1/customers/payroll/estimate', { body, headers }), await customer().POST('/v1/customers/payroll/estimate', { body, headers })];
     expect(second.data!.data.feeHash).toBe(first.data!.data.feeHash);

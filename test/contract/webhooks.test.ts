@@ -1,12 +1,14 @@
-import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../client/webhooks.js';
+import type { components } from '../../generated/api.js';
 import { claimDueDeliveries } from '../../src/store/webhooks.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer } from '../support/server.js';
-import { drain, workerFor } from '../support/worker.js';
+import { type Listening, listen } from '../support/http.js';
+import { accept, cancel, estimateAndCreate, quote, recordFx } from '../support/payroll.js';
+import type { TestServer } from '../support/server.js';
+import { drain, startServerWithWorker, workerFor } from '../support/worker.js';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -18,11 +20,11 @@ class Receiver {
   readonly received: Received[] = [];
   failNext = 0;
   answer = 200;
-  private server!: Server;
+  private listening!: Listening;
   url = '';
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => {
+    this.listening = await listen((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
@@ -35,12 +37,11 @@ class Receiver {
         res.writeHead(this.answer, this.answer === 302 ? { Location: 'http://127.0.0.1:9/elsewhere' } : {}).end('ok');
       });
     });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+    this.url = `${this.listening.url}/hooks`;
   }
 
-  stop(): void {
-    this.server.close();
+  stop(): Promise<void> {
+    return this.listening.close();
   }
 
   /** Events after dedupe by id, in occurredAt order — what the docs tell receivers to do. */
@@ -57,46 +58,36 @@ let server: TestServer;
 let worker: ExecutionDeps;
 let receiver: Receiver;
 beforeAll(async () => {
-  server = await startTestServer();
-  worker = workerFor(server);
+  ({ server, worker } = await startServerWithWorker());
   receiver = new Receiver();
   await receiver.start();
 });
 afterAll(async () => {
-  receiver.stop();
+  await receiver.stop();
   await server.close();
 });
 
 const customer = () => server.as(ids.userA);
-const admin = () => server.as(ids.admin);
 
-async function register(url = receiver.url, eventTypes: Array<'payroll_request.status_changed' | 'transfer.status_changed' | 'payout.status_changed'> = ['payroll_request.status_changed', 'transfer.status_changed', 'payout.status_changed']) {
+async function register(url = receiver.url, eventTypes: components['schemas']['WebhookEventType'][] = ['payroll_request.status_changed', 'transfer.status_changed', 'payout.status_changed']) {
   return customer().POST('/v1/customers/webhook-endpoints', { body: { url, eventTypes, description: 'payroll ops' } });
 }
 
 async function runPayroll(): Promise<string> {
-  const accounts = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed };
-  const entries = [
+  const { created } = await estimateAndCreate(customer(), [
     { beneficiaryId: ids.beneficiaryA1, amount: '100' },
     { beneficiaryId: ids.beneficiaryA2, amount: '200' },
-  ];
-  const estimate = await customer().POST('/v1/customers/payroll/estimate', { body: { ...accounts, amountSplitDetails: entries } });
-  const created = await customer().POST('/v1/customers/payroll/requests', {
-    body: { ...accounts, feeHash: estimate.data!.data.feeHash, amountSplitDetails: entries.map((entry) => ({ ...entry, purposeCode: 'SAL' as const })) },
-  });
+  ]);
   const id = created.data!.data.id;
   // Each step a second later, so that occurredAt orders the events (the test clock stands still otherwise).
   server.clock.advance(1);
-  await admin().POST('/v1/admin/payroll/requests/{requestId}/quote', {
-    params: { path: { requestId: id } },
-    body: { exchangeRate: '3.65', expiresAt: new Date(server.clock.now().getTime() + 3600_000).toISOString() },
-  });
+  await quote(server, id, '3.65');
   server.clock.advance(1);
-  await customer().POST('/v1/customers/payroll/requests/{requestId}/accept', { params: { path: { requestId: id } } });
+  await accept(server, id);
   server.clock.advance(1);
   await drain(worker);
   server.clock.advance(1);
-  await admin().POST('/v1/admin/payroll/requests/{requestId}/fx-exchange', { params: { path: { requestId: id } }, body: { exchangeRate: '3.649' } });
+  await recordFx(server, id, '3.649');
   server.clock.advance(1);
   await drain(worker);
   return id;
@@ -159,10 +150,7 @@ describe('webhooks', () => {
 
   it('a worker that dies mid-delivery loses nothing: the lease runs out and another delivers', async () => {
     receiver.received.length = 0;
-    await customer().POST('/v1/customers/payroll/requests/{requestId}/cancel', {
-      params: { path: { requestId: (await createPending()).id } },
-      body: { reason: 'test' },
-    });
+    await cancel(server, (await createPending()).id, 'test');
     // The "dead" worker claims the deliveries and never records an attempt.
     const now = server.clock.now();
     const claimed = await server.db.transaction((tx) => claimDueDeliveries(tx, now, new Date(now.getTime() + 30_000), 100));
@@ -208,12 +196,7 @@ describe('webhooks', () => {
 });
 
 async function createPending() {
-  const accounts = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed };
-  const entries = [{ beneficiaryId: ids.beneficiaryA3, amount: '5' }];
-  const estimate = await customer().POST('/v1/customers/payroll/estimate', { body: { ...accounts, amountSplitDetails: entries } });
-  const created = await customer().POST('/v1/customers/payroll/requests', {
-    body: { ...accounts, feeHash: estimate.data!.data.feeHash, amountSplitDetails: [{ ...entries[0]!, purposeCode: 'SAL' }] },
-  });
+  const { created } = await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA3, amount: '5' }]);
   server.clock.advance(1);
   return created.data!.data;
 }

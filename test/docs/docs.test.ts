@@ -4,12 +4,11 @@
 // the page must log no console error; a screenshot lands in dist/docs/screenshot.png.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDocs, inRepo } from '../client/build.js';
+import { ensureDocs, inRepo } from '../support/build.js';
+import { type Listening, listen } from '../support/http.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -44,8 +43,8 @@ function operationsOf(spec: { paths?: PathItems; webhooks?: PathItems }): Operat
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.png': 'image/png', '.js': 'text/javascript', '.css': 'text/css' };
 
 /** A static file server for dist/docs, bound to 127.0.0.1 on a free port. */
-async function serve(dir: string): Promise<{ server: Server; url: string }> {
-  const server = createServer(async (req, res) => {
+function serve(dir: string): Promise<Listening> {
+  return listen(async (req, res) => {
     const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
     const file = normalize(join(dir, pathname.endsWith('/') ? `${pathname}index.html` : pathname));
     if (!file.startsWith(dir)) return void res.writeHead(403).end();
@@ -56,8 +55,6 @@ async function serve(dir: string): Promise<{ server: Server; url: string }> {
       res.writeHead(404).end('not found');
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` };
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -71,7 +68,7 @@ const h2 = (page: Page, text: string, webhook = false) =>
 describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless Chromium', () => {
   let browser: Browser;
   let page: Page;
-  let site: { server: Server; url: string };
+  let site: Listening;
   let operations: Operation[];
   const consoleErrors: string[] = [];
   const remoteRequests: string[] = [];
@@ -94,12 +91,12 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
       remoteRequests.push(url.href);
       return route.abort();
     });
-    await page.goto(site.url, { waitUntil: 'load' });
+    await page.goto(`${site.url}/`, { waitUntil: 'load' });
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => site?.server.close(resolve));
+    await site?.close();
   });
 
   it('shows the title and the getting-started guide', async () => {
@@ -132,7 +129,7 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
   }, 120_000);
 
   it('loads nothing from the network and logs no console error; writes dist/docs/screenshot.png', async () => {
-    await page.goto(site.url, { waitUntil: 'load' });
+    await page.goto(`${site.url}/`, { waitUntil: 'load' });
     await page.locator('[data-component-name="Menu/Menu"]').first().waitFor();
     // The search index loads after the page; the screenshot shows the page once it has settled.
     await page.waitForFunction(() => !document.body.innerText.includes('Loading...'), undefined, { timeout: 15_000 }).catch(() => undefined);

@@ -6,6 +6,8 @@
 import { expect } from 'vitest';
 import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';
+import { type PayrollEntry, type PayrollFeeEstimate, type PayrollRequest, payrollBodies } from '../support/payroll.js';
+import type { TestServer } from '../support/server.js';
 import { type RawResponse, send } from './spec.js';
 
 export interface Api {
@@ -14,12 +16,22 @@ export interface Api {
   token(userId: string): Promise<string>;
 }
 
-export interface Entry {
-  beneficiaryId: string;
-  amount: string;
-  amountCurrencyType?: 'SOURCE' | 'PAYROLL';
-  purposeCode?: string;
+/** An Api on `baseUrl` whose tokens `sign` makes, once per user. */
+export function apiAt(baseUrl: string, sign: (userId: string) => Promise<string>): Api {
+  const tokens = new Map<string, Promise<string>>();
+  return {
+    baseUrl,
+    token(userId) {
+      if (!tokens.has(userId)) tokens.set(userId, sign(userId));
+      return tokens.get(userId)!;
+    },
+  };
 }
+
+/** The raw-HTTP driver of a test server, with its tokens (valid for an hour). */
+export const apiOf = (server: TestServer): Api => apiAt(server.baseUrl, (userId) => server.token(userId));
+
+export type Entry = PayrollEntry;
 
 export async function call(api: Api, method: string, path: string, userId: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
   return send(`${api.baseUrl}${path}`, {
@@ -42,23 +54,20 @@ export interface CreateOptions {
   idempotencyKey?: string;
 }
 
-/** Estimate, returning the feeHash and the body to create the request with. */
+/** Estimate, returning the estimate and the body to create the request with (purpose codes SAL unless given). */
 export async function estimate(api: Api, entries: Entry[], options: CreateOptions = {}) {
-  const accounts = { sourceAccountCurrencyId: options.source ?? ids.acAUsd, payrollAccountCurrencyId: options.payroll ?? ids.acPartnerAed };
-  const estimated = dataOf<{ feeHash: string; totalAmount: string }>(
-    await call(api, 'POST', '/v1/customers/payroll/estimate', options.userId ?? ids.userA, {
-      ...accounts,
-      amountSplitDetails: entries.map(({ purposeCode: _purpose, ...entry }) => entry),
-    }),
-  );
-  const createBody = { ...accounts, feeHash: estimated.feeHash, amountSplitDetails: entries.map((entry) => ({ purposeCode: 'SAL', ...entry })) };
-  return { estimate: estimated, createBody };
+  const bodies = payrollBodies(entries, {
+    ...(options.source && { sourceAccountCurrencyId: options.source }),
+    ...(options.payroll && { payrollAccountCurrencyId: options.payroll }),
+  });
+  const estimated = dataOf<PayrollFeeEstimate>(await call(api, 'POST', '/v1/customers/payroll/estimate', options.userId ?? ids.userA, bodies.estimate));
+  return { estimate: estimated, createBody: bodies.create(estimated.feeHash) };
 }
 
-export async function createRequest(api: Api, entries: Entry[], options: CreateOptions = {}): Promise<{ id: string; totalAmount: string; feeHash: string }> {
+export async function createRequest(api: Api, entries: Entry[], options: CreateOptions = {}): Promise<PayrollRequest & { feeHash: string }> {
   const { createBody } = await estimate(api, entries, options);
   const headers: Record<string, string> = options.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey } : {};
-  const created = dataOf<{ id: string; totalAmount: string }>(await call(api, 'POST', '/v1/customers/payroll/requests', options.userId ?? ids.userA, createBody, headers), 201);
+  const created = dataOf<PayrollRequest>(await call(api, 'POST', '/v1/customers/payroll/requests', options.userId ?? ids.userA, createBody, headers), 201);
   return { ...created, feeHash: createBody.feeHash };
 }
 
@@ -72,9 +81,7 @@ export const cancel = (api: Api, requestId: string, reason = 'Payroll run postpo
 export const recordFx = (api: Api, requestId: string, exchangeRate = '3.6520') =>
   call(api, 'POST', `/v1/admin/payroll/requests/${requestId}/fx-exchange`, ids.admin, { exchangeRate });
 export const read = async (api: Api, requestId: string, userId: string = ids.userA) =>
-  dataOf<{ id: string; status: string; transfers: Array<{ id: string; transferType: string; status: string; amount: string; externalId: string | null }> }>(
-    await call(api, 'GET', `/v1/customers/payroll/requests/${requestId}`, userId),
-  );
+  dataOf<PayrollRequest>(await call(api, 'GET', `/v1/customers/payroll/requests/${requestId}`, userId));
 
 /** `n` more active beneficiaries of a customer, inserted directly (ids 7e570006-…-0001xxxxxxxx). */
 export function extraBeneficiaries(customerId: string, n: number, offset = 0) {

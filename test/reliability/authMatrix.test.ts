@@ -5,20 +5,17 @@
  * operation: the spec must say what the server does. A smaller JWKS matrix (wrong issuer,
  * wrong audience, foreign key, HS256 development token) runs over every operation too.
  */
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
 import { ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer, testConfig } from '../support/server.js';
-import { type Api, call, createRequest, dataOf, estimate } from './api.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { type JwksProvider, hs256Token, startJwksProvider, unsignedToken } from '../support/tokens.js';
+import { type Api, apiOf, call, createRequest, dataOf, estimate } from './api.js';
 import { type Operation, type RawResponse, type Spec, expectDocumented, expectEnvelope, fillPath, loadSpec, send } from './spec.js';
 
 let spec: Spec;
 let server: TestServer;
 let api: Api;
-const secret = new TextEncoder().encode(testConfig.jwt.secret);
 
 /** Real resources of customer A, so that B's token meets something that exists. */
 const resources: Record<string, string> = {};
@@ -28,8 +25,7 @@ const figures = { cases: 0, rows: new Map<string, number>() };
 beforeAll(async () => {
   spec = await loadSpec();
   server = await startTestServer();
-  const tokens = new Map<string, Promise<string>>();
-  api = { baseUrl: server.baseUrl, token: (userId) => (tokens.has(userId) ? tokens.get(userId)! : (tokens.set(userId, server.token(userId)), tokens.get(userId)!)) };
+  api = apiOf(server);
 
   const pending = await createRequest(api, [{ beneficiaryId: ids.beneficiaryA1, amount: '10.00' }]);
   resources.requestId = pending.id;
@@ -102,13 +98,6 @@ function expectAnswer(op: Operation, row: string, response: RawResponse, expecte
 }
 
 const now = () => Math.floor(Date.now() / 1000);
-const hs256 = (claims: { sub?: string; exp?: number; iat?: number }, key: Uint8Array = secret) =>
-  new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(claims.sub ?? ids.userA)
-    .setIssuedAt(claims.iat ?? now())
-    .setExpirationTime(claims.exp ?? now() + 600)
-    .sign(key);
 
 /** Customer operations acting on one of A's resources: B gets 404, exactly as for a missing one. */
 const SCOPED_TO_A = new Set([
@@ -130,18 +119,17 @@ describe('auth matrix: every operation × every kind of caller', () => {
   });
 
   it('no token, a malformed header, a wrong signature, an expired token, alg none, an unknown user: 401 UNAUTHORIZED; public operations: 200', async () => {
-    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    const unsigned = `${header}.${Buffer.from(JSON.stringify({ sub: ids.userA, exp: now() + 600 })).toString('base64url')}.`;
+    const unsigned = unsignedToken();
     const rows: Array<[string, string | undefined]> = [
       ['no token', undefined],
       ['not a bearer scheme', 'Basic dXNlcjpwYXNz'],
       ['malformed token', 'Bearer not.a.jwt'],
       ['empty bearer', 'Bearer '],
       ['garbage bearer', `Bearer ${'x'.repeat(300)}`],
-      ['wrong signature', `Bearer ${await hs256({}, new TextEncoder().encode('another-secret-of-sufficient-length-0123456789'))}`],
-      ['expired', `Bearer ${await hs256({ iat: now() - 7200, exp: now() - 3600 })}`],
+      ['wrong signature', `Bearer ${await hs256Token({}, new TextEncoder().encode('another-secret-of-sufficient-length-0123456789'))}`],
+      ['expired', `Bearer ${await hs256Token({ iat: now() - 7200, exp: now() - 3600 })}`],
       ['alg none', `Bearer ${unsigned}`],
-      ['unknown user', `Bearer ${await hs256({ sub: '7e570003-0000-4000-8000-00000000dead' })}`],
+      ['unknown user', `Bearer ${await hs256Token({ sub: '7e570003-0000-4000-8000-00000000dead' })}`],
     ];
     for (const op of spec.operations) {
       for (const [row, authorization] of rows) {
@@ -197,47 +185,29 @@ describe('auth matrix: every operation × every kind of caller', () => {
 });
 
 describe('auth matrix under JWKS (issuer and audience required)', () => {
-  let jwks: Server;
+  let provider: JwksProvider;
   let jwksServer: TestServer;
-  let privateKey: CryptoKey;
   let strangerKey: CryptoKey;
-  const issuer = 'https://id.payroll.example/';
-  const audience = 'payroll-api';
 
   beforeAll(async () => {
-    const keys = await generateKeyPair('RS256');
-    privateKey = keys.privateKey;
+    provider = await startJwksProvider();
     strangerKey = (await generateKeyPair('RS256')).privateKey;
-    const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-    jwks = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-    const jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
-    jwksServer = await startTestServer({ config: loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', JWT_JWKS_URL: jwksUrl, JWT_ISSUER: issuer, JWT_AUDIENCE: audience }) });
+    jwksServer = await startTestServer({ config: provider.config });
   });
   afterAll(async () => {
     await jwksServer?.close();
-    jwks?.close();
+    await provider?.close();
   });
-
-  const rs256 = (claims: { iss?: string; aud?: string; exp?: number }, key?: CryptoKey) =>
-    new SignJWT({})
-      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-      .setSubject(ids.userA)
-      .setIssuer(claims.iss ?? issuer)
-      .setAudience(claims.aud ?? audience)
-      .setIssuedAt(now() - 60)
-      .setExpirationTime(claims.exp ?? now() + 300)
-      .sign(key ?? privateKey);
 
   it('wrong issuer, wrong audience, a key not in the JWKS, expired, an HS256 development token: 401 on every secured operation', async () => {
     const rows: Array<[string, string]> = [
-      ['JWKS wrong issuer', await rs256({ iss: 'https://evil.example/' })],
-      ['JWKS wrong audience', await rs256({ aud: 'someone-else' })],
-      ['JWKS foreign key', await rs256({}, strangerKey)],
-      ['JWKS expired', await rs256({ exp: now() - 10 })],
-      ['JWKS HS256 dev token', await hs256({})],
+      ['JWKS wrong issuer', await provider.sign({ iss: 'https://evil.example/' })],
+      ['JWKS wrong audience', await provider.sign({ aud: 'someone-else' })],
+      ['JWKS foreign key', await provider.sign({}, strangerKey)],
+      ['JWKS expired', await provider.sign({ exp: now() - 10 })],
+      ['JWKS HS256 dev token', await hs256Token({})],
     ];
-    const valid = await rs256({});
+    const valid = await provider.sign({});
     for (const op of spec.operations) {
       for (const [row, token] of rows) {
         const response = await sendAs(op, `Bearer ${token}`, jwksServer, { ...requestFor(op) });

@@ -6,25 +6,23 @@
  * Only with TEST_DATABASE_URL: the workers are separate processes sharing one database, which
  * the embedded database (one process) cannot be.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Money } from '../../src/domain/money.js';
 import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { createLogger } from '../../src/logger.js';
-import { buildApp } from '../../src/composition/app.js';
 import { buildWorker } from '../../src/composition/worker.js';
 import type { Database } from '../../src/store/db.js';
-import { ledgerMismatches } from '../../src/store/ledger.js';
 import { SimulatedRails } from '../../src/adapters/rails.js';
 import { ids, testWorld } from '../fixtures/world.js';
+import { expectBooksBalanced } from '../support/balances.js';
 import { TEST_DATABASE_URL, freshPostgres } from '../support/database.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import type { Listening } from '../support/http.js';
+import { killLeftovers, startEntry } from '../support/processes.js';
+import { type TestServer, serveApp, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
-import { type Api, accept, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx } from './api.js';
+import { type Api, accept, apiAt, apiOf, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx } from './api.js';
 
 const BENEFICIARIES = 200;
 const KILL_AFTER_COMPLETED = 60;
@@ -35,46 +33,34 @@ if (!TEST_DATABASE_URL) {
 
 describe.skipIf(!TEST_DATABASE_URL)(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-beneficiary payroll (PostgreSQL)`, () => {
   let database: { db: Database; drop: () => Promise<void>; url: string };
-  let http: Server;
+  let http: Listening;
   let api: Api;
-  const children: ChildProcess[] = [];
   const beneficiaries = extraBeneficiaries(ids.customerA, BENEFICIARIES);
 
   beforeAll(async () => {
     database = await freshPostgres(TEST_DATABASE_URL!, { ...testWorld, beneficiaries: [...testWorld.beneficiaries, ...beneficiaries] });
     // The API in this process, without a worker: the workers are the child processes below.
     const config = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', WORKER_IN_PROCESS: 'false' });
-    const { app } = buildApp(config, database.db, createLogger('silent'));
-    http = await new Promise<Server>((resolve) => {
-      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-    });
-    api = { baseUrl: `http://127.0.0.1:${(http.address() as AddressInfo).port}`, token: (userId) => signAccessToken(config.jwt, userId, 3600) };
+    http = await serveApp(config, database.db);
+    api = apiAt(http.url, (userId) => signAccessToken(config.jwt, userId, 3600));
   }, 60_000);
 
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    http?.closeAllConnections();
-    await new Promise<void>((resolve) => (http ? http.close(() => resolve()) : resolve()));
+    killLeftovers();
+    await http?.close();
     await database?.drop();
   });
 
-  function startWorker(name: string): { child: ChildProcess; output: string[] } {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], {
-      env: {
-        ...process.env,
-        DATABASE_URL: database.url,
-        SIMULATED_SETTLEMENT_MS: '200',
-        WORKER_POLL_MS: '20',
-        WORKER_LEASE_MS: '2000',
-        LOG_LEVEL: 'silent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  /** A worker process on the test database; its output, for the messages of failed expectations. */
+  function startWorker(name: string) {
+    const worker = startEntry('src/worker/main.ts', {
+      DATABASE_URL: database.url,
+      SIMULATED_SETTLEMENT_MS: '200',
+      WORKER_POLL_MS: '20',
+      WORKER_LEASE_MS: '2000',
+      LOG_LEVEL: 'silent',
     });
-    const output: string[] = [];
-    child.stdout!.on('data', (chunk: Buffer) => output.push(`${name}: ${chunk}`));
-    child.stderr!.on('data', (chunk: Buffer) => output.push(`${name}: ${chunk}`));
-    children.push(child);
-    return { child, output };
+    return { child: worker.child, output: () => [...worker.stdout, ...worker.stderr].map((line) => `${name}: ${line}`).join('\n') };
   }
 
   async function payoutStatuses(requestId: string): Promise<Record<string, number>> {
@@ -103,7 +89,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`crash recovery: SIGKILL of the worker durin
     // INITIATED or PROCESSING at the rails); then SIGKILL: no clean-up, its leases left behind.
     const first = startWorker('worker 1');
     const deadline = Date.now() + 60_000;
-    let atKill: Record<string, number> = {};
+    let atKill: Record<string, number> | undefined;
     for (;;) {
       const statuses = await payoutStatuses(id);
       if ((statuses.COMPLETED ?? 0) >= KILL_AFTER_COMPLETED) {
@@ -111,8 +97,8 @@ describe.skipIf(!TEST_DATABASE_URL)(`crash recovery: SIGKILL of the worker durin
         atKill = statuses;
         break;
       }
-      expect(first.child.exitCode, `worker 1 exited early:\n${first.output.join('')}`).toBeNull();
-      expect(Date.now(), `worker 1 completed nothing within 60 s:\n${first.output.join('')}`).toBeLessThan(deadline);
+      expect(first.child.exitCode, `worker 1 exited early:\n${first.output()}`).toBeNull();
+      expect(Date.now(), `worker 1 completed nothing within 60 s:\n${first.output()}`).toBeLessThan(deadline);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     const [, signal] = await once(first.child, 'exit');
@@ -127,7 +113,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`crash recovery: SIGKILL of the worker durin
     while (Date.now() - started < 60_000) {
       status = (await read(api, id)).status;
       if (['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(status)) break;
-      expect(second.child.exitCode, `worker 2 exited early:\n${second.output.join('')}`).toBeNull();
+      expect(second.child.exitCode, `worker 2 exited early:\n${second.output()}`).toBeNull();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const resumedMs = Date.now() - started;
@@ -187,7 +173,7 @@ describe.skipIf(!TEST_DATABASE_URL)(`crash recovery: SIGKILL of the worker durin
     expect(paid.equals(fx!.payout_amount)).toBe(true);
     expect(paid.lessThanOrEqualTo(new Money(fx!.from_amount).times(fx!.quote_rate))).toBe(true);
     expect(paid.plus(fx!.fx_result_amount).equals(fx!.to_amount)).toBe(true);
-    expect(await ledgerMismatches(database.db)).toEqual([]);
+    await expectBooksBalanced(database.db);
 
     console.log(
       `[crash recovery] ${BENEFICIARIES} payouts; worker 1 SIGKILLed with ${JSON.stringify(atKill)}; worker 2 finished in ${resumedMs} ms; ` +
@@ -210,8 +196,7 @@ describe('crash window between the submit to the rails and its record', () => {
   afterAll(() => server?.close());
 
   it('a transfer submitted by a dead worker is submitted again idempotently and paid once', async () => {
-    const tokens = new Map<string, Promise<string>>();
-    const api: Api = { baseUrl: server.baseUrl, token: (userId) => (tokens.has(userId) ? tokens.get(userId)! : (tokens.set(userId, server.token(userId)), tokens.get(userId)!)) };
+    const api = apiOf(server);
     const worker = workerFor(server);
     const { id } = await createRequest(api, [ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA4].map((beneficiaryId, i) => ({ beneficiaryId, amount: `${30 + i}.00` })));
     dataOf(await quote(api, id, server.clock.now()));
@@ -240,6 +225,6 @@ describe('crash window between the submit to the rails and its record', () => {
     expect(Object.fromEntries(calls.map((row) => [row.transfer_id === victim!.id ? 'victim' : row.transfer_id, row.calls]))).toMatchObject({ victim: 2 });
     expect(calls.filter((row) => row.transfer_id !== victim!.id).every((row) => row.calls === 1)).toBe(true);
     expect(await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE transfer_id = $1 AND kind = 'PAYOUT_SENT'", [victim!.id])).toBe(1);
-    expect(await ledgerMismatches(server.db)).toEqual([]);
+    await expectBooksBalanced(server.db);
   });
 });

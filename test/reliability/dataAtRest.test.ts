@@ -5,8 +5,6 @@
  * recorded once, and running them again applies nothing). Runs on either suite database setting:
  * the process always uses its own embedded database here.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,10 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
-import { ledgerMismatches } from '../../src/store/ledger.js';
 import { migrate } from '../../src/store/migrate.js';
 import { PgliteDatabase } from '../../src/store/pglite.js';
-import { type Api, call, count, dataOf, estimate } from './api.js';
+import { expectBooksBalanced } from '../support/balances.js';
+import { freePort, killLeftovers, startService, stop } from '../support/processes.js';
+import { apiAt, call, count, dataOf, estimate } from './api.js';
 
 // The demo world (worlds/demo.json): Dana of Acme, its USD account currency, the AED partner bank.
 const demo = {
@@ -30,48 +29,26 @@ const demo = {
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
 
 const dirs: string[] = [];
-const children: ChildProcess[] = [];
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killLeftovers();
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
-function startService(dataDir: string, port: number): { child: ChildProcess; listening: Promise<void>; logs: string[] } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', NODE_ENV: 'development', LOG_LEVEL: 'info', WORLD_FILE: 'worlds/demo.json' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const logs: string[] = [];
-  const listening = new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      logs.push(...chunk.toString().split('\n').filter(Boolean));
-      if (logs.some((line) => line.includes('"msg":"listening"'))) resolve();
-    });
-    child.stderr!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`the service exited early with ${code}:\n${logs.join('\n')}`)));
-  });
-  return { child, listening, logs };
-}
-
-async function stop(child: ChildProcess): Promise<number | null> {
-  child.kill('SIGTERM');
-  const [code] = await once(child, 'exit');
-  return code as number | null;
-}
+/** The service on the demo world, on the data directory `dataDir` (no Redis). */
+const startOn = (dataDir: string, port: number) => startService(port, { DATA_DIR: dataDir, REDIS_URL: '', WORLD_FILE: 'worlds/demo.json' });
 
 describe('data at rest: the embedded data directory survives a restart', () => {
   it('a request created through the API reads back unchanged after SIGTERM and a restart; migrations ran once and re-run as no-ops', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'payroll-data-'));
     dirs.push(dataDir);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const port = await freePort();
     const jwt = loadConfig({}).jwt; // the development secret the service uses without JWT_SECRET
-    const api: Api = { baseUrl: `http://127.0.0.1:${port}`, token: (userId) => signAccessToken(jwt, userId, 3600) };
+    const api = apiAt(`http://127.0.0.1:${port}`, (userId) => signAccessToken(jwt, userId, 3600));
 
     // First life: the demo world is loaded into the empty directory; one request is created.
-    const first = startService(dataDir, port);
+    const first = startOn(dataDir, port);
     await first.listening;
-    expect(first.logs.some((line) => line.includes('world loaded'))).toBe(true);
+    expect(first.stdout.some((line) => line.includes('world loaded'))).toBe(true);
     const idempotencyKey = 'data-at-rest-create-1';
     const { createBody } = await estimate(api, [{ beneficiaryId: demo.beneficiary(1), amount: '1234.56' }, { beneficiaryId: demo.beneficiary(2), amount: '99.5', amountCurrencyType: 'PAYROLL' }], {
       userId: demo.dana,
@@ -83,12 +60,12 @@ describe('data at rest: the embedded data directory survives a restart', () => {
     const completedBefore = dataOf(await call(api, 'GET', `/v1/customers/payroll/requests/${demo.completedRequest}`, demo.dana));
     const listBefore = dataOf(await call(api, 'GET', '/v1/customers/payroll/requests?limit=100', demo.dana));
     expect(await stop(first.child)).toBe(0);
-    expect(first.logs.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+    expect(first.stdout.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
 
     // Second life on the same directory: nothing reloaded, nothing lost, nothing changed.
-    const second = startService(dataDir, port);
+    const second = startOn(dataDir, port);
     await second.listening;
-    expect(second.logs.some((line) => line.includes('world loaded'))).toBe(false);
+    expect(second.stdout.some((line) => line.includes('world loaded'))).toBe(false);
     expect(dataOf(await call(api, 'GET', `/v1/customers/payroll/requests/${created.id}`, demo.dana))).toEqual(before);
     expect(dataOf(await call(api, 'GET', `/v1/customers/payroll/requests/${demo.completedRequest}`, demo.dana))).toEqual(completedBefore);
     expect(dataOf(await call(api, 'GET', '/v1/customers/payroll/requests?limit=100', demo.dana))).toEqual(listBefore);
@@ -108,13 +85,13 @@ describe('data at rest: the embedded data directory survives a restart', () => {
       expect(await count(db, 'SELECT count(*) AS n FROM schema_migrations')).toBe(files.length);
       expect([await count(db, 'SELECT count(*) AS n FROM customers'), await count(db, 'SELECT count(*) AS n FROM payroll_requests'), await count(db, 'SELECT count(*) AS n FROM journal_entries')]).toEqual(countsBefore);
       expect(await count(db, 'SELECT count(*) AS n FROM payroll_requests WHERE id = $1', [created.id])).toBe(1);
-      expect(await ledgerMismatches(db)).toEqual([]);
+      await expectBooksBalanced(db);
     } finally {
       await db.close();
     }
 
     // Third life: the Idempotency-Key stored before the restarts still replays the first answer.
-    const third = startService(dataDir, port);
+    const third = startOn(dataDir, port);
     await third.listening;
     const replay = await call(api, 'POST', '/v1/customers/payroll/requests', demo.dana, createBody, { 'Idempotency-Key': idempotencyKey });
     expect(replay.status).toBe(201);

@@ -5,13 +5,12 @@
  * and no transfer or payout was sent to the rails twice.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Money } from '../../src/domain/money.js';
-import { ledgerMismatches } from '../../src/store/ledger.js';
 import { ids } from '../fixtures/world.js';
+import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
-import { type Api, type Entry, accept, call, cancel, count, createRequest, dataOf, estimate, extraBeneficiaries, insertBeneficiaries, quote, read, recordFx } from './api.js';
+import { type Api, type Entry, accept, apiOf, call, cancel, count, createRequest, dataOf, estimate, extraBeneficiaries, insertBeneficiaries, quote, read, recordFx } from './api.js';
 
 let server: TestServer;
 let api: Api;
@@ -20,14 +19,7 @@ const outcomes: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
-  const tokens = new Map<string, Promise<string>>();
-  api = {
-    baseUrl: server.baseUrl,
-    token: (userId) => {
-      if (!tokens.has(userId)) tokens.set(userId, server.token(userId, 3600));
-      return tokens.get(userId)!;
-    },
-  };
+  api = apiOf(server);
   await insertBeneficiaries(server.db, extra);
 });
 afterAll(async () => {
@@ -35,15 +27,12 @@ afterAll(async () => {
   await server?.close();
 });
 afterEach(async () => {
-  expect(await ledgerMismatches(server.db)).toEqual([]);
+  await expectBooksBalanced(server.db);
   const [sent] = await server.db.query<{ max: number | null }>('SELECT max(calls)::int AS max FROM simulated_operations');
   expect(sent!.max ?? 1, 'a transfer or payout was sent to the rails twice').toBe(1);
 });
 
-async function balance(accountCurrencyId: string): Promise<Money> {
-  const [row] = await server.db.query<{ balance: string }>('SELECT balance::text FROM account_currencies WHERE id = $1', [accountCurrencyId]);
-  return new Money(row!.balance);
-}
+const balance = async (accountCurrencyId: string) => (await balancesOf(server.db, accountCurrencyId)).balance;
 const tally = (statuses: number[]) => Object.entries(statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {})).map(([s, n]) => `${n}×${s}`).join(', ');
 const sortKeys = (value: unknown): unknown =>
   Array.isArray(value) ? value.map(sortKeys) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)])) : value;

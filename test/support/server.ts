@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { Store } from 'express-rate-limit';
 import { type PayrollClient, createPayrollClient } from '../../client/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
@@ -7,6 +6,7 @@ import { createLogger } from '../../src/logger.js';
 import { buildApp } from '../../src/composition/app.js';
 import type { Database } from '../../src/store/db.js';
 import { freshDatabase } from './database.js';
+import { type Listening, listen } from './http.js';
 
 /** A clock tests can move: feeHash expiry without sleeping. */
 export class TestClock {
@@ -31,15 +31,21 @@ export interface TestServer {
 
 export const testConfig = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', FEE_HASH_TTL_SECONDS: '900' });
 
-/** The real app on an ephemeral port with response validation on: every test is a contract test. */
+/**
+ * The real app on `db` on an ephemeral loopback port, logging nothing unless TEST_LOG says so.
+ * Without `now` it runs on the wall clock; `rateLimitStore` shares a budget between instances.
+ */
+export function serveApp(config: Config, db: Database, options: { now?: () => Date; rateLimitStore?: Store } = {}): Promise<Listening> {
+  const { app } = buildApp(config, db, createLogger(process.env.TEST_LOG ?? 'silent'), options.now, options.rateLimitStore);
+  return listen(app);
+}
+
+/** The real app on a fresh test database with response validation on: every test is a contract test. */
 export async function startTestServer(options: { world?: unknown; config?: Config } = {}): Promise<TestServer> {
   const { db, drop } = await freshDatabase(options.world);
   const clock = new TestClock();
-  const { app } = buildApp(options.config ?? testConfig, db, createLogger(process.env.TEST_LOG ?? 'silent'), clock.now);
-  const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
-  });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await serveApp(options.config ?? testConfig, db, { now: clock.now });
+  const baseUrl = listening.url;
   const token = (userId: string, ttlSeconds = 3600) => signAccessToken(testConfig.jwt, userId, ttlSeconds);
   const tokens = new Map<string, string>();
   return {
@@ -58,8 +64,7 @@ export async function startTestServer(options: { world?: unknown; config?: Confi
     },
     token,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
       await drop();
     },
   };

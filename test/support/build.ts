@@ -5,7 +5,7 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const inRepo = (...parts: string[]) => join(repoRoot, ...parts);
 
 /** Runs a command in the repository root; returns its stdout, throws with its stderr on failure. */
@@ -21,7 +21,7 @@ export function run(command: string, args: string[], options: { cwd?: string; en
     });
   } catch (error) {
     const failure = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${command} ${args.join(' ')} failed: ${failure.message}\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`);
+    throw new Error(`${command} ${args.join(' ')} failed: ${failure.message}\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`, { cause: error });
   }
 }
 
@@ -33,7 +33,7 @@ function newestMtime(path: string): number {
 }
 
 /** Whether `target` is missing or older than any file under `sources` (paths relative to the repository). */
-export function isStale(target: string, sources: string[]): boolean {
+function isStale(target: string, sources: string[]): boolean {
   const built = statSync(inRepo(target), { throwIfNoEntry: false });
   return !built || built.mtimeMs < Math.max(...sources.map((source) => newestMtime(inRepo(source))));
 }
@@ -53,7 +53,7 @@ export function withBuildLock<T>(fn: () => T): T {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > 300_000) rmSync(lock, { recursive: true, force: true }); // left by a killed run
-      if (Date.now() > deadline) throw new Error(`${lock} held for more than 3 minutes`);
+      if (Date.now() > deadline) throw new Error(`${lock} held for more than 3 minutes`, { cause: error });
       sleep(200);
     }
   }
@@ -65,7 +65,7 @@ export function withBuildLock<T>(fn: () => T): T {
 }
 
 /** The spec sources every built artefact depends on. */
-export const specSources = ['openapi', 'redocly.yaml'];
+const specSources = ['openapi', 'redocly.yaml'];
 
 /**
  * dist/docs/index.html and the bundled spec, rebuilt with `npm run docs` when missing or stale.
