@@ -3,20 +3,15 @@ import type { World } from '../src/world/types.js';
 import { settleWorld } from '../src/world/settlement.js';
 import { WorldValidationError } from '../src/world/validationError.js';
 import { testWorld } from './fixtures/world.js';
+import { thrownBy } from './support/errors.js';
 
 /** The world's payroll requests settled by the API's rules (issue 14): what the loader refuses before writing. */
 
 /** The error settleWorld throws for `world` (the test fails when it throws none, or another). */
 function refusal(world: World): WorldValidationError {
-  const caught = (() => {
-    try {
-      return settleWorld(world);
-    } catch (error) {
-      return error;
-    }
-  })();
-  expect(caught).toBeInstanceOf(WorldValidationError);
-  return caught as WorldValidationError;
+  const error = thrownBy(() => settleWorld(world));
+  expect(error).toBeInstanceOf(WorldValidationError);
+  return error as WorldValidationError;
 }
 
 describe('settleWorld', () => {

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerMismatches } from '../../src/store/ledger.js';
+import type { Money } from '../../src/domain/money.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
-import { payrollFlow } from '../support/payrollFlow.js';
+import { balancesOf, expectBooksBalanced } from '../support/balances.js';
+import { type PayrollAccounts, type PayrollEntry, accept, estimateAndCreate, quote, readRequest, recordFx, usdToAed } from '../support/payroll.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 
@@ -15,20 +16,35 @@ import { drain, workerFor } from '../support/worker.js';
 
 let server: TestServer;
 let worker: ExecutionDeps;
-let flow: ReturnType<typeof payrollFlow>;
 beforeAll(async () => {
   server = await startTestServer();
   worker = workerFor(server);
-  flow = payrollFlow(server);
 });
 afterAll(() => server.close());
 // Every balance equals its postings and every currency's postings sum to zero, after every scenario.
-afterEach(async () => expect(await ledgerMismatches(server.db)).toEqual([]));
+afterEach(async () => expectBooksBalanced(server.db));
 
-const usdToAed = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed };
+/** The lifecycle steps of test/support/payroll.ts on this file's server; `create` asserts its 201. */
+const flow = {
+  async create(userId: string, accounts: PayrollAccounts, entries: PayrollEntry[]) {
+    const { estimate, created } = await estimateAndCreate(server.as(userId), entries, { accounts });
+    expect(created.response.status).toBe(201);
+    return { estimate, request: created.data!.data };
+  },
+  quote: (requestId: string, exchangeRate: string) => quote(server, requestId, exchangeRate),
+  accept: (requestId: string, userId?: string) => accept(server, requestId, userId),
+  recordFx: (requestId: string, exchangeRate: string) => recordFx(server, requestId, exchangeRate),
+  read: (requestId: string, userId?: string) => readRequest(server, requestId, userId),
+  /** An account currency's balance (its available equal to it, as no hold exists). */
+  async balance(accountCurrencyId: string): Promise<Money> {
+    const { balance, available } = await balancesOf(server.db, accountCurrencyId);
+    expect(available.equals(balance)).toBe(true);
+    return balance;
+  },
+};
 
 /** The spec's example: 1000.00 USD (SOURCE) and 2000.00 AED (PAYROLL) at 3.6541375, debited 1547.33 + 13.03 = 1560.36 USD. */
-const specEntries = (sourceBeneficiary: string, payrollBeneficiary: string) => [
+const specEntries = (sourceBeneficiary: string, payrollBeneficiary: string): PayrollEntry[] => [
   { beneficiaryId: sourceBeneficiary, amount: '1000.00', purposeCode: 'SAL' as const },
   { beneficiaryId: payrollBeneficiary, amount: '2000.00', amountCurrencyType: 'PAYROLL' as const, purposeCode: 'SAL' as const },
 ];

@@ -3,7 +3,8 @@ import { signPayoutFeeHash } from '../../src/domain/feeHash.js';
 import { Money } from '../../src/domain/money.js';
 import { lockedPayoutFigures } from '../../src/usecases/estimatePayoutFees.js';
 import { ids } from '../fixtures/world.js';
-import { payrollFlow } from '../support/payrollFlow.js';
+import { balancesOf, expectSameBalances } from '../support/balances.js';
+import { estimateAndCreate, quote, readRequest, recordFx } from '../support/payroll.js';
 import { type TestServer, startTestServer, testConfig } from '../support/server.js';
 
 /**
@@ -66,19 +67,15 @@ describe('admin rates: RateString bounds', () => {
   });
 
   it('quote and FX record rates out of bounds → 400, before anything changes', async () => {
-    const flow = payrollFlow(server);
-    const { request } = await flow.create(ids.userA, { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed }, [
-      { beneficiaryId: ids.beneficiaryA2, amount: '100.00', purposeCode: 'SAL' },
-    ]);
-    expectValidationError(await flow.quote(request.id, '100000001'), bounds);
-    expectValidationError(await flow.quote(request.id, '0'), 'body.exchangeRate must be greater than zero');
-    expectValidationError(await flow.recordFx(request.id, '0.000000001'), bounds);
+    const { created } = await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA2, amount: '100.00' }]);
+    const requestId = created.data!.data.id;
+    expectValidationError(await quote(server, requestId, '100000001'), bounds);
+    expectValidationError(await quote(server, requestId, '0'), 'body.exchangeRate must be greater than zero');
+    expectValidationError(await recordFx(server, requestId, '0.000000001'), bounds);
     // A quote that would make a split zero is refused, naming it: 0.01 USD × 0.1 = 0.001 → 0.00 AED.
-    const tiny = await flow.create(ids.userA, { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed }, [
-      { beneficiaryId: ids.beneficiaryA5, amount: '0.01', purposeCode: 'SAL' },
-    ]);
-    expectValidationError(await flow.quote(tiny.request.id, '0.1'), 'amountSplitDetails[0]: 0.01 USD converts to 0.00 AED at 0.1; a quote must pay every beneficiary more than zero');
-    for (const id of [request.id, tiny.request.id]) expect((await flow.read(id)).status).toBe('PENDING');
+    const tiny = (await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA5, amount: '0.01' }])).created.data!.data.id;
+    expectValidationError(await quote(server, tiny, '0.1'), 'amountSplitDetails[0]: 0.01 USD converts to 0.00 AED at 0.1; a quote must pay every beneficiary more than zero');
+    for (const id of [requestId, tiny]) expect((await readRequest(server, id)).status).toBe('PENDING');
   });
 });
 
@@ -99,14 +96,13 @@ describe('single payouts: JSON-exact figures and the stored estimate', () => {
     const [estimateId, expiresAtSeconds] = usdc.data!.data.feeHash.split(':');
     const figures = lockedPayoutFigures({ accountId: ids.accountAUsd, beneficiaryId: ids.beneficiaryA1, currency: 'USD', amount: new Money('100.00') });
     const forged = signPayoutFeeHash(testConfig.feeHashSecret, estimateId!, new Date(Number(expiresAtSeconds) * 1000), figures);
-    const [before] = await server.db.query<{ balance: string }>('SELECT balance::text FROM account_currencies WHERE id = $1', [ids.acAUsd]);
+    const before = await balancesOf(server.db, ids.acAUsd);
     const created = await customer().POST('/v1/accounts/{accountId}/payouts', {
       params: { path: { accountId: ids.accountAUsd } },
       body: { feeHash: forged, beneficiaryId: ids.beneficiaryA1, amount: '100.00', currency: 'USD' },
     });
     expect(created.response.status).toBe(400);
     expect(created.error!.error.code).toBe('FEE_HASH_MISMATCH');
-    const [after] = await server.db.query<{ balance: string }>('SELECT balance::text FROM account_currencies WHERE id = $1', [ids.acAUsd]);
-    expect(after).toEqual(before);
+    expectSameBalances(await balancesOf(server.db, ids.acAUsd), before);
   });
 });

@@ -19,6 +19,7 @@ import type { Principal } from '../../src/usecases/principal.js';
 import { acceptPayrollQuote, cancelPayrollRequest, providePayrollQuote } from '../../src/usecases/quoteLifecycle.js';
 import { recordFxExchange } from '../../src/usecases/recordFxExchange.js';
 import { ids } from '../fixtures/world.js';
+import { balancesOf } from '../support/balances.js';
 import { TEST_DATABASE_URL, freshDatabase } from '../support/database.js';
 import { TestClock } from '../support/server.js';
 import { drain } from '../support/worker.js';
@@ -92,8 +93,7 @@ beforeAll(async () => {
 afterAll(async () => drop());
 
 const amountOf = (units: number, places: number) => new Money(units).dividedBy(new Money(10).pow(places)).toFixed();
-const balanceOf = async (accountCurrencyId: string) =>
-  new Money((await db.query<{ balance: string }>('SELECT balance::text FROM account_currencies WHERE id = $1', [accountCurrencyId]))[0]!.balance);
+const balanceOf = async (accountCurrencyId: string) => (await balancesOf(db, accountCurrencyId)).balance;
 
 /** A refusal the rules document (a line or a quoted split paying zero): null; anything else fails the property. */
 async function unlessZeroRefused<T>(run: () => Promise<T>): Promise<T | null> {
