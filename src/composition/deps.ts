@@ -17,6 +17,11 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
     rates: new TableRateSource(),
     processor: new SimulatedProcessor(),
     clock,
-    config: { feeHashSecret: config.feeHashSecret, feeHashTtlSeconds: config.feeHashTtlSeconds, webhookAllowLoopback: config.webhookAllowLoopback },
+    config: {
+      feeHashSecret: config.feeHashSecret,
+      feeHashTtlSeconds: config.feeHashTtlSeconds,
+      fxRecordToleranceBps: config.fxRecordToleranceBps,
+      webhookAllowLoopback: config.webhookAllowLoopback,
+    },
   };
 }

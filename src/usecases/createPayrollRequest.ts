@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { DomainError, notFound } from '../domain/errors.js';
+import { payrollCreated } from '../domain/journalEntries.js';
 import { Money } from '../domain/money.js';
 import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../store/feeEstimates.js';
-import { debitPayrollRequest } from '../store/ledger.js';
+import { debitWithin } from '../store/ledger.js';
 import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
@@ -16,8 +17,8 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /**
  * Create a payroll request from a feeHash, in one transaction: consume the feeHash, check the
- * body against the estimate it locked, check and debit the funds, snapshot the beneficiaries and
- * store the splits with the locked fee breakdown. Any failure rolls back, so the feeHash stays
+ * body against the estimate it locked, snapshot the beneficiaries and store the splits with the
+ * locked lines and fee breakdown, then check and debit the funds. Any failure rolls back, so the feeHash stays
  * unused unless it was already used.
  */
 export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequest> {
@@ -35,8 +36,6 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     const locked = estimate.entries;
     assertMatchesEstimate(body, estimate);
     await requireActiveBeneficiaries(tx, customerId, locked.map((entry) => entry.beneficiaryId));
-    // available ≥ totalAmount, then balance and available both fall by it (ledger PAYROLL_DEBIT).
-    await debitPayrollRequest(tx, { ...estimate, id: requestId }, now);
 
     const breakdown = estimate.fee_breakdown;
     await insertPayrollRequest(tx, {
@@ -57,12 +56,23 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       requestId,
       locked.map((entry, index) => ({
         beneficiaryId: entry.beneficiaryId,
+        amountCurrencyType: entry.amountCurrencyType,
         sourceCurrencyAmount: entry.sourceCurrencyAmount,
         amount: entry.amountInPayrollCurrency,
         purposeCode: body.amountSplitDetails[index]!.purposeCode,
       })),
       now,
     );
+    // available ≥ totalAmount, then the total moves to the processor leg (journal PAYROLL_CREATED).
+    // After the request row, which the journal entry refers to; a shortfall rolls everything back.
+    const total = new Money(estimate.total_amount);
+    const ledger = {
+      sourceAccountCurrencyId: estimate.source_account_currency_id,
+      sourceCurrency: breakdown.feeCurrencyCode,
+      payrollAccountCurrencyId: estimate.payroll_account_currency_id,
+      payrollCurrency: breakdown.payrollCurrencyCode,
+    };
+    await debitWithin(tx, estimate.source_account_currency_id, total, payrollCreated(ledger, total, { payrollRequestId: requestId }), now);
     await payrollRequestChanged(tx, requestId, now);
     return reloadPayrollRequest(tx, requestId);
   });

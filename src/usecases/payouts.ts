@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { verifyPayoutFeeHash } from '../domain/feeHash.js';
+import { singlePayoutDebited } from '../domain/journalEntries.js';
 import { Money, formatAmount } from '../domain/money.js';
+import { assertPayoutMatchesEstimate } from '../domain/payoutEstimateMatch.js';
 import type { Queryable } from '../store/db.js';
 import { consumePayoutFeeEstimate } from '../store/feeEstimates.js';
-import { debitFunds } from '../store/ledger.js';
+import { debitWithin } from '../store/ledger.js';
 import { findAccountCurrencyOf, findPayout, insertPayout } from '../store/payouts.js';
 import { findAccount, findCurrency } from '../store/referenceData.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
@@ -46,14 +48,17 @@ export async function createPayout(
       throw new DomainError('FEE_HASH_EXPIRED', 'The feeHash has expired; estimate again');
     }
     const estimate = consumed.estimate;
+    // The signature covers the figures, not whose estimate the id names: compare the stored one.
+    assertPayoutMatchesEstimate(
+      { accountId: estimate.account_id, currencyCode: estimate.currency_code, beneficiaryId: estimate.beneficiary_id, amount: estimate.amount },
+      { accountId: account.id, currencyCode: body.currency, beneficiaryId: body.beneficiaryId, amount: body.amount },
+    );
     if (!estimate.estimate_available) {
       throw new DomainError('FEE_ESTIMATE_UNAVAILABLE', `No payout fee schedule covers ${estimate.currency_code} for this account; no payout can be made`);
     }
     const accountCurrencyId = (await findAccountCurrencyOf(tx, account.id, estimate.currency_code))!;
     const decimals = (await findCurrency(tx, estimate.currency_code))!.decimals;
     const payoutId = randomUUID();
-    // available ≥ the total (amount and fees), then balance and available both fall by it.
-    await debitFunds(tx, { accountCurrencyId, amount: estimate.total_amount, reason: 'PAYOUT_DEBIT', transferId: payoutId, at: now });
     const amount = (value: string) => formatAmount(new Money(value), decimals);
     await insertPayout(tx, {
       id: payoutId,
@@ -70,6 +75,9 @@ export async function createPayout(
       totalAmount: amount(estimate.total_amount),
       at: now,
     });
+    // available ≥ the total (amount and fees), then the total is held on the bank leg until the outcome.
+    const debited = { accountCurrencyId, currency: estimate.currency_code, amount: new Money(estimate.amount), fee: new Money(estimate.fee), internalFee: new Money(estimate.internal_fee) };
+    await debitWithin(tx, accountCurrencyId, new Money(estimate.total_amount), singlePayoutDebited(debited, { payoutId }), now);
     await payoutChanged(tx, payoutId, now);
     return toPayout((await findPayout(tx, payoutId))!);
   });
