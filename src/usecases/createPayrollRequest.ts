@@ -4,6 +4,7 @@ import { DomainError, notFound } from '../domain/errors.js';
 import { payrollCreated } from '../domain/journalEntries.js';
 import { Money } from '../domain/money.js';
 import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../store/feeEstimates.js';
+import type { Queryable } from '../store/db.js';
 import { debitWithin } from '../store/ledger.js';
 import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
@@ -26,13 +27,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const requestId = randomUUID();
-    const consumed = await consumePayrollFeeEstimate(tx, body.feeHash, customerId, requestId, now);
-    if (!consumed.ok) {
-      if (consumed.reason === 'EXPIRED') throw new DomainError('FEE_HASH_EXPIRED', `The feeHash expired at ${consumed.expiresAt.toISOString()}; estimate again`);
-      if (consumed.reason === 'ALREADY_USED') throw new DomainError('FEE_HASH_ALREADY_USED', 'This feeHash has already been used to create a payroll request');
-      throw notFound('feeHash not found');
-    }
-    const estimate = consumed.estimate;
+    const estimate = await consumeFeeHash(tx, body.feeHash, customerId, requestId, now);
     const locked = estimate.entries;
     assertMatchesEstimate(body, estimate);
     await requireActiveBeneficiaries(tx, customerId, locked.map((entry) => entry.beneficiaryId));
@@ -97,4 +92,15 @@ function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEs
     if ((entry.amountCurrencyType ?? 'SOURCE') !== expected.amountCurrencyType) throw mismatch(`${field}.amountCurrencyType`);
     if (!new Money(entry.amount).equals(expected.amount)) throw mismatch(`${field}.amount`);
   });
+}
+
+/** Consumes the feeHash for this request, once: expired, already used and unknown each have their error. */
+async function consumeFeeHash(tx: Queryable, feeHash: string, customerId: string, requestId: string, now: Date): Promise<LockedPayrollFeeEstimate> {
+  const consumed = await consumePayrollFeeEstimate(tx, feeHash, customerId, requestId, now);
+  if (!consumed.ok) {
+    if (consumed.reason === 'EXPIRED') throw new DomainError('FEE_HASH_EXPIRED', `The feeHash expired at ${consumed.expiresAt.toISOString()}; estimate again`);
+    if (consumed.reason === 'ALREADY_USED') throw new DomainError('FEE_HASH_ALREADY_USED', 'This feeHash has already been used to create a payroll request');
+    throw notFound('feeHash not found');
+  }
+  return consumed.estimate;
 }
