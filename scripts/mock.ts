@@ -1,24 +1,13 @@
 // npm run mock [-- --port 4010] [--host 127.0.0.1] [--spec <bundled spec>]: the mock server
 // (scripts/mock/app.ts). Without --spec it bundles the spec first (npm run bundle) and serves
 // dist/openapi.json. Stops on SIGTERM or Ctrl-C.
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { bundleSpec } from './support/bundle.js';
 import { createMockApp } from './mock/app.js';
 
 const USAGE =
   'usage: npm run mock -- [--port <port, default 4010>] [--host <address, default 127.0.0.1>] [--spec <bundled spec (JSON); default: bundle and serve dist/openapi.json>]';
-
-/** `npm run bundle`, quietly unless it fails: the spec as dist/openapi.json. */
-function bundle(): string {
-  try {
-    execFileSync('npm', ['run', '-s', 'bundle'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
-  } catch (error) {
-    console.error(`npm run bundle failed:\n${(error as { stderr?: Buffer }).stderr?.toString() ?? ''}`);
-    process.exit(1);
-  }
-  return 'dist/openapi.json';
-}
 
 function options(): { port: number; host: string; spec: string } {
   try {
@@ -37,7 +26,7 @@ function options(): { port: number; host: string; spec: string } {
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}"`);
     if (values.spec && !existsSync(values.spec)) throw new Error(`${values.spec} does not exist`);
-    return { port, host: values.host, spec: values.spec ?? bundle() };
+    return { port, host: values.host, spec: values.spec ?? bundleSpec() };
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
     process.exit(2);
