@@ -4,6 +4,88 @@
  */
 
 export interface paths {
+    "/v1/customers/payroll/estimate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate the fees of a payroll distribution
+         * @description Calculates the fees of paying the listed beneficiaries from a source account currency into a
+         *     payroll account currency, and returns a `feeHash` that locks them for the creation of the
+         *     payroll request. The estimate is indicative: the actual rate comes later from the admin quote.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`.
+         *
+         *     ## Validation
+         *     1. `amountSplitDetails` has at least 1 and at most 10,000 entries.
+         *     2. Every `amount` is greater than zero.
+         *     3. A `SOURCE` amount has at most 8 decimal places.
+         *     4. A `PAYROLL` amount has at most 2 decimal places, and at most the payroll currency's minor units.
+         *     5. No `beneficiaryId` occurs twice.
+         *     6. Every beneficiary exists, is active and belongs to the caller's customer; otherwise 404
+         *        `NOT_FOUND` naming the ids.
+         *     7. Entries may mix `SOURCE` and `PAYROLL` amounts (`amountCurrencyType`, default `SOURCE`); the
+         *        service converts as needed.
+         *
+         *     Breaches of 1–5 give 400 `VALIDATION_ERROR` naming the entry index and field. The source account
+         *     currency must belong to the caller's customer, and the payroll account currency must be the
+         *     caller's own or a platform partner-bank account; otherwise 404 `NOT_FOUND`. When no exchange rate
+         *     can be retrieved for the pair, 400 `EXCHANGE_RATE_UNAVAILABLE`.
+         *
+         *     ## Formulas
+         *     - `bips` = the customer's spread BIPS (0 without a fee profile).
+         *     - `base` = payroll-currency units one source-currency unit buys: the rate source's rate
+         *       source → payroll (1 when both are the same currency).
+         *     - `eff` = `base` × (1 − `bips` / 10000). All conversions use `eff`.
+         *     - Per entry: a `SOURCE` amount `s` gives the payroll amount `p` = `s` × `eff`, rounded **down** to
+         *       the payroll scale (min(2, the payroll currency's minor units)); a `PAYROLL` amount `p` gives
+         *       `s` = `p` / `eff`, rounded **up** to 8 decimals. The platform never promises more than it funds.
+         *     - `sourceCurrencyAmount` `S` = Σ `s`; `estimatedReceivedAmount` = Σ `p`.
+         *     - `spreadFee` = `S` × `bips` / 10000.
+         *     - `processorFee` = the payment processor's debit-fee estimate for (the source account's
+         *       `accountProvider`, the source currency, `S`): clamp(`S` × percentBps / 10000 + fixed, min, max)
+         *       of its schedule; 0 when the processor has no schedule for them.
+         *     - `bankFee` = bank fee per beneficiary (configured in the payroll currency) × `N` / `eff`, with `N`
+         *       the number of entries.
+         *     - Each fee is rounded **up** to 8 decimals.
+         *     - `feeAmount` = `spreadFee` + `processorFee` + `bankFee`; `totalAmount` = `S` + `feeAmount`; both
+         *       exact, no further rounding.
+         *     - Amount strings are exact: at least the currency's minor units of decimals, more only when the
+         *       exact value has them.
+         *
+         *     ## feeHash
+         *     The `feeHash` (at least 128 random bits) locks the rates, fees and normalised entries. It expires
+         *     at `expiresAt` (now + `FEE_HASH_TTL_SECONDS`, default 900 s) and is single-use:
+         *
+         *     | State | Trigger | Condition | Next | Effect |
+         *     |---|---|---|---|---|
+         *     | valid | time passes | past `expiresAt` | expired | can no longer create a payroll request |
+         *     | valid | used to create a payroll request | before `expiresAt` | consumed | consumed immediately; a second use is refused |
+         *
+         *     An estimate stores a feeHash, so it takes an `Idempotency-Key` like every state-changing POST: a
+         *     retried estimate with the same key returns the same feeHash instead of issuing another.
+         *
+         *     The fee breakdown (`FeeBreakdown`) becomes `metadata.feeBreakdown` of the request created from it.
+         */
+        post: operations["estimatePayrollFee"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/payroll/requests": {
         parameters: {
             query?: never;
@@ -97,6 +179,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/payroll/requests/{requestId}/accept": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the FX quote
+         * @description Accepts the admin's FX quote (`quotedFxRate`) of one of the caller's payroll requests:
+         *     `QUOTE_PROVIDED` → `QUOTE_ACCEPTED`, `acceptedByCustomerAt` set. The worker then executes the
+         *     transfers (`EXECUTING`). No request body.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - Allowed only from `QUOTE_PROVIDED`; from any other status, 409 `INVALID_STATE` naming the
+         *       current status.
+         *     - Allowed only before `quoteExpiresAt`; at or after it, 409 `QUOTE_EXPIRED` and the request stays
+         *       `QUOTE_PROVIDED`: ask for a new quote (an admin re-quotes with `providePayrollQuote`) or cancel.
+         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         */
+        post: operations["acceptPayrollQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/payroll/requests/{requestId}": {
         parameters: {
             query?: never;
@@ -145,50 +271,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/customers/payroll/requests/{requestId}/accept": {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
-                 */
-                requestId: components["parameters"]["RequestId"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Accept the FX quote
-         * @description Accepts the admin's FX quote (`quotedFxRate`) of one of the caller's payroll requests:
-         *     `QUOTE_PROVIDED` → `QUOTE_ACCEPTED`, `acceptedByCustomerAt` set. The worker then executes the
-         *     transfers (`EXECUTING`). No request body.
-         *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
-         *
-         *     ## Rules
-         *     - Allowed only from `QUOTE_PROVIDED`; from any other status, 409 `INVALID_STATE` naming the
-         *       current status.
-         *     - Allowed only before `quoteExpiresAt`; at or after it, 409 `QUOTE_EXPIRED` and the request stays
-         *       `QUOTE_PROVIDED`: ask for a new quote (an admin re-quotes with `providePayrollQuote`) or cancel.
-         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
-         */
-        post: operations["acceptPayrollQuote"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/customers/payroll/requests/{requestId}/cancel": {
         parameters: {
             query?: never;
@@ -229,153 +311,6 @@ export interface paths {
          *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
          */
         post: operations["cancelPayrollRequest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/customers/payroll/estimate": {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Estimate the fees of a payroll distribution
-         * @description Calculates the fees of paying the listed beneficiaries from a source account currency into a
-         *     payroll account currency, and returns a `feeHash` that locks them for the creation of the
-         *     payroll request. The estimate is indicative: the actual rate comes later from the admin quote.
-         *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`.
-         *
-         *     ## Validation
-         *     1. `amountSplitDetails` has at least 1 and at most 10,000 entries.
-         *     2. Every `amount` is greater than zero.
-         *     3. A `SOURCE` amount has at most 8 decimal places.
-         *     4. A `PAYROLL` amount has at most 2 decimal places, and at most the payroll currency's minor units.
-         *     5. No `beneficiaryId` occurs twice.
-         *     6. Every beneficiary exists, is active and belongs to the caller's customer; otherwise 404
-         *        `NOT_FOUND` naming the ids.
-         *     7. Entries may mix `SOURCE` and `PAYROLL` amounts (`amountCurrencyType`, default `SOURCE`); the
-         *        service converts as needed.
-         *
-         *     Breaches of 1–5 give 400 `VALIDATION_ERROR` naming the entry index and field. The source account
-         *     currency must belong to the caller's customer, and the payroll account currency must be the
-         *     caller's own or a platform partner-bank account; otherwise 404 `NOT_FOUND`. When no exchange rate
-         *     can be retrieved for the pair, 400 `EXCHANGE_RATE_UNAVAILABLE`.
-         *
-         *     ## Formulas
-         *     - `bips` = the customer's spread BIPS (0 without a fee profile).
-         *     - `base` = payroll-currency units one source-currency unit buys: the rate source's rate
-         *       source → payroll (1 when both are the same currency).
-         *     - `eff` = `base` × (1 − `bips` / 10000). All conversions use `eff`.
-         *     - Per entry: a `SOURCE` amount `s` gives the payroll amount `p` = `s` × `eff`, rounded **down** to
-         *       the payroll scale (min(2, the payroll currency's minor units)); a `PAYROLL` amount `p` gives
-         *       `s` = `p` / `eff`, rounded **up** to 8 decimals. The platform never promises more than it funds.
-         *     - `sourceCurrencyAmount` `S` = Σ `s`; `estimatedReceivedAmount` = Σ `p`.
-         *     - `spreadFee` = `S` × `bips` / 10000.
-         *     - `processorFee` = the payment processor's debit-fee estimate for (the source account's
-         *       `accountProvider`, the source currency, `S`): clamp(`S` × percentBps / 10000 + fixed, min, max)
-         *       of its schedule; 0 when the processor has no schedule for them.
-         *     - `bankFee` = bank fee per beneficiary (configured in the payroll currency) × `N` / `eff`, with `N`
-         *       the number of entries.
-         *     - Each fee is rounded **up** to 8 decimals.
-         *     - `feeAmount` = `spreadFee` + `processorFee` + `bankFee`; `totalAmount` = `S` + `feeAmount`; both
-         *       exact, no further rounding.
-         *     - Amount strings are exact: at least the currency's minor units of decimals, more only when the
-         *       exact value has them.
-         *
-         *     ## feeHash
-         *     The `feeHash` (at least 128 random bits) locks the rates, fees and normalised entries. It expires
-         *     at `expiresAt` (now + `FEE_HASH_TTL_SECONDS`, default 900 s) and is single-use:
-         *
-         *     | State | Trigger | Condition | Next | Effect |
-         *     |---|---|---|---|---|
-         *     | valid | time passes | past `expiresAt` | expired | can no longer create a payroll request |
-         *     | valid | used to create a payroll request | before `expiresAt` | consumed | consumed immediately; a second use is refused |
-         *
-         *     An estimate stores a feeHash, so it takes an `Idempotency-Key` like every state-changing POST: a
-         *     retried estimate with the same key returns the same feeHash instead of issuing another.
-         *
-         *     The fee breakdown (`FeeBreakdown`) becomes `metadata.feeBreakdown` of the request created from it.
-         */
-        post: operations["estimatePayrollFee"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/accounts/{accountId}/payouts": {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
-                 */
-                accountId: components["parameters"]["AccountId"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a payout
-         * @description Creates a single payout from one of the caller's accounts, with the `feeHash` of a payout fee
-         *     estimate (`estimatePayoutFees`) and the payout it was estimated for. The fees locked by the
-         *     estimate are kept; `totalAmount` (`amount` + `totalFee`) is debited at once and the payout starts
-         *     in `PENDING`. The worker then executes it (`TransferStatus`); follow it with `getPayout`.
-         *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
-         *
-         *     Unlike the estimate, which returns JSON numbers as its interface demands, the payout is one of
-         *     this service's own resources and carries exact decimal strings.
-         *
-         *     ## Checks, in order
-         *     1. Body and parameters against the contract → 400 `VALIDATION_ERROR`.
-         *     2. The feeHash's signature must verify for the path's account and the body's beneficiary,
-         *        currency and amount (compared as exact decimals) → otherwise 400 `FEE_HASH_MISMATCH`; a hash
-         *        past its expiry → 400 `FEE_HASH_EXPIRED`. Both are checked before any database read.
-         *     3. The account must be the caller's, and the beneficiary the caller's and active → otherwise 404
-         *        `NOT_FOUND`.
-         *     4. The estimate must exist and be the caller's → otherwise 404 `NOT_FOUND`; it must not have been
-         *        used → otherwise 409 `FEE_HASH_ALREADY_USED`.
-         *     5. An estimate with `isEstimateAvailable` false cannot create a payout → 400
-         *        `FEE_ESTIMATE_UNAVAILABLE`.
-         *     6. The account currency's `available` must be at least `totalAmount` → otherwise 400
-         *        `INSUFFICIENT_FUNDS`.
-         *
-         *     Then, in one transaction, the estimate is consumed, the account currency is debited (`balance`
-         *     and `available` both fall by `totalAmount`; a ledger entry `PAYOUT_DEBIT`), the beneficiary is
-         *     snapshotted and the payout is stored. Any failure leaves the feeHash unused, except
-         *     `FEE_HASH_ALREADY_USED`; concurrent creations with one feeHash produce exactly one payout and
-         *     one debit.
-         *
-         *     ## Outcome
-         *     A payout that ends `FAILED` returns its `totalAmount` to the account currency (ledger entry
-         *     `PAYOUT_REFUND`); a `COMPLETED` one keeps the debit.
-         */
-        post: operations["createPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -439,6 +374,71 @@ export interface paths {
         get: operations["estimatePayoutFees"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/payouts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's accounts (a UUID).
+                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payout
+         * @description Creates a single payout from one of the caller's accounts, with the `feeHash` of a payout fee
+         *     estimate (`estimatePayoutFees`) and the payout it was estimated for. The fees locked by the
+         *     estimate are kept; `totalAmount` (`amount` + `totalFee`) is debited at once and the payout starts
+         *     in `PENDING`. The worker then executes it (`TransferStatus`); follow it with `getPayout`.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     Unlike the estimate, which returns JSON numbers (its established format), the payout carries
+         *     exact decimal strings, as every other resource of this API does.
+         *
+         *     ## Checks, in order
+         *     1. Body and parameters against the contract → 400 `VALIDATION_ERROR`.
+         *     2. The feeHash's signature must verify for the path's account and the body's beneficiary,
+         *        currency and amount (compared as exact decimals) → otherwise 400 `FEE_HASH_MISMATCH`; a hash
+         *        past its expiry → 400 `FEE_HASH_EXPIRED`. Both are checked before any database read.
+         *     3. The account must be the caller's, and the beneficiary the caller's and active → otherwise 404
+         *        `NOT_FOUND`.
+         *     4. The estimate must exist and be the caller's → otherwise 404 `NOT_FOUND`; it must not have been
+         *        used → otherwise 409 `FEE_HASH_ALREADY_USED`.
+         *     5. An estimate with `isEstimateAvailable` false cannot create a payout → 400
+         *        `FEE_ESTIMATE_UNAVAILABLE`.
+         *     6. The account currency's `available` must be at least `totalAmount` → otherwise 400
+         *        `INSUFFICIENT_FUNDS`.
+         *
+         *     Then, in one transaction, the estimate is consumed, the account currency is debited (`balance`
+         *     and `available` both fall by `totalAmount`; a ledger entry `PAYOUT_DEBIT`), the beneficiary is
+         *     snapshotted and the payout is stored. Any failure leaves the feeHash unused, except
+         *     `FEE_HASH_ALREADY_USED`; concurrent creations with one feeHash produce exactly one payout and
+         *     one debit.
+         *
+         *     ## Outcome
+         *     A payout that ends `FAILED` returns its `totalAmount` to the account currency (ledger entry
+         *     `PAYOUT_REFUND`); a `COMPLETED` one keeps the debit.
+         */
+        post: operations["createPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -558,8 +558,8 @@ export interface paths {
          *     3. Events may repeat and arrive out of order: dedupe by `id` (answer 2xx to a duplicate too),
          *        order the events of one resource by `occurredAt`.
          *
-         *     Polling with `GET` remains available (section 6 of the interface document), e.g. to catch up
-         *     after an outage longer than the 3 days of retries.
+         *     Polling with `GET` remains available (`getPayrollRequest` every 30 s, `getPayout`), e.g. to
+         *     catch up after an outage longer than the 3 days of retries.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1058,6 +1058,149 @@ export interface components {
          */
         WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"];
         /**
+         * Format: uuid
+         * @description An identifier, a UUID string.
+         */
+        Uuid: string;
+        /**
+         * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
+         *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
+         *     and within the decimal limit of its amount type: a `SOURCE` amount has at most 8 decimals; a
+         *     `PAYROLL` amount at most 2 and at most the payroll currency's minor units. A breach is answered
+         *     with 400 `VALIDATION_ERROR` whose message names the entry index and the field
+         *     (`body.amountSplitDetails[1].amount`).
+         * @example 1000.00
+         */
+        AmountString: string;
+        /**
+         * @description Currency in which an entry's amount is expressed: `SOURCE` (the source account currency, at most
+         *     8 decimals) or `PAYROLL` (the payroll currency, at most 2 decimals and at most its minor units).
+         * @default SOURCE
+         * @example SOURCE
+         * @enum {string}
+         */
+        AmountCurrencyType: "SOURCE" | "PAYROLL";
+        /** @description One beneficiary's amount. */
+        EstimateAmountSplitEntry: {
+            /** @description Beneficiary; must be an active beneficiary of the caller's customer and occur once in the list. */
+            beneficiaryId: components["schemas"]["Uuid"];
+            /** @description Payment amount, greater than zero, in the currency given by amountCurrencyType. */
+            amount: components["schemas"]["AmountString"];
+            /** @description Currency in which amount is expressed; SOURCE when absent. */
+            amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
+        };
+        /** @description A payroll distribution to estimate. */
+        EstimatePayrollFeeRequest: {
+            /** @description Account currency debited; must belong to the caller's customer. */
+            sourceAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Payroll account currency (typically the local-currency partner-bank account); the caller's own or a platform partner-bank account. */
+            payrollAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description One entry per beneficiary; at least 1 and at most 10,000 entries, no beneficiaryId twice. */
+            amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
+        };
+        /**
+         * @description An exact non-negative decimal number written as a string: digits, optionally a point and more
+         *     digits; no sign, no exponent, no leading zeros. Parse it with a decimal library, never into a
+         *     binary float. Amounts carry at least their currency's minor units of decimals (`"1500.00"`) and
+         *     more only when the exact value has them (`"2.7366239"`); rates are written exactly (`"3.6541375"`).
+         * @example 1000.00
+         */
+        DecimalString: string;
+        /**
+         * @description Opaque identifier of a locked payroll fee quote (at least 128 random bits). It is needed to create
+         *     the payroll request, expires at the estimate's `expiresAt` and can be used exactly once.
+         * @example o0J1WYhGVwSFEZU3O9MZqDeeI75IESHcbZNZOCUqQzQ
+         */
+        FeeHash: string;
+        /**
+         * Format: date-time
+         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2025-03-03T09:05:00.000Z`.
+         * @example 2025-03-03T09:05:00.000Z
+         */
+        Timestamp: string;
+        /**
+         * @description The estimated fees of a payroll distribution. It is indicative (the actual rate comes later from
+         *     the admin quote) but locked: the `feeHash` fixes the rates, fees and normalised entries until
+         *     `expiresAt`, and creating the payroll request consumes it.
+         */
+        PayrollFeeEstimate: {
+            /** @description Amount to debit from the source account: source amount plus all fees (`sourceCurrencyAmount` + `feeAmount`, exact). */
+            totalAmount: components["schemas"]["DecimalString"];
+            /** @description Base amount in the source currency, before fees (the sum of the entries' source amounts). */
+            sourceCurrencyAmount: components["schemas"]["DecimalString"];
+            /** @description Total fees (spread, processor and bank fees, expressed in the source currency). */
+            feeAmount: components["schemas"]["DecimalString"];
+            /** @description Total beneficiaries receive, in the payroll currency. */
+            estimatedReceivedAmount: components["schemas"]["DecimalString"];
+            /** @description Echo of the request value. */
+            sourceAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Echo of the request value. */
+            payrollAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Identifier of this fee quote, needed to create the payroll request; single-use. */
+            feeHash: components["schemas"]["FeeHash"];
+            /** @description When the feeHash expires (estimate time + FEE_HASH_TTL_SECONDS, default 900 s). */
+            expiresAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Success envelope carrying the payroll fee estimate. */
+        PayrollFeeEstimateResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the payroll fee estimate. */
+            data: components["schemas"]["PayrollFeeEstimate"];
+        };
+        /**
+         * @description Machine-readable error code; branch on it, never on the message.
+         *
+         *     | Code | HTTP | Meaning |
+         *     |---|---|---|
+         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, too many decimals, duplicate beneficiary, empty list. The message names the offending field. |
+         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
+         *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
+         *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount. |
+         *     | `INSUFFICIENT_FUNDS` | 400 | The account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. |
+         *     | `FEE_ESTIMATE_UNAVAILABLE` | 400 | The payout `feeHash` comes from an estimate with `isEstimateAvailable` false (no payout fee schedule), which cannot create a payout. |
+         *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
+         *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
+         *     | `NOT_FOUND` | 404 | The resource does not exist or is not accessible to the caller (the two cases are not distinguished), or the path is unknown. |
+         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this HTTP method. |
+         *     | `FEE_HASH_ALREADY_USED` | 409 | The `feeHash` has already created a payroll request or payout; each is single-use. |
+         *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
+         *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
+         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
+         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
+         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
+         *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
+         *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
+         *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
+         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable; retry later. |
+         * @example VALIDATION_ERROR
+         * @enum {string}
+         */
+        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /** @description The envelope of every error response. */
+        ErrorEnvelope: {
+            /**
+             * @description Always false on error.
+             * @example false
+             * @constant
+             */
+            success: false;
+            /** @description What went wrong. */
+            error: {
+                /** @description Machine-readable error code. */
+                code: components["schemas"]["ErrorCode"];
+                /**
+                 * @description Human-readable explanation; names the offending field or ids where relevant.
+                 * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
+                 */
+                message: string;
+            };
+        };
+        /**
          * @description Status of a payroll request.
          *
          *     | Status | Meaning | Client next action |
@@ -1097,31 +1240,11 @@ export interface components {
          */
         PayrollRequestStatus: "PENDING" | "QUOTE_PROVIDED" | "QUOTE_ACCEPTED" | "EXECUTING" | "PAYOUT_INITIATED" | "COMPLETED" | "PARTIALLY_COMPLETED" | "FAILED" | "CANCELLED";
         /**
-         * Format: uuid
-         * @description An identifier, a UUID string.
-         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
-         */
-        Uuid: string;
-        /**
          * @description Currency code: an ISO 4217 code (`USD`, `AED`) or, for digital assets, a code of up to five
          *     capital letters (`USDC`). Only currencies in the service's reference data are accepted.
          * @example AED
          */
         CurrencyCode: string;
-        /**
-         * @description An exact non-negative decimal number written as a string: digits, optionally a point and more
-         *     digits; no sign, no exponent, no leading zeros. Parse it with a decimal library, never into a
-         *     binary float. Amounts carry at least their currency's minor units of decimals (`"1500.00"`) and
-         *     more only when the exact value has them (`"2.7366239"`); rates are written exactly (`"3.6541375"`).
-         * @example 1000.00
-         */
-        DecimalString: string;
-        /**
-         * Format: date-time
-         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2025-03-03T09:05:00.000Z`.
-         * @example 2025-03-03T09:05:00.000Z
-         */
-        Timestamp: string;
         /**
          * @description One payroll request in a list: its status and headline figures, without the accounts, splits,
          *     transfers and FX record (read those with getPayrollRequest).
@@ -1179,78 +1302,6 @@ export interface components {
             /** @description The payload, one page of payroll requests. */
             data: components["schemas"]["PayrollRequestPage"];
         };
-        /**
-         * @description Machine-readable error code; branch on it, never on the message.
-         *
-         *     | Code | HTTP | Meaning |
-         *     |---|---|---|
-         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, too many decimals, duplicate beneficiary, empty list. The message names the offending field. |
-         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
-         *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
-         *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount. |
-         *     | `INSUFFICIENT_FUNDS` | 400 | The account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. |
-         *     | `FEE_ESTIMATE_UNAVAILABLE` | 400 | The payout `feeHash` comes from an estimate with `isEstimateAvailable` false (no payout fee schedule), which cannot create a payout. |
-         *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
-         *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
-         *     | `NOT_FOUND` | 404 | The resource does not exist or is not accessible to the caller (the two cases are not distinguished), or the path is unknown. |
-         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this HTTP method. |
-         *     | `FEE_HASH_ALREADY_USED` | 409 | The `feeHash` has already created a payroll request or payout; each is single-use. |
-         *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
-         *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
-         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
-         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
-         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
-         *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
-         *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
-         *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
-         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable; retry later. |
-         * @example VALIDATION_ERROR
-         * @enum {string}
-         */
-        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
-        /** @description The envelope of every error response. */
-        ErrorEnvelope: {
-            /**
-             * @description Always false on error.
-             * @example false
-             * @constant
-             */
-            success: false;
-            /** @description What went wrong. */
-            error: {
-                /** @description Machine-readable error code. */
-                code: components["schemas"]["ErrorCode"];
-                /**
-                 * @description Human-readable explanation; names the offending field or ids where relevant.
-                 * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
-                 */
-                message: string;
-            };
-        };
-        /**
-         * @description Opaque identifier of a locked payroll fee quote (at least 128 random bits). It is needed to create
-         *     the payroll request, expires at the estimate's `expiresAt` and can be used exactly once.
-         * @example o0J1WYhGVwSFEZU3O9MZqDeeI75IESHcbZNZOCUqQzQ
-         */
-        FeeHash: string;
-        /**
-         * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
-         *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
-         *     and within the decimal limit of its amount type: a `SOURCE` amount has at most 8 decimals; a
-         *     `PAYROLL` amount at most 2 and at most the payroll currency's minor units. A breach is answered
-         *     with 400 `VALIDATION_ERROR` whose message names the entry index and the field
-         *     (`body.amountSplitDetails[1].amount`).
-         * @example 1000.00
-         */
-        AmountString: string;
-        /**
-         * @description Currency in which an entry's amount is expressed: `SOURCE` (the source account currency, at most
-         *     8 decimals) or `PAYROLL` (the payroll currency, at most 2 decimals and at most its minor units).
-         * @default SOURCE
-         * @example SOURCE
-         * @enum {string}
-         */
-        AmountCurrencyType: "SOURCE" | "PAYROLL";
         /**
          * @description Bank purpose code of the payout to the beneficiary:
          *     - `SAL`: salary;
@@ -1817,57 +1868,72 @@ export interface components {
              */
             reason: string;
         };
-        /** @description One beneficiary's amount. */
-        EstimateAmountSplitEntry: {
-            /** @description Beneficiary; must be an active beneficiary of the caller's customer and occur once in the list. */
-            beneficiaryId: components["schemas"]["Uuid"];
-            /** @description Payment amount, greater than zero, in the currency given by amountCurrencyType. */
-            amount: components["schemas"]["AmountString"];
-            /** @description Currency in which amount is expressed; SOURCE when absent. */
-            amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
-        };
-        /** @description A payroll distribution to estimate. */
-        EstimatePayrollFeeRequest: {
-            /** @description Account currency debited; must belong to the caller's customer. */
-            sourceAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description Payroll account currency (typically the local-currency partner-bank account); the caller's own or a platform partner-bank account. */
-            payrollAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description One entry per beneficiary; at least 1 and at most 10,000 entries, no beneficiaryId twice. */
-            amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
-        };
         /**
-         * @description The estimated fees of a payroll distribution. It is indicative (the actual rate comes later from
-         *     the admin quote) but locked: the `feeHash` fixes the rates, fees and normalised entries until
-         *     `expiresAt`, and creating the payroll request consumes it.
+         * @description The estimated fees of one payout. Amounts are JSON numbers (this endpoint's established format, kept
+         *     for its existing clients), rounded to the currency's minor units: read them as decimals, not floats.
          */
-        PayrollFeeEstimate: {
-            /** @description Amount to debit from the source account: source amount plus all fees (`sourceCurrencyAmount` + `feeAmount`, exact). */
-            totalAmount: components["schemas"]["DecimalString"];
-            /** @description Base amount in the source currency, before fees (the sum of the entries' source amounts). */
-            sourceCurrencyAmount: components["schemas"]["DecimalString"];
-            /** @description Total fees (spread, processor and bank fees, expressed in the source currency). */
-            feeAmount: components["schemas"]["DecimalString"];
-            /** @description Total beneficiaries receive, in the payroll currency. */
-            estimatedReceivedAmount: components["schemas"]["DecimalString"];
-            /** @description Echo of the request value. */
-            sourceAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description Echo of the request value. */
-            payrollAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description Identifier of this fee quote, needed to create the payroll request; single-use. */
-            feeHash: components["schemas"]["FeeHash"];
-            /** @description When the feeHash expires (estimate time + FEE_HASH_TTL_SECONDS, default 900 s). */
+        PayoutFeeEstimate: {
+            /**
+             * @description Requested payout amount.
+             * @example 1234.56
+             */
+            amount: number;
+            /** @description Payout currency. */
+            currency: components["schemas"]["CurrencyCode"];
+            /**
+             * @description Estimated fee of the payout provider; 0 when no estimate is available.
+             * @example 5.09
+             */
+            fee: number;
+            /** @description Currency of the fee (the payout currency). */
+            feeCurrency: components["schemas"]["CurrencyCode"];
+            /** @description Estimated completion date (now + settlement business days; now when no estimate is available). */
+            estimatedDate: components["schemas"]["Timestamp"];
+            /**
+             * @description Whether an estimate is available, i.e. a payout fee schedule covers the account's provider and currency.
+             * @example true
+             */
+            isEstimateAvailable: boolean;
+            /**
+             * @description Total amount including fees (amount + totalFee).
+             * @example 1241.39
+             */
+            totalAmount: number;
+            /**
+             * @description Internal processing fee, the platform's own fee.
+             * @example 1.74
+             */
+            internalFee: number;
+            /**
+             * @description Whether a rule set was applied, i.e. the internal fee comes from the customer's own rule set rather than the platform default.
+             * @example true
+             */
+            ruleSet: boolean;
+            /**
+             * @description Total fee calculated (fee + internalFee).
+             * @example 6.83
+             */
+            totalFee: number;
+            /**
+             * @description Fee quote hash, needed by the Create Payout Request endpoint: three parts separated by colons,
+             *     `<estimateId>:<expiresAtUnixSeconds>:<signature>`, the signature being the base64url
+             *     HMAC-SHA256 of the first two parts. Treat it as opaque; it is single-use and expires at `expiresAt`.
+             * @example b6d767d2-f8ed-4d21-9a3b-4c5d6e7f8a9b:1741358700:tAES4dnZQDh66QdfcyUZSlDLegEVUvGjGk2v-415_Hg
+             */
+            feeHash: string;
+            /** @description When the feeHash expires (the same lifetime as a payroll feeHash); create the payout before then. */
             expiresAt: components["schemas"]["Timestamp"];
         };
-        /** @description Success envelope carrying the payroll fee estimate. */
-        PayrollFeeEstimateResponse: {
+        /** @description Success envelope carrying the payout fee estimate. */
+        PayoutFeeEstimateResponse: {
             /**
              * @description Always true on success.
              * @example true
              * @constant
              */
             success: true;
-            /** @description The payload, the payroll fee estimate. */
-            data: components["schemas"]["PayrollFeeEstimate"];
+            /** @description The payload, the payout fee estimate. */
+            data: components["schemas"]["PayoutFeeEstimate"];
         };
         /**
          * @description A payout to create from a payout fee estimate: the estimate's `feeHash` and the payout it was
@@ -1890,7 +1956,7 @@ export interface components {
          * @description A single payout from one of the caller's accounts to one of its beneficiaries, created from a
          *     payout fee estimate whose fees it keeps. Like every resource of this service, its amounts are
          *     exact decimal strings in `currency`; only the payout fee estimate (`PayoutFeeEstimate`) returns
-         *     JSON numbers, as the interface document demands for it. Status flow as in `TransferStatus`:
+         *     JSON numbers (that endpoint's established format, kept for its existing clients). Status flow as in `TransferStatus`:
          *     `PENDING` → `INITIATED` → `PROCESSING` → `COMPLETED` | `FAILED`. Optional fields are absent
          *     (never null) until they apply.
          */
@@ -1948,73 +2014,6 @@ export interface components {
             success: true;
             /** @description The payload, the payout. */
             data: components["schemas"]["Payout"];
-        };
-        /**
-         * @description The estimated fees of one payout. Amounts are JSON numbers, as this endpoint's interface demands,
-         *     rounded to the currency's minor units.
-         */
-        PayoutFeeEstimate: {
-            /**
-             * @description Requested payout amount.
-             * @example 1234.56
-             */
-            amount: number;
-            /** @description Payout currency. */
-            currency: components["schemas"]["CurrencyCode"];
-            /**
-             * @description Estimated fee of the payout provider; 0 when no estimate is available.
-             * @example 5.09
-             */
-            fee: number;
-            /** @description Currency of the fee (the payout currency). */
-            feeCurrency: components["schemas"]["CurrencyCode"];
-            /** @description Estimated completion date (now + settlement business days; now when no estimate is available). */
-            estimatedDate: components["schemas"]["Timestamp"];
-            /**
-             * @description Whether an estimate is available, i.e. a payout fee schedule covers the account's provider and currency.
-             * @example true
-             */
-            isEstimateAvailable: boolean;
-            /**
-             * @description Total amount including fees (amount + totalFee).
-             * @example 1241.39
-             */
-            totalAmount: number;
-            /**
-             * @description Internal processing fee, the platform's own fee.
-             * @example 1.74
-             */
-            internalFee: number;
-            /**
-             * @description Whether a rule set was applied, i.e. the internal fee comes from the customer's own rule set rather than the platform default.
-             * @example true
-             */
-            ruleSet: boolean;
-            /**
-             * @description Total fee calculated (fee + internalFee).
-             * @example 6.83
-             */
-            totalFee: number;
-            /**
-             * @description Fee quote hash, needed by the Create Payout Request endpoint: three parts separated by colons,
-             *     `<estimateId>:<expiresAtUnixSeconds>:<signature>`, the signature being the base64url
-             *     HMAC-SHA256 of the first two parts. Treat it as opaque; it is single-use and expires at `expiresAt`.
-             * @example b6d767d2-f8ed-4d21-9a3b-4c5d6e7f8a9b:1741358700:tAES4dnZQDh66QdfcyUZSlDLegEVUvGjGk2v-415_Hg
-             */
-            feeHash: string;
-            /** @description When the feeHash expires (an addition of this service to the interface; same lifetime as the payroll feeHash). */
-            expiresAt: components["schemas"]["Timestamp"];
-        };
-        /** @description Success envelope carrying the payout fee estimate. */
-        PayoutFeeEstimateResponse: {
-            /**
-             * @description Always true on success.
-             * @example true
-             * @constant
-             */
-            success: true;
-            /** @description The payload, the payout fee estimate. */
-            data: components["schemas"]["PayoutFeeEstimate"];
         };
         /**
          * @description Type of a webhook event; an endpoint receives only the types it subscribed to.
@@ -2413,8 +2412,8 @@ export interface components {
         };
     };
     responses: {
-        /** @description VALIDATION_ERROR: the request breaks the contract or a validation rule; the message names the offending field. */
-        ValidationError: {
+        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index and field), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
+        EstimatePayrollFeeBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -2435,51 +2434,6 @@ export interface components {
         };
         /** @description FORBIDDEN: the caller's role may not use this operation: a customer token on an admin operation, or an admin token on an operation that acts for a customer. */
         Forbidden: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /**
-         * @description RATE_LIMITED: the bearer token (or, without one, the client address) used up its budget of
-         *     requests for the minute. Every response carries the `RateLimit-Limit`, `RateLimit-Remaining` and
-         *     `RateLimit-Reset` headers; this one also carries `Retry-After`. With `REDIS_URL` set, every
-         *     instance of the service shares one budget.
-         */
-        TooManyRequests: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description INTERNAL_ERROR: an unexpected failure; no details are disclosed. */
-        InternalError: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /**
-         * @description VALIDATION_ERROR when the body breaks the contract or a validation rule (the message names the
-         *     field), FEE_HASH_EXPIRED when the feeHash is past its `expiresAt`, FEE_HASH_MISMATCH when the body
-         *     differs from the estimate the feeHash locked, or INSUFFICIENT_FUNDS when the source account
-         *     currency's `available` is below `totalAmount`. In every case nothing is debited and the feeHash
-         *     stays unused.
-         */
-        CreatePayrollRequestBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -2544,8 +2498,53 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index and field), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
-        EstimatePayrollFeeBadRequest: {
+        /**
+         * @description RATE_LIMITED: the bearer token (or, without one, the client address) used up its budget of
+         *     requests for the minute. Every response carries the `RateLimit-Limit`, `RateLimit-Remaining` and
+         *     `RateLimit-Reset` headers; this one also carries `Retry-After`. With `REDIS_URL` set, every
+         *     instance of the service shares one budget.
+         */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description INTERNAL_ERROR: an unexpected failure; no details are disclosed. */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description VALIDATION_ERROR: the request breaks the contract or a validation rule; the message names the offending field. */
+        ValidationError: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description VALIDATION_ERROR when the body breaks the contract or a validation rule (the message names the
+         *     field), FEE_HASH_EXPIRED when the feeHash is past its `expiresAt`, FEE_HASH_MISMATCH when the body
+         *     differs from the estimate the feeHash locked, or INSUFFICIENT_FUNDS when the source account
+         *     currency's `available` is below `totalAmount`. In every case nothing is debited and the feeHash
+         *     stays unused.
+         */
+        CreatePayrollRequestBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -2607,6 +2606,22 @@ export interface components {
          */
         XRequestId: string;
         /**
+         * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+         *     this POST safe:
+         *     - a repeat with the same key and the same body replays the first response (status and body) for
+         *       24 hours, without executing the operation again;
+         *     - the same key with another body (or on another operation or path) gets 422
+         *       `IDEMPOTENCY_KEY_REUSED`;
+         *     - a repeat while the first request is still running waits for it and replays its response, or
+         *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+         *     - keys are scoped to the calling user: two users may use the same key independently;
+         *     - 5xx answers are not stored, so a retry after one executes the operation again.
+         *
+         *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+         * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+         */
+        IdempotencyKey: string;
+        /**
          * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
          * @example 20
          */
@@ -2623,22 +2638,6 @@ export interface components {
          * @example QUOTE_PROVIDED
          */
         PayrollStatusFilter: components["schemas"]["PayrollRequestStatus"];
-        /**
-         * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
-         *     this POST safe:
-         *     - a repeat with the same key and the same body replays the first response (status and body) for
-         *       24 hours, without executing the operation again;
-         *     - the same key with another body (or on another operation or path) gets 422
-         *       `IDEMPOTENCY_KEY_REUSED`;
-         *     - a repeat while the first request is still running waits for it and replays its response, or
-         *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
-         *     - keys are scoped to the calling user: two users may use the same key independently;
-         *     - 5xx answers are not stored, so a retry after one executes the operation again.
-         *
-         *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-         * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
-         */
-        IdempotencyKey: string;
         /**
          * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
@@ -2740,6 +2739,64 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    estimatePayrollFee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EstimatePayrollFeeRequest"];
+            };
+        };
+        responses: {
+            /** @description The fee estimate and its feeHash. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollFeeEstimateResponse"];
+                };
+            };
+            400: components["responses"]["EstimatePayrollFeeBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listPayrollRequests: {
         parameters: {
             query?: {
@@ -2849,45 +2906,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    getPayrollRequest: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
-                 */
-                requestId: components["parameters"]["RequestId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The payroll request. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayrollRequestResponse"];
-                };
-            };
-            400: components["responses"]["ValidationError"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     acceptPayrollQuote: {
         parameters: {
             query?: never;
@@ -2944,6 +2962,45 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPayrollRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payroll request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3012,9 +3069,26 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    estimatePayrollFee: {
+    estimatePayoutFees: {
         parameters: {
-            query?: never;
+            query: {
+                /**
+                 * @description Amount to pay out, a decimal in the payout currency: greater than zero, at most 999999999999, with
+                 *     at most the currency's minor units of decimals (2 for USD, 0 for JPY).
+                 * @example 1234.56
+                 */
+                amount: components["parameters"]["PayoutAmount"];
+                /**
+                 * @description Payout currency; one the account holds.
+                 * @example USD
+                 */
+                currency: components["parameters"]["PayoutCurrency"];
+                /**
+                 * @description The beneficiary to pay (a UUID); must be an active beneficiary of the caller's customer.
+                 * @example 8f14e45f-ceea-4e7a-9b2c-3d4e5f6a7b8c
+                 */
+                beneficiaryId: components["parameters"]["BeneficiaryId"];
+            };
             header?: {
                 /**
                  * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
@@ -3022,50 +3096,32 @@ export interface operations {
                  * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
-                 *     this POST safe:
-                 *     - a repeat with the same key and the same body replays the first response (status and body) for
-                 *       24 hours, without executing the operation again;
-                 *     - the same key with another body (or on another operation or path) gets 422
-                 *       `IDEMPOTENCY_KEY_REUSED`;
-                 *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
-                 *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
-                 *
-                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
-            path?: never;
+            path: {
+                /**
+                 * @description Id of one of the caller's accounts (a UUID).
+                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["EstimatePayrollFeeRequest"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description The fee estimate and its feeHash. */
+            /** @description The payout fee estimate and its feeHash. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PayrollFeeEstimateResponse"];
+                    "application/json": components["schemas"]["PayoutFeeEstimateResponse"];
                 };
             };
-            400: components["responses"]["EstimatePayrollFeeBadRequest"];
+            400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3130,63 +3186,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    estimatePayoutFees: {
-        parameters: {
-            query: {
-                /**
-                 * @description Amount to pay out, a decimal in the payout currency: greater than zero, at most 999999999999, with
-                 *     at most the currency's minor units of decimals (2 for USD, 0 for JPY).
-                 * @example 1234.56
-                 */
-                amount: components["parameters"]["PayoutAmount"];
-                /**
-                 * @description Payout currency; one the account holds.
-                 * @example USD
-                 */
-                currency: components["parameters"]["PayoutCurrency"];
-                /**
-                 * @description The beneficiary to pay (a UUID); must be an active beneficiary of the caller's customer.
-                 * @example 8f14e45f-ceea-4e7a-9b2c-3d4e5f6a7b8c
-                 */
-                beneficiaryId: components["parameters"]["BeneficiaryId"];
-            };
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
-                 */
-                accountId: components["parameters"]["AccountId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The payout fee estimate and its feeHash. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayoutFeeEstimateResponse"];
-                };
-            };
-            400: components["responses"]["ValidationError"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
