@@ -20,12 +20,37 @@ export interface SpecChange {
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
-/** One line per change: the operation it reaches ("POST /v1/…"), then the tool's description. */
-function describe(diff: Diff): string {
-  const [section, pathOrName, method] = diff.path.map(String);
-  const where = (section === 'paths' || section === 'webhooks') && method && METHODS.has(method) ? `${method.toUpperCase()} ${pathOrName}: ` : '';
-  const text = diff.description?.replace(/^\s*in /, '').trim() || `${diff.action} ${diff.path.join('/')}`;
-  return (where + text).trim();
+/** A short JSON rendering of a changed value. */
+function short(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'nothing';
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/**
+ * A change as [where, what]: the operation it reaches ("POST /v1/…", empty outside operations), and
+ * api-smart-diff's description or, where that is blank or vague ("[Added] annotation (25)"), the
+ * changed location and values.
+ */
+function describe(diff: Diff): [string, string] {
+  const [section, pathOrName, method, ...inside] = diff.path.map(String);
+  const isOperation = (section === 'paths' || section === 'webhooks') && method !== undefined && METHODS.has(method);
+  const where = isOperation ? `${method.toUpperCase()} ${pathOrName}` : '';
+  const text = diff.description?.trim() ?? '';
+  if (text.startsWith('[') && !/^\[\w+\] annotation \(/.test(text)) return [where, text];
+  const location = (isOperation ? inside : diff.path.map(String)).join('/').replace(/\/allOf\/0(?=\/|$)/g, '');
+  const values = diff.action === 'add' ? short(diff.after) : diff.action === 'remove' ? short(diff.before) : `${short(diff.before)} → ${short(diff.after)}`;
+  return [where, `[${diff.action}] ${location}: ${values}`];
+}
+
+/** One line per distinct change, naming every operation it reaches: "GET /a, POST /b: what". */
+function summarize(diffs: Diff[]): string[] {
+  const operationsByChange = new Map<string, Set<string>>();
+  for (const [where, what] of diffs.map(describe)) {
+    const operations = operationsByChange.get(what) ?? new Set<string>();
+    if (where) operations.add(where);
+    operationsByChange.set(what, operations);
+  }
+  return [...operationsByChange].map(([what, operations]) => (operations.size > 0 ? `${[...operations].join(', ')}: ${what}` : what));
 }
 
 function major(version: string): number {
@@ -47,7 +72,7 @@ export function compareSpecs(released: Spec, current: Spec, changelog: string): 
   const releasedVersion = released.info?.version ?? '';
   const currentVersion = current.info?.version ?? '';
   const diffs = apiCompare(released, current).diffs.filter((diff) => diff.path[0] !== 'components');
-  const lines = (type: Diff['type']) => [...new Set(diffs.filter((diff) => diff.type === type).map(describe))];
+  const lines = (type: Diff['type']) => summarize(diffs.filter((diff) => diff.type === type));
   const breaking = lines('breaking');
   const nonBreaking = lines('non-breaking');
   const failures: string[] = [];
