@@ -4,264 +4,6 @@
  */
 
 export interface paths {
-    "/v1/customers/payroll/requests": {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List payroll requests
-         * @description Lists the payroll requests of the caller's customer, newest first (`createdAt` descending, then
-         *     `id` descending), optionally only those in one `status`. Each item is a summary; read the full
-         *     request with `getPayrollRequest`.
-         *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN` (admins use `listAdminPayrollRequests`).
-         *
-         *     ## Pagination
-         *     Up to `limit` items (1 to 100, default 20) per page. When more follow, `nextCursor` is an opaque
-         *     string: pass it as `cursor`, with the same `status`, for the next page; it is null on the last
-         *     page. Pages are keyed on (`createdAt`, `id`), so requests created while paging never shift or
-         *     repeat items of later pages. A malformed cursor, or one issued for another `status` filter, gets
-         *     400 `VALIDATION_ERROR`; so do a `limit` outside 1..100, an unknown `status` and any other query
-         *     parameter.
-         */
-        get: operations["listPayrollRequests"];
-        put?: never;
-        /**
-         * Create a payroll request
-         * @description Creates a payroll request from a payroll fee estimate: the body carries the estimate's `feeHash`,
-         *     the same accounts and the same entries in the same order, plus a `purposeCode` per entry. The
-         *     source funds (`totalAmount`: source amount plus all fees) are debited at once, and the request
-         *     starts in `PENDING`, waiting for an admin's FX quote.
-         *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
-         *
-         *     ## What happens, in one transaction
-         *     1. The `feeHash` is looked up: unknown, or another customer's → 404 `NOT_FOUND`; past its
-         *        `expiresAt` → 400 `FEE_HASH_EXPIRED`; already consumed → 409 `FEE_HASH_ALREADY_USED`.
-         *     2. The body is compared with the estimate the feeHash locked: the two accounts, and per entry
-         *        (same order, same count) `beneficiaryId`, `amount` (compared as exact decimals: `1000.0`
-         *        equals `1000.00`) and `amountCurrencyType` (absent = `SOURCE`). Any difference → 400
-         *        `FEE_HASH_MISMATCH` naming the first differing field.
-         *     3. The accounts must still be accessible and every beneficiary still active and the caller's;
-         *        otherwise 404 `NOT_FOUND` naming the ids.
-         *     4. The source account currency's `available` must be at least `totalAmount`; otherwise 400
-         *        `INSUFFICIENT_FUNDS`.
-         *     5. The feeHash is consumed; the source account currency is debited: `balance` and `available`
-         *        both fall by `totalAmount`, written as one journal entry of the ledger (the source account
-         *        currency to the processor-leg transit account).
-         *     6. Each beneficiary is snapshotted (`beneficiarySnapshot`); the splits are stored with the
-         *        estimate's `lines` (`amountCurrencyType`, `sourceCurrencyAmount`, `amount`), and the locked fee
-         *        breakdown as `metadata.feeBreakdown`.
-         *
-         *     Any failure rolls the whole transaction back and leaves the feeHash unused, so it can be used
-         *     again until it expires — except `FEE_HASH_ALREADY_USED`, which means another creation consumed
-         *     it. Concurrent creations with one feeHash produce exactly one request and one debit; the others
-         *     get 409 `FEE_HASH_ALREADY_USED`. Body validation (400 `VALIDATION_ERROR`) follows the rules of
-         *     the estimate (at least 1 and at most 10,000 entries, amounts above zero and within their
-         *     decimals, no beneficiary twice) and comes before any of the checks above.
-         *
-         *     The 201 body is the request as `getPayrollRequest` returns it: status `PENDING`, the quote
-         *     fields (`quote` and each split's quoted figures included), `acceptedByCustomerAt` and
-         *     `fxExchange` null, `transfers` empty, every split's `payoutTransferId` and
-         *     `returnedSourceCurrencyAmount` null, `returnedAmount` zero. The figures are final only once a
-         *     quote is accepted (see `PayrollQuoteFigures`).
-         *
-         *     ## Status transitions
-         *     | From | Trigger | To |
-         *     |---|---|---|
-         *     | — | `createPayrollRequest` (feeHash consumed, funds debited) | `PENDING` |
-         *     | `PENDING` | `providePayrollQuote` (admin) | `QUOTE_PROVIDED` |
-         *     | `QUOTE_PROVIDED` | `providePayrollQuote` after the quote expired (re-quote) | `QUOTE_PROVIDED` |
-         *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt`, the adjustment settled (top-up debited or excess refunded) | `QUOTE_ACCEPTED` |
-         *     | `PENDING`, `QUOTE_PROVIDED` | `cancelPayrollRequest` (funds returned) | `CANCELLED` |
-         *     | `QUOTE_ACCEPTED` | the worker creates the debit and bank-move transfers | `EXECUTING` |
-         *     | `EXECUTING` | `PROCESSOR_INTERNAL_DEBIT` or `PROCESSOR_TO_BANK` fails (funds returned) | `FAILED` |
-         *     | `EXECUTING` | `recordFxExchange` (admin) after both completed | `PAYOUT_INITIATED` |
-         *     | `PAYOUT_INITIATED` | every payout `COMPLETED` | `COMPLETED` |
-         *     | `PAYOUT_INITIATED` | some payouts `COMPLETED`, some `FAILED` (each failed one credited back) | `PARTIALLY_COMPLETED` |
-         *     | `PAYOUT_INITIATED` | every payout `FAILED` (each credited back) | `FAILED` |
-         *
-         *     Any other move is refused with 409 `INVALID_STATE` naming the current status. Follow the request
-         *     with `getPayrollRequest` (poll every 30 s while `EXECUTING` or `PAYOUT_INITIATED`).
-         */
-        post: operations["createPayrollRequest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/customers/payroll/requests/{requestId}": {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
-                 */
-                requestId: components["parameters"]["RequestId"];
-            };
-            cookie?: never;
-        };
-        /**
-         * Get a payroll request
-         * @description Returns one payroll request of the caller's customer with its account details, beneficiary
-         *     snapshots, amount splits, transfers, FX exchange record and fee breakdown.
-         *
-         *     Rules:
-         *     1. Status and transfer information reflect the current state at read time.
-         *     2. Clients poll this endpoint, or subscribe to webhooks (`payroll_request.status_changed`, see the
-         *        `Webhooks` tag); poll every **30 seconds** while the status is `EXECUTING` or
-         *        `PAYOUT_INITIATED`. See `PayrollRequestStatus` for the next action per status
-         *        and `PayrollRequest` for which fields are null at each status.
-         *     3. `beneficiarySnapshot` values are immutable copies taken when the request was created.
-         *     4. Each amount split links to its payout transfer through `payoutTransferId`, and each
-         *        `BANK_TO_BENEFICIARY` transfer links back through `payoutInstruction.id` (equal to the split's `id`).
-         *
-         *     A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
-         *     An admin token reads any request (operations support).
-         *     A malformed `requestId` gets 400 `VALIDATION_ERROR`.
-         */
-        get: operations["getPayrollRequest"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/customers/payroll/requests/{requestId}/accept": {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
-                 */
-                requestId: components["parameters"]["RequestId"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Accept the FX quote
-         * @description Accepts the admin's FX quote (`quotedFxRate`) of one of the caller's payroll requests and the
-         *     final figures shown with it (`quote`, each split's `quotedAmount`): `QUOTE_PROVIDED` →
-         *     `QUOTE_ACCEPTED`, `acceptedByCustomerAt` set. The worker then executes the transfers
-         *     (`EXECUTING`). No request body.
-         *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
-         *
-         *     ## Rules
-         *     - Allowed only from `QUOTE_PROVIDED`; from any other status, 409 `INVALID_STATE` naming the
-         *       current status.
-         *     - Allowed only before `quoteExpiresAt`; at or after it, 409 `QUOTE_EXPIRED` and the request stays
-         *       `QUOTE_PROVIDED`: ask for a new quote (an admin re-quotes with `providePayrollQuote`) or cancel.
-         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
-         *
-         *     ## The adjustment is settled in the same transaction as the status change
-         *     - `quote.adjustmentAmount` > 0 (a top-up): the source account currency's `available` must be at
-         *       least the top-up; it is then debited (`balance` and `available` both fall by it). Otherwise 409
-         *       `INSUFFICIENT_FUNDS` whose message names the shortfall (`Accepting needs a top-up of 2.13 USD;
-         *       available is 1.00 USD, short by 1.13 USD`): nothing changes and the request stays
-         *       `QUOTE_PROVIDED`, so the customer can fund the account and accept again before the quote
-         *       expires, or cancel.
-         *     - `quote.adjustmentAmount` < 0 (an excess): its absolute value is refunded to the source account
-         *       currency.
-         *     - Zero: nothing moves.
-         *
-         *     The fees stay as the `feeHash` locked them. From then on the figures are final:
-         *     `totalAmount` = `quote.totalAmount` (the creation debit plus the settled adjustment),
-         *     `sourceAmountForExchange` = `quote.sourceAmountForExchange`, each payout pays exactly its split's
-         *     `quotedAmount`, and `COMPLETED` means every beneficiary received exactly it. Each movement is one
-         *     journal entry of the ledger.
-         *
-         *     Example: the request of `providePayrollQuote`'s example, quoted at 3.6400, debited 1560.36 USD at
-         *     creation; accepting debits the 2.13 USD top-up, and `totalAmount` becomes 1562.49. Quoted at
-         *     3.6700 instead, accepting refunds 2.37 USD and `totalAmount` becomes 1557.99.
-         */
-        post: operations["acceptPayrollQuote"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/customers/payroll/requests/{requestId}/cancel": {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
-                 */
-                requestId: components["parameters"]["RequestId"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Cancel a payroll request
-         * @description Cancels one of the caller's payroll requests before execution: → `CANCELLED`, with `reason`
-         *     stored as `cancellationReason`. The `totalAmount` debited at creation returns to the source
-         *     account currency (`balance` and `available` both rise by it; one journal entry of the ledger,
-         *     the exact reverse of the creation debit), in the same transaction. A quote shown but not accepted
-         *     moved no money, so nothing else returns.
-         *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
-         *
-         *     ## Rules
-         *     - Allowed from `PENDING` or `QUOTE_PROVIDED` (also when the quote has expired); from any other
-         *       status, 409 `INVALID_STATE` naming the current status. Once accepted, a request can no longer
-         *       be cancelled.
-         *     - The quote fields keep the values reached before cancelling.
-         *     - `reason` is 1 to 500 characters; otherwise 400 `VALIDATION_ERROR`.
-         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
-         */
-        post: operations["cancelPayrollRequest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/customers/payroll/estimate": {
         parameters: {
             query?: never;
@@ -380,7 +122,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/accounts/{accountId}/payouts": {
+    "/v1/customers/payroll/requests": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payroll requests
+         * @description Lists the payroll requests of the caller's customer, newest first (`createdAt` descending, then
+         *     `id` descending), optionally only those in one `status`. Each item is a summary; read the full
+         *     request with `getPayrollRequest`.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN` (admins use `listAdminPayrollRequests`).
+         *
+         *     ## Pagination
+         *     Up to `limit` items (1 to 100, default 20) per page. When more follow, `nextCursor` is an opaque
+         *     string: pass it as `cursor`, with the same `status`, for the next page; it is null on the last
+         *     page. Pages are keyed on (`createdAt`, `id`), so requests created while paging never shift or
+         *     repeat items of later pages. A malformed cursor, or one issued for another `status` filter, gets
+         *     400 `VALIDATION_ERROR`; so do a `limit` outside 1..100, an unknown `status` and any other query
+         *     parameter.
+         */
+        get: operations["listPayrollRequests"];
+        put?: never;
+        /**
+         * Create a payroll request
+         * @description Creates a payroll request from a payroll fee estimate: the body carries the estimate's `feeHash`,
+         *     the same accounts and the same entries in the same order, plus a `purposeCode` per entry. The
+         *     source funds (`totalAmount`: source amount plus all fees) are debited at once, and the request
+         *     starts in `PENDING`, waiting for an admin's FX quote.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## What happens, in one transaction
+         *     1. The `feeHash` is looked up: unknown, or another customer's → 404 `NOT_FOUND`; past its
+         *        `expiresAt` → 400 `FEE_HASH_EXPIRED`; already consumed → 409 `FEE_HASH_ALREADY_USED`.
+         *     2. The body is compared with the estimate the feeHash locked: the two accounts, and per entry
+         *        (same order, same count) `beneficiaryId`, `amount` (compared as exact decimals: `1000.0`
+         *        equals `1000.00`) and `amountCurrencyType` (absent = `SOURCE`). Any difference → 400
+         *        `FEE_HASH_MISMATCH` naming the first differing field.
+         *     3. The accounts must still be accessible and every beneficiary still active and the caller's;
+         *        otherwise 404 `NOT_FOUND` naming the ids.
+         *     4. The source account currency's `available` must be at least `totalAmount`; otherwise 400
+         *        `INSUFFICIENT_FUNDS`.
+         *     5. The feeHash is consumed; the source account currency is debited: `balance` and `available`
+         *        both fall by `totalAmount`, written as one journal entry of the ledger (the source account
+         *        currency to the processor-leg transit account).
+         *     6. Each beneficiary is snapshotted (`beneficiarySnapshot`); the splits are stored with the
+         *        estimate's `lines` (`amountCurrencyType`, `sourceCurrencyAmount`, `amount`), and the locked fee
+         *        breakdown as `metadata.feeBreakdown`.
+         *
+         *     Any failure rolls the whole transaction back and leaves the feeHash unused, so it can be used
+         *     again until it expires — except `FEE_HASH_ALREADY_USED`, which means another creation consumed
+         *     it. Concurrent creations with one feeHash produce exactly one request and one debit; the others
+         *     get 409 `FEE_HASH_ALREADY_USED`. Body validation (400 `VALIDATION_ERROR`) follows the rules of
+         *     the estimate (at least 1 and at most 10,000 entries, amounts above zero and within their
+         *     decimals, no beneficiary twice) and comes before any of the checks above.
+         *
+         *     The 201 body is the request as `getPayrollRequest` returns it: status `PENDING`, the quote
+         *     fields (`quote` and each split's quoted figures included), `acceptedByCustomerAt` and
+         *     `fxExchange` null, `transfers` empty, every split's `payoutTransferId` and
+         *     `returnedSourceCurrencyAmount` null, `returnedAmount` zero. The figures are final only once a
+         *     quote is accepted (see `PayrollQuoteFigures`).
+         *
+         *     ## Status transitions
+         *     | From | Trigger | To |
+         *     |---|---|---|
+         *     | — | `createPayrollRequest` (feeHash consumed, funds debited) | `PENDING` |
+         *     | `PENDING` | `providePayrollQuote` (admin) | `QUOTE_PROVIDED` |
+         *     | `QUOTE_PROVIDED` | `providePayrollQuote` after the quote expired (re-quote) | `QUOTE_PROVIDED` |
+         *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt`, the adjustment settled (top-up debited or excess refunded) | `QUOTE_ACCEPTED` |
+         *     | `PENDING`, `QUOTE_PROVIDED` | `cancelPayrollRequest` (funds returned) | `CANCELLED` |
+         *     | `QUOTE_ACCEPTED` | the worker creates the debit and bank-move transfers | `EXECUTING` |
+         *     | `EXECUTING` | `PROCESSOR_INTERNAL_DEBIT` or `PROCESSOR_TO_BANK` fails (funds returned) | `FAILED` |
+         *     | `EXECUTING` | `recordFxExchange` (admin) after both completed | `PAYOUT_INITIATED` |
+         *     | `PAYOUT_INITIATED` | every payout `COMPLETED` | `COMPLETED` |
+         *     | `PAYOUT_INITIATED` | some payouts `COMPLETED`, some `FAILED` (each failed one credited back) | `PARTIALLY_COMPLETED` |
+         *     | `PAYOUT_INITIATED` | every payout `FAILED` (each credited back) | `FAILED` |
+         *
+         *     Any other move is refused with 409 `INVALID_STATE` naming the current status. Follow the request
+         *     with `getPayrollRequest` (poll every 30 s while `EXECUTING` or `PAYOUT_INITIATED`).
+         */
+        post: operations["createPayrollRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/requests/{requestId}/accept": {
         parameters: {
             query?: never;
             header?: {
@@ -393,55 +232,148 @@ export interface paths {
             };
             path: {
                 /**
-                 * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
                  */
-                accountId: components["parameters"]["AccountId"];
+                requestId: components["parameters"]["RequestId"];
             };
             cookie?: never;
         };
         get?: never;
         put?: never;
         /**
-         * Create a payout
-         * @description Creates a single payout from one of the caller's accounts, with the `feeHash` of a payout fee
-         *     estimate (`estimatePayoutFees`) and the payout it was estimated for. The fees locked by the
-         *     estimate are kept; `totalAmount` (`amount` + `totalFee`) is debited at once and the payout starts
-         *     in `PENDING`. The worker then executes it (`TransferStatus`); follow it with `getPayout`.
+         * Accept the FX quote
+         * @description Accepts the admin's FX quote (`quotedFxRate`) of one of the caller's payroll requests and the
+         *     final figures shown with it (`quote`, each split's `quotedAmount`): `QUOTE_PROVIDED` →
+         *     `QUOTE_ACCEPTED`, `acceptedByCustomerAt` set. The worker then executes the transfers
+         *     (`EXECUTING`). No request body.
          *
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
          *
-         *     Unlike the estimate, which returns JSON numbers as its interface demands, the payout is one of
-         *     this service's own resources and carries exact decimal strings.
+         *     ## Rules
+         *     - Allowed only from `QUOTE_PROVIDED`; from any other status, 409 `INVALID_STATE` naming the
+         *       current status.
+         *     - Allowed only before `quoteExpiresAt`; at or after it, 409 `QUOTE_EXPIRED` and the request stays
+         *       `QUOTE_PROVIDED`: ask for a new quote (an admin re-quotes with `providePayrollQuote`) or cancel.
+         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
          *
-         *     ## Checks, in order
-         *     1. Body and parameters against the contract → 400 `VALIDATION_ERROR`.
-         *     2. The feeHash's signature must verify for the path's account and the body's beneficiary,
-         *        currency and amount (compared as exact decimals) → otherwise 400 `FEE_HASH_MISMATCH`; a hash
-         *        past its expiry → 400 `FEE_HASH_EXPIRED`. Both are checked before any database read.
-         *     3. The account must be the caller's, and the beneficiary the caller's and active → otherwise 404
-         *        `NOT_FOUND`.
-         *     4. The estimate must exist and be the caller's → otherwise 404 `NOT_FOUND`; the stored estimate
-         *        must have been made for this account, currency, beneficiary and amount (compared as exact
-         *        decimals) → otherwise 400 `FEE_HASH_MISMATCH`, never trusting the signature alone; it must not
-         *        have been used → otherwise 409 `FEE_HASH_ALREADY_USED`.
-         *     5. An estimate with `isEstimateAvailable` false cannot create a payout → 400
-         *        `FEE_ESTIMATE_UNAVAILABLE`.
-         *     6. The account currency's `available` must be at least `totalAmount` → otherwise 400
-         *        `INSUFFICIENT_FUNDS`.
+         *     ## The adjustment is settled in the same transaction as the status change
+         *     - `quote.adjustmentAmount` > 0 (a top-up): the source account currency's `available` must be at
+         *       least the top-up; it is then debited (`balance` and `available` both fall by it). Otherwise 409
+         *       `INSUFFICIENT_FUNDS` whose message names the shortfall (`Accepting needs a top-up of 2.13 USD;
+         *       available is 1.00 USD, short by 1.13 USD`): nothing changes and the request stays
+         *       `QUOTE_PROVIDED`, so the customer can fund the account and accept again before the quote
+         *       expires, or cancel.
+         *     - `quote.adjustmentAmount` < 0 (an excess): its absolute value is refunded to the source account
+         *       currency.
+         *     - Zero: nothing moves.
          *
-         *     Then, in one transaction, the estimate is consumed, the account currency is debited (`balance`
-         *     and `available` both fall by `totalAmount`; one journal entry of the ledger), the beneficiary is
-         *     snapshotted and the payout is stored. Any failure leaves the feeHash unused, except
-         *     `FEE_HASH_ALREADY_USED`; concurrent creations with one feeHash produce exactly one payout and
-         *     one debit.
+         *     The fees stay as the `feeHash` locked them. From then on the figures are final:
+         *     `totalAmount` = `quote.totalAmount` (the creation debit plus the settled adjustment),
+         *     `sourceAmountForExchange` = `quote.sourceAmountForExchange`, each payout pays exactly its split's
+         *     `quotedAmount`, and `COMPLETED` means every beneficiary received exactly it. Each movement is one
+         *     journal entry of the ledger.
          *
-         *     ## Outcome
-         *     A payout that ends `FAILED` returns its `totalAmount` to the account currency (one journal entry
-         *     of the ledger); a `COMPLETED` one keeps the debit, its `amount` leaving for the beneficiary and
-         *     its `fee` and `internalFee` booked as the platform's fee revenue.
+         *     Example: the request of `providePayrollQuote`'s example, quoted at 3.6400, debited 1560.36 USD at
+         *     creation; accepting debits the 2.13 USD top-up, and `totalAmount` becomes 1562.49. Quoted at
+         *     3.6700 instead, accepting refunds 2.37 USD and `totalAmount` becomes 1557.99.
          */
-        post: operations["createPayout"];
+        post: operations["acceptPayrollQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a payroll request
+         * @description Returns one payroll request of the caller's customer with its account details, beneficiary
+         *     snapshots, amount splits, transfers, FX exchange record and fee breakdown.
+         *
+         *     Rules:
+         *     1. Status and transfer information reflect the current state at read time.
+         *     2. Clients poll this endpoint, or subscribe to webhooks (`payroll_request.status_changed`, see the
+         *        `Webhooks` tag); poll every **30 seconds** while the status is `EXECUTING` or
+         *        `PAYOUT_INITIATED`. See `PayrollRequestStatus` for the next action per status
+         *        and `PayrollRequest` for which fields are null at each status.
+         *     3. `beneficiarySnapshot` values are immutable copies taken when the request was created.
+         *     4. Each amount split links to its payout transfer through `payoutTransferId`, and each
+         *        `BANK_TO_BENEFICIARY` transfer links back through `payoutInstruction.id` (equal to the split's `id`).
+         *
+         *     A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         *     An admin token reads any request (operations support).
+         *     A malformed `requestId` gets 400 `VALIDATION_ERROR`.
+         */
+        get: operations["getPayrollRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/requests/{requestId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payroll request
+         * @description Cancels one of the caller's payroll requests before execution: → `CANCELLED`, with `reason`
+         *     stored as `cancellationReason`. The `totalAmount` debited at creation returns to the source
+         *     account currency (`balance` and `available` both rise by it; one journal entry of the ledger,
+         *     the exact reverse of the creation debit), in the same transaction. A quote shown but not accepted
+         *     moved no money, so nothing else returns.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - Allowed from `PENDING` or `QUOTE_PROVIDED` (also when the quote has expired); from any other
+         *       status, 409 `INVALID_STATE` naming the current status. Once accepted, a request can no longer
+         *       be cancelled.
+         *     - The quote fields keep the values reached before cancelling.
+         *     - `reason` is 1 to 500 characters; otherwise 400 `VALIDATION_ERROR`.
+         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         */
+        post: operations["cancelPayrollRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -510,6 +442,74 @@ export interface paths {
         get: operations["estimatePayoutFees"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/accounts/{accountId}/payouts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's accounts (a UUID).
+                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payout
+         * @description Creates a single payout from one of the caller's accounts, with the `feeHash` of a payout fee
+         *     estimate (`estimatePayoutFees`) and the payout it was estimated for. The fees locked by the
+         *     estimate are kept; `totalAmount` (`amount` + `totalFee`) is debited at once and the payout starts
+         *     in `PENDING`. The worker then executes it (`TransferStatus`); follow it with `getPayout`.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     Unlike the estimate, which returns JSON numbers (its established format), the payout carries
+         *     exact decimal strings, as every other resource of this API does.
+         *
+         *     ## Checks, in order
+         *     1. Body and parameters against the contract → 400 `VALIDATION_ERROR`.
+         *     2. The feeHash's signature must verify for the path's account and the body's beneficiary,
+         *        currency and amount (compared as exact decimals) → otherwise 400 `FEE_HASH_MISMATCH`; a hash
+         *        past its expiry → 400 `FEE_HASH_EXPIRED`. Both are checked before any database read.
+         *     3. The account must be the caller's, and the beneficiary the caller's and active → otherwise 404
+         *        `NOT_FOUND`.
+         *     4. The estimate must exist and be the caller's → otherwise 404 `NOT_FOUND`; the stored estimate
+         *        must have been made for this account, currency, beneficiary and amount (compared as exact
+         *        decimals) → otherwise 400 `FEE_HASH_MISMATCH`, never trusting the signature alone; it must not
+         *        have been used → otherwise 409 `FEE_HASH_ALREADY_USED`.
+         *     5. An estimate with `isEstimateAvailable` false cannot create a payout → 400
+         *        `FEE_ESTIMATE_UNAVAILABLE`.
+         *     6. The account currency's `available` must be at least `totalAmount` → otherwise 400
+         *        `INSUFFICIENT_FUNDS`.
+         *
+         *     Then, in one transaction, the estimate is consumed, the account currency is debited (`balance`
+         *     and `available` both fall by `totalAmount`; one journal entry of the ledger), the beneficiary is
+         *     snapshotted and the payout is stored. Any failure leaves the feeHash unused, except
+         *     `FEE_HASH_ALREADY_USED`; concurrent creations with one feeHash produce exactly one payout and
+         *     one debit.
+         *
+         *     ## Outcome
+         *     A payout that ends `FAILED` returns its `totalAmount` to the account currency (one journal entry
+         *     of the ledger); a `COMPLETED` one keeps the debit, its `amount` leaving for the beneficiary and
+         *     its `fee` and `internalFee` booked as the platform's fee revenue.
+         */
+        post: operations["createPayout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -629,8 +629,8 @@ export interface paths {
          *     3. Events may repeat and arrive out of order: dedupe by `id` (answer 2xx to a duplicate too),
          *        order the events of one resource by `occurredAt`.
          *
-         *     Polling with `GET` remains available (section 6 of the interface document), e.g. to catch up
-         *     after an outage longer than the 3 days of retries.
+         *     Polling with `GET` remains available (`getPayrollRequest` every 30 s, `getPayout`), e.g. to
+         *     catch up after an outage longer than the 3 days of retries.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1170,6 +1170,253 @@ export interface components {
          */
         WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"];
         /**
+         * Format: uuid
+         * @description An identifier, a UUID string.
+         */
+        Uuid: string;
+        /**
+         * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
+         *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
+         *     and within the minor units of its currency:
+         *
+         *     - a `SOURCE` amount has at most min(8, the source currency's decimals) places: 2 for USD, the
+         *       reference data's decimals for USDC, never more than 8;
+         *     - a `PAYROLL` amount has at most min(2, the payroll currency's decimals) places: 2 for AED, 0 for
+         *       JPY.
+         *
+         *     A breach is answered with 400 `VALIDATION_ERROR` whose message names the entry, the field and the
+         *     limit for that currency: `body.amountSplitDetails[1].amount has 3 decimal places; a SOURCE amount
+         *     in USD allows at most 2`.
+         * @example 1000.00
+         */
+        AmountString: string;
+        /**
+         * @description Currency in which an entry's amount is expressed: `SOURCE` (the source account currency, at most
+         *     min(8, its minor units) decimals; the beneficiary receives its conversion at the quote rate) or
+         *     `PAYROLL` (the payroll currency, at most min(2, its minor units) decimals; the beneficiary
+         *     receives exactly this amount, and the customer pays its conversion at the quote rate).
+         * @default SOURCE
+         * @example SOURCE
+         * @enum {string}
+         */
+        AmountCurrencyType: "SOURCE" | "PAYROLL";
+        /** @description One beneficiary's amount. */
+        EstimateAmountSplitEntry: {
+            /** @description Beneficiary; must be an active beneficiary of the caller's customer and occur once in the list. */
+            beneficiaryId: components["schemas"]["Uuid"];
+            /** @description Payment amount, greater than zero, in the currency given by amountCurrencyType. */
+            amount: components["schemas"]["AmountString"];
+            /** @description Currency in which amount is expressed; SOURCE when absent. */
+            amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
+        };
+        /** @description A payroll distribution to estimate. */
+        EstimatePayrollFeeRequest: {
+            /** @description Account currency debited; must belong to the caller's customer. */
+            sourceAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Payroll account currency (typically the local-currency partner-bank account); the caller's own or a platform partner-bank account. */
+            payrollAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description One entry per beneficiary; at least 1 and at most 10,000 entries, no beneficiaryId twice. */
+            amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
+        };
+        /**
+         * @description An exact non-negative decimal number written as a string: digits, optionally a point and more
+         *     digits; no sign, no exponent, no leading zeros. Parse it with a decimal library, never into a
+         *     binary float. Rates are written exactly (`"3.6541375"`). The figures of a payroll estimate or
+         *     request are written with exactly their scale: a source-currency figure with min(8, the source
+         *     currency's decimals) places (`"1512.74"` in USD), a payroll-currency figure with min(2, the payroll
+         *     currency's decimals) places (`"15049"` in JPY, `"3654.13"` in AED). Other amounts (balances, single
+         *     payouts) carry at least their currency's minor units of decimals (`"1500.00"`). Every amount figure
+         *     the service computes is below 10^15 (at most 15 integer digits): an estimate or quote whose figure
+         *     would exceed it is refused with 400 `VALIDATION_ERROR` naming the figure.
+         * @example 1000.00
+         */
+        DecimalString: string;
+        /**
+         * @description Opaque identifier of a locked payroll fee quote (at least 128 random bits). It is needed to create
+         *     the payroll request, expires at the estimate's `expiresAt` and can be used exactly once.
+         * @example o0J1WYhGVwSFEZU3O9MZqDeeI75IESHcbZNZOCUqQzQ
+         */
+        FeeHash: string;
+        /**
+         * Format: date-time
+         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2025-03-03T09:05:00.000Z`.
+         * @example 2025-03-03T09:05:00.000Z
+         */
+        Timestamp: string;
+        /**
+         * @description Currency code: an ISO 4217 code (`USD`, `AED`) or, for digital assets, a code of up to five
+         *     capital letters (`USDC`). Only currencies in the service's reference data are accepted.
+         * @example AED
+         */
+        CurrencyCode: string;
+        /**
+         * @description How the fee of a payroll distribution was computed, as locked by the estimate's `feeHash` (the
+         *     estimate returns it as `feeBreakdown`; the request created from it carries it unchanged as
+         *     `metadata.feeBreakdown`). With `bips` the customer's spread BIPS (0 without a fee profile),
+         *     `eff` = `exchangeRate`, `S` = `sourceCurrencyAmount`, `N` the number of beneficiaries and `m` the
+         *     source currency's minor units capped at 8 (USD 2):
+         *
+         *     - `baseRate` = payroll-currency units one source-currency unit buys;
+         *     - `exchangeRate` = `baseRate` × (1 − bips / 10000);
+         *     - `spreadFee` = S × bips / 10000, rounded **up** to `m` decimals;
+         *     - `processorFee` = the payment processor's debit fee for the source account's provider, the source
+         *       currency and S: clamp(S × percentBps / 10000 + fixed, min, max), rounded **up** to `m` decimals;
+         *       0 when the processor has no schedule for them;
+         *     - `bankFee` = per-beneficiary bank fee (in the payroll currency) × N / `exchangeRate`, rounded
+         *       **up** to `m` decimals;
+         *     - `totalFee` = `spreadFee` + `processorFee` + `bankFee`, exact.
+         *
+         *     **Same currency.** When the source and payroll currencies are the same there is no conversion:
+         *     `baseRate` and `exchangeRate` are 1 and `spreadFee` is 0 whatever the customer's BIPS; the
+         *     processor and bank fees apply as above.
+         *
+         *     All fees are in `feeCurrencyCode`, the source currency. Example (USD → AED, base 3.6725, 50 BIPS,
+         *     S = 1500.00 USD, two beneficiaries, bank fee 5.00 AED): `exchangeRate` 3.6541375; `spreadFee`
+         *     7.50; `processorFee` 1500.00 × 0.001 + 1 = 2.50; `bankFee` 10.00 / 3.6541375 = 2.7366… → 2.74;
+         *     `totalFee` 12.74.
+         */
+        FeeBreakdown: {
+            /** @description Base amount in the source currency (the sum of the entries' source amounts), before fees. */
+            sourceCurrencyAmount: components["schemas"]["DecimalString"];
+            /** @description FX spread fee, in the source currency; 0 when both currencies are the same. */
+            spreadFee: components["schemas"]["DecimalString"];
+            /** @description Payment-processor fee, in the source currency. */
+            processorFee: components["schemas"]["DecimalString"];
+            /** @description Bank transfer fees (per beneficiary, times the number of beneficiaries), converted to the source currency. */
+            bankFee: components["schemas"]["DecimalString"];
+            /** @description Sum of all fees, in the source currency. */
+            totalFee: components["schemas"]["DecimalString"];
+            /** @description Estimated amount received by all beneficiaries together, in the payroll currency. */
+            estimatedReceivedAmount: components["schemas"]["DecimalString"];
+            /** @description Payroll currency code. */
+            payrollCurrencyCode: components["schemas"]["CurrencyCode"];
+            /** @description Fee currency code (the source currency). */
+            feeCurrencyCode: components["schemas"]["CurrencyCode"];
+            /** @description Effective rate, spread applied (payroll-currency units per source-currency unit); 1 when both currencies are the same. */
+            exchangeRate: components["schemas"]["DecimalString"];
+            /** @description Rate before spread (payroll-currency units per source-currency unit); 1 when both currencies are the same. */
+            baseRate: components["schemas"]["DecimalString"];
+        };
+        /**
+         * @description One entry of the estimate, in the order of `amountSplitDetails`, with both of its figures: the
+         *     amount the customer asked for in its `amountCurrencyType`, and its counterpart in the other
+         *     currency at the estimate's effective rate (`feeBreakdown.exchangeRate`). These become the amount
+         *     splits of the request created from the `feeHash`.
+         */
+        PayrollFeeEstimateLine: {
+            /** @description Beneficiary of the entry (lowercase). */
+            beneficiaryId: components["schemas"]["Uuid"];
+            /** @description The currency the customer expressed this entry in (`SOURCE` when the entry had none). */
+            amountCurrencyType: components["schemas"]["AmountCurrencyType"];
+            /**
+             * @description What this beneficiary costs in the source currency, before fees: the entry's amount itself for
+             *     `SOURCE`; for `PAYROLL`, `amount` ÷ `exchangeRate` rounded **up** to the source currency's minor
+             *     units (what the customer pays).
+             */
+            sourceCurrencyAmount: components["schemas"]["DecimalString"];
+            /**
+             * @description What this beneficiary is estimated to receive in the payroll currency: the entry's amount itself
+             *     for `PAYROLL`; for `SOURCE`, `sourceCurrencyAmount` × `exchangeRate` rounded **down** to the
+             *     payroll scale (what a beneficiary is promised). Never zero: an entry converting to zero is
+             *     refused.
+             */
+            amount: components["schemas"]["DecimalString"];
+        };
+        /**
+         * @description The estimated fees of a payroll distribution. It is indicative (the final figures come from the
+         *     admin's quote, shown on the request before the customer accepts) but locked: the `feeHash` fixes
+         *     the rates, fees and normalised entries until `expiresAt`, and creating the payroll request
+         *     consumes it.
+         *
+         *     It carries every field of the interface's estimate and adds, so that everything is explained
+         *     before any money moves, the full `feeBreakdown` (the same object the request then carries as
+         *     `metadata.feeBreakdown`) and one `lines` entry per beneficiary with both of its figures (the
+         *     request's amount splits). Every source-currency figure is at the source currency's minor units
+         *     (a USD figure has 2 decimals); every payroll figure at the payroll scale, min(2, the payroll
+         *     currency's minor units).
+         */
+        PayrollFeeEstimate: {
+            /** @description Amount to debit from the source account: source amount plus all fees (`sourceCurrencyAmount` + `feeAmount`, exact, at the source currency's minor units). */
+            totalAmount: components["schemas"]["DecimalString"];
+            /** @description Base amount in the source currency, before fees (the sum of the lines' source amounts). */
+            sourceCurrencyAmount: components["schemas"]["DecimalString"];
+            /** @description Total fees (spread, processor and bank fees, expressed in the source currency); equals `feeBreakdown.totalFee`. */
+            feeAmount: components["schemas"]["DecimalString"];
+            /** @description Total beneficiaries receive, in the payroll currency (the sum of the lines' `amount`). */
+            estimatedReceivedAmount: components["schemas"]["DecimalString"];
+            /** @description Echo of the request value. */
+            sourceAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Echo of the request value. */
+            payrollAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description Identifier of this fee quote, needed to create the payroll request; single-use. */
+            feeHash: components["schemas"]["FeeHash"];
+            /** @description When the feeHash expires (estimate time + FEE_HASH_TTL_SECONDS, default 900 s). */
+            expiresAt: components["schemas"]["Timestamp"];
+            /** @description How every fee was computed (an addition to the interface's estimate); the request created from the `feeHash` carries it unchanged as `metadata.feeBreakdown`. */
+            feeBreakdown: components["schemas"]["FeeBreakdown"];
+            /** @description One line per entry of `amountSplitDetails`, in the same order (an addition to the interface's estimate). */
+            lines: components["schemas"]["PayrollFeeEstimateLine"][];
+        };
+        /** @description Success envelope carrying the payroll fee estimate. */
+        PayrollFeeEstimateResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the payroll fee estimate. */
+            data: components["schemas"]["PayrollFeeEstimate"];
+        };
+        /**
+         * @description Machine-readable error code; branch on it, never on the message.
+         *
+         *     | Code | HTTP | Meaning |
+         *     |---|---|---|
+         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, more decimals than the currency's minor units allow (the message names the currency and its limit), an entry converting to zero, a figure above the amount maximum (10^15), a payout estimate amount with more than 15 significant digits, a rate outside its bounds (`RateString`), an FX record outside `FX_RECORD_TOLERANCE_BPS` of the accepted quote, duplicate beneficiary, empty list. The message names the offending field or entry. |
+         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
+         *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
+         *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount, or the stored estimate it names was made for another account, currency, beneficiary or amount. |
+         *     | `INSUFFICIENT_FUNDS` | 400, 409 | 400 when creating a payroll request or payout: the account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. 409 when accepting a quote whose adjustment is a top-up larger than `available`: the message names the shortfall, nothing changes and the request stays `QUOTE_PROVIDED`. |
+         *     | `FEE_ESTIMATE_UNAVAILABLE` | 400 | The payout `feeHash` comes from an estimate with `isEstimateAvailable` false (no payout fee schedule), which cannot create a payout. |
+         *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
+         *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
+         *     | `NOT_FOUND` | 404 | The resource does not exist or is not accessible to the caller (the two cases are not distinguished), or the path is unknown. |
+         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this HTTP method. |
+         *     | `FEE_HASH_ALREADY_USED` | 409 | The `feeHash` has already created a payroll request or payout; each is single-use. |
+         *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
+         *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
+         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
+         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
+         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
+         *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
+         *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
+         *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
+         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable; retry later. |
+         * @example VALIDATION_ERROR
+         * @enum {string}
+         */
+        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /** @description The envelope of every error response. */
+        ErrorEnvelope: {
+            /**
+             * @description Always false on error.
+             * @example false
+             * @constant
+             */
+            success: false;
+            /** @description What went wrong. */
+            error: {
+                /** @description Machine-readable error code. */
+                code: components["schemas"]["ErrorCode"];
+                /**
+                 * @description Human-readable explanation; names the offending field or ids where relevant.
+                 * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
+                 */
+                message: string;
+            };
+        };
+        /**
          * @description Status of a payroll request.
          *
          *     | Status | Meaning | Client next action |
@@ -1208,37 +1455,6 @@ export interface components {
          * @enum {string}
          */
         PayrollRequestStatus: "PENDING" | "QUOTE_PROVIDED" | "QUOTE_ACCEPTED" | "EXECUTING" | "PAYOUT_INITIATED" | "COMPLETED" | "PARTIALLY_COMPLETED" | "FAILED" | "CANCELLED";
-        /**
-         * Format: uuid
-         * @description An identifier, a UUID string.
-         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
-         */
-        Uuid: string;
-        /**
-         * @description Currency code: an ISO 4217 code (`USD`, `AED`) or, for digital assets, a code of up to five
-         *     capital letters (`USDC`). Only currencies in the service's reference data are accepted.
-         * @example AED
-         */
-        CurrencyCode: string;
-        /**
-         * @description An exact non-negative decimal number written as a string: digits, optionally a point and more
-         *     digits; no sign, no exponent, no leading zeros. Parse it with a decimal library, never into a
-         *     binary float. Rates are written exactly (`"3.6541375"`). The figures of a payroll estimate or
-         *     request are written with exactly their scale: a source-currency figure with min(8, the source
-         *     currency's decimals) places (`"1512.74"` in USD), a payroll-currency figure with min(2, the payroll
-         *     currency's decimals) places (`"15049"` in JPY, `"3654.13"` in AED). Other amounts (balances, single
-         *     payouts) carry at least their currency's minor units of decimals (`"1500.00"`). Every amount figure
-         *     the service computes is below 10^15 (at most 15 integer digits): an estimate or quote whose figure
-         *     would exceed it is refused with 400 `VALIDATION_ERROR` naming the figure.
-         * @example 1000.00
-         */
-        DecimalString: string;
-        /**
-         * Format: date-time
-         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2025-03-03T09:05:00.000Z`.
-         * @example 2025-03-03T09:05:00.000Z
-         */
-        Timestamp: string;
         /**
          * @description One payroll request in a list: its status and headline figures, without the accounts, splits,
          *     transfers and FX record (read those with getPayrollRequest).
@@ -1296,86 +1512,6 @@ export interface components {
             /** @description The payload, one page of payroll requests. */
             data: components["schemas"]["PayrollRequestPage"];
         };
-        /**
-         * @description Machine-readable error code; branch on it, never on the message.
-         *
-         *     | Code | HTTP | Meaning |
-         *     |---|---|---|
-         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, more decimals than the currency's minor units allow (the message names the currency and its limit), an entry converting to zero, a figure above the amount maximum (10^15), a payout estimate amount with more than 15 significant digits, a rate outside its bounds (`RateString`), an FX record outside `FX_RECORD_TOLERANCE_BPS` of the accepted quote, duplicate beneficiary, empty list. The message names the offending field or entry. |
-         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
-         *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
-         *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount, or the stored estimate it names was made for another account, currency, beneficiary or amount. |
-         *     | `INSUFFICIENT_FUNDS` | 400, 409 | 400 when creating a payroll request or payout: the account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. 409 when accepting a quote whose adjustment is a top-up larger than `available`: the message names the shortfall, nothing changes and the request stays `QUOTE_PROVIDED`. |
-         *     | `FEE_ESTIMATE_UNAVAILABLE` | 400 | The payout `feeHash` comes from an estimate with `isEstimateAvailable` false (no payout fee schedule), which cannot create a payout. |
-         *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
-         *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
-         *     | `NOT_FOUND` | 404 | The resource does not exist or is not accessible to the caller (the two cases are not distinguished), or the path is unknown. |
-         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this HTTP method. |
-         *     | `FEE_HASH_ALREADY_USED` | 409 | The `feeHash` has already created a payroll request or payout; each is single-use. |
-         *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
-         *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
-         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
-         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
-         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
-         *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
-         *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
-         *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
-         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable; retry later. |
-         * @example VALIDATION_ERROR
-         * @enum {string}
-         */
-        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
-        /** @description The envelope of every error response. */
-        ErrorEnvelope: {
-            /**
-             * @description Always false on error.
-             * @example false
-             * @constant
-             */
-            success: false;
-            /** @description What went wrong. */
-            error: {
-                /** @description Machine-readable error code. */
-                code: components["schemas"]["ErrorCode"];
-                /**
-                 * @description Human-readable explanation; names the offending field or ids where relevant.
-                 * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
-                 */
-                message: string;
-            };
-        };
-        /**
-         * @description Opaque identifier of a locked payroll fee quote (at least 128 random bits). It is needed to create
-         *     the payroll request, expires at the estimate's `expiresAt` and can be used exactly once.
-         * @example o0J1WYhGVwSFEZU3O9MZqDeeI75IESHcbZNZOCUqQzQ
-         */
-        FeeHash: string;
-        /**
-         * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
-         *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
-         *     and within the minor units of its currency:
-         *
-         *     - a `SOURCE` amount has at most min(8, the source currency's decimals) places: 2 for USD, the
-         *       reference data's decimals for USDC, never more than 8;
-         *     - a `PAYROLL` amount has at most min(2, the payroll currency's decimals) places: 2 for AED, 0 for
-         *       JPY.
-         *
-         *     A breach is answered with 400 `VALIDATION_ERROR` whose message names the entry, the field and the
-         *     limit for that currency: `body.amountSplitDetails[1].amount has 3 decimal places; a SOURCE amount
-         *     in USD allows at most 2`.
-         * @example 1000.00
-         */
-        AmountString: string;
-        /**
-         * @description Currency in which an entry's amount is expressed: `SOURCE` (the source account currency, at most
-         *     min(8, its minor units) decimals; the beneficiary receives its conversion at the quote rate) or
-         *     `PAYROLL` (the payroll currency, at most min(2, its minor units) decimals; the beneficiary
-         *     receives exactly this amount, and the customer pays its conversion at the quote rate).
-         * @default SOURCE
-         * @example SOURCE
-         * @enum {string}
-         */
-        AmountCurrencyType: "SOURCE" | "PAYROLL";
         /**
          * @description Bank purpose code of the payout to the beneficiary:
          *     - `SAL`: salary;
@@ -1584,54 +1720,6 @@ export interface components {
              *     Zero for a request of `SOURCE` entries only.
              */
             adjustmentAmount: components["schemas"]["SignedDecimalString"];
-        };
-        /**
-         * @description How the fee of a payroll distribution was computed, as locked by the estimate's `feeHash` (the
-         *     estimate returns it as `feeBreakdown`; the request created from it carries it unchanged as
-         *     `metadata.feeBreakdown`). With `bips` the customer's spread BIPS (0 without a fee profile),
-         *     `eff` = `exchangeRate`, `S` = `sourceCurrencyAmount`, `N` the number of beneficiaries and `m` the
-         *     source currency's minor units capped at 8 (USD 2):
-         *
-         *     - `baseRate` = payroll-currency units one source-currency unit buys;
-         *     - `exchangeRate` = `baseRate` × (1 − bips / 10000);
-         *     - `spreadFee` = S × bips / 10000, rounded **up** to `m` decimals;
-         *     - `processorFee` = the payment processor's debit fee for the source account's provider, the source
-         *       currency and S: clamp(S × percentBps / 10000 + fixed, min, max), rounded **up** to `m` decimals;
-         *       0 when the processor has no schedule for them;
-         *     - `bankFee` = per-beneficiary bank fee (in the payroll currency) × N / `exchangeRate`, rounded
-         *       **up** to `m` decimals;
-         *     - `totalFee` = `spreadFee` + `processorFee` + `bankFee`, exact.
-         *
-         *     **Same currency.** When the source and payroll currencies are the same there is no conversion:
-         *     `baseRate` and `exchangeRate` are 1 and `spreadFee` is 0 whatever the customer's BIPS; the
-         *     processor and bank fees apply as above.
-         *
-         *     All fees are in `feeCurrencyCode`, the source currency. Example (USD → AED, base 3.6725, 50 BIPS,
-         *     S = 1500.00 USD, two beneficiaries, bank fee 5.00 AED): `exchangeRate` 3.6541375; `spreadFee`
-         *     7.50; `processorFee` 1500.00 × 0.001 + 1 = 2.50; `bankFee` 10.00 / 3.6541375 = 2.7366… → 2.74;
-         *     `totalFee` 12.74.
-         */
-        FeeBreakdown: {
-            /** @description Base amount in the source currency (the sum of the entries' source amounts), before fees. */
-            sourceCurrencyAmount: components["schemas"]["DecimalString"];
-            /** @description FX spread fee, in the source currency; 0 when both currencies are the same. */
-            spreadFee: components["schemas"]["DecimalString"];
-            /** @description Payment-processor fee, in the source currency. */
-            processorFee: components["schemas"]["DecimalString"];
-            /** @description Bank transfer fees (per beneficiary, times the number of beneficiaries), converted to the source currency. */
-            bankFee: components["schemas"]["DecimalString"];
-            /** @description Sum of all fees, in the source currency. */
-            totalFee: components["schemas"]["DecimalString"];
-            /** @description Estimated amount received by all beneficiaries together, in the payroll currency. */
-            estimatedReceivedAmount: components["schemas"]["DecimalString"];
-            /** @description Payroll currency code. */
-            payrollCurrencyCode: components["schemas"]["CurrencyCode"];
-            /** @description Fee currency code (the source currency). */
-            feeCurrencyCode: components["schemas"]["CurrencyCode"];
-            /** @description Effective rate, spread applied (payroll-currency units per source-currency unit); 1 when both currencies are the same. */
-            exchangeRate: components["schemas"]["DecimalString"];
-            /** @description Rate before spread (payroll-currency units per source-currency unit); 1 when both currencies are the same. */
-            baseRate: components["schemas"]["DecimalString"];
         };
         /** @description Additional data of the payroll request. */
         PayrollRequestMetadata: {
@@ -2106,94 +2194,72 @@ export interface components {
              */
             reason: string;
         };
-        /** @description One beneficiary's amount. */
-        EstimateAmountSplitEntry: {
-            /** @description Beneficiary; must be an active beneficiary of the caller's customer and occur once in the list. */
-            beneficiaryId: components["schemas"]["Uuid"];
-            /** @description Payment amount, greater than zero, in the currency given by amountCurrencyType. */
-            amount: components["schemas"]["AmountString"];
-            /** @description Currency in which amount is expressed; SOURCE when absent. */
-            amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
-        };
-        /** @description A payroll distribution to estimate. */
-        EstimatePayrollFeeRequest: {
-            /** @description Account currency debited; must belong to the caller's customer. */
-            sourceAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description Payroll account currency (typically the local-currency partner-bank account); the caller's own or a platform partner-bank account. */
-            payrollAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description One entry per beneficiary; at least 1 and at most 10,000 entries, no beneficiaryId twice. */
-            amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
-        };
         /**
-         * @description One entry of the estimate, in the order of `amountSplitDetails`, with both of its figures: the
-         *     amount the customer asked for in its `amountCurrencyType`, and its counterpart in the other
-         *     currency at the estimate's effective rate (`feeBreakdown.exchangeRate`). These become the amount
-         *     splits of the request created from the `feeHash`.
+         * @description The estimated fees of one payout. Amounts are JSON numbers (this endpoint's established format, kept
+         *     for its existing clients), rounded to the currency's minor units: read them as decimals, not floats.
          */
-        PayrollFeeEstimateLine: {
-            /** @description Beneficiary of the entry (lowercase). */
-            beneficiaryId: components["schemas"]["Uuid"];
-            /** @description The currency the customer expressed this entry in (`SOURCE` when the entry had none). */
-            amountCurrencyType: components["schemas"]["AmountCurrencyType"];
+        PayoutFeeEstimate: {
             /**
-             * @description What this beneficiary costs in the source currency, before fees: the entry's amount itself for
-             *     `SOURCE`; for `PAYROLL`, `amount` ÷ `exchangeRate` rounded **up** to the source currency's minor
-             *     units (what the customer pays).
+             * @description Requested payout amount.
+             * @example 1234.56
              */
-            sourceCurrencyAmount: components["schemas"]["DecimalString"];
+            amount: number;
+            /** @description Payout currency. */
+            currency: components["schemas"]["CurrencyCode"];
             /**
-             * @description What this beneficiary is estimated to receive in the payroll currency: the entry's amount itself
-             *     for `PAYROLL`; for `SOURCE`, `sourceCurrencyAmount` × `exchangeRate` rounded **down** to the
-             *     payroll scale (what a beneficiary is promised). Never zero: an entry converting to zero is
-             *     refused.
+             * @description Estimated fee of the payout provider; 0 when no estimate is available.
+             * @example 5.09
              */
-            amount: components["schemas"]["DecimalString"];
-        };
-        /**
-         * @description The estimated fees of a payroll distribution. It is indicative (the final figures come from the
-         *     admin's quote, shown on the request before the customer accepts) but locked: the `feeHash` fixes
-         *     the rates, fees and normalised entries until `expiresAt`, and creating the payroll request
-         *     consumes it.
-         *
-         *     It carries every field of the interface's estimate and adds, so that everything is explained
-         *     before any money moves, the full `feeBreakdown` (the same object the request then carries as
-         *     `metadata.feeBreakdown`) and one `lines` entry per beneficiary with both of its figures (the
-         *     request's amount splits). Every source-currency figure is at the source currency's minor units
-         *     (a USD figure has 2 decimals); every payroll figure at the payroll scale, min(2, the payroll
-         *     currency's minor units).
-         */
-        PayrollFeeEstimate: {
-            /** @description Amount to debit from the source account: source amount plus all fees (`sourceCurrencyAmount` + `feeAmount`, exact, at the source currency's minor units). */
-            totalAmount: components["schemas"]["DecimalString"];
-            /** @description Base amount in the source currency, before fees (the sum of the lines' source amounts). */
-            sourceCurrencyAmount: components["schemas"]["DecimalString"];
-            /** @description Total fees (spread, processor and bank fees, expressed in the source currency); equals `feeBreakdown.totalFee`. */
-            feeAmount: components["schemas"]["DecimalString"];
-            /** @description Total beneficiaries receive, in the payroll currency (the sum of the lines' `amount`). */
-            estimatedReceivedAmount: components["schemas"]["DecimalString"];
-            /** @description Echo of the request value. */
-            sourceAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description Echo of the request value. */
-            payrollAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description Identifier of this fee quote, needed to create the payroll request; single-use. */
-            feeHash: components["schemas"]["FeeHash"];
-            /** @description When the feeHash expires (estimate time + FEE_HASH_TTL_SECONDS, default 900 s). */
+            fee: number;
+            /** @description Currency of the fee (the payout currency). */
+            feeCurrency: components["schemas"]["CurrencyCode"];
+            /** @description Estimated completion date (now + settlement business days; now when no estimate is available). */
+            estimatedDate: components["schemas"]["Timestamp"];
+            /**
+             * @description Whether an estimate is available, i.e. a payout fee schedule covers the account's provider and currency.
+             * @example true
+             */
+            isEstimateAvailable: boolean;
+            /**
+             * @description Total amount including fees (amount + totalFee).
+             * @example 1241.39
+             */
+            totalAmount: number;
+            /**
+             * @description Internal processing fee, the platform's own fee.
+             * @example 1.74
+             */
+            internalFee: number;
+            /**
+             * @description Whether a rule set was applied, i.e. the internal fee comes from the customer's own rule set rather than the platform default.
+             * @example true
+             */
+            ruleSet: boolean;
+            /**
+             * @description Total fee calculated (fee + internalFee).
+             * @example 6.83
+             */
+            totalFee: number;
+            /**
+             * @description Fee quote hash, needed by the Create Payout Request endpoint: three parts separated by colons,
+             *     `<estimateId>:<expiresAtUnixSeconds>:<signature>`, the signature being the base64url
+             *     HMAC-SHA256 of the first two parts. Treat it as opaque; it is single-use and expires at `expiresAt`.
+             * @example b6d767d2-f8ed-4d21-9a3b-4c5d6e7f8a9b:1741358700:tAES4dnZQDh66QdfcyUZSlDLegEVUvGjGk2v-415_Hg
+             */
+            feeHash: string;
+            /** @description When the feeHash expires (the same lifetime as a payroll feeHash); create the payout before then. */
             expiresAt: components["schemas"]["Timestamp"];
-            /** @description How every fee was computed (an addition to the interface's estimate); the request created from the `feeHash` carries it unchanged as `metadata.feeBreakdown`. */
-            feeBreakdown: components["schemas"]["FeeBreakdown"];
-            /** @description One line per entry of `amountSplitDetails`, in the same order (an addition to the interface's estimate). */
-            lines: components["schemas"]["PayrollFeeEstimateLine"][];
         };
-        /** @description Success envelope carrying the payroll fee estimate. */
-        PayrollFeeEstimateResponse: {
+        /** @description Success envelope carrying the payout fee estimate. */
+        PayoutFeeEstimateResponse: {
             /**
              * @description Always true on success.
              * @example true
              * @constant
              */
             success: true;
-            /** @description The payload, the payroll fee estimate. */
-            data: components["schemas"]["PayrollFeeEstimate"];
+            /** @description The payload, the payout fee estimate. */
+            data: components["schemas"]["PayoutFeeEstimate"];
         };
         /**
          * @description A payout to create from a payout fee estimate: the estimate's `feeHash` and the payout it was
@@ -2216,7 +2282,7 @@ export interface components {
          * @description A single payout from one of the caller's accounts to one of its beneficiaries, created from a
          *     payout fee estimate whose fees it keeps. Like every resource of this service, its amounts are
          *     exact decimal strings in `currency`; only the payout fee estimate (`PayoutFeeEstimate`) returns
-         *     JSON numbers, as the interface document demands for it. Status flow as in `TransferStatus`:
+         *     JSON numbers (that endpoint's established format, kept for its existing clients). Status flow as in `TransferStatus`:
          *     `PENDING` → `INITIATED` → `PROCESSING` → `COMPLETED` | `FAILED`. Optional fields are absent
          *     (never null) until they apply.
          */
@@ -2274,73 +2340,6 @@ export interface components {
             success: true;
             /** @description The payload, the payout. */
             data: components["schemas"]["Payout"];
-        };
-        /**
-         * @description The estimated fees of one payout. Amounts are JSON numbers, as this endpoint's interface demands,
-         *     rounded to the currency's minor units.
-         */
-        PayoutFeeEstimate: {
-            /**
-             * @description Requested payout amount.
-             * @example 1234.56
-             */
-            amount: number;
-            /** @description Payout currency. */
-            currency: components["schemas"]["CurrencyCode"];
-            /**
-             * @description Estimated fee of the payout provider; 0 when no estimate is available.
-             * @example 5.09
-             */
-            fee: number;
-            /** @description Currency of the fee (the payout currency). */
-            feeCurrency: components["schemas"]["CurrencyCode"];
-            /** @description Estimated completion date (now + settlement business days; now when no estimate is available). */
-            estimatedDate: components["schemas"]["Timestamp"];
-            /**
-             * @description Whether an estimate is available, i.e. a payout fee schedule covers the account's provider and currency.
-             * @example true
-             */
-            isEstimateAvailable: boolean;
-            /**
-             * @description Total amount including fees (amount + totalFee).
-             * @example 1241.39
-             */
-            totalAmount: number;
-            /**
-             * @description Internal processing fee, the platform's own fee.
-             * @example 1.74
-             */
-            internalFee: number;
-            /**
-             * @description Whether a rule set was applied, i.e. the internal fee comes from the customer's own rule set rather than the platform default.
-             * @example true
-             */
-            ruleSet: boolean;
-            /**
-             * @description Total fee calculated (fee + internalFee).
-             * @example 6.83
-             */
-            totalFee: number;
-            /**
-             * @description Fee quote hash, needed by the Create Payout Request endpoint: three parts separated by colons,
-             *     `<estimateId>:<expiresAtUnixSeconds>:<signature>`, the signature being the base64url
-             *     HMAC-SHA256 of the first two parts. Treat it as opaque; it is single-use and expires at `expiresAt`.
-             * @example b6d767d2-f8ed-4d21-9a3b-4c5d6e7f8a9b:1741358700:tAES4dnZQDh66QdfcyUZSlDLegEVUvGjGk2v-415_Hg
-             */
-            feeHash: string;
-            /** @description When the feeHash expires (an addition of this service to the interface; same lifetime as the payroll feeHash). */
-            expiresAt: components["schemas"]["Timestamp"];
-        };
-        /** @description Success envelope carrying the payout fee estimate. */
-        PayoutFeeEstimateResponse: {
-            /**
-             * @description Always true on success.
-             * @example true
-             * @constant
-             */
-            success: true;
-            /** @description The payload, the payout fee estimate. */
-            data: components["schemas"]["PayoutFeeEstimate"];
         };
         /**
          * @description Type of a webhook event; an endpoint receives only the types it subscribed to.
@@ -2755,8 +2754,8 @@ export interface components {
         };
     };
     responses: {
-        /** @description VALIDATION_ERROR: the request breaks the contract or a validation rule; the message names the offending field. */
-        ValidationError: {
+        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index, the field and, for decimals, the currency's limit), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
+        EstimatePayrollFeeBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -2777,51 +2776,6 @@ export interface components {
         };
         /** @description FORBIDDEN: the caller's role may not use this operation: a customer token on an admin operation, or an admin token on an operation that acts for a customer. */
         Forbidden: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /**
-         * @description RATE_LIMITED: the bearer token (or, without one, the client address) used up its budget of
-         *     requests for the minute. Every response carries the `RateLimit-Limit`, `RateLimit-Remaining` and
-         *     `RateLimit-Reset` headers; this one also carries `Retry-After`. With `REDIS_URL` set, every
-         *     instance of the service shares one budget.
-         */
-        TooManyRequests: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description INTERNAL_ERROR: an unexpected failure; no details are disclosed. */
-        InternalError: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /**
-         * @description VALIDATION_ERROR when the body breaks the contract or a validation rule (the message names the
-         *     field), FEE_HASH_EXPIRED when the feeHash is past its `expiresAt`, FEE_HASH_MISMATCH when the body
-         *     differs from the estimate the feeHash locked, or INSUFFICIENT_FUNDS when the source account
-         *     currency's `available` is below `totalAmount`. In every case nothing is debited and the feeHash
-         *     stays unused.
-         */
-        CreatePayrollRequestBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -2888,8 +2842,53 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index, the field and, for decimals, the currency's limit), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
-        EstimatePayrollFeeBadRequest: {
+        /**
+         * @description RATE_LIMITED: the bearer token (or, without one, the client address) used up its budget of
+         *     requests for the minute. Every response carries the `RateLimit-Limit`, `RateLimit-Remaining` and
+         *     `RateLimit-Reset` headers; this one also carries `Retry-After`. With `REDIS_URL` set, every
+         *     instance of the service shares one budget.
+         */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description INTERNAL_ERROR: an unexpected failure; no details are disclosed. */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description VALIDATION_ERROR: the request breaks the contract or a validation rule; the message names the offending field. */
+        ValidationError: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description VALIDATION_ERROR when the body breaks the contract or a validation rule (the message names the
+         *     field), FEE_HASH_EXPIRED when the feeHash is past its `expiresAt`, FEE_HASH_MISMATCH when the body
+         *     differs from the estimate the feeHash locked, or INSUFFICIENT_FUNDS when the source account
+         *     currency's `available` is below `totalAmount`. In every case nothing is debited and the feeHash
+         *     stays unused.
+         */
+        CreatePayrollRequestBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -2951,6 +2950,22 @@ export interface components {
          */
         XRequestId: string;
         /**
+         * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+         *     this POST safe:
+         *     - a repeat with the same key and the same body replays the first response (status and body) for
+         *       24 hours, without executing the operation again;
+         *     - the same key with another body (or on another operation or path) gets 422
+         *       `IDEMPOTENCY_KEY_REUSED`;
+         *     - a repeat while the first request is still running waits for it and replays its response, or
+         *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+         *     - keys are scoped to the calling user: two users may use the same key independently;
+         *     - 5xx answers are not stored, so a retry after one executes the operation again.
+         *
+         *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+         * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+         */
+        IdempotencyKey: string;
+        /**
          * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
          * @example 20
          */
@@ -2967,22 +2982,6 @@ export interface components {
          * @example QUOTE_PROVIDED
          */
         PayrollStatusFilter: components["schemas"]["PayrollRequestStatus"];
-        /**
-         * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
-         *     this POST safe:
-         *     - a repeat with the same key and the same body replays the first response (status and body) for
-         *       24 hours, without executing the operation again;
-         *     - the same key with another body (or on another operation or path) gets 422
-         *       `IDEMPOTENCY_KEY_REUSED`;
-         *     - a repeat while the first request is still running waits for it and replays its response, or
-         *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
-         *     - keys are scoped to the calling user: two users may use the same key independently;
-         *     - 5xx answers are not stored, so a retry after one executes the operation again.
-         *
-         *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-         * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
-         */
-        IdempotencyKey: string;
         /**
          * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
@@ -3084,6 +3083,64 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    estimatePayrollFee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EstimatePayrollFeeRequest"];
+            };
+        };
+        responses: {
+            /** @description The fee estimate and its feeHash. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollFeeEstimateResponse"];
+                };
+            };
+            400: components["responses"]["EstimatePayrollFeeBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listPayrollRequests: {
         parameters: {
             query?: {
@@ -3193,45 +3250,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    getPayrollRequest: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
-                 */
-                requestId: components["parameters"]["RequestId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The payroll request. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayrollRequestResponse"];
-                };
-            };
-            400: components["responses"]["ValidationError"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     acceptPayrollQuote: {
         parameters: {
             query?: never;
@@ -3288,6 +3306,45 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPayrollRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payroll request. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3356,9 +3413,26 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    estimatePayrollFee: {
+    estimatePayoutFees: {
         parameters: {
-            query?: never;
+            query: {
+                /**
+                 * @description Amount to pay out, a decimal in the payout currency: greater than zero, at most 999999999999, with
+                 *     at most the currency's minor units of decimals (2 for USD, 0 for JPY).
+                 * @example 1234.56
+                 */
+                amount: components["parameters"]["PayoutAmount"];
+                /**
+                 * @description Payout currency; one the account holds.
+                 * @example USD
+                 */
+                currency: components["parameters"]["PayoutCurrency"];
+                /**
+                 * @description The beneficiary to pay (a UUID); must be an active beneficiary of the caller's customer.
+                 * @example 8f14e45f-ceea-4e7a-9b2c-3d4e5f6a7b8c
+                 */
+                beneficiaryId: components["parameters"]["BeneficiaryId"];
+            };
             header?: {
                 /**
                  * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
@@ -3366,50 +3440,32 @@ export interface operations {
                  * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
                  */
                 "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
-                 *     this POST safe:
-                 *     - a repeat with the same key and the same body replays the first response (status and body) for
-                 *       24 hours, without executing the operation again;
-                 *     - the same key with another body (or on another operation or path) gets 422
-                 *       `IDEMPOTENCY_KEY_REUSED`;
-                 *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
-                 *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
-                 *
-                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
-            path?: never;
+            path: {
+                /**
+                 * @description Id of one of the caller's accounts (a UUID).
+                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 */
+                accountId: components["parameters"]["AccountId"];
+            };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["EstimatePayrollFeeRequest"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description The fee estimate and its feeHash. */
+            /** @description The payout fee estimate and its feeHash. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PayrollFeeEstimateResponse"];
+                    "application/json": components["schemas"]["PayoutFeeEstimateResponse"];
                 };
             };
-            400: components["responses"]["EstimatePayrollFeeBadRequest"];
+            400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -3474,63 +3530,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-        };
-    };
-    estimatePayoutFees: {
-        parameters: {
-            query: {
-                /**
-                 * @description Amount to pay out, a decimal in the payout currency: greater than zero, at most 999999999999, with
-                 *     at most the currency's minor units of decimals (2 for USD, 0 for JPY).
-                 * @example 1234.56
-                 */
-                amount: components["parameters"]["PayoutAmount"];
-                /**
-                 * @description Payout currency; one the account holds.
-                 * @example USD
-                 */
-                currency: components["parameters"]["PayoutCurrency"];
-                /**
-                 * @description The beneficiary to pay (a UUID); must be an active beneficiary of the caller's customer.
-                 * @example 8f14e45f-ceea-4e7a-9b2c-3d4e5f6a7b8c
-                 */
-                beneficiaryId: components["parameters"]["BeneficiaryId"];
-            };
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
-                 */
-                accountId: components["parameters"]["AccountId"];
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The payout fee estimate and its feeHash. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayoutFeeEstimateResponse"];
-                };
-            };
-            400: components["responses"]["ValidationError"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

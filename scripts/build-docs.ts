@@ -17,11 +17,11 @@ if (!existsSync(new URL(`../${spec}`, import.meta.url))) {
   process.exit(1);
 }
 
-execFileSync(
-  'npx',
-  ['--no-install', 'redocly', 'build-docs', spec, '-o', output, '--inlineBundle', '--title', 'Payroll Fee Estimation API'],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } },
-);
+execFileSync('npx', ['--no-install', 'redocly', 'build-docs', spec, '-o', output, '--inlineBundle', '--title', 'Payroll Fee Estimation API'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+});
 
 const logo = (text: string) =>
   'data:image/svg+xml,' +
@@ -31,9 +31,7 @@ const logo = (text: string) =>
   ).replace(/'/g, '%27');
 const file = new URL(`../${output}`, import.meta.url);
 let html = readFileSync(file, 'utf8');
-html = html
-  .replaceAll('https://cdn.redoc.ly/redoc/logo-mini-full.svg', logo('Redocly'))
-  .replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', logo('R'));
+html = html.replaceAll('https://cdn.redoc.ly/redoc/logo-mini-full.svg', logo('Redocly')).replaceAll('https://cdn.redoc.ly/redoc/logo-mini.svg', logo('R'));
 // Redoc's icon sets (cdn.redocly.com) are only fetched for features this page does not use; the
 // browser test fails on any remote request, so a new one cannot slip in unseen.
 const remote = [
@@ -44,5 +42,19 @@ if (remote.length > 0) {
   console.error(`${output} still loads remote resources: ${[...new Set(remote)].join(', ')}`);
   process.exit(1);
 }
+// Readability, on top of Redoc's theme (its CSS variables and classes of the page's markdown):
+//  - the middle column, where the rules are written, takes about two thirds of the content width at
+//    1440 px (Redoc gives the samples half of it, which left ~480 px of text per line);
+//  - a word is never broken inside a table cell (Redoc lets inline code break anywhere): a table wider
+//    than its column scrolls sideways inside itself, never the page;
+//  - code blocks and samples wrap their long lines instead of cutting an error message off.
+const READING_CSS = `
+:root { --panel-samples-width: 36%; }
+table.md { display: block; overflow-x: auto; max-width: 100%; width: auto; }
+table.md th, table.md td, table.md code { word-break: normal; overflow-wrap: normal; }
+table.md code { white-space: nowrap; }
+pre, pre code { white-space: pre-wrap !important; overflow-wrap: anywhere; word-break: normal; }
+`;
+html = html.replace('</head>', `<style id="payroll-docs-reading">${READING_CSS}</style>\n</head>`);
 writeFileSync(file, html);
 console.log(`${output}: no CDN resource; open it from disk or any static server`);

@@ -1,7 +1,9 @@
-// `npm run mock` as a client developer uses it: Prism on the bundled spec answers with the spec's
-// examples and rejects requests that break the spec, here driven through the published client.
+// `npm run mock` as a client developer uses it: started with `npm run -s mock -- --port N` (on a copy of
+// the bundled spec), driven through the published client and plain fetch. A request that breaks the
+// spec gets the service's own envelope, 400 VALIDATION_ERROR naming the field; any other request gets
+// its operation's success example — checked here for every operation of the spec.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,71 +11,144 @@ import { PayrollApiError, createPayrollClient, unwrap } from '../../client/index
 import { bundledSpecCopy, inRepo } from '../support/build.js';
 import { freePort } from '../support/processes.js';
 
-type Examples = Record<string, unknown>;
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+  $ref?: string;
+}
+interface Media {
+  examples?: Record<string, { $ref?: string; value?: unknown }>;
+}
+interface Operation {
+  operationId: string;
+  security?: unknown[];
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { content?: Record<string, Media> }>;
+}
+type PathItem = Record<string, Operation> & { parameters?: Parameter[] };
 interface BundledSpec {
-  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { examples?: Examples }> }> }>>;
+  paths: Record<string, PathItem>;
 }
 
-let prism: ChildProcess;
+let mock: ChildProcess;
 let baseUrl: string;
+let port: number;
 let spec: BundledSpec;
+let specCopy: string;
 let output = '';
 let scratch: string;
+
+/** Waits until `child`'s output matches `pattern`; rejects with the output when it exits first. */
+async function outputMatches(child: ChildProcess, read: () => string, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (pattern.test(read())) return;
+    if (child.exitCode !== null) throw new Error(`the mock exited (${child.exitCode}):\n${read()}`);
+    if (Date.now() > deadline) throw new Error(`the mock did not start within ${timeoutMs / 1000} s:\n${read()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** `npm run -s mock -- …args` in a process group of its own; its output collected in `sink`. */
+function startMock(args: string[], sink: (text: string) => void): ChildProcess {
+  const child = spawn('npm', ['run', '-s', 'mock', '--', ...args], { cwd: inRepo(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout?.on('data', (chunk: Buffer) => sink(chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => sink(chunk.toString()));
+  return child;
+}
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'payroll-mock-'));
   const bundled = bundledSpecCopy(scratch);
   spec = JSON.parse(bundled.json) as BundledSpec;
-  const port = await freePort();
+  specCopy = join(scratch, 'openapi.json');
+  writeFileSync(specCopy, bundled.json);
+  port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  // The command of `npm run mock` (on a copy of the bundle and a free port); its own process group, stopped in afterAll.
-  prism = spawn(inRepo('node_modules', '.bin', 'prism'), ['mock', bundled.yamlCopy, '--host', '127.0.0.1', '--port', String(port)], {
-    cwd: inRepo(),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  prism.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  prism.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if (prism.exitCode !== null) throw new Error(`prism exited (${prism.exitCode}):\n${output}`);
-    if (/Prism is listening/.test(output)) break;
-    if (Date.now() > deadline) throw new Error(`prism did not start within 20 s:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  mock = startMock(['--port', String(port), '--spec', specCopy], (text) => (output += text));
+  await outputMatches(mock, () => output, /listening on http:\/\/127\.0\.0\.1:\d+/);
 }, 60_000);
 
 afterAll(async () => {
-  if (prism?.pid && prism.exitCode === null) {
-    const exited = new Promise((resolve) => prism.once('exit', resolve));
-    process.kill(-prism.pid, 'SIGTERM');
+  if (mock?.pid && mock.exitCode === null) {
+    const exited = new Promise((resolve) => mock.once('exit', resolve));
+    process.kill(-mock.pid, 'SIGTERM');
     await exited;
   }
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 /** Follows a local `$ref` ("#/components/examples/…") of the bundled spec. */
-const deref = (node: unknown): unknown => {
+const deref = <T>(node: T): T => {
   const ref = (node as { $ref?: string }).$ref;
   if (!ref) return node;
   return deref(
     ref
       .slice(2)
       .split('/')
-      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec),
+      .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')], spec) as T,
   );
 };
 
-const exampleOf = (path: string, method: string, status: string) => {
-  const examples = spec.paths[path]![method]!.responses[status]!.content!['application/json']!.examples!;
-  return (deref(Object.values(examples)[0]) as { value: unknown }).value;
-};
+const firstExample = (media: Media | undefined) => deref(Object.values(media?.examples ?? {})[0]!).value;
+const successOf = (op: Operation) => Object.entries(op.responses).find(([status]) => status.startsWith('2'))!;
+const exampleOf = (path: string, method: string, status: string) =>
+  firstExample(deref(spec.paths[path]![method]!.responses[status]!).content!['application/json']);
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
-describe('npm run mock (Prism on dist/openapi.yaml)', () => {
+/** A request the spec allows, made of its examples: path parameters, required query parameters, the first request body example. */
+function exampleRequest(path: string, item: PathItem, op: Operation): { url: string; init: RequestInit } {
+  const parameters = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
+  let url = path;
+  const query = new URLSearchParams();
+  for (const parameter of parameters) {
+    if (parameter.in === 'path') url = url.replace(`{${parameter.name}}`, encodeURIComponent(String(parameter.example)));
+    if (parameter.in === 'query' && parameter.required) query.set(parameter.name, String(parameter.example));
+  }
+  const headers: Record<string, string> = op.security?.length === 0 ? {} : { Authorization: 'Bearer any-token' };
+  const body = op.requestBody && firstExample(op.requestBody.content['application/json']);
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  return { url: `${baseUrl}${url}${query.size ? `?${query}` : ''}`, init: { headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) } };
+}
+
+describe('npm run mock -- --port N (the mock on the bundled spec)', () => {
+  it('listens on the port it is given', () => {
+    expect(output).toContain(`listening on http://127.0.0.1:${port}`);
+  });
+
+  it('refuses a port that is not one, with its usage', async () => {
+    let text = '';
+    const child = startMock(['--port', 'forty', '--spec', specCopy], (chunk) => (text += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(2);
+    expect(text).toContain('--port must be a port number, not "forty"');
+    expect(text).toContain('usage: npm run mock --');
+  }, 30_000);
+
   it('answers GET /healthz with the spec example', async () => {
     const response = await fetch(`${baseUrl}/healthz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual(exampleOf('/healthz', 'get', '200'));
+  });
+
+  it('answers every operation of the spec, called with its examples, with its success status and example', async () => {
+    const answers: string[] = [];
+    const expected: string[] = [];
+    for (const [path, item] of Object.entries(spec.paths)) {
+      for (const method of METHODS.filter((name) => item[name])) {
+        const op = item[method]!;
+        const { url, init } = exampleRequest(path, item, op);
+        const response = await fetch(url, { ...init, method: method.toUpperCase() });
+        const [status, success] = successOf(op);
+        answers.push(`${op.operationId} ${response.status} ${JSON.stringify(await response.json())}`);
+        expected.push(`${op.operationId} ${status} ${JSON.stringify(firstExample(success.content?.['application/json']))}`);
+      }
+    }
+    expect(answers.length).toBeGreaterThan(15);
+    expect(answers).toEqual(expected);
   });
 
   it('answers the typed client with the examples, any bearer token accepted', async () => {
@@ -90,15 +165,66 @@ describe('npm run mock (Prism on dist/openapi.yaml)', () => {
     expect(estimate).toEqual((exampleOf('/v1/customers/payroll/estimate', 'post', '200') as { data: unknown }).data);
   });
 
-  it('rejects what breaks the spec: no token → 401, a malformed id → 400, both as PayrollApiError', async () => {
+  it('rejects what breaks the spec: no token → 401, a malformed id → 400 naming the parameter, both as PayrollApiError', async () => {
     const anonymous = createPayrollClient({ baseUrl });
     const path = '/v1/customers/payroll/requests/{requestId}' as const;
     const missingToken = await anonymous.GET(path, { params: { path: { requestId: '7b1e0007-0000-4000-8000-000000000003' } } });
     expect(missingToken.response.status).toBe(401);
+    expect(missingToken.error).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: expect.stringContaining('bearer token is required') } });
     const api = createPayrollClient({ baseUrl, token: 't' });
     const malformed = await api.GET(path, { params: { path: { requestId: 'not-a-uuid' } } });
     expect(malformed.response.status).toBe(400);
-    expect(malformed.response.headers.get('sl-violations')).toMatch(/uuid/);
+    expect(malformed.error).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'path.requestId must match format "uuid"' } });
     expect(() => unwrap(malformed)).toThrow(PayrollApiError);
+  });
+
+  it('answers an invalid body with 400 VALIDATION_ERROR in the envelope, naming the field (never an example of another error)', async () => {
+    const post = (body: unknown) =>
+      fetch(`${baseUrl}/v1/customers/payroll/estimate`, {
+        method: 'POST',
+        headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const bare = await post({ amountSplitDetails: [] });
+    expect(bare.status).toBe(400);
+    expect(await bare.json()).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'body.sourceAccountCurrencyId is required' } });
+    const accounts = { sourceAccountCurrencyId: '7b1e0005-0000-4000-8000-000000000001', payrollAccountCurrencyId: '7b1e0005-0000-4000-8000-000000000004' };
+    const empty = await post({ ...accounts, amountSplitDetails: [] });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^body\.amountSplitDetails /) } });
+    const badId = await post({ ...accounts, amountSplitDetails: [{ beneficiaryId: 'nope', amount: '1.00' }] });
+    expect(await badId.json()).toEqual({
+      success: false,
+      error: { code: 'VALIDATION_ERROR', message: 'body.amountSplitDetails[0].beneficiaryId must match format "uuid"' },
+    });
+  });
+
+  it('answers a missing query parameter with 400 naming it, and an unknown route or method in the envelope', async () => {
+    const headers = { Authorization: 'Bearer t' };
+    const missing = await fetch(`${baseUrl}/v1/accounts/7b1e0004-0000-4000-8000-000000000001/payouts/estimate?amount=10.00&currency=USD`, { headers });
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'query.beneficiaryId is required' } });
+    const unknown = await fetch(`${baseUrl}/v1/nothing-here`, { headers });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'No route for GET /v1/nothing-here' } });
+    const wrongMethod = await fetch(`${baseUrl}/healthz`, { method: 'PATCH' });
+    expect(wrongMethod.status).toBe(405);
+  });
+
+  it('picks another example with Prefer: code=<status> or example=<name>', async () => {
+    const url = `${baseUrl}/v1/customers/payroll/requests/7b1e0007-0000-4000-8000-000000000003`;
+    const notFound = await fetch(url, { headers: { Authorization: 'Bearer t', Prefer: 'code=404' } });
+    expect(notFound.status).toBe(404);
+    expect(await notFound.json()).toEqual(exampleOf('/v1/customers/payroll/requests/{requestId}', 'get', '404'));
+    const payout = `${baseUrl}/v1/accounts/7b1e0004-0000-4000-8000-000000000001/payouts/estimate?amount=10.00&currency=USD&beneficiaryId=7b1e0006-0000-4000-8000-000000000001`;
+    const unavailable = await fetch(payout, { headers: { Authorization: 'Bearer t', Prefer: 'example=EstimatePayoutFeesUnavailable' } });
+    expect(unavailable.status).toBe(200);
+    expect(((await unavailable.json()) as { data: { isEstimateAvailable: boolean } }).data.isEstimateAvailable).toBe(false);
+    const none = await fetch(url, { headers: { Authorization: 'Bearer t', Prefer: 'example=NoSuchExample' } });
+    expect(none.status).toBe(500);
+    expect(await none.json()).toEqual({
+      success: false,
+      error: { code: 'INTERNAL_ERROR', message: 'The mock has no example matching "Prefer: example=NoSuchExample" for getPayrollRequest' },
+    });
   });
 });

@@ -1,7 +1,10 @@
 // The reference site as its readers get it: dist/docs/index.html (npm run docs) served by a static
 // server on 127.0.0.1, opened in headless Chromium with every non-local request blocked. Every
 // operation of the bundled spec is reached through the sidebar and its heading must be visible;
-// the page must log no console error; a screenshot lands in dist/docs/screenshot.png.
+// the page must log no console error; a screenshot lands in dist/docs/screenshot.png. At 1440 and
+// 390 px wide, every page of the site (the introduction, each tag, each operation and webhook) must
+// fit the window (no horizontal scrolling) and no word may be broken inside a table cell; the
+// middle column must be wide at 1440 px; screenshots land in dist/docs/screenshot-<width>.png.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
@@ -65,33 +68,63 @@ const h2 = (page: Page, text: string, webhook = false) =>
     .filter({ hasText: new RegExp(`^${escapeRegExp(text)}${webhook ? '\\s*Webhook' : ''}$`) })
     .first();
 
+/**
+ * Words (runs of letters, digits and underscores) of the table cells in the page that the browser
+ * laid out over more than one line: a word broken in the middle (`QUOTE_PROVID|ED`).
+ */
+function brokenWordsInTableCells(): string[] {
+  const broken: string[] = [];
+  for (const cell of document.querySelectorAll('td, th')) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of (node.textContent ?? '').matchAll(/[A-Za-z0-9_]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+        if (lines.size > 1) broken.push(word[0]);
+      }
+    }
+  }
+  return broken;
+}
+
 describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless Chromium', () => {
   let browser: Browser;
   let page: Page;
   let site: Listening;
   let operations: Operation[];
+  let tags: string[];
   const consoleErrors: string[] = [];
   const remoteRequests: string[] = [];
 
-  beforeAll(async () => {
-    operations = operationsOf(JSON.parse(ensureDocs()));
-    site = await serve(inRepo('dist', 'docs'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
-    });
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on('console', (message) => {
+  /** A page of the given width that records console errors and blocks (and records) every request leaving 127.0.0.1. */
+  async function openPage(width: number): Promise<Page> {
+    const opened = await browser.newPage({ viewport: { width, height: 1000 } });
+    opened.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
-    page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
-    await page.route('**/*', (route) => {
+    opened.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+    await opened.route('**/*', (route) => {
       const url = new URL(route.request().url());
       if (url.protocol === 'data:' || url.hostname === '127.0.0.1') return route.continue();
       remoteRequests.push(url.href);
       return route.abort();
     });
-    await page.goto(`${site.url}/`, { waitUntil: 'load' });
+    await opened.goto(`${site.url}/`, { waitUntil: 'load' });
+    return opened;
+  }
+
+  beforeAll(async () => {
+    const spec = JSON.parse(ensureDocs()) as { tags?: { name: string }[]; paths?: PathItems; webhooks?: PathItems };
+    operations = operationsOf(spec);
+    tags = (spec.tags ?? []).map((tag) => tag.name);
+    site = await serve(inRepo('dist', 'docs'));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
+    });
+    page = await openPage(1440);
   }, 180_000);
 
   afterAll(async () => {
@@ -109,7 +142,10 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
   it('reaches every operation and webhook of the bundled spec from the sidebar and shows its summary as a heading', async () => {
     expect(operations.length).toBeGreaterThan(0);
     const summaries = operations.map((op) => op.summary);
-    expect(summaries.filter((summary) => summary === ''), 'operations without a summary').toEqual([]);
+    expect(
+      summaries.filter((summary) => summary === ''),
+      'operations without a summary',
+    ).toEqual([]);
     expect(new Set(summaries).size, 'two operations share a summary').toBe(summaries.length);
 
     const menu = page.locator('[data-component-name="Menu/Menu"]').first();
@@ -138,4 +174,67 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
     expect(consoleErrors).toEqual([]);
     expect(existsSync(inRepo('dist', 'docs', 'screenshot.png'))).toBe(true);
   });
+
+  it('lists the tags in the order of the workflow, and the payroll operations from the estimate to the poll', async () => {
+    expect(tags).toEqual(['Payroll', 'Payouts', 'Webhooks', 'Admin', 'Operations']);
+    const menu = page.locator('[data-component-name="Menu/Menu"]').first();
+    const estimate = menu.getByText('Estimate the fees of a payroll distribution', { exact: true });
+    if (!(await estimate.isVisible())) await menu.getByText('Payroll', { exact: true }).first().click();
+    await estimate.waitFor({ state: 'visible' });
+    const sidebar = await menu.innerText();
+    const order = [
+      'Estimate the fees of a payroll distribution',
+      'Create a payroll request',
+      'Accept the FX quote',
+      'Get a payroll request',
+      'Payouts',
+      'Webhooks',
+      'Admin',
+    ];
+    const positions = order.map((label) => sidebar.indexOf(label));
+    expect(
+      positions.every((position) => position >= 0),
+      `all of ${order.join(', ')} in the sidebar`,
+    ).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+
+  for (const width of [1440, 390]) {
+    it(`at ${width} px: every page fits the window and no word is broken inside a table cell; writes dist/docs/screenshot-${width}.png`, async () => {
+      const sized = await openPage(width);
+      try {
+        await sized.getByRole('heading', { level: 1 }).first().waitFor({ state: 'visible' });
+        await sized.waitForFunction(() => !document.body.innerText.includes('Loading...'), undefined, { timeout: 15_000 }).catch(() => undefined);
+        await sized.screenshot({ path: inRepo('dist', 'docs', `screenshot-${width}.png`) });
+        if (width === 1440) {
+          // The middle column, where the rules are written: wide enough for a table of three columns.
+          const paragraph = await sized.getByText('A payroll distribution runs in this order').boundingBox();
+          expect(paragraph?.width, "width of the introduction's text column").toBeGreaterThanOrEqual(600);
+        }
+        const pages = [
+          { hash: '', heading: sized.getByRole('heading', { level: 1 }).first() },
+          ...tags.map((tag) => ({
+            hash: `#tag/${tag}`,
+            heading: sized
+              .getByRole('heading')
+              .filter({ hasText: new RegExp(`^${escapeRegExp(tag)}$`) })
+              .first(),
+          })),
+          ...operations.map((op) => ({ hash: `#operation/${op.operationId}`, heading: h2(sized, op.summary, op.webhook) })),
+        ];
+        const problems: string[] = [];
+        for (const { hash, heading } of pages) {
+          await sized.evaluate((target) => (location.hash = target), hash);
+          await heading.waitFor({ state: 'visible', timeout: 10_000 });
+          const overflow = await sized.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          const broken = await sized.evaluate(brokenWordsInTableCells);
+          if (overflow > 0) problems.push(`${hash || 'introduction'}: ${overflow} px wider than the window`);
+          if (broken.length > 0) problems.push(`${hash || 'introduction'}: words broken in table cells: ${[...new Set(broken)].join(', ')}`);
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await sized.close();
+      }
+    }, 180_000);
+  }
 });
