@@ -39,7 +39,7 @@ function parse(): { user: string; ttl: number } {
 /** Why the user cannot sign in, or undefined when it exists. */
 async function unknownUser(config: ReturnType<typeof loadConfig>, userId: string): Promise<string | undefined> {
   if (config.databaseUrl) {
-    const db = await PostgresDatabase.open(config.databaseUrl, 1);
+    const db = await PostgresDatabase.open(config.databaseUrl, { maxConnections: 1 });
     try {
       return (await findUser(db, userId)) ? undefined : `no user ${userId} in the database at DATABASE_URL`;
     } finally {
