@@ -47,7 +47,8 @@ const TRANSFERS = `(SELECT json_agg(json_strip_nulls(json_build_object('id', t.i
         'sourceCurrencyAmount', sp.source_currency_amount::text, 'amount', t.amount::text) END,
       'executedAt', ${iso('t.executed_at')}, 'completedAt', ${iso('t.completed_at')}, 'failureReason', t.failure_reason,
       'createdAt', ${iso('t.created_at')})) ORDER BY t.position)
-    FROM transfers t LEFT JOIN amount_splits sp ON sp.id = t.amount_split_id WHERE t.payroll_request_id = r.id)`;
+    FROM transfers t LEFT JOIN amount_splits sp ON sp.id = t.amount_split_id AND sp.payroll_request_id = r.id
+   WHERE t.payroll_request_id = r.id)`;
 
 const FX_EXCHANGE = `(SELECT json_build_object('id', f.id, 'payrollRequestId', f.payroll_request_id, 'fromCurrencyCode', f.from_currency_code,
       'toCurrencyCode', f.to_currency_code, 'fromAmount', f.from_amount::text, 'toAmount', f.to_amount::text, 'exchangeRate', f.exchange_rate::text,
