@@ -71,7 +71,7 @@ export function createApp(options: AppOptions): Express {
       ajvFormats: { mode: 'full' },
       // The spec is split across files; dereferencing resolves them (the default bundle mode fails on them).
       $refParser: { mode: 'dereference' },
-      operationHandlers: operationHandlers(allHandlers(options.deps), options.deps),
+      operationHandlers: operationHandlers(allHandlers(options.deps), options.deps, { validateResponses: options.validateResponses }),
     }),
   );
   app.use(notFoundHandler);

@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { components } from '../../generated/api.js';
+import { JsonText } from '../usecases/jsonText.js';
 
 type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 /** The spec's error codes: a code added there fails to compile here until it has a status. */
@@ -38,6 +39,12 @@ export function sendError(res: Response, code: ErrorCode, message: string, statu
   res.status(status).type('application/json').end(JSON.stringify(body));
 }
 
-export function sendData<T>(res: Response, status: number, data: T): void {
-  res.status(status).json({ success: true as const, data });
+/**
+ * The success envelope. JSON text already built is sent as it is, unless `parseJsonText` (the
+ * response validator is on: it checks what passes through res.json, so the text is parsed for it).
+ */
+export function sendData<T>(res: Response, status: number, data: T | JsonText<T>, parseJsonText = false): void {
+  if (!(data instanceof JsonText)) res.status(status).json({ success: true as const, data });
+  else if (parseJsonText) res.status(status).json({ success: true as const, data: data.parse() });
+  else res.status(status).type('application/json').send(`{"success":true,"data":${data.text}}`);
 }

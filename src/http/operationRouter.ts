@@ -2,6 +2,7 @@ import type { RequestHandler } from 'express';
 import type * as OpenApiValidator from 'express-openapi-validator';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Principal } from '../usecases/principal.js';
+import { JsonText } from '../usecases/jsonText.js';
 import { sendData } from './envelope.js';
 import { answerIdempotently } from './idempotent.js';
 import type { Caller, Handler, Handlers, OperationId, PathParams, QueryParams, RequestBody } from './operations.js';
@@ -13,6 +14,11 @@ type Route = Parameters<Resolver>[1];
 type ApiDoc = Parameters<Resolver>[2];
 type PathItemObject = NonNullable<ApiDoc['paths']>[string];
 type OperationObject = NonNullable<PathItemObject['get']>;
+
+export interface SendOptions {
+  /** The response validator is on: JSON text from a handler is parsed so that it can be checked. */
+  validateResponses: boolean;
+}
 
 /** What the spec says about one operation beyond its types. */
 interface OperationTraits {
@@ -29,7 +35,7 @@ interface OperationTraits {
  * each path and method; the resolver finds it by the operation's operationId. A path is written
  * once, in the spec.
  */
-export function operationHandlers(handlers: Handlers, deps: UseCaseDeps): OperationHandlerOptions {
+export function operationHandlers(handlers: Handlers, deps: UseCaseDeps, options: SendOptions = { validateResponses: false }): OperationHandlerOptions {
   return {
     // Where the validator's default resolver would look for handler modules; ours are in the table.
     basePath: '',
@@ -40,7 +46,7 @@ export function operationHandlers(handlers: Handlers, deps: UseCaseDeps): Operat
       const operation = pathItem?.[methodOf(route)];
       const id = operation?.operationId;
       if (!pathItem || !operation || !id || !isOperationId(handlers, id)) throw new Error(`no handler for ${where} (operationId ${id ?? 'missing'})`);
-      return bind(handlers, id, traitsOf(apiDoc, pathItem, operation, where), deps);
+      return bind(handlers, id, traitsOf(apiDoc, pathItem, operation, where), deps, options);
     },
   };
 }
@@ -78,6 +84,7 @@ function bind<K extends OperationId>(
   id: K,
   traits: OperationTraits,
   deps: UseCaseDeps,
+  options: SendOptions,
 ): RequestHandler<PathParams<K>, unknown, RequestBody<K>, QueryParams<K>> {
   const handler: Handler<K> = handlers[id];
   return async (req, res) => {
@@ -88,9 +95,13 @@ function bind<K extends OperationId>(
     const run = () => handler({ params: req.params, query: req.query, body: req.body, caller });
     if (!traits.idempotent || !principal) {
       const { status, data } = await run();
-      return sendData(res, status, data);
+      return sendData(res, status, data, options.validateResponses);
     }
     const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body };
-    await answerIdempotently(deps, request, res, run);
+    // A stored answer is a value: JSON text is parsed before it is kept.
+    await answerIdempotently(deps, request, res, async () => {
+      const { status, data } = await run();
+      return { status, data: data instanceof JsonText ? data.parse() : data };
+    });
   };
 }

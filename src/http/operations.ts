@@ -5,6 +5,7 @@
  * drops a status, breaks the build where a handler no longer fits.
  */
 import type { operations, paths } from '../../generated/api.js';
+import type { JsonText } from '../usecases/jsonText.js';
 import type { Principal } from '../usecases/principal.js';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -35,9 +36,14 @@ export type RequestBody<K extends OperationId> = JsonContent<Op<K>['requestBody'
 
 type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 203 | 204 | 205 | 206>;
 
-/** What a handler answers: one of the operation's 2xx statuses and the `data` of that response's envelope. */
+type Data<R> = JsonContent<R> extends { data: infer D } ? D : never;
+
+/**
+ * What a handler answers: one of the operation's 2xx statuses and the `data` of that response's
+ * envelope, as a value or as JSON text already built (sent as it is).
+ */
 type Result<K extends OperationId> = {
-  [S in SuccessStatus<K>]: { status: S; data: JsonContent<Responses<K>[S]> extends { data: infer D } ? D : never };
+  [S in SuccessStatus<K>]: { status: S; data: Data<Responses<K>[S]> | JsonText<Data<Responses<K>[S]>> };
 }[SuccessStatus<K>];
 
 /**

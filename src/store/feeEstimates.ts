@@ -19,28 +19,65 @@ export interface PayrollFeeEstimateRecord {
   expiresAt: Date;
 }
 
+const ESTIMATE_COLUMNS = `fee_hash, customer_id, created_by_user_id, source_account_currency_id, payroll_account_currency_id,
+  entries, fee_breakdown, source_currency_amount, fee_amount, total_amount, estimated_received_amount, created_at, expires_at`;
+const ESTIMATE_VALUES = `$1::text, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6::jsonb, $7::jsonb,
+  $8::numeric, $9::numeric, $10::numeric, $11::numeric, $12::timestamptz, $13::timestamptz`;
+
+function estimateParams(record: PayrollFeeEstimateRecord): unknown[] {
+  return [
+    record.feeHash,
+    record.customerId,
+    record.createdByUserId,
+    record.sourceAccountCurrencyId,
+    record.payrollAccountCurrencyId,
+    JSON.stringify(record.entries),
+    JSON.stringify(record.feeBreakdown),
+    record.sourceCurrencyAmount,
+    record.feeAmount,
+    record.totalAmount,
+    record.estimatedReceivedAmount,
+    record.createdAt,
+    record.expiresAt,
+  ];
+}
+
 export async function insertPayrollFeeEstimate(tx: Queryable, record: PayrollFeeEstimateRecord): Promise<void> {
-  await tx.query(
-    `INSERT INTO payroll_fee_estimates (fee_hash, customer_id, created_by_user_id, source_account_currency_id,
-       payroll_account_currency_id, entries, fee_breakdown, source_currency_amount, fee_amount, total_amount,
-       estimated_received_amount, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13)`,
-    [
-      record.feeHash,
-      record.customerId,
-      record.createdByUserId,
-      record.sourceAccountCurrencyId,
-      record.payrollAccountCurrencyId,
-      JSON.stringify(record.entries),
-      JSON.stringify(record.feeBreakdown),
-      record.sourceCurrencyAmount,
-      record.feeAmount,
-      record.totalAmount,
-      record.estimatedReceivedAmount,
-      record.createdAt,
-      record.expiresAt,
-    ],
+  await tx.query(`INSERT INTO payroll_fee_estimates (${ESTIMATE_COLUMNS}) VALUES (${ESTIMATE_VALUES})`, estimateParams(record));
+}
+
+/** What the checked insert found; the estimate was stored only when both hold. */
+export interface CheckedInsert {
+  /** Every beneficiary exists, is the customer's and is active. */
+  beneficiariesOk: boolean;
+  /** reference_version still is the version the figures were computed from. */
+  referenceCurrent: boolean;
+}
+
+/**
+ * The estimate's one round trip: checks the beneficiaries (distinct ids) and that the reference
+ * data the figures came from is still current, and stores the locked estimate only when both
+ * hold. A single statement is atomic on its own, so it needs no BEGIN/COMMIT.
+ */
+export async function insertPayrollFeeEstimateIfCurrent(
+  db: Queryable,
+  record: PayrollFeeEstimateRecord,
+  checks: { beneficiaryIds: readonly string[]; referenceVersion: string },
+): Promise<CheckedInsert> {
+  const rows = await db.query<CheckedInsert>(
+    `WITH checks AS (
+       SELECT (SELECT count(*) FROM beneficiaries WHERE customer_id = $2::uuid AND active AND id = ANY($14::uuid[]))
+                = cardinality($14::uuid[]) AS "beneficiariesOk",
+              (SELECT version FROM reference_version) = $15::bigint AS "referenceCurrent"
+     ), inserted AS (
+       INSERT INTO payroll_fee_estimates (${ESTIMATE_COLUMNS})
+       SELECT ${ESTIMATE_VALUES} FROM checks WHERE "beneficiariesOk" AND "referenceCurrent"
+       RETURNING 1
+     )
+     SELECT "beneficiariesOk", "referenceCurrent" FROM checks`,
+    [...estimateParams(record), checks.beneficiaryIds, checks.referenceVersion],
   );
+  return rows[0]!;
 }
 
 export interface LockedPayrollFeeEstimate {

@@ -40,6 +40,8 @@ export interface EstimateReferenceData {
   spreadBips: number | null;
   /** The payroll currency's fixed bank fee per beneficiary (exact string); null when it has none. */
   bankFeePerBeneficiary: string | null;
+  /** reference_version when this was read (read first: whatever follows is at least as new); null when no row. */
+  referenceVersion: string | null;
 }
 
 /**
@@ -53,8 +55,8 @@ export async function findEstimateReferenceData(
   sourceAccountCurrencyId: string,
   payrollAccountCurrencyId: string,
 ): Promise<EstimateReferenceData> {
-  const rows = await tx.query<AccountCurrencyRow & { spread_bips: number | null; bank_fee_per_beneficiary: string | null }>(
-    `SELECT ac.id, ac.account_id, a.customer_id, a.account_provider, ac.currency_code, c.decimals,
+  const rows = await tx.query<AccountCurrencyRow & { spread_bips: number | null; bank_fee_per_beneficiary: string | null; reference_version: string }>(
+    `SELECT (SELECT version::text FROM reference_version) AS reference_version, ac.id, ac.account_id, a.customer_id, a.account_provider, ac.currency_code, c.decimals,
             (SELECT spread_bips FROM customers WHERE id = $1) AS spread_bips,
             (SELECT per_beneficiary::text FROM bank_fees WHERE currency_code = ac.currency_code) AS bank_fee_per_beneficiary
        FROM account_currencies ac
@@ -63,13 +65,16 @@ export async function findEstimateReferenceData(
       WHERE ac.id IN ($2, $3)`,
     [customerId, sourceAccountCurrencyId, payrollAccountCurrencyId],
   );
-  const byId = new Map(rows.map(({ spread_bips: _spread, bank_fee_per_beneficiary: _fee, ...accountCurrency }) => [accountCurrency.id, accountCurrency]));
+  const byId = new Map(
+    rows.map(({ spread_bips: _spread, bank_fee_per_beneficiary: _fee, reference_version: _version, ...accountCurrency }) => [accountCurrency.id, accountCurrency]),
+  );
   const payrollRow = rows.find((row) => row.id === payrollAccountCurrencyId.toLowerCase());
   return {
     source: byId.get(sourceAccountCurrencyId.toLowerCase()) ?? null,
     payroll: byId.get(payrollAccountCurrencyId.toLowerCase()) ?? null,
     spreadBips: rows[0]?.spread_bips ?? null,
     bankFeePerBeneficiary: payrollRow?.bank_fee_per_beneficiary ?? null,
+    referenceVersion: rows[0]?.reference_version ?? null,
   };
 }
 

@@ -4,6 +4,7 @@ import { assertRate } from '../domain/minorUnits.js';
 import { Money, formatExact } from '../domain/money.js';
 import { findCurrency } from '../store/referenceData.js';
 import type { UseCaseDeps } from './deps.js';
+import { forgetEstimateReferences } from './estimateReference.js';
 import { type Principal, requireAdmin } from './principal.js';
 
 /**
@@ -20,11 +21,14 @@ export async function updateExchangeRate(
   if (pair.from === pair.to) throw validationError('path.toCurrencyCode must differ from path.fromCurrencyCode');
   const rate = new Money(body.rate);
   assertRate(rate, 'body.rate');
-  return deps.db.transaction(async (tx) => {
+  const updated = await deps.db.transaction(async (tx) => {
     for (const [field, code] of [['fromCurrencyCode', pair.from], ['toCurrencyCode', pair.to]] as const) {
       if (!(await findCurrency(tx, code))) throw validationError(`path.${field} ${code} is not a known currency`);
     }
     const saved = await deps.rates.setRate(tx, pair.from, pair.to, rate);
     return { fromCurrencyCode: pair.from, toCurrencyCode: pair.to, rate: formatExact(saved.rate), updatedAt: saved.updatedAt.toISOString() };
   });
+  // Estimates made from now on use the new rate (other instances notice its reference_version).
+  forgetEstimateReferences(deps.db);
+  return updated;
 }

@@ -1,7 +1,7 @@
 import { createPayrollRequest } from '../../usecases/createPayrollRequest.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import { estimatePayrollFee } from '../../usecases/estimatePayrollFee.js';
-import { getPayrollRequest } from '../../usecases/getPayrollRequest.js';
+import { getPayrollRequestJson } from '../../usecases/getPayrollRequest.js';
 import { listCustomerPayrollRequests } from '../../usecases/listPayrollRequests.js';
 import { acceptPayrollQuote, cancelPayrollRequest } from '../../usecases/quoteLifecycle.js';
 import type { Handlers } from '../operations.js';
@@ -12,7 +12,7 @@ export function payrollHandlers(deps: UseCaseDeps) {
     estimatePayrollFee: async ({ caller, body }) => ({ status: 200, data: await estimatePayrollFee(deps, caller, body) }),
     listPayrollRequests: async ({ caller, query }) => ({ status: 200, data: await listCustomerPayrollRequests(deps, caller, query) }),
     createPayrollRequest: async ({ caller, body }) => ({ status: 201, data: await createPayrollRequest(deps, caller, body) }),
-    getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await getPayrollRequest(deps, caller, params.requestId) }),
+    getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await getPayrollRequestJson(deps, caller, params.requestId) }),
     acceptPayrollQuote: async ({ caller, params }) => ({ status: 200, data: await acceptPayrollQuote(deps, caller, params.requestId) }),
     cancelPayrollRequest: async ({ caller, params, body }) => ({ status: 200, data: await cancelPayrollRequest(deps, caller, params.requestId, body) }),
   } satisfies Partial<Handlers>;

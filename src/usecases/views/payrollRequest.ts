@@ -56,7 +56,10 @@ function toPayrollRequest(row: PayrollRequestRow, splits: AmountSplitRow[], tran
     acceptedByCustomerAt: isoOrNull(row.accepted_by_customer_at),
     cancellationReason: row.cancellation_reason,
     failureReason: row.failure_reason,
-    returnedAmount: returnedAmountOf(splits, row.source_currency_decimals),
+    returnedAmount: returnedAmountOf(
+      splits.flatMap((split) => (split.returnedSourceCurrencyAmount === null ? [] : [split.returnedSourceCurrencyAmount])),
+      row.source_currency_decimals,
+    ),
     metadata: row.metadata,
     amountSplitDetails: splits.map(toAmountSplit),
     transfers: transfers.map((transfer) => toTransfer(transfer, transfer.amount_split_id ? splitById.get(transfer.amount_split_id) : undefined)),
@@ -111,10 +114,9 @@ function quoteOf(row: PayrollRequestRow): Schemas['PayrollQuoteFigures'] | null 
   };
 }
 
-/** Σ of what failed payouts credited back, at the source scale ("0.00" when none failed). */
-function returnedAmountOf(splits: readonly AmountSplitRow[], sourceDecimals: number): string {
-  const returned = splits.flatMap((split) => (split.returnedSourceCurrencyAmount === null ? [] : [new Money(split.returnedSourceCurrencyAmount)]));
-  return formatAtScale(sum(returned), sourceScaleOf(sourceDecimals));
+/** Σ of what failed payouts credited back (the splits' returned amounts), at the source scale ("0.00" when none failed). */
+export function returnedAmountOf(returnedAmounts: readonly string[], sourceDecimals: number): string {
+  return formatAtScale(sum(returnedAmounts.map((amount) => new Money(amount))), sourceScaleOf(sourceDecimals));
 }
 
 function toAmountSplit(split: AmountSplitRow): Schemas['AmountSplitDetail'] {

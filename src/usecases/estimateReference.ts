@@ -1,0 +1,92 @@
+import type { Decimal } from 'decimal.js';
+import { notFound } from '../domain/errors.js';
+import type { FeeSchedule } from '../domain/payrollFees.js';
+import type { Database } from '../store/db.js';
+import { type AccountCurrencyRow, findEstimateReferenceData } from '../store/referenceData.js';
+import type { UseCaseDeps } from './deps.js';
+
+/**
+ * The reference data of a payroll estimate, cached in the process so that the hot path is one
+ * round trip. Each entry carries the reference_version it was read at; the estimate's statement
+ * inserts only while that version is current, so a change made anywhere (the admin rate endpoint
+ * of another instance, a seed, an operator's SQL) is noticed on the next estimate and reloaded.
+ * A rate change made in this process also forgets the cache at once (forgetEstimateReferences).
+ */
+export interface EstimateReference {
+  referenceVersion: string;
+  source: AccountCurrencyRow;
+  payroll: AccountCurrencyRow;
+  /** 0 without a fee profile. */
+  spreadBips: number;
+  bankFeePerBeneficiary: string | null;
+  /** The rate source's source → payroll rate; null for a same-currency payroll, or when the pair has none. */
+  baseRate: Decimal | null;
+  processorSchedule: FeeSchedule | null;
+}
+
+interface EstimateAccountIds {
+  sourceAccountCurrencyId: string;
+  payrollAccountCurrencyId: string;
+}
+
+/** Entries per database before the cache starts over: bounds memory whatever callers send. */
+const MAX_ENTRIES = 10_000;
+const caches = new WeakMap<Database, Map<string, EstimateReference>>();
+
+function cacheOf(db: Database): Map<string, EstimateReference> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+/** Forgets every cached reference of this database (after a rate change, or a stale version). */
+export function forgetEstimateReferences(db: Database): void {
+  caches.get(db)?.clear();
+}
+
+/**
+ * The reference data for the caller's two account currencies: cached, or read (and cached when
+ * complete). Throws the 404 of an account currency that is missing or not the caller's.
+ */
+export async function estimateReference(deps: UseCaseDeps, customerId: string, ids: EstimateAccountIds): Promise<EstimateReference> {
+  const key = `${customerId}|${ids.sourceAccountCurrencyId.toLowerCase()}|${ids.payrollAccountCurrencyId.toLowerCase()}`;
+  const cache = cacheOf(deps.db);
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const loaded = await loadEstimateReference(deps, customerId, ids);
+  // An unavailable rate is an error path: not cached, so a rate added later is found at once.
+  const complete = loaded.baseRate !== null || loaded.source.currency_code === loaded.payroll.currency_code;
+  if (complete) {
+    if (cache.size >= MAX_ENTRIES) cache.clear();
+    cache.set(key, loaded);
+  }
+  return loaded;
+}
+
+async function loadEstimateReference(deps: UseCaseDeps, customerId: string, ids: EstimateAccountIds): Promise<EstimateReference> {
+  const reference = await findEstimateReferenceData(deps.db, customerId, ids.sourceAccountCurrencyId, ids.payrollAccountCurrencyId);
+  const { source, payroll } = reference;
+  if (!source || source.customer_id !== customerId) {
+    throw notFound(`Source account currency ${ids.sourceAccountCurrencyId} not found`);
+  }
+  // A platform partner-bank account has no customer (customer_id NULL).
+  if (!payroll || (payroll.customer_id !== null && payroll.customer_id !== customerId)) {
+    throw notFound(`Payroll account currency ${ids.payrollAccountCurrencyId} not found`);
+  }
+  const sameCurrency = source.currency_code === payroll.currency_code;
+  const baseRate = sameCurrency ? null : await deps.rates.getRate(deps.db, source.currency_code, payroll.currency_code);
+  const processorSchedule = await deps.processor.debitFeeSchedule(deps.db, { accountProvider: source.account_provider, currencyCode: source.currency_code });
+  return {
+    // Never null here: both rows were found, and the version is read with them.
+    referenceVersion: reference.referenceVersion ?? '0',
+    source,
+    payroll,
+    spreadBips: reference.spreadBips ?? 0,
+    bankFeePerBeneficiary: reference.bankFeePerBeneficiary,
+    baseRate,
+    processorSchedule,
+  };
+}
