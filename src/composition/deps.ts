@@ -17,6 +17,12 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
     rates: new TableRateSource(),
     processor: new SimulatedProcessor(),
     clock,
-    config: { feeHashSecret: config.feeHashSecret, feeHashTtlSeconds: config.feeHashTtlSeconds, webhookAllowLoopback: config.webhookAllowLoopback },
+    config: {
+      feeHashSecret: config.feeHashSecret,
+      feeHashTtlSeconds: config.feeHashTtlSeconds,
+      webhookAllowLoopback: config.webhookAllowLoopback,
+      retention: config.retention,
+      testFault: config.testFault,
+    },
   };
 }

@@ -3,6 +3,7 @@ import type * as OpenApiValidator from 'express-openapi-validator';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Principal } from '../usecases/principal.js';
 import { sendData } from './envelope.js';
+import type { HeavyOperationGate } from './heavyOperations.js';
 import { answerIdempotently } from './idempotent.js';
 import type { Caller, Handler, Handlers, OperationId, PathParams, QueryParams, RequestBody } from './operations.js';
 
@@ -22,14 +23,18 @@ interface OperationTraits {
   idempotent: boolean;
 }
 
+/** The handler table on some deps: the app's own, or those of one idempotent request's transaction. */
+export type HandlersOn = (deps: UseCaseDeps) => Handlers;
+
 /**
  * Mounts the handler table on the spec's own paths. The validator reads the dereferenced spec,
  * turns `{param}` into `:param`, mounts literal segments before parameters (so
  * `/payouts/estimate` is not taken for a `{payoutId}`) and asks `resolver` for the handler of
  * each path and method; the resolver finds it by the operation's operationId. A path is written
- * once, in the spec.
+ * once, in the spec. `gate` caps each customer's concurrent heavy operations.
  */
-export function operationHandlers(handlers: Handlers, deps: UseCaseDeps): OperationHandlerOptions {
+export function operationHandlers(handlersOn: HandlersOn, deps: UseCaseDeps, gate?: HeavyOperationGate): OperationHandlerOptions {
+  const handlers = handlersOn(deps);
   return {
     // Where the validator's default resolver would look for handler modules; ours are in the table.
     basePath: '',
@@ -40,7 +45,7 @@ export function operationHandlers(handlers: Handlers, deps: UseCaseDeps): Operat
       const operation = pathItem?.[methodOf(route)];
       const id = operation?.operationId;
       if (!pathItem || !operation || !id || !isOperationId(handlers, id)) throw new Error(`no handler for ${where} (operationId ${id ?? 'missing'})`);
-      return bind(handlers, id, traitsOf(apiDoc, pathItem, operation, where), deps);
+      return bind({ handlers, handlersOn, deps, gate }, id, traitsOf(apiDoc, pathItem, operation, where));
     },
   };
 }
@@ -69,15 +74,23 @@ function traitsOf(apiDoc: ApiDoc, pathItem: PathItemObject, operation: Operation
   return { secured, idempotent };
 }
 
+interface Binding {
+  handlers: Handlers;
+  handlersOn: HandlersOn;
+  deps: UseCaseDeps;
+  gate: HeavyOperationGate | undefined;
+}
+
 /**
  * The Express handler of one operation. The validator has checked params, query and body against
  * the spec before this runs, which is what Express's typed request (its generic parameters) states.
+ * With an Idempotency-Key, the handler runs on deps whose database is the transaction that also
+ * stores its answer.
  */
 function bind<K extends OperationId>(
-  handlers: Handlers,
+  { handlers, handlersOn, deps, gate }: Binding,
   id: K,
   traits: OperationTraits,
-  deps: UseCaseDeps,
 ): RequestHandler<PathParams<K>, unknown, RequestBody<K>, QueryParams<K>> {
   const handler: Handler<K> = handlers[id];
   return async (req, res) => {
@@ -85,12 +98,15 @@ function bind<K extends OperationId>(
     const principal: Principal | undefined = res.locals.principal;
     if (traits.secured && !principal) throw new Error(`operation ${id} reached without an authenticated caller`);
     const caller: Caller<K> = res.locals.principal;
-    const run = () => handler({ params: req.params, query: req.query, body: req.body, caller });
-    if (!traits.idempotent || !principal) {
-      const { status, data } = await run();
-      return sendData(res, status, data);
-    }
-    const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body };
-    await answerIdempotently(deps, request, res, run);
+    const input = { params: req.params, query: req.query, body: req.body, caller };
+    const answer = async () => {
+      if (!traits.idempotent || !principal) {
+        const { status, data } = await handler(input);
+        return sendData(res, status, data);
+      }
+      const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body };
+      await answerIdempotently(deps, request, res, (db) => handlersOn({ ...deps, db })[id](input));
+    };
+    await (gate ? gate.run(principal, req.body, res, answer) : answer());
   };
 }
