@@ -24,7 +24,7 @@ export interface ResolvedAddress {
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
 
 /** The system resolver (getaddrinfo: /etc/hosts, then DNS), every address, in its order. */
-export const systemResolver: Resolver = async (hostname) =>
+const systemResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 
 /** A delivery refused before any connection: the reason is recorded on the attempt. */

@@ -6,7 +6,7 @@ import type { UseCaseDeps } from '../usecases/deps.js';
 import { type Principal, findPrincipal } from '../usecases/principal.js';
 
 /** A 401 the error handler turns into the UNAUTHORIZED envelope; `status` is read by the validator. */
-export class AuthenticationError extends Error {
+class AuthenticationError extends Error {
   readonly status = 401;
 }
 

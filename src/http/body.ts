@@ -3,7 +3,7 @@ import { principalOf } from './auth.js';
 import { sendError } from './envelope.js';
 
 /** The most a request without a valid bearer token may send: enough for any small call, not for a flood. */
-export const ANONYMOUS_BODY_BYTES = 8 * 1024;
+const ANONYMOUS_BODY_BYTES = 8 * 1024;
 
 /**
  * The JSON body, read after authentication: up to `limit` for a verified caller; up to 8 KB

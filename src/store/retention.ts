@@ -49,10 +49,7 @@ export async function deleteDeliveredEvents(tx: Queryable, before: Date, limit: 
   );
   if (doomed.length === 0) return 0;
   const ids = doomed.map((row) => row.id);
-  await tx.query(
-    'DELETE FROM webhook_delivery_attempts a USING webhook_deliveries d WHERE a.delivery_id = d.id AND d.event_id = ANY($1::uuid[])',
-    [ids],
-  );
+  await tx.query('DELETE FROM webhook_delivery_attempts a USING webhook_deliveries d WHERE a.delivery_id = d.id AND d.event_id = ANY($1::uuid[])', [ids]);
   await tx.query('DELETE FROM webhook_deliveries WHERE event_id = ANY($1::uuid[])', [ids]);
   await tx.query('DELETE FROM events WHERE id = ANY($1::uuid[])', [ids]);
   return ids.length;
