@@ -2494,7 +2494,7 @@ export interface components {
              */
             status: "ready";
             /**
-             * @description The database in use: `embedded` (PGlite, in-process) or `postgres` (a PostgreSQL server).
+             * @description The database in use: `embedded` (the PostgreSQL server the service starts itself from its own dependency) or `postgres` (an external PostgreSQL server given by DATABASE_URL).
              * @example embedded
              * @enum {string}
              */

@@ -4,7 +4,7 @@
  * DATA_DIR, default ./data). Refuses when the database already holds a world.
  */
 import { readFile } from 'node:fs/promises';
-import { openDatabase } from '../src/store/open.js';
+import { analyze, openDatabase } from '../src/store/open.js';
 import { isDatabaseEmpty, loadWorld } from '../src/world/load.js';
 import { WorldValidationError } from '../src/world/validationError.js';
 
@@ -28,6 +28,7 @@ async function main(): Promise<number> {
       return 1;
     }
     await loadWorld(db, input);
+    await analyze(db);
     console.log(`loaded ${file}`);
     return 0;
   } catch (error) {

@@ -2,14 +2,16 @@
  * Every setting the service reads from its environment, parsed once at start-up.
  * The README's configuration table mirrors this file.
  */
-export const DEVELOPMENT_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
-export const DEVELOPMENT_FEE_HASH_SECRET = 'development-only-fee-hash-secret-change-me-012345';
+const DEVELOPMENT_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
+const DEVELOPMENT_FEE_HASH_SECRET = 'development-only-fee-hash-secret-change-me-012345';
 
 export interface Config {
   port: number;
   nodeEnv: string;
   databaseUrl: string | undefined;
   dataDir: string;
+  /** The embedded PostgreSQL's port (EMBEDDED_PG_PORT); a free port at each start when unset. */
+  embeddedPort: number | undefined;
   worldFile: string | undefined;
   jwt: {
     secret: string;
@@ -51,6 +53,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
+    embeddedPort: env.EMBEDDED_PG_PORT ? integer(env, 'EMBEDDED_PG_PORT', 0, 1, 65535) : undefined,
     worldFile: env.WORLD_FILE === '' ? undefined : (env.WORLD_FILE ?? 'worlds/demo.json'),
     jwt: {
       secret: env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,

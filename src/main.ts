@@ -4,7 +4,7 @@ import { connectRedisStore } from './http/rateLimit.js';
 import { buildApp } from './composition/app.js';
 import { buildWorker } from './composition/worker.js';
 import { createLogger } from './logger.js';
-import { openDatabase } from './store/open.js';
+import { analyze, openDatabase } from './store/open.js';
 import { seedIfEmpty } from './world/load.js';
 
 /** Start-up: config → database (migrated, seeded when empty) → HTTP; SIGTERM drains and closes. */
@@ -14,14 +14,20 @@ async function main(): Promise<void> {
   if (problems.length > 0) throw new ConfigError(`refusing to start in production: ${problems.join('; ')}`);
   const logger = createLogger(config.logLevel);
   if (!config.databaseUrl && config.dataDir !== 'memory://') await mkdir(config.dataDir, { recursive: true });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  if (config.worldFile && (await seedIfEmpty(db, config.worldFile))) logger.info({ worldFile: config.worldFile }, 'database was empty: world loaded');
+  const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort };
+  const db = await openDatabase(settings, { applicationName: 'payroll-api' });
+  if (config.worldFile && (await seedIfEmpty(db, config.worldFile))) {
+    // Fresh statistics, or the planner scans whole tables (autovacuum may be off, as on the CI machines).
+    await analyze(db);
+    logger.info({ worldFile: config.worldFile }, 'database was empty: world loaded');
+  }
 
   const redis = config.redisUrl ? await connectRedisStore(config.redisUrl) : undefined;
   const { app } = buildApp(config, db, logger, undefined, redis?.store);
   // The worker runs beside the server by default; with WORKER_IN_PROCESS=false run `npm run worker` instead.
-  // It shares the server's database handle here; buildWorker takes whichever handle it is given.
-  const worker = config.worker.inProcess ? buildWorker(config, db, logger).loop : undefined;
+  // It polls through a small pool of its own, so its passes never queue behind request traffic.
+  const workerDb = config.worker.inProcess ? await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker' }) : undefined;
+  const worker = workerDb ? buildWorker(config, workerDb, logger).loop : undefined;
   worker?.start();
   const server = app.listen(config.port, () => logger.info({ port: config.port, database: db.kind }, 'listening'));
 
@@ -32,6 +38,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     server.close(async () => {
       await worker?.stop();
+      await workerDb?.close();
       await redis?.close();
       await db.close();
       logger.info('stopped');

@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Decimal } from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../src/store/migrate.js';
-import { PgliteDatabase } from '../src/store/pglite.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/store/db.js';
 import { isDatabaseEmpty, loadWorld, seedIfEmpty } from '../src/world/load.js';
 import { worldSchema } from '../src/world/schema/worldSchema.js';
@@ -11,6 +9,7 @@ import { validateWorld } from '../src/world/validate.js';
 import { WorldValidationError } from '../src/world/validationError.js';
 import { freshDatabase } from './support/database.js';
 import { ids, testWorld } from './fixtures/world.js';
+import { emptyDatabase as freshEmptyDatabase } from './support/database.js';
 
 const DEMO_FILE = new URL('../worlds/demo.json', import.meta.url);
 const demoWorld = JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as World;
@@ -33,24 +32,16 @@ function expectInvalid(input: unknown, path: string, message?: RegExp): WorldVal
   return error;
 }
 
-// One migrated empty database, copied for each test that loads (PGlite start-up is slow).
-let template: Blob;
-const opened: PgliteDatabase[] = [];
-async function emptyDatabase(): Promise<PgliteDatabase> {
-  const db = await PgliteDatabase.open({ loadDataDir: template });
-  opened.push(db);
+// A migrated empty database per test that loads, cloned from the run's template (test/support/globalSetup.ts).
+const drops: Array<() => Promise<void>> = [];
+async function emptyDatabase(): Promise<Database> {
+  const { db, drop } = await freshEmptyDatabase();
+  drops.push(drop);
   return db;
 }
 
-beforeAll(async () => {
-  const db = await PgliteDatabase.open();
-  await migrate(db);
-  template = await db.dump();
-  await db.close();
-}, 60_000);
-
 afterAll(async () => {
-  for (const db of opened) await db.close();
+  for (const drop of drops) await drop();
 });
 
 describe('the world schema', () => {

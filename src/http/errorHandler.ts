@@ -59,7 +59,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 }
 
 /**
- * SQLSTATEs (pg and PGlite both set `code`) of a text value the database cannot parse or hold:
+ * SQLSTATEs (pg sets `code`) of a text value the database cannot parse or hold:
  * 22P02 invalid_text_representation (e.g. 'urn:uuid:…' for a uuid), 22021
  * character_not_in_repertoire (a NUL byte in text), 22P05 untranslatable_character (\u0000 in jsonb).
  */

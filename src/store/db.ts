@@ -1,6 +1,7 @@
 /**
- * One database interface for both back ends: embedded PGlite (default) and PostgreSQL
- * (DATABASE_URL). The SQL and migrations are the same for both.
+ * The database interface the store is written against: PostgreSQL through a pool, either the
+ * embedded server (the default, started from the project's own dependency) or an external one
+ * (DATABASE_URL). The same SQL and migrations run on both.
  */
 export type Row = Record<string, unknown>;
 
@@ -11,8 +12,9 @@ export interface Queryable {
 }
 
 export interface Database extends Queryable {
+  /** 'embedded' when this process runs (or joined) the embedded server, else 'postgres'. */
   readonly kind: 'embedded' | 'postgres';
-  /** Runs fn inside BEGIN/COMMIT; any throw rolls back and is re-thrown. */
+  /** Runs fn inside BEGIN/COMMIT on one connection; any throw rolls back and is re-thrown. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

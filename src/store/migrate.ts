@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Database } from './db.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
-// Any fixed number: serialises concurrent starters (server and worker) on PostgreSQL.
+// Any fixed number: serialises concurrent starters (server and worker processes).
 const MIGRATION_LOCK_KEY = 4_812_134;
 
 /**
@@ -19,7 +19,7 @@ export async function migrate(db: Database): Promise<string[]> {
   for (const name of files) {
     const sql = await readFile(MIGRATIONS_DIR + name, 'utf8');
     const ran = await db.transaction(async (tx) => {
-      if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
       const done = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);
       if (done.length > 0) return false;
       await tx.exec(sql);

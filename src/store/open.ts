@@ -1,20 +1,47 @@
-import type { Database } from './db.js';
+import type { Database, Queryable } from './db.js';
+import { acquireEmbeddedPostgres } from './embedded.js';
 import { migrate } from './migrate.js';
-import { PgliteDatabase } from './pglite.js';
-import { PostgresDatabase } from './postgres.js';
+import { type PoolOptions, PostgresDatabase } from './postgres.js';
 
 export interface DatabaseSettings {
-  /** PostgreSQL connection string; when set, the embedded database is not used. */
+  /** PostgreSQL connection string; when set, the embedded server is not used. */
   databaseUrl?: string | undefined;
-  /** Embedded data directory; 'memory://' keeps it in memory. */
+  /** The embedded server's data directory; 'memory://' is a temporary one, removed on close. */
   dataDir: string;
+  /** The embedded server's port; a free one when unset. */
+  embeddedPort?: number | undefined;
 }
 
-/** Opens the configured database and brings its schema up to date. */
-export async function openDatabase(settings: DatabaseSettings): Promise<Database> {
-  const db = settings.databaseUrl
-    ? await PostgresDatabase.open(settings.databaseUrl)
-    : await PgliteDatabase.open(settings.dataDir === 'memory://' ? {} : { dataDir: settings.dataDir });
-  await migrate(db);
+/**
+ * Opens a pool on the configured database and brings its schema up to date. Opening again (the
+ * worker's own pool, say) gives a second pool on the same database; with the embedded default
+ * both share the one server, which stops when the last of them closes.
+ */
+export async function openDatabase(settings: DatabaseSettings, pool: PoolOptions = {}): Promise<Database> {
+  const db = settings.databaseUrl ? await PostgresDatabase.open(settings.databaseUrl, pool) : await openEmbedded(settings, pool);
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   return db;
+}
+
+async function openEmbedded(settings: DatabaseSettings, pool: PoolOptions): Promise<Database> {
+  const server = await acquireEmbeddedPostgres({ dataDir: settings.dataDir, port: settings.embeddedPort });
+  try {
+    return await PostgresDatabase.open(server.url, { ...pool, kind: 'embedded', onClose: server.release });
+  } catch (error) {
+    await server.release();
+    throw error;
+  }
+}
+
+/**
+ * Refreshes the planner's statistics. Run it after loading a world: the machines' PostgreSQL runs
+ * with autovacuum off, and without statistics the planner scans whole tables.
+ */
+export async function analyze(db: Queryable): Promise<void> {
+  await db.exec('ANALYZE');
 }

@@ -78,7 +78,7 @@ const BATCH_SIZE = 2000;
 
 /**
  * INSERT ... SELECT FROM jsonb_to_recordset($1): one statement and one parameter per batch,
- * the same on PGlite and PostgreSQL, and no limit on the number of bind parameters.
+ * the same on every PostgreSQL, and no limit on the number of bind parameters.
  * WITH ORDINALITY keeps the file's order (bigserial ids, e.g. of the ledger, follow it).
  */
 function insertSql(table: WorldTable): string {

@@ -7,7 +7,8 @@ import { openDatabase } from '../store/open.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort };
+  const db = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker' });
   const { loop } = buildWorker(config, db, logger);
   loop.start();
   logger.info({ database: db.kind }, 'worker started');

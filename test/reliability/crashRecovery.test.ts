@@ -1,10 +1,8 @@
 /**
- * Crash recovery on PostgreSQL: a worker process is killed with SIGKILL in the middle of the
- * payouts of a 200-beneficiary payroll; a new worker process resumes, and every beneficiary is
- * paid exactly once and the request reaches COMPLETED.
- *
- * Only with TEST_DATABASE_URL: the workers are separate processes sharing one database, which
- * the embedded database (one process) cannot be.
+ * Crash recovery: a worker process is killed with SIGKILL in the middle of the payouts of a
+ * 200-beneficiary payroll; a new worker process resumes, and every beneficiary is paid exactly
+ * once and the request reaches COMPLETED. The workers are separate processes sharing one
+ * database on the suite's server (the embedded PostgreSQL, or TEST_DATABASE_URL's).
  */
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +15,7 @@ import type { Database } from '../../src/store/db.js';
 import { SimulatedRails } from '../../src/adapters/rails.js';
 import { ids, testWorld } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
-import { TEST_DATABASE_URL, freshPostgres } from '../support/database.js';
+import { freshPostgres, testServerUrl } from '../support/database.js';
 import type { Listening } from '../support/http.js';
 import { killLeftovers, startEntry } from '../support/processes.js';
 import { type TestServer, serveApp, startTestServer } from '../support/server.js';
@@ -27,18 +25,14 @@ import { type Api, accept, apiAt, apiOf, count, createRequest, dataOf, extraBene
 const BENEFICIARIES = 200;
 const KILL_AFTER_COMPLETED = 60;
 
-if (!TEST_DATABASE_URL) {
-  console.log('[crash recovery] skipped: it needs PostgreSQL (set TEST_DATABASE_URL); worker processes cannot share the embedded database');
-}
-
-describe.skipIf(!TEST_DATABASE_URL)(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-beneficiary payroll (PostgreSQL)`, () => {
+describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-beneficiary payroll`, () => {
   let database: { db: Database; drop: () => Promise<void>; url: string };
   let http: Listening;
   let api: Api;
   const beneficiaries = extraBeneficiaries(ids.customerA, BENEFICIARIES);
 
   beforeAll(async () => {
-    database = await freshPostgres(TEST_DATABASE_URL!, { ...testWorld, beneficiaries: [...testWorld.beneficiaries, ...beneficiaries] });
+    database = await freshPostgres(testServerUrl(), { ...testWorld, beneficiaries: [...testWorld.beneficiaries, ...beneficiaries] });
     // The API in this process, without a worker: the workers are the child processes below.
     const config = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', WORKER_IN_PROCESS: 'false' });
     http = await serveApp(config, database.db);

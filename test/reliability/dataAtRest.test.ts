@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { migrate } from '../../src/store/migrate.js';
-import { PgliteDatabase } from '../../src/store/pglite.js';
+import { openDatabase } from '../../src/store/open.js';
 import { expectBooksBalanced } from '../support/balances.js';
 import { freePort, killLeftovers, startService, stop } from '../support/processes.js';
 import { apiAt, call, count, dataOf, estimate } from './api.js';
@@ -74,7 +74,7 @@ describe('data at rest: the embedded data directory survives a restart', () => {
 
     // The directory itself: each migration recorded once; migrating again applies nothing and
     // changes nothing; one world; balances equal the ledger.
-    const db = await PgliteDatabase.open({ dataDir });
+    const db = await openDatabase({ dataDir });
     try {
       const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
       const recorded = await db.query<{ name: string; n: number }>('SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name ORDER BY name');

@@ -46,6 +46,34 @@ describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgre
     expect(await db.query('SELECT name FROM tx_probe')).toEqual([{ name: 'committed' }]);
   });
 
+  it('transactions run side by side: a short one does not wait for a long one to finish', async () => {
+    const finished: string[] = [];
+    const long = db.transaction(async (tx) => {
+      await tx.query('SELECT pg_sleep(0.3)');
+      finished.push('long');
+    });
+    await sleep(20); // the long one holds its connection now
+    await db.transaction(async (tx) => {
+      await tx.query('SELECT 1');
+      finished.push('short');
+    });
+    await long;
+    expect(finished).toEqual(['short', 'long']);
+  });
+
+  it('a statement is prepared once per connection (named) and then only executed', async () => {
+    const probe = 'SELECT $1::int + 1 AS n';
+    await db.transaction(async (tx) => {
+      expect(await tx.query(probe, [1])).toEqual([{ n: 2 }]);
+      expect(await tx.query(probe, [2])).toEqual([{ n: 3 }]);
+      const prepared = await tx.query<{ name: string; runs: number }>(
+        'SELECT name, generic_plans + custom_plans AS runs FROM pg_prepared_statements WHERE statement = $1',
+        [probe],
+      );
+      expect(prepared).toEqual([{ name: expect.stringMatching(/^q_/), runs: 2 }]);
+    });
+  });
+
   it('migrations are re-runnable: a second run applies nothing', async () => {
     expect(await migrate(db)).toEqual([]);
   });

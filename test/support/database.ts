@@ -1,58 +1,69 @@
-import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
 import type { Database } from '../../src/store/db.js';
 import { migrate } from '../../src/store/migrate.js';
-import { PgliteDatabase } from '../../src/store/pglite.js';
+import { analyze } from '../../src/store/open.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
 import { loadWorld } from '../../src/world/load.js';
 import { testWorld } from '../fixtures/world.js';
+import { createDatabase, dropDatabase, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';
 
-/** Which database the suite runs on: PostgreSQL when TEST_DATABASE_URL is set, else embedded. */
+/** The suite runs on PostgreSQL at TEST_DATABASE_URL when set, else on the embedded server (test/support/globalSetup.ts). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 
-let snapshot: Promise<Blob> | undefined;
+/** postgres://… of the server the suite runs on, embedded or TEST_DATABASE_URL: separate processes can share its databases. */
+export const testServerUrl = (): string => inject('testDatabase').serverUrl;
+
+export interface FreshDatabase {
+  db: Database;
+  /** postgres://… of the new database. */
+  url: string;
+  /** Closes the pool and drops the database. */
+  drop: () => Promise<void>;
+}
+
+/** A database of its own for the calling test file, migrated and holding `world`, on the suite's server. */
+export function freshDatabase(world: unknown = testWorld): Promise<FreshDatabase> {
+  return freshPostgres(testServerUrl(), world);
+}
+
+/** A migrated database with no world in it (tests of loading a world). */
+export function emptyDatabase(): Promise<FreshDatabase> {
+  return newDatabase(testServerUrl(), undefined);
+}
 
 /**
- * A fresh, migrated database holding the test world. Embedded: a copy of a snapshot made once
- * per worker (about 0.5 s instead of 2–3 s). PostgreSQL: a new database per call on the
- * TEST_DATABASE_URL server, dropped by the returned cleanup.
+ * A new database on the PostgreSQL server at `url`, migrated and holding `world`. On the suite's
+ * server it is cloned from a template (the test world as is; another world loaded into a clone
+ * of the empty template); on another server it is migrated and loaded.
  */
-export async function freshDatabase(world: unknown = testWorld): Promise<{ db: Database; drop: () => Promise<void> }> {
-  if (TEST_DATABASE_URL) return freshPostgres(TEST_DATABASE_URL, world);
-  if (world !== testWorld) {
-    const db = await PgliteDatabase.open();
-    await migrate(db);
-    await loadWorld(db, world);
-    return { db, drop: () => db.close() };
-  }
-  snapshot ??= (async () => {
-    const seed = await PgliteDatabase.open();
-    await migrate(seed);
-    await loadWorld(seed, testWorld);
-    const blob = await seed.dump();
-    await seed.close();
-    return blob;
-  })();
-  const db = await PgliteDatabase.open({ loadDataDir: await snapshot });
-  return { db, drop: () => db.close() };
+export function freshPostgres(url: string, world: unknown = testWorld): Promise<FreshDatabase> {
+  return newDatabase(url, world);
 }
 
-/** A new database on the PostgreSQL server at `url`, migrated and holding `world`; `url` of the new database. */
-export async function freshPostgres(url: string, world: unknown = testWorld): Promise<{ db: Database; drop: () => Promise<void>; url: string }> {
-  const name = `payroll_test_${randomBytes(6).toString('hex')}`;
-  const admin = await PostgresDatabase.open(url, 1);
-  await admin.query(`CREATE DATABASE ${name}`);
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const db = await PostgresDatabase.open(target.toString());
-  await migrate(db);
-  await loadWorld(db, world);
-  return {
-    db,
-    url: target.toString(),
-    drop: async () => {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.close();
-    },
+async function newDatabase(url: string, world: unknown): Promise<FreshDatabase> {
+  const suite = inject('testDatabase');
+  const onSuiteServer = hostOf(url) === hostOf(suite.serverUrl);
+  const template = onSuiteServer ? (world === testWorld ? suite.worldTemplate : suite.emptyTemplate) : undefined;
+  const name = uniqueDatabaseName('payroll_test');
+  await createDatabase(url, name, template);
+  const target = urlOfDatabase(url, name);
+  let db: PostgresDatabase | undefined;
+  const drop = async () => {
+    await db?.close();
+    await dropDatabase(url, name);
   };
+  try {
+    db = await PostgresDatabase.open(target);
+    if (!template) await migrate(db);
+    if (world !== undefined && template !== suite.worldTemplate) {
+      await loadWorld(db, world);
+      await analyze(db);
+    }
+    return { db, url: target, drop };
+  } catch (error) {
+    await drop().catch(() => undefined);
+    throw error;
+  }
 }
+
+const hostOf = (url: string): string => new URL(url).host;

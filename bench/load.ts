@@ -1,0 +1,128 @@
+/**
+ * Load and timing primitives of the benchmark: autocannon runs, single-request timings, medians.
+ */
+import autocannon, { type Result } from 'autocannon';
+import { cpuMsOf, cpuSince, cpuSnapshot } from './processes.js';
+
+export const CONNECTIONS = 50;
+export const REPEAT = 7;
+export const log = (...parts: unknown[]): void => console.error('[bench]', ...parts);
+
+export interface LoadFigures {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** The answering process's CPU per answered request (ms): steadier than req/s on a shared machine. */
+  cpuMsPerRequest: number | null;
+  /** The database's CPU per answered request (ms), when its processes are known. */
+  dbCpuMsPerRequest: number | null;
+}
+
+export interface Target {
+  name: string;
+  /** The process answering (its CPU time is read before and after). */
+  pid: number;
+  /** The database's processes, read at the time of the run (backends come and go). */
+  databasePids?: () => number[];
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Set when any answer was not 2xx: the harness then exits non-zero. */
+export const outcome = { failed: false };
+
+function cannon(target: Target, seconds: number): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: target.url,
+        method: target.method,
+        headers: target.headers,
+        ...(target.body !== undefined && { body: target.body }),
+        connections: CONNECTIONS,
+        duration: seconds,
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+/** One measured run at full load (after a warm-up of `warmupSeconds`, when given). */
+export async function load(target: Target, seconds: number, warmupSeconds = 0): Promise<LoadFigures> {
+  if (warmupSeconds > 0) await cannon(target, warmupSeconds);
+  const [cpuBefore, dbBefore] = [cpuMsOf(target.pid), target.databasePids && cpuSnapshot(target.databasePids())];
+  const result = await cannon(target, seconds);
+  const completed = result['2xx'];
+  const perRequest = (ms: number) => (completed > 0 ? round(ms / completed, 3) : null);
+  log(`${target.name}: ${completed} answers in ${seconds} s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms`);
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    outcome.failed = true;
+    log(`${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts; status codes ${JSON.stringify(result.statusCodeStats)}`);
+  }
+  return {
+    rps: round(completed / result.duration, 0),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuMsPerRequest: perRequest(cpuMsOf(target.pid) - cpuBefore),
+    dbCpuMsPerRequest: target.databasePids && dbBefore ? perRequest(cpuSince(dbBefore, target.databasePids())) : null,
+  };
+}
+
+/** One request at a time: a warm-up, then the median of REPEAT timings (ms, whole answer read). */
+export async function single(name: string, url: string, init: RequestInit, check: (body: unknown) => boolean): Promise<{ ms: number }> {
+  const times: number[] = [];
+  for (let run = 0; run <= REPEAT; run++) {
+    const started = performance.now();
+    const response = await fetch(url, init);
+    const text = await response.text();
+    const elapsed = performance.now() - started;
+    if (response.status !== 200 || !check(JSON.parse(text))) {
+      outcome.failed = true;
+      throw new Error(`${name}: unexpected answer ${response.status}: ${text.slice(0, 500)}`);
+    }
+    if (run > 0) times.push(elapsed);
+  }
+  const ms = median(times);
+  log(`${name}: median ${ms.toFixed(1)} ms of ${REPEAT} (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
+  return { ms: round(ms, 1) };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** The mean of the baseline runs just before and just after a scenario's run. */
+export function meanOf(before: LoadFigures, after: LoadFigures): LoadFigures {
+  const mean = (a: number | null, b: number | null) => (a === null || b === null ? null : round((a + b) / 2, 3));
+  return {
+    rps: round((before.rps + after.rps) / 2, 0),
+    p50Ms: (before.p50Ms + after.p50Ms) / 2,
+    p99Ms: (before.p99Ms + after.p99Ms) / 2,
+    cpuMsPerRequest: mean(before.cpuMsPerRequest, after.cpuMsPerRequest),
+    dbCpuMsPerRequest: null,
+  };
+}
+
+/** Field by field, the median over rounds. */
+export function medianFigures(rounds: LoadFigures[]): LoadFigures {
+  const of = (pick: (figures: LoadFigures) => number | null) => {
+    const values = rounds.map(pick).filter((value): value is number => value !== null);
+    return values.length > 0 ? median(values) : null;
+  };
+  return {
+    rps: of((f) => f.rps)!,
+    p50Ms: of((f) => f.p50Ms)!,
+    p99Ms: of((f) => f.p99Ms)!,
+    cpuMsPerRequest: of((f) => f.cpuMsPerRequest),
+    dbCpuMsPerRequest: of((f) => f.dbCpuMsPerRequest),
+  };
+}

@@ -1,0 +1,73 @@
+/** The benchmark's figures (the --json output) and the table printed from them. */
+import os from 'node:os';
+import { CONNECTIONS, type LoadFigures, REPEAT } from './load.js';
+import type { RoundsResult } from './rounds.js';
+
+export interface Figures extends RoundsResult {
+  database: 'embedded' | 'postgres';
+  rounds: number;
+  seconds: number;
+  /** Seconds from spawning the server to its first 200 on /readyz (initdb, migrations and the bench world included). */
+  startSeconds: number;
+  /** Bytes of the read's answer (50 splits): the same-size baseline answers with it. */
+  readAnswerBytes: number | null;
+  estimate1k: { ms: number } | null;
+  estimate10k: { ms: number } | null;
+  read1k: { ms: number } | null;
+  memory: {
+    /** Peaks sampled once a second while the scenarios ran; totalMb is the peak of their sum at one moment. */
+    nodeRssMb: number;
+    databasePssMb: number;
+    totalMb: number;
+    /** The same peaks while only the load scenarios had run (before the 1k and 10k single requests). */
+    loadScenarios: { nodeRssMb: number; databasePssMb: number; totalMb: number };
+    /** The server's VmHWM: its peak RSS, start-up (loading the world) included. */
+    nodePeakRssWithStartMb: number;
+    /** What the database figure covers. */
+    databaseScope: string;
+  };
+  loadAverage: { start: number[]; end: number[] };
+  /** Kept from the earlier output: the server's peak RSS (VmHWM). */
+  rssMb: number;
+}
+
+const MB = (kb: number) => Math.round(kb / 1024);
+export const mbOf = MB;
+
+export function formatTable(figures: Figures): string {
+  const cpus = os.cpus();
+  const machine = `${cpus[0]?.model ?? 'unknown CPU'} × ${cpus.length}, ${Math.round(os.totalmem() / 2 ** 30)} GB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+  const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const fixed = (value: number | null | undefined, digits = 2) => (value === null || value === undefined ? '—' : value.toFixed(digits));
+  const loadavg = (values: number[]) => values.map((value) => value.toFixed(2)).join(' ');
+  const lines = [
+    `Benchmark on ${figures.database === 'postgres' ? 'PostgreSQL (--database-url)' : 'the embedded PostgreSQL (a fresh DATA_DIR)'}: ${CONNECTIONS} connections, ` +
+      `${figures.seconds} s per run, median of ${figures.rounds} round(s); server ready in ${figures.startSeconds} s`,
+    `Machine: ${machine}; load average ${loadavg(figures.loadAverage.start)} at the start, ${loadavg(figures.loadAverage.end)} at the end`,
+    '',
+    row(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs baseline', 'p99 vs baseline', 'server CPU ms/req', 'database CPU ms/req']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  const load = (name: string, value: LoadFigures | null, ratio?: string, p99?: number) => {
+    if (!value) return;
+    lines.push(row([name, String(value.rps), String(value.p50Ms), String(value.p99Ms), ratio ?? '1.00', p99 === undefined ? '—' : `${p99.toFixed(1)}×`, fixed(value.cpuMsPerRequest), fixed(value.dbCpuMsPerRequest)]));
+  };
+  load('baseline (bare Express, estimate envelope)', figures.baseline);
+  load(`baseline, read-sized answer (${Math.round((figures.readAnswerBytes ?? 0) / 1024)} KB)`, figures.baselineRead);
+  load('estimate-5', figures.estimate5, fixed(figures.estimate5?.ratio), figures.estimate5?.p99VsBaseline);
+  if (figures.read) load('read (50 splits)', figures.read, `${fixed(figures.read.ratio)} (same size), ${fixed(figures.read.ratioSmallBaseline)} (small)`, figures.read.p99VsBaseline);
+  lines.push('', row(['single request', `median of ${REPEAT} ms`]), row(['---', '---:']));
+  const single = (name: string, value: { ms: number } | null) => value && lines.push(row([name, String(value.ms)]));
+  single('estimate-1k', figures.estimate1k);
+  single('estimate-10k', figures.estimate10k);
+  single('read-1k (1,000 splits)', figures.read1k);
+  if (figures.estimate1k && figures.estimate10k) lines.push(`estimate-10k / estimate-1k: ${(figures.estimate10k.ms / figures.estimate1k.ms).toFixed(1)}×`);
+  const { memory } = figures;
+  lines.push(
+    '',
+    `Memory while serving (peaks): node RSS ${memory.nodeRssMb} MB + database PSS ${memory.databasePssMb} MB (${memory.databaseScope}); ` +
+      `together at most ${memory.totalMb} MB (${memory.loadScenarios.nodeRssMb} + ${memory.loadScenarios.databasePssMb}, together ${memory.loadScenarios.totalMb} MB, ` +
+      `before the 1k and 10k single requests). Node's peak RSS with start-up: ${memory.nodePeakRssWithStartMb} MB.`,
+  );
+  return lines.join('\n');
+}

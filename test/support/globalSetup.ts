@@ -1,0 +1,49 @@
+/**
+ * vitest globalSetup: one PostgreSQL server for the whole run and the template databases every
+ * test file clones. Without TEST_DATABASE_URL the server is the embedded one (a temporary
+ * directory, durability off); with it, the templates are made on that server and dropped at the end.
+ */
+import type { TestProject } from 'vitest/node';
+import { acquireEmbeddedPostgres, MEMORY } from '../../src/store/embedded.js';
+import { migrate } from '../../src/store/migrate.js';
+import { analyze } from '../../src/store/open.js';
+import { PostgresDatabase } from '../../src/store/postgres.js';
+import { loadWorld } from '../../src/world/load.js';
+import { testWorld } from '../fixtures/world.js';
+import { createDatabase, dropDatabase, type TestDatabaseServer, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const external = process.env.TEST_DATABASE_URL || undefined;
+  // Two workers each open a few pools of up to 10 connections at a time.
+  const embedded = external ? undefined : await acquireEmbeddedPostgres({ dataDir: MEMORY, settings: { max_connections: '300' } });
+  const serverUrl = external ?? embedded!.url;
+  const server: TestDatabaseServer = { serverUrl, emptyTemplate: uniqueDatabaseName('payroll_template_empty'), worldTemplate: uniqueDatabaseName('payroll_template') };
+  try {
+    await makeTemplate(server, server.emptyTemplate, undefined, async (db) => void (await migrate(db)));
+    await makeTemplate(server, server.worldTemplate, server.emptyTemplate, async (db) => {
+      await loadWorld(db, testWorld);
+      await analyze(db);
+    });
+  } catch (error) {
+    await teardown(server, embedded);
+    throw error;
+  }
+  project.provide('testDatabase', server);
+  return () => teardown(server, embedded);
+}
+
+async function makeTemplate(server: TestDatabaseServer, name: string, from: string | undefined, fill: (db: PostgresDatabase) => Promise<void>): Promise<void> {
+  await createDatabase(server.serverUrl, name, from);
+  // One connection, closed before anyone clones: CREATE DATABASE … TEMPLATE needs the template idle.
+  const db = await PostgresDatabase.open(urlOfDatabase(server.serverUrl, name), { maxConnections: 1 });
+  try {
+    await fill(db);
+  } finally {
+    await db.close();
+  }
+}
+
+async function teardown(server: TestDatabaseServer, embedded: { release(): Promise<void> } | undefined): Promise<void> {
+  if (embedded) return embedded.release(); // the whole server and its directory go
+  for (const name of [server.worldTemplate, server.emptyTemplate]) await dropDatabase(server.serverUrl, name).catch(() => undefined);
+}
