@@ -8,67 +8,37 @@
  * before the commit — nothing happened, the retry runs the operation for the first time.
  */
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Money } from '../../src/domain/money.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import type { Database } from '../../src/store/db.js';
-import { openDatabase } from '../../src/store/open.js';
-import { seedIfEmpty } from '../../src/world/load.js';
 import { ids, testWorld } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
-import { TEST_DATABASE_URL, freshPostgres } from '../support/database.js';
+import { freshPostgres, testServerUrl } from '../support/database.js';
 import { freePort, killLeftovers, startService, stop } from '../support/processes.js';
 import { testConfig } from '../support/server.js';
 import { type Api, apiAt, call, count, dataOf, estimate } from './api.js';
 
-const dirs: string[] = [];
 const drops: Array<() => Promise<void>> = [];
 afterAll(async () => {
   killLeftovers();
   for (const drop of drops) await drop();
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
 /**
- * Where the service keeps its data, holding the test world: a PostgreSQL database of its own, or an
- * embedded data directory (opened here only while no service runs on it). `opening` is customer
- * A's USD balance before the test.
+ * The database the service processes share, a fresh one on the suite's server holding the test
+ * world; `opening` is customer A's USD balance before the test.
  */
 interface Store {
   env: NodeJS.ProcessEnv;
-  /** Runs `check` on the database; the service must be stopped when it is embedded. */
-  inspect<T>(check: (db: Database) => Promise<T>): Promise<T>;
+  db: Database;
   opening: Money;
 }
 
 async function newStore(): Promise<Store> {
-  if (TEST_DATABASE_URL) {
-    const database = await freshPostgres(TEST_DATABASE_URL, testWorld);
-    drops.push(database.drop);
-    const inspect = <T>(check: (db: Database) => Promise<T>) => check(database.db);
-    return { env: { DATABASE_URL: database.url, WORLD_FILE: '' }, inspect, opening: (await balancesOf(database.db, ids.acAUsd)).balance };
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'payroll-crash-'));
-  dirs.push(dir);
-  const worldFile = join(dir, 'world.json');
-  await writeFile(worldFile, JSON.stringify(testWorld));
-  const dataDir = join(dir, 'data');
-  const inspect = async <T>(check: (db: Database) => Promise<T>) => {
-    const db = await openDatabase({ dataDir });
-    try {
-      return await check(db);
-    } finally {
-      await db.close();
-    }
-  };
-  const opening = await inspect(async (db) => {
-    await seedIfEmpty(db, worldFile);
-    return (await balancesOf(db, ids.acAUsd)).balance;
-  });
-  return { env: { DATA_DIR: dataDir, WORLD_FILE: worldFile }, inspect, opening };
+  const database = await freshPostgres(testServerUrl(), testWorld);
+  drops.push(database.drop);
+  return { env: { DATABASE_URL: database.url, WORLD_FILE: '' }, db: database.db, opening: (await balancesOf(database.db, ids.acAUsd)).balance };
 }
 
 /** The service in test mode on `store`, with a fault point armed or not. */
@@ -118,13 +88,12 @@ describe('Idempotency-Key across a kill -9 between the operation and its respons
     expect(again.text).toBe(retry.text); // byte for byte, every time
     expect(await stop(second.child)).toBe(0);
 
-    await store.inspect(async (db) => {
-      expect(await count(db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-      const [key] = await db.query<{ status: string; response_body: string }>('SELECT status, response_body FROM idempotency_keys WHERE key = $1', [KEY]);
-      expect(key).toEqual({ status: 'COMPLETED', response_body: retry.text });
-      expect((await balancesOf(db, ids.acAUsd)).balance.equals(store.opening.minus(totalAmount)), 'debited once').toBe(true);
-      await expectBooksBalanced(db);
-    });
+    const { db } = store;
+    expect(await count(db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
+    const [key] = await db.query<{ status: string; response_body: string }>('SELECT status, response_body FROM idempotency_keys WHERE key = $1', [KEY]);
+    expect(key).toEqual({ status: 'COMPLETED', response_body: retry.text });
+    expect((await balancesOf(db, ids.acAUsd)).balance.equals(store.opening.minus(totalAmount)), 'debited once').toBe(true);
+    await expectBooksBalanced(db);
   }, 120_000);
 
   it('killed before the commit: nothing happened, and the retry runs the operation for the first time', async () => {
@@ -141,10 +110,8 @@ describe('Idempotency-Key across a kill -9 between the operation and its respons
     expect(new Money(retry.totalAmount).equals(totalAmount)).toBe(true);
     expect(await stop(second.child)).toBe(0);
 
-    await store.inspect(async (db) => {
-      expect(await db.query('SELECT id FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toEqual([{ id: retry.id }]);
-      expect((await balancesOf(db, ids.acAUsd)).balance.equals(store.opening.minus(totalAmount)), 'debited once').toBe(true);
-      await expectBooksBalanced(db);
-    });
+    expect(await store.db.query('SELECT id FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toEqual([{ id: retry.id }]);
+    expect((await balancesOf(store.db, ids.acAUsd)).balance.equals(store.opening.minus(totalAmount)), 'debited once').toBe(true);
+    await expectBooksBalanced(store.db);
   }, 120_000);
 });
