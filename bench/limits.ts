@@ -13,7 +13,10 @@
  *      of the heavy estimates were answered 200 and 429.
  *
  * Each latency figure is compared with the neighbour alone (no load) just before. The load average
- * of the machine is printed with the figures: they move with whatever else shares it.
+ * of the machine is printed with the figures: they move with whatever else shares it. `--env
+ * NAME=value` sets a server setting for the run (RATE_LIMIT_ANONYMOUS_PER_MINUTE=1000000 shows the
+ * 8 KB body cap on its own, without the address budget answering first); `--only junk|big-body|heavy`
+ * runs some scenarios.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -27,7 +30,17 @@ import pg from 'pg';
 import { signAccessToken } from '../src/http/tokens.js';
 import { benchIds, benchWorld, estimateBody } from './world.js';
 
-const { values: args } = parseArgs({ options: { seconds: { type: 'string', default: '10' }, 'database-url': { type: 'string' } } });
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    'database-url': { type: 'string' },
+    // Server settings for this run, e.g. --env HEAVY_OPERATIONS_PER_CUSTOMER=1 (repeatable).
+    env: { type: 'string', multiple: true, default: [] },
+    // Only these scenarios: junk, big-body, heavy (repeatable; all when absent).
+    only: { type: 'string', multiple: true, default: [] },
+  },
+});
+const wanted = (name: string) => args.only.length === 0 || args.only.includes(name);
 const SECONDS = Number(args.seconds);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const log = (...parts: unknown[]) => console.error('[limits]', ...parts);
@@ -171,6 +184,7 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     REDIS_URL: '',
     WORKER_IN_PROCESS: 'false',
+    ...Object.fromEntries(args.env.map((pair) => pair.split(/=(.*)/s).slice(0, 2))),
   };
   const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
   closeSync(fd);
@@ -191,27 +205,30 @@ async function main(): Promise<void> {
     log(`server on ${url} (${databaseUrl ? 'PostgreSQL' : 'embedded'}), ${SECONDS} s per scenario`);
     const neighbourToken = await signAccessToken(jwt, neighbour.user, 3600);
     const heavyToken = await signAccessToken(jwt, benchIds.user, 3600);
-    console.log(`junk-token flood (1,000 requests, 1,000 junk tokens, 20 at a time): ${await junkTokenFlood(url)}`);
+    if (args.env.length > 0) console.log(`server settings: ${args.env.join(' ')}`);
+    if (wanted('junk')) console.log(`junk-token flood (1,000 requests, 1,000 junk tokens, 20 at a time): ${await junkTokenFlood(url)}`);
     const bigBody = JSON.stringify({ padding: 'x'.repeat(1_800_000) });
-    await scenario('big-body flood (8 connections, 1.8 MB bodies, junk tokens)', url, neighbourToken, (until) =>
-      loops(8, until, () =>
-        fetch(`${url}/v1/customers/payroll/estimate`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer junk.${randomBytes(8).toString('hex')}.x`, 'Content-Type': 'application/json' },
-          body: bigBody,
-        }),
-      ),
-    );
+    if (wanted('big-body'))
+      await scenario('big-body flood (8 connections, 1.8 MB bodies, junk tokens)', url, neighbourToken, (until) =>
+        loops(8, until, () =>
+          fetch(`${url}/v1/customers/payroll/estimate`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer junk.${randomBytes(8).toString('hex')}.x`, 'Content-Type': 'application/json' },
+            body: bigBody,
+          }),
+        ),
+      );
     const body = estimateBody(10_000);
-    await scenario('heavy-estimate neighbour (8 loops of 10,000-entry estimates by one customer)', url, neighbourToken, (until) =>
-      loops(8, until, () =>
-        fetch(`${url}/v1/customers/payroll/estimate`, {
-          method: 'POST',
-          headers: { Authorization: `Bearer ${heavyToken}`, 'Content-Type': 'application/json' },
-          body,
-        }),
-      ),
-    );
+    if (wanted('heavy'))
+      await scenario('heavy-estimate neighbour (8 loops of 10,000-entry estimates by one customer)', url, neighbourToken, (until) =>
+        loops(8, until, () =>
+          fetch(`${url}/v1/customers/payroll/estimate`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${heavyToken}`, 'Content-Type': 'application/json' },
+            body,
+          }),
+        ),
+      );
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));
