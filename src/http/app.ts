@@ -31,7 +31,8 @@ export interface AppOptions {
 /**
  * The HTTP pipeline in one readable order, limits before work: request id → access log → security
  * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
- * limit per verified user, else per client address → JSON body (2 MB for a verified caller, 8 KB
+ * limit per verified user, else per client address → a plainly heavy body of a customer already at
+ * its cap of heavy operations refused unread → JSON body (2 MB for a verified caller, 8 KB
  * otherwise) → validator (bearerAuth answers 401 where a token is required, then the request
  * against the spec; responses too when enabled) → the per-customer cap on heavy operations → the
  * handler of the operation, mounted by the validator from the spec's paths → unknown routes → the
@@ -53,6 +54,8 @@ export function createApp(options: AppOptions): Express {
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
   app.use(authenticateRequest(options.authenticate));
   app.use(options.rateLimit);
+  const heavyOperations = new HeavyOperationGate(options.heavyOperations);
+  app.use(heavyOperations.refuseEarly());
   app.use(jsonBody(options.bodyLimit));
   app.use(
     OpenApiValidator.middleware({
@@ -64,7 +67,7 @@ export function createApp(options: AppOptions): Express {
       ajvFormats: { mode: 'full' },
       // The spec is split across files; dereferencing resolves them (the default bundle mode fails on them).
       $refParser: { mode: 'dereference' },
-      operationHandlers: operationHandlers(allHandlers, options.deps, new HeavyOperationGate(options.heavyOperations)),
+      operationHandlers: operationHandlers(allHandlers, options.deps, heavyOperations),
     }),
   );
   app.use(notFoundHandler);

@@ -1,15 +1,24 @@
-import type { Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
 import type { Principal } from '../usecases/principal.js';
+import { principalOf } from './auth.js';
 import { sendError } from './envelope.js';
+
+/**
+ * Bytes per allowed entry above which a body is plainly heavy, whatever its layout: a compact
+ * entry takes 60–140 bytes, so no request within the entry limit comes near (256 KB for the
+ * default 1,000 entries; a 10,000-entry estimate is about 750 KB).
+ */
+const PLAINLY_HEAVY_BYTES_PER_ENTRY = 256;
 
 /**
  * A per-customer cap on concurrent heavy operations: an estimate or a creation of more than
  * `entries` beneficiaries parses, validates and prices thousands of entries, and a customer
  * running many at once would hold the event loop and the database for everyone. Beyond
  * `perCustomer` at once (in this instance) the next is answered 429 RATE_LIMITED with
- * Retry-After: 1 before any work, so one customer cannot starve the rest. Light requests are
- * never held back.
+ * Retry-After: 1 before any work of the use case, so one customer cannot starve the rest. While
+ * the customer is at its cap, a body plainly too big to be light is refused before it is even read
+ * (refuseEarly), so that refusals cost nothing either. Light requests are never held back.
  */
 export class HeavyOperationGate {
   private readonly running = new Map<string, number>();
@@ -22,6 +31,16 @@ export class HeavyOperationGate {
     return Array.isArray(entries) && entries.length > this.limits.entries;
   }
 
+  /** Before the body is read: a customer at its cap sending a plainly heavy body gets its 429 now. */
+  refuseEarly(): RequestHandler {
+    return (req, res, next) => {
+      const customerId = principalOf(res)?.customerId;
+      const bytes = Number(req.headers['content-length'] ?? 0);
+      if (customerId && this.atCap(customerId) && bytes > this.limits.entries * PLAINLY_HEAVY_BYTES_PER_ENTRY) return this.refuse(res);
+      next();
+    };
+  }
+
   /**
    * Runs `work` when the caller's customer has a slot free; otherwise answers 429 itself and
    * returns without running it. Callers without a customer (admins) are not capped.
@@ -29,16 +48,8 @@ export class HeavyOperationGate {
   async run(caller: Principal | undefined, body: unknown, res: Response, work: () => Promise<void>): Promise<void> {
     const customerId = caller?.customerId;
     if (!customerId || !this.isHeavy(body)) return work();
-    const running = this.running.get(customerId) ?? 0;
-    if (running >= this.limits.perCustomer) {
-      res.setHeader('Retry-After', '1');
-      return sendError(
-        res,
-        'RATE_LIMITED',
-        `Too many heavy operations at once: at most ${this.limits.perCustomer} of more than ${this.limits.entries} entries per customer; retry after the Retry-After seconds`,
-      );
-    }
-    this.running.set(customerId, running + 1);
+    if (this.atCap(customerId)) return this.refuse(res);
+    this.running.set(customerId, (this.running.get(customerId) ?? 0) + 1);
     try {
       await work();
     } finally {
@@ -46,5 +57,18 @@ export class HeavyOperationGate {
       if (left > 0) this.running.set(customerId, left);
       else this.running.delete(customerId);
     }
+  }
+
+  private atCap(customerId: string): boolean {
+    return (this.running.get(customerId) ?? 0) >= this.limits.perCustomer;
+  }
+
+  private refuse(res: Response): void {
+    res.setHeader('Retry-After', '1');
+    sendError(
+      res,
+      'RATE_LIMITED',
+      `Too many heavy operations at once: at most ${this.limits.perCustomer} of more than ${this.limits.entries} entries per customer; retry after the Retry-After seconds`,
+    );
   }
 }

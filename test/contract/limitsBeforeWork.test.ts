@@ -153,6 +153,9 @@ describe('a per-customer cap on concurrent heavy operations', () => {
         code: 'RATE_LIMITED',
         message: 'Too many heavy operations at once: at most 1 of more than 2 entries per customer; retry after the Retry-After seconds',
       });
+      // A plainly heavy body (over 256 bytes per allowed entry) is refused unread: read, this one would be a 400.
+      const unread = await post('/v1/customers/payroll/estimate', tokenA, { ...heavy.estimate, padding: 'x'.repeat(2000) });
+      expect(unread.status).toBe(429);
       const refusedCreate = await post('/v1/customers/payroll/requests', tokenA, heavy.create(feeHash), { 'Idempotency-Key': 'heavy-create-1' });
       expect(refusedCreate.status).toBe(429);
       release();
