@@ -36,6 +36,7 @@ export class HeavyOperationGate {
     return (req, res, next) => {
       const customerId = principalOf(res)?.customerId;
       const bytes = Number(req.headers['content-length'] ?? 0);
+      // The connection stays open (Node discards the unread body): a verified client must get its 429.
       if (customerId && this.atCap(customerId) && bytes > this.limits.entries * PLAINLY_HEAVY_BYTES_PER_ENTRY) return this.refuse(res);
       next();
     };

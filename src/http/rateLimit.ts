@@ -3,6 +3,7 @@ import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
 import { principalOf } from './auth.js';
+import { closeAfterAnswer } from './body.js';
 import { sendError } from './envelope.js';
 
 /**
@@ -24,8 +25,10 @@ export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: num
       const principal = principalOf(res);
       return principal ? `u:${principal.userId}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
     },
-    handler: (_req, res, _next, options) => {
+    handler: (req, res, _next, options) => {
       res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
+      // Without a valid token, the unread body is not worth receiving; a verified client keeps its connection.
+      if (!principalOf(res)) closeAfterAnswer(req, res);
       const budget = principalOf(res)
         ? `${limits.perMinute} a minute per user`
         : `${limits.anonymousPerMinute} a minute per client address without a valid token`;
