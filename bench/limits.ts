@@ -18,16 +18,15 @@
  * 8 KB body cap on its own, without the address budget answering first); `--only junk|big-body|heavy`
  * runs some scenarios.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { signAccessToken } from '../src/http/tokens.js';
+import { freePort } from '../src/store/embedded.js';
+import { start, stop, waitFor } from './processes.js';
 import { benchIds, benchWorld, estimateBody } from './world.js';
 
 const { values: args } = parseArgs({
@@ -42,21 +41,9 @@ const { values: args } = parseArgs({
 });
 const wanted = (name: string) => args.only.length === 0 || args.only.includes(name);
 const SECONDS = Number(args.seconds);
-const ROOT = path.resolve(import.meta.dirname, '..');
 const log = (...parts: unknown[]) => console.error('[limits]', ...parts);
 
 const neighbour = { customer: 'be7c0002-0000-4000-8000-00000000000b', user: 'be7c0003-0000-4000-8000-00000000000b' };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -171,7 +158,6 @@ async function main(): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const logFile = path.join(tmp, 'server.log');
-  const fd = openSync(logFile, 'a');
   const env = {
     ...process.env,
     NODE_ENV: 'production',
@@ -186,22 +172,9 @@ async function main(): Promise<void> {
     WORKER_IN_PROCESS: 'false',
     ...Object.fromEntries(args.env.map((pair) => pair.split(/=(.*)/s).slice(0, 2))),
   };
-  const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', fd, fd] });
-  closeSync(fd);
+  const server = start(['--import', 'tsx', 'src/main.ts'], env, logFile);
   try {
-    const deadline = Date.now() + 180_000;
-    for (;;) {
-      if (server.exitCode !== null) throw new Error(`the server exited; see ${logFile}`);
-      if (
-        await fetch(`${url}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (Date.now() > deadline) throw new Error(`the server did not start; see ${logFile}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await waitFor(server, async () => (await fetch(`${url}/healthz`)).ok, 'the server', logFile);
     log(`server on ${url} (${databaseUrl ? 'PostgreSQL' : 'embedded'}), ${SECONDS} s per scenario`);
     const neighbourToken = await signAccessToken(jwt, neighbour.user, 3600);
     const heavyToken = await signAccessToken(jwt, benchIds.user, 3600);
@@ -230,8 +203,7 @@ async function main(): Promise<void> {
         ),
       );
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
+    await stop(server);
     await drop?.();
     await rm(tmp, { recursive: true, force: true });
   }

@@ -15,6 +15,7 @@ import { deliverDueWebhooks } from '../../src/usecases/webhookDispatch.js';
 import { ids } from '../fixtures/world.js';
 import { type Listening, listen } from '../support/http.js';
 import { estimateAndCreate } from '../support/payroll.js';
+import { REVIEWED_WEBHOOK_URLS } from '../support/webhookUrls.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { workerFor } from '../support/worker.js';
 
@@ -88,18 +89,7 @@ async function deliverWith(sender: HttpWebhookSender, endpointIds: string[]) {
 }
 
 describe('registration refuses addresses that are not public unicast, in every form', () => {
-  it.each([
-    'https://[::ffff:127.0.0.1]:4450/hook',
-    'https://[::]:4450/hook',
-    'https://localhost./hook',
-    'https://[::ffff:169.254.169.254]/latest/meta-data',
-    'https://[::ffff:10.0.0.1]/hook',
-    'https://100.64.0.1/hook',
-    'https://[64:ff9b::7f00:1]/hook',
-    'https://metadata.google.internal/computeMetadata/v1/',
-    'https://2130706433/hook',
-    'http://127.0.0.1:4450/hook',
-  ])('%s: 400 VALIDATION_ERROR, nothing registered', async (url) => {
+  it.each([...REVIEWED_WEBHOOK_URLS, 'http://127.0.0.1:4450/hook'])('%s: 400 VALIDATION_ERROR, nothing registered', async (url) => {
     const { response, error } = await customer().POST('/v1/customers/webhook-endpoints', { body: { url, eventTypes: ['payroll_request.status_changed'] } });
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^body\.url must not point at/) });
