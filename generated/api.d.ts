@@ -2555,7 +2555,9 @@ export interface components {
          *     - A heavy operation (an estimate or a creation of more than 1,000 entries,
          *       `HEAVY_OPERATION_ENTRIES`) while the caller's customer already has 2 of them running
          *       (`HEAVY_OPERATIONS_PER_CUSTOMER`, per instance): one customer cannot starve the others. Retry
-         *       after a second. Such a refusal is never stored as an `Idempotency-Key`'s answer.
+         *       after a second. While the customer is at that cap, a body plainly too big to be light (over
+         *       256 bytes per allowed entry: 256 KB by default) is refused before it is read. Such a refusal is
+         *       never stored as an `Idempotency-Key`'s answer.
          */
         TooManyRequests: {
             headers: {
