@@ -3,7 +3,8 @@
  * 10,000 active beneficiaries, USD → AED, and two COMPLETED payroll requests of 50 and 1,000
  * splits (each split with its BANK_TO_BENEFICIARY transfer, plus the debit and bank-move transfers
  * and the FX record). The figures follow the fee rules closely enough to read sensibly; they only
- * have to pass the world validation.
+ * have to pass the world validation: every USD figure at 2 places, and each payout pays exactly its
+ * split's amount at the quote (issue 14).
  */
 import { clamp, Money, roundDown, roundUp, ZERO } from '../src/domain/money.js';
 import type { World, WorldAmountSplit, WorldPayrollRequest, WorldTransfer } from '../src/world/types.js';
@@ -30,6 +31,8 @@ export const benchIds = {
 };
 
 const RATE = new Money('3.6725');
+/** The quote each request was accepted at, and the FX rate recorded. */
+const QUOTE = new Money('3.6720');
 const BANK_FEE = new Money('5.00');
 
 function completedRequest(requestNo: number, requestId: string, splitCount: number): WorldPayrollRequest {
@@ -58,7 +61,7 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
       transferType: 'BANK_TO_BENEFICIARY',
       status: 'COMPLETED',
       externalId: `PB-BENCH-${requestNo}-${n}`,
-      amount: received.minus(BANK_FEE).toFixed(2),
+      amount: roundDown(source.times(QUOTE), 2).toFixed(2),
       currencyCode: 'AED',
       amountSplitId: splitId,
       feeDetails: { id: id('000b', requestNo * 100_000 + n), amount: BANK_FEE.toFixed(2), finalInternalFee: BANK_FEE.toFixed(2) },
@@ -68,7 +71,7 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
     });
   }
   const processorFee = clamp(sourceTotal.times('0.001').plus(1), new Money(2), new Money(50));
-  const bankFee = roundUp(BANK_FEE.times(splitCount).dividedBy(RATE), 8);
+  const bankFee = roundUp(BANK_FEE.times(splitCount).dividedBy(RATE), 2);
   const totalFee = processorFee.plus(bankFee);
   const total = sourceTotal.plus(totalFee);
   const base = requestNo * 100_000;
@@ -78,11 +81,11 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
     sourceAccountCurrencyId: benchIds.acUsd,
     payrollAccountCurrencyId: benchIds.acPartnerAed,
     status: 'COMPLETED',
-    totalAmount: total.toFixed(),
+    totalAmount: total.toFixed(2),
     estimatedFxRate: RATE.toFixed(),
     estimatedReceivedAmount: receivedTotal.toFixed(2),
     sourceAmountForExchange: sourceTotal.toFixed(2),
-    quoteRate: '3.6720',
+    quoteRate: QUOTE.toFixed(4),
     quoteExpiresAt: '2026-11-02T17:00:00Z',
     quotedByUserId: benchIds.admin,
     quotedAt: '2026-11-02T09:00:00Z',
@@ -93,8 +96,8 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
       sourceCurrencyAmount: sourceTotal.toFixed(2),
       spreadFee: '0.00',
       processorFee: processorFee.toFixed(2),
-      bankFee: bankFee.toFixed(),
-      totalFee: totalFee.toFixed(),
+      bankFee: bankFee.toFixed(2),
+      totalFee: totalFee.toFixed(2),
       estimatedReceivedAmount: receivedTotal.toFixed(2),
       payrollCurrencyCode: 'AED',
       feeCurrencyCode: 'USD',
@@ -110,7 +113,7 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
         transferType: 'PROCESSOR_INTERNAL_DEBIT',
         status: 'COMPLETED',
         externalId: `FB-BENCH-DEBIT-${requestNo}`,
-        amount: total.toFixed(),
+        amount: total.toFixed(2),
         currencyCode: 'USD',
         feeDetails: { id: id('000b', base + 90_001), amount: processorFee.toFixed(2), finalInternalFee: processorFee.toFixed(2) },
         executedAt: '2026-11-02T09:31:00Z',
@@ -135,8 +138,8 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
       fromCurrencyCode: 'USD',
       toCurrencyCode: 'AED',
       fromAmount: sourceTotal.toFixed(2),
-      toAmount: roundDown(sourceTotal.times('3.6720'), 2).toFixed(2),
-      exchangeRate: '3.6720',
+      toAmount: roundDown(sourceTotal.times(QUOTE), 2).toFixed(2),
+      exchangeRate: QUOTE.toFixed(4),
       feeDetails: { id: id('000b', base + 90_003), amount: '0.00', finalInternalFee: '0.00' },
       recordedByUserId: benchIds.admin,
       recordedAt: '2026-11-02T11:05:00Z',

@@ -57,9 +57,11 @@ export interface paths {
          *     4. The source account currency's `available` must be at least `totalAmount`; otherwise 400
          *        `INSUFFICIENT_FUNDS`.
          *     5. The feeHash is consumed; the source account currency is debited: `balance` and `available`
-         *        both fall by `totalAmount`, written as a ledger entry `PAYROLL_DEBIT`.
+         *        both fall by `totalAmount`, written as one journal entry of the ledger (the source account
+         *        currency to the processor-leg transit account).
          *     6. Each beneficiary is snapshotted (`beneficiarySnapshot`); the splits are stored with the
-         *        amounts the estimate locked, and the locked fee breakdown as `metadata.feeBreakdown`.
+         *        estimate's `lines` (`amountCurrencyType`, `sourceCurrencyAmount`, `amount`), and the locked fee
+         *        breakdown as `metadata.feeBreakdown`.
          *
          *     Any failure rolls the whole transaction back and leaves the feeHash unused, so it can be used
          *     again until it expires — except `FEE_HASH_ALREADY_USED`, which means another creation consumed
@@ -69,8 +71,10 @@ export interface paths {
          *     decimals, no beneficiary twice) and comes before any of the checks above.
          *
          *     The 201 body is the request as `getPayrollRequest` returns it: status `PENDING`, the quote
-         *     fields, `acceptedByCustomerAt` and `fxExchange` null, `transfers` empty, every split's
-         *     `payoutTransferId` null.
+         *     fields (`quote` and each split's quoted figures included), `acceptedByCustomerAt` and
+         *     `fxExchange` null, `transfers` empty, every split's `payoutTransferId` and
+         *     `returnedSourceCurrencyAmount` null, `returnedAmount` zero. The figures are final only once a
+         *     quote is accepted (see `PayrollQuoteFigures`).
          *
          *     ## Status transitions
          *     | From | Trigger | To |
@@ -78,14 +82,14 @@ export interface paths {
          *     | — | `createPayrollRequest` (feeHash consumed, funds debited) | `PENDING` |
          *     | `PENDING` | `providePayrollQuote` (admin) | `QUOTE_PROVIDED` |
          *     | `QUOTE_PROVIDED` | `providePayrollQuote` after the quote expired (re-quote) | `QUOTE_PROVIDED` |
-         *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt` | `QUOTE_ACCEPTED` |
+         *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt`, the adjustment settled (top-up debited or excess refunded) | `QUOTE_ACCEPTED` |
          *     | `PENDING`, `QUOTE_PROVIDED` | `cancelPayrollRequest` (funds returned) | `CANCELLED` |
          *     | `QUOTE_ACCEPTED` | the worker creates the debit and bank-move transfers | `EXECUTING` |
          *     | `EXECUTING` | `PROCESSOR_INTERNAL_DEBIT` or `PROCESSOR_TO_BANK` fails (funds returned) | `FAILED` |
          *     | `EXECUTING` | `recordFxExchange` (admin) after both completed | `PAYOUT_INITIATED` |
          *     | `PAYOUT_INITIATED` | every payout `COMPLETED` | `COMPLETED` |
-         *     | `PAYOUT_INITIATED` | some payouts `COMPLETED`, some `FAILED` | `PARTIALLY_COMPLETED` |
-         *     | `PAYOUT_INITIATED` | every payout `FAILED` | `FAILED` |
+         *     | `PAYOUT_INITIATED` | some payouts `COMPLETED`, some `FAILED` (each failed one credited back) | `PARTIALLY_COMPLETED` |
+         *     | `PAYOUT_INITIATED` | every payout `FAILED` (each credited back) | `FAILED` |
          *
          *     Any other move is refused with 409 `INVALID_STATE` naming the current status. Follow the request
          *     with `getPayrollRequest` (poll every 30 s while `EXECUTING` or `PAYOUT_INITIATED`).
@@ -169,9 +173,10 @@ export interface paths {
         put?: never;
         /**
          * Accept the FX quote
-         * @description Accepts the admin's FX quote (`quotedFxRate`) of one of the caller's payroll requests:
-         *     `QUOTE_PROVIDED` → `QUOTE_ACCEPTED`, `acceptedByCustomerAt` set. The worker then executes the
-         *     transfers (`EXECUTING`). No request body.
+         * @description Accepts the admin's FX quote (`quotedFxRate`) of one of the caller's payroll requests and the
+         *     final figures shown with it (`quote`, each split's `quotedAmount`): `QUOTE_PROVIDED` →
+         *     `QUOTE_ACCEPTED`, `acceptedByCustomerAt` set. The worker then executes the transfers
+         *     (`EXECUTING`). No request body.
          *
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
          *
@@ -181,6 +186,27 @@ export interface paths {
          *     - Allowed only before `quoteExpiresAt`; at or after it, 409 `QUOTE_EXPIRED` and the request stays
          *       `QUOTE_PROVIDED`: ask for a new quote (an admin re-quotes with `providePayrollQuote`) or cancel.
          *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         *
+         *     ## The adjustment is settled in the same transaction as the status change
+         *     - `quote.adjustmentAmount` > 0 (a top-up): the source account currency's `available` must be at
+         *       least the top-up; it is then debited (`balance` and `available` both fall by it). Otherwise 409
+         *       `INSUFFICIENT_FUNDS` whose message names the shortfall (`Accepting needs a top-up of 2.13 USD;
+         *       available is 1.00 USD, short by 1.13 USD`): nothing changes and the request stays
+         *       `QUOTE_PROVIDED`, so the customer can fund the account and accept again before the quote
+         *       expires, or cancel.
+         *     - `quote.adjustmentAmount` < 0 (an excess): its absolute value is refunded to the source account
+         *       currency.
+         *     - Zero: nothing moves.
+         *
+         *     The fees stay as the `feeHash` locked them. From then on the figures are final:
+         *     `totalAmount` = `quote.totalAmount` (the creation debit plus the settled adjustment),
+         *     `sourceAmountForExchange` = `quote.sourceAmountForExchange`, each payout pays exactly its split's
+         *     `quotedAmount`, and `COMPLETED` means every beneficiary received exactly it. Each movement is one
+         *     journal entry of the ledger.
+         *
+         *     Example: the request of `providePayrollQuote`'s example, quoted at 3.6400, debited 1560.36 USD at
+         *     creation; accepting debits the 2.13 USD top-up, and `totalAmount` becomes 1562.49. Quoted at
+         *     3.6700 instead, accepting refunds 2.37 USD and `totalAmount` becomes 1557.99.
          */
         post: operations["acceptPayrollQuote"];
         delete?: never;
@@ -215,8 +241,9 @@ export interface paths {
          * Cancel a payroll request
          * @description Cancels one of the caller's payroll requests before execution: → `CANCELLED`, with `reason`
          *     stored as `cancellationReason`. The `totalAmount` debited at creation returns to the source
-         *     account currency (`balance` and `available` both rise by it; a ledger entry `PAYROLL_REFUND`), in
-         *     the same transaction.
+         *     account currency (`balance` and `available` both rise by it; one journal entry of the ledger,
+         *     the exact reverse of the creation debit), in the same transaction. A quote shown but not accepted
+         *     moved no money, so nothing else returns.
          *
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
          *
@@ -260,29 +287,41 @@ export interface paths {
          *     Customer users only: an admin token gets 403 `FORBIDDEN`.
          *
          *     ## Validation
+         *     With the **source scale** `m` = min(8, the source currency's minor units) (USD 2; USDC as the
+         *     reference data sets it) and the **payroll scale** `n` = min(2, the payroll currency's minor units)
+         *     (AED 2, JPY 0):
          *     1. `amountSplitDetails` has at least 1 and at most 10,000 entries.
          *     2. Every `amount` is greater than zero.
-         *     3. A `SOURCE` amount has at most 8 decimal places.
-         *     4. A `PAYROLL` amount has at most 2 decimal places, and at most the payroll currency's minor units.
+         *     3. A `SOURCE` amount has at most `m` decimal places (the interface's 8 is the cap).
+         *     4. A `PAYROLL` amount has at most `n` decimal places.
          *     5. No `beneficiaryId` occurs twice.
          *     6. Every beneficiary exists, is active and belongs to the caller's customer; otherwise 404
          *        `NOT_FOUND` naming the ids.
          *     7. Entries may mix `SOURCE` and `PAYROLL` amounts (`amountCurrencyType`, default `SOURCE`); the
          *        service converts as needed.
+         *     8. **Nothing is paid for nothing**: an entry whose converted payroll amount rounds down to zero
+         *        is refused, naming the entry (`0.001` USDC at 3.6541375 AED per USDC = 0.0036… → 0.00 AED).
+         *     9. Every figure (each line's two amounts, the fees, the totals) is below 10^15.
          *
-         *     Breaches of 1–5 give 400 `VALIDATION_ERROR` naming the entry index and field. The source account
-         *     currency must belong to the caller's customer, and the payroll account currency must be the
-         *     caller's own or a platform partner-bank account; otherwise 404 `NOT_FOUND`. When no exchange rate
-         *     can be retrieved for the pair, 400 `EXCHANGE_RATE_UNAVAILABLE`.
+         *     Breaches of 1–5, 8 and 9 give 400 `VALIDATION_ERROR` naming the entry index, the field and, for
+         *     decimals, the currency's limit: `body.amountSplitDetails[0].amount has 3 decimal places; a SOURCE
+         *     amount in USD allows at most 2`; `body.amountSplitDetails[2].amount: 0.001 USDC converts to 0.00
+         *     AED at 3.6541375; an entry must pay its beneficiary more than zero`. The source account currency
+         *     must belong to the caller's customer, and the payroll account currency must be the caller's own
+         *     or a platform partner-bank account; otherwise 404 `NOT_FOUND`. When no exchange rate can be
+         *     retrieved for the pair, 400 `EXCHANGE_RATE_UNAVAILABLE`.
          *
          *     ## Formulas
          *     - `bips` = the customer's spread BIPS (0 without a fee profile).
          *     - `base` = payroll-currency units one source-currency unit buys: the rate source's rate
-         *       source → payroll (1 when both are the same currency).
+         *       source → payroll.
          *     - `eff` = `base` × (1 − `bips` / 10000). All conversions use `eff`.
-         *     - Per entry: a `SOURCE` amount `s` gives the payroll amount `p` = `s` × `eff`, rounded **down** to
-         *       the payroll scale (min(2, the payroll currency's minor units)); a `PAYROLL` amount `p` gives
-         *       `s` = `p` / `eff`, rounded **up** to 8 decimals. The platform never promises more than it funds.
+         *     - **Same currency** (both account currencies hold one currency): there is no conversion, so
+         *       `base` = `eff` = 1 and the spread fee is 0 whatever `bips`; the processor and bank fees apply.
+         *     - Per entry (one `lines` item): a `SOURCE` amount `s` gives the payroll amount `p` = `s` × `eff`,
+         *       rounded **down** to `n` decimals (what a beneficiary is promised); a `PAYROLL` amount `p` gives
+         *       `s` = `p` / `eff`, rounded **up** to `m` decimals (what the customer pays). The platform never
+         *       promises more than it funds.
          *     - `sourceCurrencyAmount` `S` = Σ `s`; `estimatedReceivedAmount` = Σ `p`.
          *     - `spreadFee` = `S` × `bips` / 10000.
          *     - `processorFee` = the payment processor's debit-fee estimate for (the source account's
@@ -290,11 +329,31 @@ export interface paths {
          *       of its schedule; 0 when the processor has no schedule for them.
          *     - `bankFee` = bank fee per beneficiary (configured in the payroll currency) × `N` / `eff`, with `N`
          *       the number of entries.
-         *     - Each fee is rounded **up** to 8 decimals.
+         *     - Each fee is rounded **up** to `m` decimals (what the customer pays).
          *     - `feeAmount` = `spreadFee` + `processorFee` + `bankFee`; `totalAmount` = `S` + `feeAmount`; both
-         *       exact, no further rounding.
-         *     - Amount strings are exact: at least the currency's minor units of decimals, more only when the
-         *       exact value has them.
+         *       exact, hence also at `m` decimals.
+         *     - Every source-currency figure is written with exactly `m` decimals, every payroll-currency
+         *       figure with exactly `n`.
+         *
+         *     ## Worked examples
+         *     **USD → AED** (`m` 2, `n` 2), base 3.6725, 50 BIPS, so `eff` = 3.6541375; processor schedule
+         *     0.1 % + 1.00 (min 2.00, max 50.00); bank fee 5.00 AED. Entries 1000.00 USD, 2000.00 AED
+         *     (`PAYROLL`) and 250.5 USD:
+         *     - lines: 1000.00 USD → 3654.1375 → **3654.13** AED; 2000.00 AED → 2000 / 3.6541375 = 547.3247…
+         *       → **547.33** USD (up); 250.50 USD → 915.36144375 → **915.36** AED;
+         *     - `S` = 1797.83; `estimatedReceivedAmount` = 6569.49;
+         *     - `spreadFee` = 1797.83 × 0.005 = 8.98915 → 8.99; `processorFee` = 1.79783 + 1 = 2.79783 → 2.80;
+         *       `bankFee` = 15.00 / 3.6541375 = 4.1049… → 4.11; `feeAmount` = 15.90; `totalAmount` = 1813.73.
+         *
+         *     **USD → JPY** (`n` 0), base 151.25, 50 BIPS, so `eff` = 150.49375; bank fee 500 JPY. Entries
+         *     100.00 USD and 10000 JPY (`PAYROLL`): 100.00 USD → 15049.375 → **15049** JPY; 10000 JPY → 66.4479…
+         *     → **66.45** USD; `bankFee` = 1000 / 150.49375 = 6.6447… → 6.65 USD. A `PAYROLL` amount of
+         *     `10000.5` JPY is refused: `a PAYROLL amount in JPY allows at most 0` decimal places.
+         *
+         *     **USD → USD** (same currency): entries 1000.00 USD and 250.00 USD (`PAYROLL`, the same
+         *     currency): lines 1000.00 → 1000.00 and 250.00 → 250.00, `baseRate` = `exchangeRate` = 1,
+         *     `spreadFee` 0.00 even for a customer with 50 BIPS; `processorFee` = 1.25 + 1 = 2.25; `bankFee` =
+         *     2 × 5.00 / 1 = 10.00 (with a USD bank fee of 5.00); `totalAmount` = 1262.25.
          *
          *     ## feeHash
          *     The `feeHash` (at least 128 random bits) locks the rates, fees and normalised entries. It expires
@@ -308,7 +367,11 @@ export interface paths {
          *     An estimate stores a feeHash, so it takes an `Idempotency-Key` like every state-changing POST: a
          *     retried estimate with the same key returns the same feeHash instead of issuing another.
          *
-         *     The fee breakdown (`FeeBreakdown`) becomes `metadata.feeBreakdown` of the request created from it.
+         *     The response carries, beyond the interface's fields, the whole `feeBreakdown` and one `lines`
+         *     entry per beneficiary, so that every figure is explained before any money moves. The fee
+         *     breakdown becomes `metadata.feeBreakdown` of the request created from the `feeHash`, and the
+         *     lines its amount splits. The figures are indicative: the admin's quote fixes the final ones
+         *     (`PayrollQuoteFigures`), shown on the request before the customer accepts.
          */
         post: operations["estimatePayrollFee"];
         delete?: never;
@@ -358,22 +421,25 @@ export interface paths {
          *        past its expiry → 400 `FEE_HASH_EXPIRED`. Both are checked before any database read.
          *     3. The account must be the caller's, and the beneficiary the caller's and active → otherwise 404
          *        `NOT_FOUND`.
-         *     4. The estimate must exist and be the caller's → otherwise 404 `NOT_FOUND`; it must not have been
-         *        used → otherwise 409 `FEE_HASH_ALREADY_USED`.
+         *     4. The estimate must exist and be the caller's → otherwise 404 `NOT_FOUND`; the stored estimate
+         *        must have been made for this account, currency, beneficiary and amount (compared as exact
+         *        decimals) → otherwise 400 `FEE_HASH_MISMATCH`, never trusting the signature alone; it must not
+         *        have been used → otherwise 409 `FEE_HASH_ALREADY_USED`.
          *     5. An estimate with `isEstimateAvailable` false cannot create a payout → 400
          *        `FEE_ESTIMATE_UNAVAILABLE`.
          *     6. The account currency's `available` must be at least `totalAmount` → otherwise 400
          *        `INSUFFICIENT_FUNDS`.
          *
          *     Then, in one transaction, the estimate is consumed, the account currency is debited (`balance`
-         *     and `available` both fall by `totalAmount`; a ledger entry `PAYOUT_DEBIT`), the beneficiary is
+         *     and `available` both fall by `totalAmount`; one journal entry of the ledger), the beneficiary is
          *     snapshotted and the payout is stored. Any failure leaves the feeHash unused, except
          *     `FEE_HASH_ALREADY_USED`; concurrent creations with one feeHash produce exactly one payout and
          *     one debit.
          *
          *     ## Outcome
-         *     A payout that ends `FAILED` returns its `totalAmount` to the account currency (ledger entry
-         *     `PAYOUT_REFUND`); a `COMPLETED` one keeps the debit.
+         *     A payout that ends `FAILED` returns its `totalAmount` to the account currency (one journal entry
+         *     of the ledger); a `COMPLETED` one keeps the debit, its `amount` leaving for the beneficiary and
+         *     its `fee` and `internalFee` booked as the platform's fee revenue.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -413,6 +479,11 @@ export interface paths {
          *     is missing or malformed, when `amount` is 0 or has more decimals than the currency's minor units,
          *     or when the account does not hold `currency`. 404 `NOT_FOUND` when the account or the beneficiary
          *     is missing or not the caller's, or the beneficiary is inactive.
+         *
+         *     The figures are JSON numbers, exact only up to 15 significant digits: an `amount` with more than
+         *     15 significant digits, or one whose `totalAmount` would have more, is refused with 400
+         *     `VALIDATION_ERROR` naming the figure (in a currency with 8 decimals, `999999999.12345678` has 17
+         *     and is refused; `1234567.12345678` has 15 and passes).
          *
          *     ## Formulas
          *     - `fee` = clamp(`amount` × percentBps / 10000 + fixed, min, max) of the payout schedule for the
@@ -816,21 +887,46 @@ export interface paths {
         /**
          * Provide an FX quote
          * @description Sets the FX quote of a payroll request: `quotedFxRate` = `exchangeRate`, `quoteExpiresAt` =
-         *     `expiresAt`, `quotedByUserId` and `quotedByUser` = the calling admin, `quotedAt` = now; the status
-         *     becomes `QUOTE_PROVIDED`. The customer may then accept it until `quoteExpiresAt`, or cancel.
+         *     `expiresAt`, `quotedByUserId` and `quotedByUser` = the calling admin, `quotedAt` = now; computes
+         *     the final figures at that rate (`quote`, and each split's `quotedSourceCurrencyAmount` and
+         *     `quotedAmount`); the status becomes `QUOTE_PROVIDED`. The customer sees them and may accept until
+         *     `quoteExpiresAt`, or cancel. No money moves until the customer accepts.
          *
          *     Admin role only: a customer token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
          *
          *     ## Rules
          *     - Allowed from `PENDING`, or from `QUOTE_PROVIDED` once the earlier quote has expired (a
-         *       re-quote, which replaces every quote field); otherwise 409 `INVALID_STATE` naming the current
-         *       status (a `QUOTE_PROVIDED` request whose quote is still valid included).
-         *     - `exchangeRate` is payroll-currency units per source-currency unit (the direction of
-         *       `estimatedFxRate`) and must be greater than zero; `expiresAt` must be in the future and at most
-         *       24 hours ahead. Otherwise 400 `VALIDATION_ERROR`.
-         *     - The quote is what the customer accepts; the actual rate is recorded later with
-         *       `recordFxExchange` and can differ from it.
+         *       re-quote, which replaces every quote field and recomputes every quoted figure); otherwise 409
+         *       `INVALID_STATE` naming the current status (a `QUOTE_PROVIDED` request whose quote is still valid
+         *       included).
+         *     - `exchangeRate` is the customer's rate: payroll-currency units per source-currency unit, spread
+         *       included (the direction and meaning of `estimatedFxRate`, so the two compare directly). It must
+         *       lie within the bounds of `RateString` (greater than zero, 0.00000001 to 100000000, at most 12
+         *       significant digits); when both account currencies hold the same currency it must be exactly 1.
+         *       `expiresAt` must be in the future and at most 24 hours ahead. Otherwise 400 `VALIDATION_ERROR`
+         *       naming the field and the bound.
+         *     - A rate that would make a split's `quotedAmount` zero, or a figure reach 10^15, is refused with
+         *       400 `VALIDATION_ERROR` naming the split (`amountSplitDetails[0]: 0.01 USD converts to 0.00 AED
+         *       at 0.1`).
          *     - A request that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## The final figures (see `PayrollQuoteFigures`)
+         *     With `q` = `exchangeRate`, `m` the source scale and `n` the payroll scale as in the estimate:
+         *     - `SOURCE` split: `quotedSourceCurrencyAmount` = `sourceCurrencyAmount`; `quotedAmount` =
+         *       `sourceCurrencyAmount` × `q` rounded **down** to `n` decimals.
+         *     - `PAYROLL` split: `quotedAmount` = the requested amount exactly; `quotedSourceCurrencyAmount` =
+         *       amount ÷ `q` rounded **up** to `m` decimals.
+         *     - `quote.sourceAmountForExchange` = Σ `quotedSourceCurrencyAmount`; `quote.feeAmount` = the locked
+         *       `metadata.feeBreakdown.totalFee`; `quote.totalAmount` = their sum; `quote.receivedAmount` =
+         *       Σ `quotedAmount`; `quote.debitedAmount` = what creation debited; `quote.adjustmentAmount` =
+         *       `quote.totalAmount` − `quote.debitedAmount` (positive: a top-up at accept; negative: a refund).
+         *
+         *     Example: a request created from the estimate of 1000.00 USD (`SOURCE`) and 2000.00 AED
+         *     (`PAYROLL`) at 3.6541375 debited 1547.33 + 13.03 = 1560.36 USD. Quoted at **3.6400**: splits
+         *     3640.00 AED / 1000.00 USD and 2000.00 AED / 549.46 USD (2000 ÷ 3.64 = 549.4505… up);
+         *     `sourceAmountForExchange` 1549.46, `totalAmount` 1562.49, `receivedAmount` 5640.00,
+         *     `adjustmentAmount` 2.13. Quoted at **3.6700** instead: 3670.00 AED / 1000.00 USD and 2000.00 AED /
+         *     544.96 USD; 1544.96, 1557.99, 5670.00, `adjustmentAmount` -2.37.
          */
         post: operations["providePayrollQuote"];
         delete?: never;
@@ -863,12 +959,12 @@ export interface paths {
         put?: never;
         /**
          * Record the FX exchange
-         * @description Records the currency exchange actually made for a payroll request and starts the payouts:
-         *     `fxExchange` is set, one `BANK_TO_BENEFICIARY` transfer per split is created in `PENDING`, each
-         *     split's `payoutTransferId` is set, and the status becomes `PAYOUT_INITIATED`. The worker then
-         *     executes the payouts; the request ends `COMPLETED` (every payout `COMPLETED`),
-         *     `PARTIALLY_COMPLETED` (some `FAILED`, each with its `failureReason`) or `FAILED` (every payout
-         *     `FAILED`).
+         * @description Records the currency exchange the platform actually made for a payroll request and starts the
+         *     payouts: `fxExchange` is set, one `BANK_TO_BENEFICIARY` transfer per split is created in
+         *     `PENDING` for exactly the split's `quotedAmount`, each split's `payoutTransferId` is set, and the
+         *     status becomes `PAYOUT_INITIATED`. The worker then executes the payouts; the request ends
+         *     `COMPLETED` (every payout `COMPLETED`), `PARTIALLY_COMPLETED` (some `FAILED`, each with its
+         *     `failureReason`) or `FAILED` (every payout `FAILED`).
          *
          *     Admin role only: a customer token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
          *
@@ -876,29 +972,42 @@ export interface paths {
          *     - Allowed when the request is `EXECUTING` and both its `PROCESSOR_INTERNAL_DEBIT` and
          *       `PROCESSOR_TO_BANK` transfers are `COMPLETED`; otherwise 409 `INVALID_STATE` naming the current
          *       status.
-         *     - `exchangeRate` (payroll-currency units per source-currency unit) must be greater than zero;
-         *       otherwise 400 `VALIDATION_ERROR`. It is the actual rate and can differ from `estimatedFxRate`
-         *       and from `quotedFxRate`.
+         *     - `exchangeRate` is the rate obtained (payroll-currency units per source-currency unit). It only
+         *       records the platform's exchange: **it changes no payout**. It must lie within the bounds of
+         *       `RateString` and within `FX_RECORD_TOLERANCE_BPS` (default **500**, i.e. 5 %) of the accepted
+         *       quote `q` = `quotedFxRate`: |`exchangeRate` − `q`| × 10000 ≤ `FX_RECORD_TOLERANCE_BPS` × `q`;
+         *       exactly 1 when both currencies are the same. Otherwise 400 `VALIDATION_ERROR` naming the
+         *       allowed range. With `q` = 3.67 the range is 3.4865 to 3.8535: 3.665 and 3.675 are recorded,
+         *       `36700` (a typo) and `0.0001` are refused.
          *     - A request that does not exist gets 404 `NOT_FOUND`.
          *
          *     ## Amounts
-         *     With the payroll scale = min(2, the payroll currency's minor units), as in the estimate:
-         *     - `fxExchange.fromAmount` = `sourceAmountForExchange`, in the source currency;
-         *     - `fxExchange.toAmount` = `fromAmount` × `exchangeRate`, rounded **down** to the payroll scale;
-         *     - each payout's `amount` = its split's `sourceCurrencyAmount` × `exchangeRate`, rounded **down**
-         *       to the payroll scale. As the splits' source amounts add up to `fromAmount`, Σ payouts ≤
-         *       `toAmount`: the sum paid never exceeds what the exchange produced;
-         *     - the remainder `toAmount` − Σ payouts (less than one minor unit per beneficiary) stays in the
-         *       partner-bank payroll account as the platform's rounding residual; it is not booked separately
-         *       and is shown by the difference;
-         *     - a split's `amount` keeps the estimated figure; the payout transfer's `amount` is what is paid;
+         *     With the payroll scale `n` = min(2, the payroll currency's minor units):
+         *     - `fxExchange.fromAmount` = `sourceAmountForExchange` (the accepted `quote.sourceAmountForExchange`),
+         *       in the source currency;
+         *     - `fxExchange.toAmount` = `fromAmount` × `exchangeRate`, rounded **down** to `n` decimals;
+         *     - each payout's `amount` = its split's `quotedAmount`, whatever the rate recorded, so
+         *       `fxExchange.payoutAmount` = Σ `quotedAmount` = `quote.receivedAmount`. A `SOURCE` split pays
+         *       at most its source amount × `q` and a `PAYROLL` split's source amount covers at least its amount
+         *       at `q`: payouts never exceed what the customer funded at the accepted quote;
+         *     - `fxExchange.fxResultAmount` = `toAmount` − `payoutAmount`: the platform's FX gain (positive) or
+         *       loss (negative), which the platform bears;
          *     - `fxExchange.feeDetails` carries the `spreadFee` of the fee breakdown, in the source currency.
          *
+         *     Example: accepted at 3.67, `fromAmount` 1544.96 USD, payouts 3670.00 and 2000.00 AED. Recorded
+         *     at 3.665: `toAmount` 5662.27 (5662.2784 down), `payoutAmount` 5670.00, `fxResultAmount` -7.73;
+         *     the payouts are still 3670.00 and 2000.00.
+         *
          *     ## Ledger
-         *     The payroll account currency receives `toAmount` (ledger entry `FX_CREDIT`) when the exchange is
-         *     recorded, and each payout debits its `amount` from it when it reaches `COMPLETED` (ledger entry
-         *     `PAYOUT`). The amount of a `FAILED` payout stays in the payroll account currency; it is not
-         *     returned to the source account automatically.
+         *     Every movement is one journal entry of postings that sum to zero per currency. Recording the
+         *     exchange sends `fromAmount` from the bank-leg transit account to the FX counterparty, receives
+         *     `toAmount`, earmarks `payoutAmount` in the partner-bank payroll account currency and books
+         *     `fxResultAmount` to the platform's FX result. A payout that reaches `COMPLETED` leaves the
+         *     partner-bank account for the beneficiary. A payout that ends `FAILED` never loses its money: the
+         *     platform takes back its payroll amount (FX result) and credits the split's
+         *     `quotedSourceCurrencyAmount` back to the customer's source account currency, shown as the split's
+         *     `returnedSourceCurrencyAmount` and in the request's `returnedAmount` (2000.00 AED failed → 544.96
+         *     USD credited back at 3.67). Fees are not returned.
          */
         post: operations["recordFxExchange"];
         delete?: never;
@@ -939,8 +1048,11 @@ export interface paths {
          *     Admin role only: a customer token gets 403 `FORBIDDEN`.
          *
          *     `rate` = units of the to-currency that one unit of the from-currency buys (USD → AED 3.6725). It
-         *     must be greater than zero, both currencies must exist in the reference data and they must differ;
-         *     otherwise 400 `VALIDATION_ERROR`.
+         *     must lie within the bounds of `RateString` (greater than zero, 0.00000001 to 100000000 inclusive,
+         *     at most 12 significant digits), both currencies must exist in the reference data and they must
+         *     differ (a same-currency payroll uses the rate 1 without a stored rate); otherwise 400
+         *     `VALIDATION_ERROR` naming the bound. `"3.6725"` is stored; `"0.000000000000000000000000000000001"`
+         *     is refused (below 0.00000001), as is `"3.67251234567891"` (15 significant digits).
          *
          *     The new rate takes effect for estimates made afterwards; a `feeHash` already issued keeps the rate
          *     it locked.
@@ -1126,8 +1238,8 @@ export interface components {
          *     | `QUOTE_ACCEPTED` | The customer accepted the quote. | None: the system executes the transfers. |
          *     | `EXECUTING` | Currency conversion in progress. | Monitor the transfers; poll every 30 s. |
          *     | `PAYOUT_INITIATED` | The FX exchange is recorded and the individual payouts started. | Monitor the individual transfers; poll every 30 s. |
-         *     | `COMPLETED` | All beneficiaries paid. | Review the final amounts (`fxExchange`, `transfers`). |
-         *     | `PARTIALLY_COMPLETED` | Some payouts succeeded, some failed. | Check the `FAILED` transfers and their `failureReason`. |
+         *     | `COMPLETED` | All beneficiaries paid, each exactly its split's `quotedAmount` (the accepted quote). | Review the final amounts (`quote`, `transfers`, `fxExchange`). |
+         *     | `PARTIALLY_COMPLETED` | Some payouts succeeded, some failed; each failed one was credited back to the source account (`returnedAmount`). | Check the `FAILED` transfers and their `failureReason`. |
          *     | `FAILED` | The request failed (`failureReason`). | Contact support. |
          *     | `CANCELLED` | The request was cancelled (`cancellationReason`). | None. |
          *
@@ -1140,14 +1252,14 @@ export interface components {
          *     | — | `createPayrollRequest` (feeHash consumed, funds debited) | `PENDING` |
          *     | `PENDING` | `providePayrollQuote` (admin) | `QUOTE_PROVIDED` |
          *     | `QUOTE_PROVIDED` | `providePayrollQuote` after the quote expired (re-quote) | `QUOTE_PROVIDED` |
-         *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt` | `QUOTE_ACCEPTED` |
+         *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt`, the adjustment settled (top-up debited or excess refunded) | `QUOTE_ACCEPTED` |
          *     | `PENDING`, `QUOTE_PROVIDED` | `cancelPayrollRequest` (funds returned) | `CANCELLED` |
          *     | `QUOTE_ACCEPTED` | the worker creates the debit and bank-move transfers | `EXECUTING` |
          *     | `EXECUTING` | `PROCESSOR_INTERNAL_DEBIT` or `PROCESSOR_TO_BANK` fails (funds returned) | `FAILED` |
          *     | `EXECUTING` | `recordFxExchange` (admin) after both completed | `PAYOUT_INITIATED` |
          *     | `PAYOUT_INITIATED` | every payout `COMPLETED` | `COMPLETED` |
-         *     | `PAYOUT_INITIATED` | some payouts `COMPLETED`, some `FAILED` | `PARTIALLY_COMPLETED` |
-         *     | `PAYOUT_INITIATED` | every payout `FAILED` | `FAILED` |
+         *     | `PAYOUT_INITIATED` | some payouts `COMPLETED`, some `FAILED` (each failed one credited back) | `PARTIALLY_COMPLETED` |
+         *     | `PAYOUT_INITIATED` | every payout `FAILED` (each credited back) | `FAILED` |
          *
          *     Any other move is refused with 409 `INVALID_STATE` naming the current status (accepting an
          *     expired quote: 409 `QUOTE_EXPIRED`).
@@ -1170,8 +1282,13 @@ export interface components {
         /**
          * @description An exact non-negative decimal number written as a string: digits, optionally a point and more
          *     digits; no sign, no exponent, no leading zeros. Parse it with a decimal library, never into a
-         *     binary float. Amounts carry at least their currency's minor units of decimals (`"1500.00"`) and
-         *     more only when the exact value has them (`"2.7366239"`); rates are written exactly (`"3.6541375"`).
+         *     binary float. Rates are written exactly (`"3.6541375"`). The figures of a payroll estimate or
+         *     request are written with exactly their scale: a source-currency figure with min(8, the source
+         *     currency's decimals) places (`"1512.74"` in USD), a payroll-currency figure with min(2, the payroll
+         *     currency's decimals) places (`"15049"` in JPY, `"3654.13"` in AED). Other amounts (balances, single
+         *     payouts) carry at least their currency's minor units of decimals (`"1500.00"`). Every amount figure
+         *     the service computes is below 10^15 (at most 15 integer digits): an estimate or quote whose figure
+         *     would exceed it is refused with 400 `VALIDATION_ERROR` naming the figure.
          * @example 1000.00
          */
         DecimalString: string;
@@ -1243,11 +1360,11 @@ export interface components {
          *
          *     | Code | HTTP | Meaning |
          *     |---|---|---|
-         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, too many decimals, duplicate beneficiary, empty list. The message names the offending field. |
+         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, more decimals than the currency's minor units allow (the message names the currency and its limit), an entry converting to zero, a figure above the amount maximum (10^15), a payout estimate amount with more than 15 significant digits, a rate outside its bounds (`RateString`), an FX record outside `FX_RECORD_TOLERANCE_BPS` of the accepted quote, duplicate beneficiary, empty list. The message names the offending field or entry. |
          *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
          *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
-         *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount. |
-         *     | `INSUFFICIENT_FUNDS` | 400 | The account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. |
+         *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount, or the stored estimate it names was made for another account, currency, beneficiary or amount. |
+         *     | `INSUFFICIENT_FUNDS` | 400, 409 | 400 when creating a payroll request or payout: the account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. 409 when accepting a quote whose adjustment is a top-up larger than `available`: the message names the shortfall, nothing changes and the request stays `QUOTE_PROVIDED`. |
          *     | `FEE_ESTIMATE_UNAVAILABLE` | 400 | The payout `feeHash` comes from an estimate with `isEstimateAvailable` false (no payout fee schedule), which cannot create a payout. |
          *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
          *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
@@ -1295,16 +1412,24 @@ export interface components {
         /**
          * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
          *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
-         *     and within the decimal limit of its amount type: a `SOURCE` amount has at most 8 decimals; a
-         *     `PAYROLL` amount at most 2 and at most the payroll currency's minor units. A breach is answered
-         *     with 400 `VALIDATION_ERROR` whose message names the entry index and the field
-         *     (`body.amountSplitDetails[1].amount`).
+         *     and within the minor units of its currency:
+         *
+         *     - a `SOURCE` amount has at most min(8, the source currency's decimals) places: 2 for USD, the
+         *       reference data's decimals for USDC, never more than 8;
+         *     - a `PAYROLL` amount has at most min(2, the payroll currency's decimals) places: 2 for AED, 0 for
+         *       JPY.
+         *
+         *     A breach is answered with 400 `VALIDATION_ERROR` whose message names the entry, the field and the
+         *     limit for that currency: `body.amountSplitDetails[1].amount has 3 decimal places; a SOURCE amount
+         *     in USD allows at most 2`.
          * @example 1000.00
          */
         AmountString: string;
         /**
          * @description Currency in which an entry's amount is expressed: `SOURCE` (the source account currency, at most
-         *     8 decimals) or `PAYROLL` (the payroll currency, at most 2 decimals and at most its minor units).
+         *     min(8, its minor units) decimals; the beneficiary receives its conversion at the quote rate) or
+         *     `PAYROLL` (the payroll currency, at most min(2, its minor units) decimals; the beneficiary
+         *     receives exactly this amount, and the customer pays its conversion at the quote rate).
          * @default SOURCE
          * @example SOURCE
          * @enum {string}
@@ -1364,6 +1489,13 @@ export interface components {
              * @example $
              */
             currencySymbol: string;
+            /**
+             * @description The currency's minor units (USD 2, JPY 0; USDC as the reference data sets it). A source amount
+             *     has at most min(8, decimals) places and a payroll amount at most min(2, decimals); every
+             *     figure in this currency is rounded to them.
+             * @example 2
+             */
+            decimals: number;
         };
         /**
          * @description The provider that holds an account. Known values: `CIRCLE` (USDC wallets), `FIREBLOCKS` (digital
@@ -1406,6 +1538,13 @@ export interface components {
              * @example UAE Dirham
              */
             currencyName: string;
+            /**
+             * @description The currency's minor units (USD 2, JPY 0; USDC as the reference data sets it). A source amount
+             *     has at most min(8, decimals) places and a payroll amount at most min(2, decimals); every
+             *     figure in this currency is rounded to them.
+             * @example 2
+             */
+            decimals: number;
         };
         /** @description The account that holds the payroll account currency. */
         PayrollAccount: {
@@ -1446,26 +1585,95 @@ export interface components {
             email: string;
         };
         /**
-         * @description How the fee of a payroll distribution was computed, as locked by the estimate's `feeHash`
-         *     (the request created from it carries it as `metadata.feeBreakdown`). With `bips` the customer's
-         *     spread BIPS (0 without a fee profile), `eff` = `exchangeRate`, `S` = `sourceCurrencyAmount` and
-         *     `N` the number of beneficiaries:
+         * @description An exact decimal number that may be negative, written as a string: an optional minus sign, digits,
+         *     optionally a point and more digits; no plus sign, no exponent, no leading zeros. Zero is written
+         *     without a sign (`"0.00"`, never `"-0.00"`). Used for figures whose sign carries meaning: an
+         *     adjustment (positive: the customer pays more; negative: the customer is refunded) or the
+         *     platform's FX result (positive: gain; negative: loss).
+         * @example -2.37
+         */
+        SignedDecimalString: string;
+        /**
+         * @description The final figures of a payroll request at the admin's quote rate, computed when the quote is
+         *     given (and again at each re-quote) and shown before the customer accepts. Accepting the quote
+         *     makes them final: the accepted adjustment is settled in the same transaction, each payout pays
+         *     exactly its split's `quotedAmount`, and `COMPLETED` means every beneficiary received exactly it.
          *
-         *     - `baseRate` = payroll-currency units one source-currency unit buys (1 when both are the same currency);
+         *     With `q` the quote rate, per split (see `AmountSplitDetail`):
+         *     - `SOURCE` entry: `quotedSourceCurrencyAmount` = its `sourceCurrencyAmount` (unchanged);
+         *       `quotedAmount` = `sourceCurrencyAmount` × `q`, rounded **down** to the payroll scale;
+         *     - `PAYROLL` entry: `quotedAmount` = the requested amount exactly;
+         *       `quotedSourceCurrencyAmount` = amount ÷ `q`, rounded **up** to the source currency's minor units.
+         *
+         *     Then `sourceAmountForExchange` = Σ `quotedSourceCurrencyAmount`; `feeAmount` = the fees the
+         *     `feeHash` locked (`metadata.feeBreakdown.totalFee`, never recomputed); `totalAmount` =
+         *     `sourceAmountForExchange` + `feeAmount`; `receivedAmount` = Σ `quotedAmount`; `adjustmentAmount` =
+         *     `totalAmount` − `debitedAmount`.
+         *
+         *     Worked example (USD → AED, estimate at 3.6541375 with 50 BIPS; entries 1000.00 USD `SOURCE` and
+         *     2000.00 AED `PAYROLL`): at creation the splits cost 1000.00 + 547.33 (2000 ÷ 3.6541375 =
+         *     547.3247… up) = 1547.33 USD, fees 7.74 + 2.55 + 2.74 = 13.03, debited 1560.36.
+         *     - Quote **3.6400** (worse for the customer): 1000.00 × 3.64 = 3640.00 AED; 2000 ÷ 3.64 = 549.4505…
+         *       → 549.46 USD. `sourceAmountForExchange` 1549.46, `totalAmount` 1562.49, `receivedAmount`
+         *       5640.00, `adjustmentAmount` **2.13** (a top-up debited at accept).
+         *     - Quote **3.6700** (better): 3670.00 AED; 2000 ÷ 3.67 = 544.9591… → 544.96 USD.
+         *       `sourceAmountForExchange` 1544.96, `totalAmount` 1557.99, `receivedAmount` 5670.00,
+         *       `adjustmentAmount` **-2.37** (refunded at accept).
+         *
+         *     When both accounts hold the same currency the quote rate must be 1, and the figures equal the
+         *     estimate's (adjustment 0).
+         */
+        PayrollQuoteFigures: {
+            /** @description The quote rate `q` (equal to the request's `quotedFxRate`), payroll-currency units per source-currency unit, spread included, comparable with `estimatedFxRate`. */
+            exchangeRate: components["schemas"]["DecimalString"];
+            /** @description Σ of the splits' `quotedSourceCurrencyAmount`, in the source currency; becomes the request's `sourceAmountForExchange` at accept. */
+            sourceAmountForExchange: components["schemas"]["DecimalString"];
+            /** @description The fees locked by the `feeHash` (`metadata.feeBreakdown.totalFee`), in the source currency; a quote never changes them. */
+            feeAmount: components["schemas"]["DecimalString"];
+            /** @description `sourceAmountForExchange` + `feeAmount`, in the source currency: what the customer has paid in total once the quote is accepted; becomes the request's `totalAmount` at accept. */
+            totalAmount: components["schemas"]["DecimalString"];
+            /** @description Σ of the splits' `quotedAmount`, in the payroll currency; what the beneficiaries receive together when every payout completes. */
+            receivedAmount: components["schemas"]["DecimalString"];
+            /** @description What the creation of the request debited from the source account (the estimate's `totalAmount`), in the source currency. */
+            debitedAmount: components["schemas"]["DecimalString"];
+            /**
+             * @description `totalAmount` − `debitedAmount`, in the source currency, exact (both are at the source
+             *     currency's minor units). Positive: accepting debits this top-up (409 `INSUFFICIENT_FUNDS` if the
+             *     source account currency's `available` is short). Negative: accepting refunds its absolute value.
+             *     Zero for a request of `SOURCE` entries only.
+             */
+            adjustmentAmount: components["schemas"]["SignedDecimalString"];
+        };
+        /**
+         * @description How the fee of a payroll distribution was computed, as locked by the estimate's `feeHash` (the
+         *     estimate returns it as `feeBreakdown`; the request created from it carries it unchanged as
+         *     `metadata.feeBreakdown`). With `bips` the customer's spread BIPS (0 without a fee profile),
+         *     `eff` = `exchangeRate`, `S` = `sourceCurrencyAmount`, `N` the number of beneficiaries and `m` the
+         *     source currency's minor units capped at 8 (USD 2):
+         *
+         *     - `baseRate` = payroll-currency units one source-currency unit buys;
          *     - `exchangeRate` = `baseRate` × (1 − bips / 10000);
-         *     - `spreadFee` = S × bips / 10000, rounded up to 8 decimals;
+         *     - `spreadFee` = S × bips / 10000, rounded **up** to `m` decimals;
          *     - `processorFee` = the payment processor's debit fee for the source account's provider, the source
-         *       currency and S: clamp(S × percentBps / 10000 + fixed, min, max), rounded up to 8 decimals; 0 when
-         *       the processor has no schedule for them;
-         *     - `bankFee` = per-beneficiary bank fee (in the payroll currency) × N / `exchangeRate`, rounded up to 8 decimals;
+         *       currency and S: clamp(S × percentBps / 10000 + fixed, min, max), rounded **up** to `m` decimals;
+         *       0 when the processor has no schedule for them;
+         *     - `bankFee` = per-beneficiary bank fee (in the payroll currency) × N / `exchangeRate`, rounded
+         *       **up** to `m` decimals;
          *     - `totalFee` = `spreadFee` + `processorFee` + `bankFee`, exact.
          *
-         *     All fees are in `feeCurrencyCode`, the source currency.
+         *     **Same currency.** When the source and payroll currencies are the same there is no conversion:
+         *     `baseRate` and `exchangeRate` are 1 and `spreadFee` is 0 whatever the customer's BIPS; the
+         *     processor and bank fees apply as above.
+         *
+         *     All fees are in `feeCurrencyCode`, the source currency. Example (USD → AED, base 3.6725, 50 BIPS,
+         *     S = 1500.00 USD, two beneficiaries, bank fee 5.00 AED): `exchangeRate` 3.6541375; `spreadFee`
+         *     7.50; `processorFee` 1500.00 × 0.001 + 1 = 2.50; `bankFee` 10.00 / 3.6541375 = 2.7366… → 2.74;
+         *     `totalFee` 12.74.
          */
         FeeBreakdown: {
             /** @description Base amount in the source currency (the sum of the entries' source amounts), before fees. */
             sourceCurrencyAmount: components["schemas"]["DecimalString"];
-            /** @description FX spread fee, in the source currency. */
+            /** @description FX spread fee, in the source currency; 0 when both currencies are the same. */
             spreadFee: components["schemas"]["DecimalString"];
             /** @description Payment-processor fee, in the source currency. */
             processorFee: components["schemas"]["DecimalString"];
@@ -1479,9 +1687,9 @@ export interface components {
             payrollCurrencyCode: components["schemas"]["CurrencyCode"];
             /** @description Fee currency code (the source currency). */
             feeCurrencyCode: components["schemas"]["CurrencyCode"];
-            /** @description Effective rate, spread applied (payroll-currency units per source-currency unit). */
+            /** @description Effective rate, spread applied (payroll-currency units per source-currency unit); 1 when both currencies are the same. */
             exchangeRate: components["schemas"]["DecimalString"];
-            /** @description Rate before spread (payroll-currency units per source-currency unit). */
+            /** @description Rate before spread (payroll-currency units per source-currency unit); 1 when both currencies are the same. */
             baseRate: components["schemas"]["DecimalString"];
         };
         /** @description Additional data of the payroll request. */
@@ -1549,6 +1757,12 @@ export interface components {
          * @description One beneficiary's share of the payroll request. It links to its payout transfer through
          *     `payoutTransferId`; that `BANK_TO_BENEFICIARY` transfer links back through
          *     `payoutInstruction.id`, which equals this split's `id`.
+         *
+         *     `sourceCurrencyAmount` and `amount` keep the estimate's figures; `quotedSourceCurrencyAmount` and
+         *     `quotedAmount` (additions to the interface) are the final ones at the quote rate, null before the
+         *     quote. The payout pays exactly `quotedAmount`. For a `PAYROLL` entry `amount` = `quotedAmount` =
+         *     the requested amount, and only the source figure moves with the rate; for a `SOURCE` entry
+         *     `sourceCurrencyAmount` = `quotedSourceCurrencyAmount`, and only the payroll figure moves.
          */
         AmountSplitDetail: {
             /** @description Split identifier. */
@@ -1559,14 +1773,35 @@ export interface components {
             beneficiaryId: components["schemas"]["Uuid"];
             /** @description Immutable copy of the beneficiary details at request time, kept for audit. */
             beneficiarySnapshot: components["schemas"]["BeneficiarySnapshot"];
-            /** @description Amount in the source currency. */
+            /** @description The currency the customer expressed this entry in (an addition to the interface); decides which figure the quote keeps fixed. */
+            amountCurrencyType: components["schemas"]["AmountCurrencyType"];
+            /** @description Amount in the source currency, as the estimate locked it (at the estimate's effective rate for a `PAYROLL` entry, rounded up to the source currency's minor units). */
             sourceCurrencyAmount: components["schemas"]["DecimalString"];
             /**
-             * @description Estimated amount in the payroll currency (at the estimate's effective rate); it keeps this
-             *     figure. What the beneficiary is paid is the `amount` of the linked payout transfer, which
-             *     follows the actual rate of the FX exchange.
+             * @description Amount in the payroll currency, as the estimate locked it (at the estimate's effective rate for
+             *     a `SOURCE` entry, rounded down to the payroll scale); it keeps this figure. What the beneficiary
+             *     is paid is `quotedAmount`, the `amount` of the linked payout transfer.
              */
             amount: components["schemas"]["DecimalString"];
+            /**
+             * @description The final amount in the source currency at the quote rate `q`: `sourceCurrencyAmount` for a
+             *     `SOURCE` entry; `amount` ÷ `q` rounded **up** to the source currency's minor units for a
+             *     `PAYROLL` entry (2000.00 AED at 3.67 → 544.96 USD). Null before the quote.
+             */
+            quotedSourceCurrencyAmount: components["schemas"]["DecimalString"] | null;
+            /**
+             * @description The final amount in the payroll currency at the quote rate `q`, exactly what the payout pays:
+             *     `sourceCurrencyAmount` × `q` rounded **down** to the payroll scale for a `SOURCE` entry (1000.00
+             *     USD at 3.67 → 3670.00 AED); the requested amount for a `PAYROLL` entry. Never zero (a quote
+             *     that would make it zero is refused). Null before the quote.
+             */
+            quotedAmount: components["schemas"]["DecimalString"] | null;
+            /**
+             * @description What was credited back to the source account currency because this split's payout `FAILED`:
+             *     its `quotedSourceCurrencyAmount`, the amount at the accepted quote (fees are not returned).
+             *     Null unless the payout failed.
+             */
+            returnedSourceCurrencyAmount: components["schemas"]["DecimalString"] | null;
             /** @description Bank purpose code. */
             purposeCode: components["schemas"]["PurposeCode"];
             /**
@@ -1654,9 +1889,9 @@ export interface components {
             beneficiaryId: components["schemas"]["Uuid"];
             /** @description The beneficiary's names at request time. */
             beneficiarySnapshot: components["schemas"]["PayoutBeneficiarySnapshot"];
-            /** @description The split's amount in the source currency. */
+            /** @description The split's final amount in the source currency at the accepted quote (its `quotedSourceCurrencyAmount`). */
             sourceCurrencyAmount: components["schemas"]["DecimalString"];
-            /** @description The amount paid to the beneficiary in the payroll currency (the payout transfer's amount, at the actual FX rate; the split's `amount` keeps the estimate). */
+            /** @description The amount paid to the beneficiary in the payroll currency (the payout transfer's amount, equal to the split's `quotedAmount` at the accepted quote, whatever the FX rate recorded; the split's `amount` keeps the estimate). */
             amount: components["schemas"]["DecimalString"];
         };
         /**
@@ -1677,7 +1912,11 @@ export interface components {
              * @example fb_tx_7f3a9c2e41d8
              */
             externalId?: string;
-            /** @description Transfer amount, in currencyCode. */
+            /**
+             * @description Transfer amount, in currencyCode: the request's final `totalAmount` for `PROCESSOR_INTERNAL_DEBIT`,
+             *     its final `sourceAmountForExchange` for `PROCESSOR_TO_BANK`, the split's `quotedAmount` for
+             *     `BANK_TO_BENEFICIARY`.
+             */
             amount: components["schemas"]["DecimalString"];
             /** @description Currency of the amount; the payroll currency for a payout, the source currency otherwise. */
             currencyCode: components["schemas"]["CurrencyCode"];
@@ -1698,8 +1937,16 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
         };
         /**
-         * @description The currency exchange recorded by an admin. Its `exchangeRate` is the actual rate and can differ
-         *     from the request's `estimatedFxRate`; clients compare the two.
+         * @description The currency exchange recorded by an admin: the rate the platform actually obtained. Its
+         *     `exchangeRate` can differ from the request's `estimatedFxRate` and, within
+         *     `FX_RECORD_TOLERANCE_BPS`, from the accepted `quotedFxRate`; clients compare them. It changes no
+         *     payout: the beneficiaries receive the quoted amounts (`payoutAmount` in total), and the difference
+         *     `toAmount` - `payoutAmount` is the platform's FX result (`fxResultAmount`), a gain or a loss the
+         *     platform bears, booked in its ledger.
+         *
+         *     Example: accepted quote 3.67, `fromAmount` 1544.96 USD, payouts 3670.00 + 2000.00 = 5670.00 AED.
+         *     Recorded at 3.665: `toAmount` = 1544.96 × 3.665 = 5662.2784 → 5662.27, `fxResultAmount` -7.73 (a
+         *     loss). Recorded at 3.675: 5677.728 → 5677.72, `fxResultAmount` 7.72 (a gain).
          */
         FxExchange: {
             /** @description FX record id. */
@@ -1713,13 +1960,20 @@ export interface components {
             /** @description Amount exchanged, in the source currency; the request's `sourceAmountForExchange`. */
             fromAmount: components["schemas"]["DecimalString"];
             /**
-             * @description Amount received, in the target currency: `fromAmount` × `exchangeRate` rounded down to the
-             *     payroll scale. The payouts never add up to more than this; the remainder stays in the payroll
-             *     account as the platform's rounding residual.
+             * @description Amount received, in the target currency: `fromAmount` × `exchangeRate` rounded **down** to the
+             *     payroll scale (min(2, the payroll currency's minor units)).
              */
             toAmount: components["schemas"]["DecimalString"];
-            /** @description Actual rate used (target-currency units per source-currency unit). */
+            /** @description Actual rate obtained (target-currency units per source-currency unit), within `FX_RECORD_TOLERANCE_BPS` of the accepted quote; 1 when both currencies are the same. */
             exchangeRate: components["schemas"]["DecimalString"];
+            /** @description What the payouts pay together, in the target currency (an addition to the interface) - the sum of the splits' `quotedAmount`, the request's `quote.receivedAmount`. */
+            payoutAmount: components["schemas"]["DecimalString"];
+            /**
+             * @description The platform's FX result in the target currency (an addition to the interface): `toAmount` -
+             *     `payoutAmount`, exact. Positive: a gain; negative: a loss, which the platform bears - the
+             *     beneficiaries are paid in full either way.
+             */
+            fxResultAmount: components["schemas"]["SignedDecimalString"];
             /** @description The fee of the exchange, in the source currency (the `spreadFee` of the fee breakdown). */
             feeDetails: components["schemas"]["FeeDetails"];
             /** @description Admin who recorded it. */
@@ -1761,7 +2015,7 @@ export interface components {
          *     Every field is always present; the quote-stage fields, `fxExchange` and the two reasons are null
          *     until they apply:
          *
-         *     | Status | `quotedFxRate`, `quoteExpiresAt`, `quotedByUserId`, `quotedByUser`, `quotedAt` | `acceptedByCustomerAt` | `fxExchange` | `cancellationReason` / `failureReason` |
+         *     | Status | `quotedFxRate`, `quoteExpiresAt`, `quotedByUserId`, `quotedByUser`, `quotedAt`, `quote` | `acceptedByCustomerAt` | `fxExchange` | `cancellationReason` / `failureReason` |
          *     |---|---|---|---|---|
          *     | `PENDING` | null | null | null | null |
          *     | `QUOTE_PROVIDED` | set | null | null | null |
@@ -1771,9 +2025,25 @@ export interface components {
          *     | `CANCELLED` | as reached before cancelling | as reached before cancelling | null | `cancellationReason` set |
          *     | `FAILED` | as reached before failing | as reached before failing | as reached before failing | `failureReason` set |
          *
-         *     A re-quote replaces the quote fields. Each amount split's `payoutTransferId` is null until the
-         *     payout transfers are created (from `PAYOUT_INITIATED` on). See `PayrollRequestStatus` for the
-         *     transitions.
+         *     A re-quote replaces the quote fields and recomputes `quote` and every split's quoted figures. Each
+         *     amount split's `payoutTransferId` is null until the payout transfers are created (from
+         *     `PAYOUT_INITIATED` on). See `PayrollRequestStatus` for the transitions.
+         *
+         *     ## The honoured quote
+         *     The estimate's figures are indicative; the admin's quote fixes the final ones. From
+         *     `QUOTE_PROVIDED` on, `quote` and each split's `quotedAmount` and `quotedSourceCurrencyAmount` show
+         *     the figures at the quote rate (rules and a worked example in `PayrollQuoteFigures`). Accepting
+         *     settles `quote.adjustmentAmount` (a top-up is debited, an excess refunded) and makes them final:
+         *     from `QUOTE_ACCEPTED` on, `totalAmount` = `quote.totalAmount` and `sourceAmountForExchange` =
+         *     `quote.sourceAmountForExchange`, each payout pays exactly its split's `quotedAmount`, and the FX
+         *     rate the platform later records changes no payout (its difference is the platform's FX result,
+         *     `fxExchange.fxResultAmount`). The fees stay as the `feeHash` locked them (`metadata.feeBreakdown`).
+         *
+         *     ## Money is never lost
+         *     A payout that fails is credited back to the source account at the accepted quote: its split's
+         *     `quotedSourceCurrencyAmount` (what the customer paid for that beneficiary) returns to the source
+         *     account currency and is shown as the split's `returnedSourceCurrencyAmount`; `returnedAmount` adds
+         *     them up. The fees are not returned.
          */
         PayrollRequest: {
             /** @description Request identifier. */
@@ -1786,7 +2056,11 @@ export interface components {
             payrollAccountCurrencyId: components["schemas"]["Uuid"];
             /** @description The payroll account currency. */
             payrollAccountCurrency: components["schemas"]["PayrollAccountCurrency"];
-            /** @description Total debited from the source account (source amount plus all fees), in the source currency. */
+            /**
+             * @description Total debited from the source account (source amount plus all fees), in the source currency:
+             *     until the quote is accepted, what the creation debited (the estimate's `totalAmount`); from
+             *     `QUOTE_ACCEPTED` on, `quote.totalAmount` (the creation debit plus the settled adjustment).
+             */
             totalAmount: components["schemas"]["DecimalString"];
             /** @description Current status. */
             status: components["schemas"]["PayrollRequestStatus"];
@@ -1794,7 +2068,11 @@ export interface components {
             estimatedFxRate: components["schemas"]["DecimalString"];
             /** @description Total that beneficiaries are estimated to receive, in the payroll currency. */
             estimatedReceivedAmount: components["schemas"]["DecimalString"];
-            /** @description Amount available for FX conversion (total minus fees), in the source currency. */
+            /**
+             * @description Amount available for FX conversion (total minus fees), in the source currency: the estimate's
+             *     source amount until the quote is accepted, `quote.sourceAmountForExchange` from `QUOTE_ACCEPTED`
+             *     on. The `PROCESSOR_TO_BANK` transfer moves it and `fxExchange.fromAmount` exchanges it.
+             */
             sourceAmountForExchange: components["schemas"]["DecimalString"];
             /**
              * @description The rate of the admin's quote (payroll-currency units per source-currency unit), the rate the
@@ -1823,6 +2101,11 @@ export interface components {
              */
             quotedAt: string | null;
             /**
+             * @description The final figures at the quote rate (an addition to the interface); null until `QUOTE_PROVIDED`,
+             *     recomputed at each re-quote, final once accepted.
+             */
+            quote: components["schemas"]["PayrollQuoteFigures"] | null;
+            /**
              * Format: date-time
              * @description When the customer accepted the quote; null before acceptance.
              * @example 2025-03-03T10:10:00.000Z
@@ -1838,6 +2121,12 @@ export interface components {
              * @example null
              */
             failureReason: string | null;
+            /**
+             * @description Σ of the splits' `returnedSourceCurrencyAmount`, in the source currency (an addition to the
+             *     interface): what failed payouts credited back to the source account; zero (`"0.00"` in USD)
+             *     while no payout has failed.
+             */
+            returnedAmount: components["schemas"]["DecimalString"];
             /** @description Holds the fee breakdown. */
             metadata: components["schemas"]["PayrollRequestMetadata"];
             /** @description One entry per beneficiary, in the order of the estimate. */
@@ -1895,18 +2184,51 @@ export interface components {
             amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
         };
         /**
-         * @description The estimated fees of a payroll distribution. It is indicative (the actual rate comes later from
-         *     the admin quote) but locked: the `feeHash` fixes the rates, fees and normalised entries until
-         *     `expiresAt`, and creating the payroll request consumes it.
+         * @description One entry of the estimate, in the order of `amountSplitDetails`, with both of its figures: the
+         *     amount the customer asked for in its `amountCurrencyType`, and its counterpart in the other
+         *     currency at the estimate's effective rate (`feeBreakdown.exchangeRate`). These become the amount
+         *     splits of the request created from the `feeHash`.
+         */
+        PayrollFeeEstimateLine: {
+            /** @description Beneficiary of the entry (lowercase). */
+            beneficiaryId: components["schemas"]["Uuid"];
+            /** @description The currency the customer expressed this entry in (`SOURCE` when the entry had none). */
+            amountCurrencyType: components["schemas"]["AmountCurrencyType"];
+            /**
+             * @description What this beneficiary costs in the source currency, before fees: the entry's amount itself for
+             *     `SOURCE`; for `PAYROLL`, `amount` ÷ `exchangeRate` rounded **up** to the source currency's minor
+             *     units (what the customer pays).
+             */
+            sourceCurrencyAmount: components["schemas"]["DecimalString"];
+            /**
+             * @description What this beneficiary is estimated to receive in the payroll currency: the entry's amount itself
+             *     for `PAYROLL`; for `SOURCE`, `sourceCurrencyAmount` × `exchangeRate` rounded **down** to the
+             *     payroll scale (what a beneficiary is promised). Never zero: an entry converting to zero is
+             *     refused.
+             */
+            amount: components["schemas"]["DecimalString"];
+        };
+        /**
+         * @description The estimated fees of a payroll distribution. It is indicative (the final figures come from the
+         *     admin's quote, shown on the request before the customer accepts) but locked: the `feeHash` fixes
+         *     the rates, fees and normalised entries until `expiresAt`, and creating the payroll request
+         *     consumes it.
+         *
+         *     It carries every field of the interface's estimate and adds, so that everything is explained
+         *     before any money moves, the full `feeBreakdown` (the same object the request then carries as
+         *     `metadata.feeBreakdown`) and one `lines` entry per beneficiary with both of its figures (the
+         *     request's amount splits). Every source-currency figure is at the source currency's minor units
+         *     (a USD figure has 2 decimals); every payroll figure at the payroll scale, min(2, the payroll
+         *     currency's minor units).
          */
         PayrollFeeEstimate: {
-            /** @description Amount to debit from the source account: source amount plus all fees (`sourceCurrencyAmount` + `feeAmount`, exact). */
+            /** @description Amount to debit from the source account: source amount plus all fees (`sourceCurrencyAmount` + `feeAmount`, exact, at the source currency's minor units). */
             totalAmount: components["schemas"]["DecimalString"];
-            /** @description Base amount in the source currency, before fees (the sum of the entries' source amounts). */
+            /** @description Base amount in the source currency, before fees (the sum of the lines' source amounts). */
             sourceCurrencyAmount: components["schemas"]["DecimalString"];
-            /** @description Total fees (spread, processor and bank fees, expressed in the source currency). */
+            /** @description Total fees (spread, processor and bank fees, expressed in the source currency); equals `feeBreakdown.totalFee`. */
             feeAmount: components["schemas"]["DecimalString"];
-            /** @description Total beneficiaries receive, in the payroll currency. */
+            /** @description Total beneficiaries receive, in the payroll currency (the sum of the lines' `amount`). */
             estimatedReceivedAmount: components["schemas"]["DecimalString"];
             /** @description Echo of the request value. */
             sourceAccountCurrencyId: components["schemas"]["Uuid"];
@@ -1916,6 +2238,10 @@ export interface components {
             feeHash: components["schemas"]["FeeHash"];
             /** @description When the feeHash expires (estimate time + FEE_HASH_TTL_SECONDS, default 900 s). */
             expiresAt: components["schemas"]["Timestamp"];
+            /** @description How every fee was computed (an addition to the interface's estimate); the request created from the `feeHash` carries it unchanged as `metadata.feeBreakdown`. */
+            feeBreakdown: components["schemas"]["FeeBreakdown"];
+            /** @description One line per entry of `amountSplitDetails`, in the same order (an addition to the interface's estimate). */
+            lines: components["schemas"]["PayrollFeeEstimateLine"][];
         };
         /** @description Success envelope carrying the payroll fee estimate. */
         PayrollFeeEstimateResponse: {
@@ -2426,22 +2752,38 @@ export interface components {
             /** @description The payload, the delivery. */
             data: components["schemas"]["WebhookDelivery"];
         };
+        /**
+         * @description An exchange rate written as an exact decimal string (payroll- or to-currency units per source- or
+         *     from-currency unit), as an admin sends it. Beyond this pattern the server requires, else 400
+         *     `VALIDATION_ERROR` naming the field and the bound:
+         *
+         *     - greater than zero, between **0.00000001** and **100000000** inclusive (10⁻⁸ to 10⁸: every
+         *       fiat pair and the usual crypto pairs, and no typo of eight orders of magnitude);
+         *     - at most **12 significant digits** (leading zeros and trailing zeros after the point do not
+         *       count: `"0.000036725"` has 5, `"3.67250"` has 5, `"151.25"` has 5).
+         *
+         *     With these bounds every converted figure stays within the amount maximum (below 10¹⁵) and the
+         *     string lengths of the spec. Example: `"3.6725"` is accepted; `"0.000000000000000000000000000000001"`
+         *     (below 10⁻⁸) and `"3.67251234567891"` (15 significant digits) are refused.
+         * @example 3.6725
+         */
+        RateString: string;
         /** @description An FX quote for a payroll request. */
         ProvideQuoteRequest: {
-            /** @description Quoted rate, payroll-currency units per source-currency unit; the server checks that it is greater than zero. */
-            exchangeRate: components["schemas"]["DecimalString"];
+            /** @description Quoted rate, payroll-currency units per source-currency unit, spread included (the customer's rate, comparable with `estimatedFxRate`); within the bounds of `RateString`, and exactly 1 when both currencies are the same. */
+            exchangeRate: components["schemas"]["RateString"];
             /** @description When the quote expires; must be in the future and at most 24 hours ahead. */
             expiresAt: components["schemas"]["Timestamp"];
         };
         /** @description The currency exchange actually made for a payroll request. */
         RecordFxExchangeRequest: {
-            /** @description Actual rate, payroll-currency units per source-currency unit; the server checks that it is greater than zero. It can differ from the estimated and the quoted rate. */
-            exchangeRate: components["schemas"]["DecimalString"];
+            /** @description Actual rate obtained, payroll-currency units per source-currency unit; within the bounds of `RateString`, within `FX_RECORD_TOLERANCE_BPS` (default 500) of the accepted quote, and exactly 1 when both currencies are the same. It changes no payout. */
+            exchangeRate: components["schemas"]["RateString"];
         };
         /** @description A new exchange rate for a currency pair. */
         UpdateExchangeRateRequest: {
-            /** @description Units of the to-currency that one unit of the from-currency buys; the server checks that it is greater than zero. */
-            rate: components["schemas"]["DecimalString"];
+            /** @description Units of the to-currency that one unit of the from-currency buys; within the bounds of `RateString` (greater than zero, 0.00000001 to 100000000, at most 12 significant digits). */
+            rate: components["schemas"]["RateString"];
         };
         /** @description An exchange rate of the rate source. */
         ExchangeRate: {
@@ -2612,6 +2954,8 @@ export interface components {
          * @description The request conflicts with the current state: `FEE_HASH_ALREADY_USED` (the feeHash already created
          *     a payroll request or payout), `QUOTE_EXPIRED` (accepting a quote past its `quoteExpiresAt`),
          *     `INVALID_STATE` (the move is not in the transition table; the message names the current status),
+         *     `INSUFFICIENT_FUNDS` (accepting a quote whose top-up exceeds the source account currency's
+         *     `available`; the message names the shortfall and the request stays `QUOTE_PROVIDED`),
          *     or `IDEMPOTENCY_KEY_IN_PROGRESS` (a request with the same `Idempotency-Key` is still running after
          *     10 s).
          */
@@ -2658,7 +3002,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index and field), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
+        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index, the field and, for decimals, the currency's limit), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
         EstimatePayrollFeeBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2671,7 +3015,7 @@ export interface components {
         /**
          * @description VALIDATION_ERROR when the body or a parameter breaks the contract (the message names the field),
          *     FEE_HASH_MISMATCH when the feeHash's signature does not verify for this account, beneficiary,
-         *     currency and amount, FEE_HASH_EXPIRED when it is past its expiry, INSUFFICIENT_FUNDS when the
+         *     currency and amount or the stored estimate it names was made for another payout, FEE_HASH_EXPIRED when it is past its expiry, INSUFFICIENT_FUNDS when the
          *     account currency's `available` is below `totalAmount`, or FEE_ESTIMATE_UNAVAILABLE when the
          *     estimate had `isEstimateAvailable` false. In every case nothing is debited and the feeHash stays
          *     unused.

@@ -25,6 +25,8 @@ export interface Config {
   };
   feeHashSecret: string;
   feeHashTtlSeconds: number;
+  /** How far (in BIPS of the accepted quote) a recorded FX rate may lie from it; unset: the domain's default (500). */
+  fxRecordToleranceBps: number | undefined;
   validateResponses: boolean;
   bodyLimit: string;
   logLevel: string;
@@ -65,6 +67,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     feeHashSecret: env.FEE_HASH_SECRET || DEVELOPMENT_FEE_HASH_SECRET,
     feeHashTtlSeconds: integer(env, 'FEE_HASH_TTL_SECONDS', 900, 60, 3600),
+    fxRecordToleranceBps: env.FX_RECORD_TOLERANCE_BPS ? integer(env, 'FX_RECORD_TOLERANCE_BPS', 0, 0, 10_000) : undefined,
     // Response validation is the contract's safety net: on by default, off by default in production
     // where its cost grows with response size (VALIDATE_RESPONSES=true turns it back on).
     validateResponses: boolean(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),

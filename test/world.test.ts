@@ -152,6 +152,8 @@ function checkMoneyInvariants(world: World, request: WorldPayrollRequest): void 
   const payroll = accountCurrencies.find((c) => c.id === request.payrollAccountCurrencyId)!;
   const payrollDecimals = world.currencies.find((c) => c.code === payroll.currency)!.decimals;
   const scale = Math.min(2, payrollDecimals);
+  // Issue 14: every source figure at the source currency's minor units (at most 8).
+  const sourceScale = Math.min(8, world.currencies.find((c) => c.code === source.currency)!.decimals);
   const bips = world.customers.find((c) => c.id === request.customerId)!.spreadBips ?? 0;
   const base = new D(world.rates.find((r) => r.from === source.currency && r.to === payroll.currency)!.rate);
   const eff = base.times(new D(1).minus(new D(bips).div(10000)));
@@ -166,14 +168,14 @@ function checkMoneyInvariants(world: World, request: WorldPayrollRequest): void 
     S = S.plus(s);
     P = P.plus(p);
   }
-  const spreadFee = S.times(bips).div(10000).toDecimalPlaces(8, Decimal.ROUND_UP);
+  const spreadFee = S.times(bips).div(10000).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
   const schedule = world.fees.processor.find(
     (p) => p.accountProvider === source.account.accountProvider && p.currency === source.currency,
   )!;
   const rawProcessor = S.times(schedule.percentBps).div(10000).plus(schedule.fixed);
-  const processorFee = Decimal.min(Decimal.max(rawProcessor, schedule.min), schedule.max).toDecimalPlaces(8, Decimal.ROUND_UP);
+  const processorFee = Decimal.min(Decimal.max(rawProcessor, schedule.min), schedule.max).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
   const perBeneficiary = new D(world.fees.bankFeePerBeneficiary[payroll.currency]!);
-  const bankFee = perBeneficiary.times(request.amountSplitDetails.length).div(eff).toDecimalPlaces(8, Decimal.ROUND_UP);
+  const bankFee = perBeneficiary.times(request.amountSplitDetails.length).div(eff).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
   const totalFee = spreadFee.plus(processorFee).plus(bankFee);
   const totalAmount = S.plus(totalFee);
 
@@ -220,7 +222,8 @@ function checkMoneyInvariants(world: World, request: WorldPayrollRequest): void 
     for (const split of request.amountSplitDetails) {
       const payout = transfers.find((t) => t.id === split.payoutTransferId || t.amountSplitId === split.id);
       expect(payout?.transferType, `payout of split ${split.id}`).toBe('BANK_TO_BENEFICIARY');
-      same(payout!.amount, new D(split.sourceCurrencyAmount).times(actual).toDecimalPlaces(scale, Decimal.ROUND_DOWN), 'payout amount');
+      // Issue 14: each payout pays its split's quoted amount (source × quote, down), whatever the recorded rate.
+      same(payout!.amount, new D(split.sourceCurrencyAmount).times(request.quoteRate!).toDecimalPlaces(scale, Decimal.ROUND_DOWN), 'payout amount');
       payouts = payouts.plus(payout!.amount);
     }
     expect(payouts.lessThanOrEqualTo(fx.toAmount)).toBe(true);
@@ -254,18 +257,33 @@ interface BalanceRow extends Record<string, unknown> {
   id: string;
   balance: string;
   available: string;
-  balance_sum: string;
-  available_sum: string;
+  posting_sum: string;
   openings: number;
 }
 
+/** What a world's failed payouts credited back to a source account currency (each split's source amount at the quote). */
+function creditedBack(world: World, accountCurrencyId: string): Decimal {
+  let total = new D(0);
+  for (const request of world.payrollRequests ?? []) {
+    if (request.sourceAccountCurrencyId !== accountCurrencyId) continue;
+    for (const transfer of request.transfers ?? []) {
+      if (transfer.transferType !== 'BANK_TO_BENEFICIARY' || transfer.status !== 'FAILED') continue;
+      const split = request.amountSplitDetails.find((s) => s.id === transfer.amountSplitId || s.payoutTransferId === transfer.id)!;
+      total = total.plus(split.sourceCurrencyAmount);
+    }
+  }
+  return total;
+}
+
+/** Balances equal their postings (one opening entry each), the journal sums to zero per currency, one creation debit per request. */
 async function expectLedgerMatches(db: Database, world: World): Promise<void> {
   const rows = await db.query<BalanceRow>(
     `SELECT ac.id, ac.balance::text AS balance, ac.available::text AS available,
-            COALESCE(SUM(le.balance_delta), 0)::text AS balance_sum,
-            COALESCE(SUM(le.available_delta), 0)::text AS available_sum,
-            COUNT(le.id) FILTER (WHERE le.reason = 'OPENING_BALANCE')::int AS openings
-       FROM account_currencies ac LEFT JOIN ledger_entries le ON le.account_currency_id = ac.id
+            COALESCE(SUM(p.amount), 0)::text AS posting_sum,
+            COUNT(p.id) FILTER (WHERE je.kind = 'OPENING_BALANCE')::int AS openings
+       FROM account_currencies ac
+       LEFT JOIN postings p ON p.account_currency_id = ac.id
+       LEFT JOIN journal_entries je ON je.id = p.journal_entry_id
       GROUP BY ac.id`,
   );
   const accountCurrencies = world.accounts.flatMap((a) => a.currencies);
@@ -276,24 +294,29 @@ async function expectLedgerMatches(db: Database, world: World): Promise<void> {
       .filter((r) => r.sourceAccountCurrencyId === row.id && r.status !== 'CANCELLED' && r.status !== 'FAILED')
       .reduce((total, r) => total.plus(r.totalAmount), new D(0));
     expect(row.openings).toBe(1);
-    expect(new D(row.balance).equals(row.balance_sum)).toBe(true);
-    expect(new D(row.available).equals(row.available_sum)).toBe(true);
-    expect(new D(row.balance).equals(new D(opening).minus(debits))).toBe(true);
+    expect(new D(row.balance).equals(row.posting_sum)).toBe(true);
+    expect(new D(row.available).equals(row.posting_sum)).toBe(true);
+    expect(new D(row.balance).equals(new D(opening).minus(debits).plus(creditedBack(world, row.id))), `balance of ${row.id}`).toBe(true);
     expect(new D(row.available).equals(row.balance)).toBe(true);
   }
-  const debitRows = await db.query<{ payroll_request_id: string; balance_delta: string }>(
-    "SELECT payroll_request_id, balance_delta::text AS balance_delta FROM ledger_entries WHERE reason = 'PAYROLL_DEBIT'",
+  expect(await db.query('SELECT currency_code FROM postings GROUP BY currency_code HAVING sum(amount) <> 0')).toEqual([]);
+  const debitRows = await db.query<{ payroll_request_id: string; kind: string; amount: string }>(
+    `SELECT je.payroll_request_id, je.kind, p.amount::text AS amount FROM journal_entries je JOIN postings p ON p.journal_entry_id = je.id
+      WHERE je.kind IN ('PAYROLL_CREATED', 'PAYROLL_CANCELLED') AND p.account_key LIKE 'CUSTOMER:%'`,
   );
-  const debited = (world.payrollRequests ?? []).filter((r) => r.status !== 'CANCELLED' && r.status !== 'FAILED');
-  expect(debitRows.map((r) => r.payroll_request_id).sort()).toEqual(debited.map((r) => r.id).sort());
-  for (const row of debitRows) {
-    const request = debited.find((r) => r.id === row.payroll_request_id)!;
-    expect(new D(row.balance_delta).equals(new D(request.totalAmount).negated())).toBe(true);
+  const requests = world.payrollRequests ?? [];
+  const created = debitRows.filter((r) => r.kind === 'PAYROLL_CREATED');
+  expect(created.map((r) => r.payroll_request_id).sort()).toEqual(requests.map((r) => r.id).sort());
+  for (const row of created) {
+    const request = requests.find((r) => r.id === row.payroll_request_id)!;
+    expect(new D(row.amount).equals(new D(request.totalAmount).negated())).toBe(true);
   }
+  const cancelled = debitRows.filter((r) => r.kind === 'PAYROLL_CANCELLED');
+  expect(cancelled.map((r) => r.payroll_request_id).sort()).toEqual(requests.filter((r) => r.status === 'CANCELLED').map((r) => r.id).sort());
 }
 
 describe('loadWorld', () => {
-  it('loads the demo world: every row, one opening entry per account currency, ledger sums = balances', async () => {
+  it('loads the demo world: every row, one opening entry per account currency, postings sum to balances', async () => {
     const db = await emptyDatabase();
     expect(await isDatabaseEmpty(db)).toBe(true);
     await loadWorld(db, demoWorld);
@@ -364,7 +387,7 @@ describe('loadWorld', () => {
       [ids.requestACompleted],
     );
     expect(request!.fee_hash).toBeNull();
-    expect(request!.total_amount).toBe('3524.7366239');
+    expect(request!.total_amount).toBe('3524.74');
     expect(request!.metadata.feeBreakdown).toEqual(testWorld.payrollRequests![0]!.feeBreakdown);
 
     const [balances] = await db.query<{ a: string; b: string; untouched: string }>(
@@ -373,7 +396,7 @@ describe('loadWorld', () => {
               (SELECT balance::text FROM account_currencies WHERE id = $3) AS untouched`,
       [ids.acAUsd, ids.acBUsd, ids.acAUsdc],
     );
-    expect(balances).toEqual({ a: '996475.2633761', b: '946.63852961', untouched: '500000.00000000' });
+    expect(balances).toEqual({ a: '996475.26', b: '946.63', untouched: '500000.00000000' });
 
     const [fx] = await db.query<{ to_amount: string; recorded_by_user_id: string }>(
       'SELECT to_amount::text AS to_amount, recorded_by_user_id FROM fx_exchanges WHERE payroll_request_id = $1',
@@ -438,8 +461,8 @@ describe('loadWorld on the test database (PostgreSQL when TEST_DATABASE_URL is s
         'SELECT balance::text AS balance, available::text AS available FROM account_currencies WHERE id = $1',
         [ids.acAUsd],
       );
-      // 999999999999999.00 − 3524.7366239 (the COMPLETED request's debit): 22 significant digits.
-      expect(row).toEqual({ balance: '999999999996474.2633761', available: '999999999996474.2633761' });
+      // 999999999999999.00 − 3524.74 (the COMPLETED request's debit): 17 significant digits, exact.
+      expect(row).toEqual({ balance: '999999999996474.26', available: '999999999996474.26' });
     } finally {
       await drop();
     }

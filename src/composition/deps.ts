@@ -20,6 +20,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
     config: {
       feeHashSecret: config.feeHashSecret,
       feeHashTtlSeconds: config.feeHashTtlSeconds,
+      fxRecordToleranceBps: config.fxRecordToleranceBps,
       webhookAllowLoopback: config.webhookAllowLoopback,
       retention: config.retention,
       testFault: config.testFault,

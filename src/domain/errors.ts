@@ -8,6 +8,9 @@ import type { components } from '../../generated/api.js';
 export type ErrorCode = components['schemas']['ErrorCode'];
 
 export class DomainError extends Error {
+  /** The status this error takes when it is not its code's usual one (INSUFFICIENT_FUNDS is 409 at accept). */
+  readonly httpStatus?: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,

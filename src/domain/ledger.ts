@@ -2,12 +2,7 @@ import type { Decimal } from 'decimal.js';
 import { DomainError } from './errors.js';
 import { formatAmount } from './money.js';
 
-/**
- * Why a balance moved. Money enters a customer's account only as a refund, enters the partner-bank
- * payroll account only as an FX credit, and leaves through a debit or a paid payout.
- */
-export type LedgerReason = 'PAYROLL_DEBIT' | 'PAYROLL_REFUND' | 'FX_CREDIT' | 'PAYOUT' | 'PAYOUT_DEBIT' | 'PAYOUT_REFUND';
-
+/** An account currency's available balance, as the ledger locked it for a debit. */
 export interface FundedAccount {
   available: Decimal;
   currencyCode: string;
@@ -15,7 +10,7 @@ export interface FundedAccount {
 }
 
 /**
- * A debit never takes `available` below zero. The 422 names both figures in the account's
+ * A debit never takes `available` below zero. The 400 names both figures in the account's
  * currency, each with at least its minor units.
  */
 export function assertFundsCover(account: FundedAccount, amount: Decimal): void {

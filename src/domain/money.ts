@@ -8,8 +8,6 @@ import { Decimal } from 'decimal.js';
 export const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -60, toExpPos: 60 });
 export type Money = Decimal;
 
-/** The scale of every source-currency figure: fees and converted amounts are rounded to 8 places. */
-export const SOURCE_SCALE = 8;
 /** The most decimals a PAYROLL amount may have (further limited by the currency's minor units). */
 export const MAX_PAYROLL_SCALE = 2;
 

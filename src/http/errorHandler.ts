@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { DomainError } from '../domain/errors.js';
 import { BEARER_REQUIRED } from './auth.js';
-import { type ErrorCode, sendError } from './envelope.js';
+import { type ErrorCode, STATUS_OF, sendError } from './envelope.js';
 
 interface ValidatorIssue {
   path?: string;
@@ -38,7 +38,7 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) return;
-    if (error instanceof DomainError) return sendError(res, error.code, error.message);
+    if (error instanceof DomainError) return sendError(res, error.code, error.message, error.httpStatus ?? STATUS_OF[error.code]);
     const http = (error ?? {}) as HttpLikeError;
     if (http.type === 'entity.parse.failed') return sendError(res, 'VALIDATION_ERROR', 'The request body is not valid JSON');
     if (http.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'The request body is too large');

@@ -40,7 +40,7 @@ export async function answerIdempotently(
       return { status, body: { success: true, data } };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { status: STATUS_OF[error.code], body: { success: false, error: { code: error.code, message: error.message } } };
+      return { status: error.httpStatus ?? STATUS_OF[error.code], body: { success: false, error: { code: error.code, message: error.message } } };
     }
   };
   const response = key ? await runIdempotent(deps, { userId, key, requestHash: fingerprint(method, path, body) }, run) : await run(deps.db);

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.js';
-import type { LockedEstimateEntry } from '../domain/payrollEstimate.js';
+import type { LockedEstimateEntry } from '../domain/estimateView.js';
 import type { Queryable } from './db.js';
 
 export interface PayrollFeeEstimateRecord {

@@ -1,114 +1,134 @@
 import { notFound } from '../domain/errors.js';
-import { type LedgerReason, assertFundsCover } from '../domain/ledger.js';
-import { Money, formatAmount } from '../domain/money.js';
+import { type JournalEntry, accountKey, movesMoney } from '../domain/journal.js';
+import { type FundedAccount, assertFundsCover } from '../domain/ledger.js';
+import { Money, formatExact } from '../domain/money.js';
 import type { Queryable } from './db.js';
-import type { LockedPayrollRequest } from './payrollRequestUpdates.js';
 
 /**
- * The ledger: every balance change of the service goes through this module. Each movement is a
- * ledger row and the matching change of balance and available, in the caller's transaction, so
- * balance and available always equal the ledger's sums.
+ * The ledger: every balance change of the service goes through this module. Each movement is one
+ * journal entry of postings (src/domain/journalEntries.ts builds them, balanced per currency); a
+ * posting to a customer's or the partner bank's account currency moves its balance and available
+ * by the same amount, in the same statement. So balance and available always equal Σ postings,
+ * and the postings of each currency sum to zero (checked again by the database at commit).
+ * `ledger_entries` (before migration 005) stays as history; nothing writes it any more.
  */
 
-interface Posting {
-  accountCurrencyId: string;
-  /** Signed exact decimal strings. */
-  balanceDelta: string;
-  availableDelta: string;
-  reason: LedgerReason;
-  payrollRequestId?: string | null;
-  transferId?: string | null;
-  at: Date;
+/** An entry and when it happened (the world loader replays history at its own dates). */
+export interface DatedEntry {
+  entry: JournalEntry;
+  at: Date | string;
 }
 
-async function post(tx: Queryable, entry: Posting): Promise<void> {
-  await tx.query(
-    `INSERT INTO ledger_entries (account_currency_id, balance_delta, available_delta, reason, payroll_request_id, transfer_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [entry.accountCurrencyId, entry.balanceDelta, entry.availableDelta, entry.reason, entry.payrollRequestId ?? null, entry.transferId ?? null, entry.at],
-  );
-  await tx.query('UPDATE account_currencies SET balance = balance + $2, available = available + $3 WHERE id = $1', [
-    entry.accountCurrencyId,
-    entry.balanceDelta,
-    entry.availableDelta,
+/** The single place a balance changes: many entries in two round trips, whatever their number. */
+export async function postJournalEntries(tx: Queryable, dated: readonly DatedEntry[]): Promise<void> {
+  const moving = dated.filter(({ entry }) => movesMoney(entry));
+  if (moving.length === 0) return;
+  // Ids drawn first, so that the entries and their postings go in one statement.
+  const ids = await tx.query<{ id: string }>("SELECT nextval(pg_get_serial_sequence('journal_entries', 'id'))::text AS id FROM generate_series(1, $1)", [
+    moving.length,
   ]);
+  const entries = moving.map(({ entry, at }, index) => ({
+    id: ids[index]!.id,
+    kind: entry.kind,
+    payroll_request_id: entry.refs.payrollRequestId ?? null,
+    transfer_id: entry.refs.transferId ?? null,
+    payout_id: entry.refs.payoutId ?? null,
+    created_at: at,
+  }));
+  const postings = moving.flatMap(({ entry }, index) =>
+    entry.postings.map((posting) => ({
+      journal_entry_id: ids[index]!.id,
+      account_key: accountKey(posting.account),
+      account_currency_id: 'accountCurrencyId' in posting.account ? posting.account.accountCurrencyId : null,
+      currency_code: posting.currency,
+      amount: formatExact(posting.amount),
+    })),
+  );
+  // Several account currencies (a credit-back moves the partner bank's and the customer's): lock
+  // them in one order first, so that two such entries can never wait on each other.
+  const accountCurrencyIds = [...new Set(postings.flatMap((posting) => (posting.account_currency_id ? [posting.account_currency_id] : [])))];
+  if (accountCurrencyIds.length > 1) {
+    await tx.query('SELECT id FROM account_currencies WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [accountCurrencyIds]);
+  }
+  await tx.query(
+    `WITH entries AS (
+       INSERT INTO journal_entries (id, kind, payroll_request_id, transfer_id, payout_id, created_at)
+       SELECT id, kind, payroll_request_id, transfer_id, payout_id, created_at
+         FROM jsonb_to_recordset($1::jsonb) AS e(id bigint, kind text, payroll_request_id uuid, transfer_id uuid, payout_id uuid, created_at timestamptz)
+       RETURNING id
+     ), posted AS (
+       INSERT INTO postings (journal_entry_id, account_key, account_currency_id, currency_code, amount)
+       SELECT journal_entry_id, account_key, account_currency_id, currency_code, amount
+         FROM jsonb_to_recordset($2::jsonb) AS p(journal_entry_id bigint, account_key text, account_currency_id uuid, currency_code text, amount numeric)
+       RETURNING account_currency_id, amount
+     )
+     UPDATE account_currencies ac SET balance = ac.balance + d.delta, available = ac.available + d.delta
+       FROM (SELECT account_currency_id, sum(amount) AS delta FROM posted WHERE account_currency_id IS NOT NULL GROUP BY account_currency_id) d
+      WHERE ac.id = d.account_currency_id`,
+    [JSON.stringify(entries), JSON.stringify(postings)],
+  );
 }
 
-/** A movement of a positive exact amount; the direction is the function's. */
-interface Movement {
-  accountCurrencyId: string;
-  amount: string;
-  payrollRequestId?: string | null;
-  transferId?: string | null;
-  at: Date;
+export function postJournalEntry(tx: Queryable, entry: JournalEntry, at: Date): Promise<void> {
+  return postJournalEntries(tx, [{ entry, at }]);
 }
-
-type DebitReason = Extract<LedgerReason, 'PAYROLL_DEBIT' | 'PAYOUT_DEBIT'>;
-type CreditReason = Extract<LedgerReason, 'PAYROLL_REFUND' | 'PAYOUT_REFUND' | 'FX_CREDIT'>;
 
 /**
- * A customer's debit: the account currency row is locked, the funds are checked (the domain's
- * INSUFFICIENT_FUNDS), then balance and available both fall by the amount. The lock serialises
- * concurrent debits of one account, so two of them can never both pass the check.
+ * Lock available → compare → post, written once: the account currency row is locked, `decide`
+ * sees its available balance and may refuse (INSUFFICIENT_FUNDS, or accept's 409 shortfall)
+ * before anything is written, then its entry is posted. The lock serialises concurrent debits of
+ * one account, so two of them can never both pass the check.
  */
-export async function debitFunds(tx: Queryable, movement: Movement & { reason: DebitReason }): Promise<void> {
+export async function postWithinAvailable(
+  tx: Queryable,
+  accountCurrencyId: string,
+  decide: (funds: FundedAccount) => JournalEntry | null,
+  at: Date,
+): Promise<void> {
   const rows = await tx.query<{ available: string; currency_code: string; decimals: number }>(
     `SELECT ac.available::text, ac.currency_code, c.decimals
        FROM account_currencies ac JOIN currencies c ON c.code = ac.currency_code
       WHERE ac.id = $1 FOR UPDATE OF ac`,
-    [movement.accountCurrencyId],
+    [accountCurrencyId],
   );
   const account = rows[0];
-  if (!account) throw notFound(`Account currency ${movement.accountCurrencyId} not found`);
-  const amount = new Money(movement.amount);
-  assertFundsCover({ available: new Money(account.available), currencyCode: account.currency_code, decimals: account.decimals }, amount);
-  await moveBoth(tx, movement, movement.reason, amount.negated());
+  if (!account) throw notFound(`Account currency ${accountCurrencyId} not found`);
+  const entry = decide({ available: new Money(account.available), currencyCode: account.currency_code, decimals: account.decimals });
+  if (entry) await postJournalEntry(tx, entry, at);
 }
 
-/** Money in: a refund to a customer's account, or the FX exchange's credit to the payroll account. */
-export async function creditFunds(tx: Queryable, movement: Movement & { reason: CreditReason }): Promise<void> {
-  await moveBoth(tx, movement, movement.reason, new Money(movement.amount));
-}
-
-/** A paid payroll payout leaves the partner-bank payroll account (funded by the FX credit). */
-export async function payOut(tx: Queryable, movement: Movement): Promise<void> {
-  await moveBoth(tx, movement, 'PAYOUT', new Money(movement.amount).negated());
-}
-
-async function moveBoth(tx: Queryable, movement: Movement, reason: LedgerReason, delta: Money): Promise<void> {
-  const text = formatAmount(delta);
-  await post(tx, { ...movement, balanceDelta: text, availableDelta: text, reason });
-}
-
-/** What the ledger needs of a payroll request: its id, its source account currency and its total. */
-export type DebitedPayrollRequest = Pick<LockedPayrollRequest, 'id' | 'source_account_currency_id' | 'total_amount'>;
-
-/** PAYROLL_DEBIT: the request's total (amounts and fees) leaves the source account at creation. */
-export async function debitPayrollRequest(tx: Queryable, request: DebitedPayrollRequest, at: Date): Promise<void> {
-  await debitFunds(tx, { accountCurrencyId: request.source_account_currency_id, amount: request.total_amount, reason: 'PAYROLL_DEBIT', payrollRequestId: request.id, at });
-}
-
-/** PAYROLL_REFUND: the whole debited total returns (a cancellation, or a failure before any payout). */
-export async function refundPayrollRequest(tx: Queryable, request: DebitedPayrollRequest, at: Date): Promise<void> {
-  await creditFunds(tx, { accountCurrencyId: request.source_account_currency_id, amount: request.total_amount, reason: 'PAYROLL_REFUND', payrollRequestId: request.id, at });
-}
-
-/** PAYOUT_REFUND: a single payout that bounced returns its whole debited total (amount and fees). */
-export async function refundPayout(tx: Queryable, payoutId: string, at: Date): Promise<void> {
-  const [payout] = await tx.query<{ account_currency_id: string; total_amount: string }>(
-    'SELECT account_currency_id, total_amount::text FROM payouts WHERE id = $1',
-    [payoutId],
+/** A debit the available balance must cover (else 400 INSUFFICIENT_FUNDS): creation, a single payout. */
+export function debitWithin(tx: Queryable, accountCurrencyId: string, amount: Money, entry: JournalEntry, at: Date): Promise<void> {
+  return postWithinAvailable(
+    tx,
+    accountCurrencyId,
+    (funds) => {
+      assertFundsCover(funds, amount);
+      return entry;
+    },
+    at,
   );
-  if (!payout) throw new Error(`Payout ${payoutId} vanished while settling`);
-  await creditFunds(tx, { accountCurrencyId: payout.account_currency_id, amount: payout.total_amount, reason: 'PAYOUT_REFUND', transferId: payoutId, at });
 }
 
-/** Account currencies whose balance or available differ from their ledger (should be none). */
-export async function ledgerMismatches(tx: Queryable): Promise<Array<{ id: string; balance: string; ledger_balance: string }>> {
-  return tx.query(
-    `SELECT ac.id, ac.balance::text, COALESCE(sum(l.balance_delta), 0)::text AS ledger_balance
-       FROM account_currencies ac LEFT JOIN ledger_entries l ON l.account_currency_id = ac.id
-      GROUP BY ac.id, ac.balance, ac.available
-     HAVING ac.balance <> COALESCE(sum(l.balance_delta), 0) OR ac.available <> COALESCE(sum(l.available_delta), 0)`,
+export interface LedgerMismatch {
+  /** An account currency's id, or `currency <code>` when that currency's postings do not sum to zero. */
+  id: string;
+  balance: string;
+  ledger_balance: string;
+}
+
+/**
+ * What should never exist: an account currency whose balance or available differs from Σ its
+ * postings, or a currency whose postings do not sum to zero over the whole ledger.
+ */
+export async function ledgerMismatches(tx: Queryable): Promise<LedgerMismatch[]> {
+  return tx.query<LedgerMismatch>(
+    `SELECT ac.id::text AS id, ac.balance::text AS balance, COALESCE(p.total, 0)::text AS ledger_balance
+       FROM account_currencies ac
+       LEFT JOIN (SELECT account_currency_id, sum(amount) AS total FROM postings WHERE account_currency_id IS NOT NULL GROUP BY account_currency_id) p
+         ON p.account_currency_id = ac.id
+      WHERE ac.balance <> COALESCE(p.total, 0) OR ac.available <> COALESCE(p.total, 0)
+     UNION ALL
+     SELECT 'currency ' || currency_code, sum(amount)::text, '0' FROM postings GROUP BY currency_code HAVING sum(amount) <> 0`,
   );
 }

@@ -11,6 +11,7 @@ export interface NewPayrollRequest {
   customerId: string;
   sourceAccountCurrencyId: string;
   payrollAccountCurrencyId: string;
+  /** What creation debits: the estimate's total (total_amount until accept). */
   totalAmount: string;
   estimatedFxRate: string;
   estimatedReceivedAmount: string;
@@ -22,9 +23,9 @@ export interface NewPayrollRequest {
 
 export async function insertPayrollRequest(tx: Queryable, request: NewPayrollRequest): Promise<void> {
   await tx.query(
-    `INSERT INTO payroll_requests (id, customer_id, source_account_currency_id, payroll_account_currency_id, total_amount, status,
-       estimated_fx_rate, estimated_received_amount, source_amount_for_exchange, metadata, fee_hash, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, 'PENDING', $6, $7, $8, $9::jsonb, $10, $11, $11)`,
+    `INSERT INTO payroll_requests (id, customer_id, source_account_currency_id, payroll_account_currency_id, total_amount, debited_amount,
+       status, estimated_fx_rate, estimated_received_amount, source_amount_for_exchange, metadata, fee_hash, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $5, 'PENDING', $6, $7, $8, $9::jsonb, $10, $11, $11)`,
     [
       request.id,
       request.customerId,
@@ -43,6 +44,7 @@ export async function insertPayrollRequest(tx: Queryable, request: NewPayrollReq
 
 export interface NewSplit {
   beneficiaryId: string;
+  amountCurrencyType: components['schemas']['AmountCurrencyType'];
   sourceCurrencyAmount: string;
   amount: string;
   purposeCode: components['schemas']['PurposeCode'];
@@ -51,11 +53,13 @@ export interface NewSplit {
 /** All splits in one statement, each with an immutable snapshot of its beneficiary as it is now. */
 export async function insertSplitsWithSnapshots(tx: Queryable, requestId: string, splits: NewSplit[], at: Date): Promise<void> {
   await tx.query(
-    `INSERT INTO amount_splits (id, payroll_request_id, beneficiary_id, beneficiary_snapshot, source_currency_amount, amount, purpose_code, created_at, position)
+    `INSERT INTO amount_splits (id, payroll_request_id, beneficiary_id, beneficiary_snapshot, amount_currency_type, source_currency_amount, amount,
+       purpose_code, created_at, position)
      SELECT gen_random_uuid(), $1, b.id,
             ${BENEFICIARY_SNAPSHOT_SQL},
-            e.source_currency_amount, e.amount, e.purpose_code, $2, e.position
-       FROM jsonb_to_recordset($3::jsonb) AS e(beneficiary_id uuid, source_currency_amount numeric, amount numeric, purpose_code text, position integer)
+            e.amount_currency_type, e.source_currency_amount, e.amount, e.purpose_code, $2, e.position
+       FROM jsonb_to_recordset($3::jsonb) AS e(beneficiary_id uuid, amount_currency_type text, source_currency_amount numeric, amount numeric,
+            purpose_code text, position integer)
        JOIN beneficiaries b ON b.id = e.beneficiary_id`,
     [
       requestId,
@@ -63,6 +67,7 @@ export async function insertSplitsWithSnapshots(tx: Queryable, requestId: string
       JSON.stringify(
         splits.map((split, position) => ({
           beneficiary_id: split.beneficiaryId,
+          amount_currency_type: split.amountCurrencyType,
           source_currency_amount: split.sourceCurrencyAmount,
           amount: split.amount,
           purpose_code: split.purposeCode,
@@ -121,13 +126,46 @@ export async function transferStatuses(tx: Queryable, requestId: string): Promis
   return tx.query('SELECT transfer_type, status FROM transfers WHERE payroll_request_id = $1 ORDER BY position', [requestId]);
 }
 
-export interface SplitForPayout {
+/** A split's figures as the estimate locked them and as the quote made them final (null before the quote). */
+export interface SplitFigures {
   id: string;
+  amount_currency_type: components['schemas']['AmountCurrencyType'];
   source_currency_amount: string;
+  amount: string;
+  quoted_source_currency_amount: string | null;
+  quoted_amount: string | null;
 }
 
-export async function splitsOf(tx: Queryable, requestId: string): Promise<SplitForPayout[]> {
-  return tx.query('SELECT id, source_currency_amount::text FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position', [requestId]);
+export async function splitsOf(tx: Queryable, requestId: string): Promise<SplitFigures[]> {
+  return tx.query(
+    `SELECT id, amount_currency_type, source_currency_amount::text, amount::text, quoted_source_currency_amount::text, quoted_amount::text
+       FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`,
+    [requestId],
+  );
+}
+
+/** Each split's figures at the quote rate (a re-quote overwrites them), in one statement. */
+export async function setSplitQuotes(tx: Queryable, splits: ReadonlyArray<{ id: string; quotedSourceCurrencyAmount: string; quotedAmount: string }>): Promise<void> {
+  await tx.query(
+    `UPDATE amount_splits s SET quoted_source_currency_amount = q.quoted_source_currency_amount, quoted_amount = q.quoted_amount
+       FROM jsonb_to_recordset($1::jsonb) AS q(id uuid, quoted_source_currency_amount numeric, quoted_amount numeric)
+      WHERE s.id = q.id`,
+    [JSON.stringify(splits.map((split) => ({ id: split.id, quoted_source_currency_amount: split.quotedSourceCurrencyAmount, quoted_amount: split.quotedAmount })))],
+  );
+}
+
+/** The split a payout transfer pays, with what its failure credits back. */
+export async function splitOfPayout(tx: Queryable, transferId: string): Promise<{ id: string; quoted_source_currency_amount: string | null } | null> {
+  const [row] = await tx.query<{ id: string; quoted_source_currency_amount: string | null }>(
+    'SELECT s.id, s.quoted_source_currency_amount::text FROM amount_splits s JOIN transfers t ON t.amount_split_id = s.id WHERE t.id = $1',
+    [transferId],
+  );
+  return row ?? null;
+}
+
+/** A failed payout's credit-back, shown on its split. */
+export async function setSplitReturned(tx: Queryable, splitId: string, amount: string): Promise<void> {
+  await tx.query('UPDATE amount_splits SET returned_source_currency_amount = $2 WHERE id = $1', [splitId, amount]);
 }
 
 export interface NewFxExchange {
@@ -138,6 +176,8 @@ export interface NewFxExchange {
   fromAmount: string;
   toAmount: string;
   exchangeRate: string;
+  payoutAmount: string;
+  fxResultAmount: string;
   fee: { id: string; amount: string; finalInternalFee: string };
   recordedByUserId: string;
   at: Date;
@@ -146,9 +186,12 @@ export interface NewFxExchange {
 export async function insertFxExchange(tx: Queryable, fx: NewFxExchange): Promise<void> {
   await tx.query(
     `INSERT INTO fx_exchanges (id, payroll_request_id, from_currency_code, to_currency_code, from_amount, to_amount, exchange_rate,
-       fee_id, fee_amount, final_internal_fee, recorded_by_user_id, recorded_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
-    [fx.id, fx.requestId, fx.fromCurrencyCode, fx.toCurrencyCode, fx.fromAmount, fx.toAmount, fx.exchangeRate, fx.fee.id, fx.fee.amount, fx.fee.finalInternalFee, fx.recordedByUserId, fx.at],
+       payout_amount, fx_result_amount, fee_id, fee_amount, final_internal_fee, recorded_by_user_id, recorded_at, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+    [
+      ...[fx.id, fx.requestId, fx.fromCurrencyCode, fx.toCurrencyCode, fx.fromAmount, fx.toAmount, fx.exchangeRate, fx.payoutAmount, fx.fxResultAmount],
+      ...[fx.fee.id, fx.fee.amount, fx.fee.finalInternalFee, fx.recordedByUserId, fx.at],
+    ],
   );
 }
 

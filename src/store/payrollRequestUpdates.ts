@@ -16,24 +16,34 @@ export interface LockedPayrollRequest {
   payroll_account_currency_id: string;
   total_amount: string;
   source_amount_for_exchange: string;
+  /** What creation debited (total_amount until accept). */
+  debited_amount: string;
   quote_rate: string | null;
   quote_expires_at: Date | null;
+  /** The quote's figures; null before the quote (and for requests quoted before migration 005). */
+  quote_source_amount_for_exchange: string | null;
+  quote_total_amount: string | null;
+  quote_adjustment_amount: string | null;
   metadata: components['schemas']['PayrollRequestMetadata'];
   payroll_currency_code: string;
   payroll_decimals: number;
   source_currency_code: string;
+  source_decimals: number;
 }
 
 /** Row-locks a request for a state change; the lock serialises every move of one request. */
 export async function lockPayrollRequest(tx: Queryable, requestId: string): Promise<LockedPayrollRequest | null> {
   const rows = await tx.query<LockedPayrollRequest>(
     `SELECT r.id, r.customer_id, r.status, r.source_account_currency_id, r.payroll_account_currency_id, r.total_amount::text,
-            r.source_amount_for_exchange::text, r.quote_rate::text, r.quote_expires_at, r.metadata,
-            pac.currency_code AS payroll_currency_code, pc.decimals AS payroll_decimals, sac.currency_code AS source_currency_code
+            r.source_amount_for_exchange::text, COALESCE(r.debited_amount, r.total_amount)::text AS debited_amount, r.quote_rate::text,
+            r.quote_expires_at, r.quote_source_amount_for_exchange::text, r.quote_total_amount::text, r.quote_adjustment_amount::text,
+            r.metadata, pac.currency_code AS payroll_currency_code, pc.decimals AS payroll_decimals,
+            sac.currency_code AS source_currency_code, sc.decimals AS source_decimals
        FROM payroll_requests r
        JOIN account_currencies pac ON pac.id = r.payroll_account_currency_id
        JOIN currencies pc ON pc.code = pac.currency_code
        JOIN account_currencies sac ON sac.id = r.source_account_currency_id
+       JOIN currencies sc ON sc.code = sac.currency_code
       WHERE r.id = $1
       FOR UPDATE OF r`,
     [requestId],
@@ -52,19 +62,32 @@ export async function changeStatus(tx: Queryable, requestId: string, from: Payro
   return rows.length === 1;
 }
 
-/** The admin's quote: the rate (exact string), how long it holds, who gave it and when. */
-export async function setQuote(tx: Queryable, requestId: string, quote: { rate: string; expiresAt: Date; quotedByUserId: string; quotedAt: Date }): Promise<void> {
-  await tx.query('UPDATE payroll_requests SET quote_rate = $2, quote_expires_at = $3, quoted_by_user_id = $4, quoted_at = $5 WHERE id = $1', [
-    requestId,
-    quote.rate,
-    quote.expiresAt,
-    quote.quotedByUserId,
-    quote.quotedAt,
-  ]);
+/** The request's figures at the quote rate, as exact strings at their currency's scale. */
+export type QuoteColumns = Pick<components['schemas']['PayrollQuoteFigures'], 'sourceAmountForExchange' | 'totalAmount' | 'receivedAmount' | 'adjustmentAmount'>;
+
+/** The admin's quote: the rate (exact string), how long it holds, who gave it and when, and its figures. */
+export async function setQuote(
+  tx: Queryable,
+  requestId: string,
+  quote: { rate: string; expiresAt: Date; quotedByUserId: string; quotedAt: Date; figures: QuoteColumns },
+): Promise<void> {
+  const { figures } = quote;
+  await tx.query(
+    `UPDATE payroll_requests SET quote_rate = $2, quote_expires_at = $3, quoted_by_user_id = $4, quoted_at = $5,
+            quote_source_amount_for_exchange = $6, quote_total_amount = $7, quote_received_amount = $8, quote_adjustment_amount = $9
+      WHERE id = $1`,
+    [requestId, quote.rate, quote.expiresAt, quote.quotedByUserId, quote.quotedAt, figures.sourceAmountForExchange, figures.totalAmount, figures.receivedAmount, figures.adjustmentAmount],
+  );
 }
 
+/** Accepted: the quote's figures become final (a request quoted before migration 005 keeps its own). */
 export async function setAcceptance(tx: Queryable, requestId: string, acceptedAt: Date): Promise<void> {
-  await tx.query('UPDATE payroll_requests SET accepted_by_customer_at = $2 WHERE id = $1', [requestId, acceptedAt]);
+  await tx.query(
+    `UPDATE payroll_requests SET accepted_by_customer_at = $2, total_amount = COALESCE(quote_total_amount, total_amount),
+            source_amount_for_exchange = COALESCE(quote_source_amount_for_exchange, source_amount_for_exchange)
+      WHERE id = $1`,
+    [requestId, acceptedAt],
+  );
 }
 
 export async function setCancellationReason(tx: Queryable, requestId: string, reason: string): Promise<void> {

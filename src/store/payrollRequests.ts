@@ -17,7 +17,14 @@ export interface PayrollRequestRow {
   estimated_fx_rate: string;
   estimated_received_amount: string;
   source_amount_for_exchange: string;
+  /** What creation debited; total_amount becomes the quote's total at accept. */
+  debited_amount: string;
   quote_rate: string | null;
+  /** The figures at the quote rate (null before the quote, and for requests quoted before migration 005). */
+  quote_source_amount_for_exchange: string | null;
+  quote_total_amount: string | null;
+  quote_received_amount: string | null;
+  quote_adjustment_amount: string | null;
   quote_expires_at: Date | null;
   quoted_at: Date | null;
   accepted_by_customer_at: Date | null;
@@ -39,9 +46,11 @@ export interface PayrollRequestRow {
   source_currency_code: string;
   source_currency_name: string;
   source_currency_symbol: string;
+  source_currency_decimals: number;
   payroll_account_currency_id: string;
   payroll_currency_code: string;
   payroll_currency_name: string;
+  payroll_currency_decimals: number;
   payroll_account_provider: string;
   quoted_by_user_id: string | null;
   quoted_by_first_name: string | null;
@@ -58,13 +67,16 @@ export interface PayrollRequestRow {
 export async function findPayrollRequestRow(tx: Queryable, requestId: string): Promise<PayrollRequestRow | null> {
   const rows = await tx.query<PayrollRequestRow>(
     `SELECT r.id, r.customer_id, r.status, r.total_amount::text, r.estimated_fx_rate::text,
-            r.estimated_received_amount::text, r.source_amount_for_exchange::text, r.quote_rate::text, r.quote_expires_at, r.quoted_at,
+            r.estimated_received_amount::text, r.source_amount_for_exchange::text, COALESCE(r.debited_amount, r.total_amount)::text AS debited_amount,
+            r.quote_rate::text, r.quote_source_amount_for_exchange::text, r.quote_total_amount::text, r.quote_received_amount::text,
+            r.quote_adjustment_amount::text, r.quote_expires_at, r.quoted_at,
             r.accepted_by_customer_at, r.cancellation_reason, r.failure_reason, r.metadata, r.created_at, r.updated_at,
             cu.first_name AS customer_first_name, cu.last_name AS customer_last_name, cu.company_legal_name,
             s.source_account_currency_id, s.source_account_id, s.source_balance, s.source_available,
             s.source_account_provider, s.source_account_customer_id,
-            s.source_currency_id, s.source_currency_code, s.source_currency_name, s.source_currency_symbol,
-            p.payroll_account_currency_id, p.payroll_currency_code, p.payroll_currency_name, p.payroll_account_provider,
+            s.source_currency_id, s.source_currency_code, s.source_currency_name, s.source_currency_symbol, s.source_currency_decimals,
+            p.payroll_account_currency_id, p.payroll_currency_code, p.payroll_currency_name, p.payroll_currency_decimals,
+            p.payroll_account_provider,
             q.id AS quoted_by_user_id, q.first_name AS quoted_by_first_name, q.last_name AS quoted_by_last_name,
             q.email AS quoted_by_email
        FROM payroll_requests r
@@ -74,7 +86,7 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string): P
                 ac.balance::text AS source_balance, ac.available::text AS source_available,
                 a.account_provider AS source_account_provider, a.customer_id AS source_account_customer_id,
                 c.id AS source_currency_id, c.code AS source_currency_code, c.name AS source_currency_name,
-                c.symbol AS source_currency_symbol
+                c.symbol AS source_currency_symbol, c.decimals AS source_currency_decimals
            FROM account_currencies ac
            JOIN accounts a ON a.id = ac.account_id
            JOIN currencies c ON c.code = ac.currency_code
@@ -82,7 +94,7 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string): P
          OFFSET 0) s
        CROSS JOIN LATERAL (
          SELECT ac.id AS payroll_account_currency_id, c.code AS payroll_currency_code, c.name AS payroll_currency_name,
-                a.account_provider AS payroll_account_provider
+                c.decimals AS payroll_currency_decimals, a.account_provider AS payroll_account_provider
            FROM account_currencies ac
            JOIN accounts a ON a.id = ac.account_id
            JOIN currencies c ON c.code = ac.currency_code
@@ -99,7 +111,9 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string): P
 export type AmountSplitRow = Omit<Schemas['AmountSplitDetail'], 'createdAt'> & { createdAt: Date };
 
 const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapshot AS "beneficiarySnapshot",
-            source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount", purpose_code AS "purposeCode",
+            amount_currency_type AS "amountCurrencyType", source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount",
+            quoted_source_currency_amount::text AS "quotedSourceCurrencyAmount", quoted_amount::text AS "quotedAmount",
+            returned_source_currency_amount::text AS "returnedSourceCurrencyAmount", purpose_code AS "purposeCode",
             payout_transfer_id AS "payoutTransferId", created_at AS "createdAt"`;
 
 /** The request id is the parameter: it is set on each row here rather than read back (a column less per row). */
@@ -172,6 +186,8 @@ export interface FxExchangeRow {
   from_amount: string;
   to_amount: string;
   exchange_rate: string;
+  payout_amount: string;
+  fx_result_amount: string;
   fee_id: string;
   fee_amount: string;
   final_internal_fee: string;
@@ -186,7 +202,7 @@ export interface FxExchangeRow {
 export async function findFxExchange(tx: Queryable, requestId: string): Promise<FxExchangeRow | null> {
   const rows = await tx.query<FxExchangeRow>(
     `SELECT f.id, f.payroll_request_id, f.from_currency_code, f.to_currency_code, f.from_amount::text, f.to_amount::text,
-            f.exchange_rate::text, f.fee_id, f.fee_amount::text, f.final_internal_fee::text, f.recorded_at, f.created_at,
+            f.exchange_rate::text, f.payout_amount::text, f.fx_result_amount::text, f.fee_id, f.fee_amount::text, f.final_internal_fee::text, f.recorded_at, f.created_at,
             u.id AS recorded_by_user_id, u.first_name AS recorded_by_first_name, u.last_name AS recorded_by_last_name,
             u.email AS recorded_by_email
        FROM fx_exchanges f JOIN users u ON u.id = f.recorded_by_user_id

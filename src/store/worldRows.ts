@@ -24,16 +24,13 @@ const WORLD_TABLES = {
   processor_fee_schedules: FEE_SCHEDULE,
   payout_fee_schedules: [...FEE_SCHEDULE, 'settlement_days integer'],
   internal_payout_fee_rules: ['customer_id uuid', 'currency_code text', 'percent_bps numeric', 'fixed numeric'],
-  ledger_entries: [
-    ...['account_currency_id uuid', 'balance_delta numeric', 'available_delta numeric', 'reason text'],
-    ...['payroll_request_id uuid', 'created_at timestamptz'],
-  ],
   payroll_requests: [
     ...['id uuid', 'customer_id uuid', 'source_account_currency_id uuid', 'payroll_account_currency_id uuid'],
     ...['total_amount numeric', 'status text', 'estimated_fx_rate numeric', 'estimated_received_amount numeric'],
     ...['source_amount_for_exchange numeric', 'quote_rate numeric', 'quote_expires_at timestamptz', 'quoted_by_user_id uuid'],
     ...['quoted_at timestamptz', 'accepted_by_customer_at timestamptz', 'cancellation_reason text', 'failure_reason text'],
-    ...['metadata jsonb', 'created_at timestamptz', 'updated_at timestamptz'],
+    ...['metadata jsonb', 'created_at timestamptz', 'updated_at timestamptz', 'debited_amount numeric'],
+    ...['quote_source_amount_for_exchange numeric', 'quote_total_amount numeric', 'quote_received_amount numeric', 'quote_adjustment_amount numeric'],
   ],
   transfers: [
     ...['id uuid', 'payroll_request_id uuid', 'transfer_type text', 'status text', 'external_id text', 'amount numeric'],
@@ -43,12 +40,13 @@ const WORLD_TABLES = {
   // beneficiary_snapshot is added by the insert, from the beneficiaries just written (one snapshot rule: BENEFICIARY_SNAPSHOT_SQL).
   amount_splits: [
     ...['id uuid', 'payroll_request_id uuid', 'beneficiary_id uuid', 'source_currency_amount numeric', 'amount numeric'],
-    ...['purpose_code text', 'payout_transfer_id uuid', 'created_at timestamptz', 'position integer'],
+    ...['purpose_code text', 'payout_transfer_id uuid', 'created_at timestamptz', 'position integer', 'amount_currency_type text'],
+    ...['quoted_source_currency_amount numeric', 'quoted_amount numeric', 'returned_source_currency_amount numeric'],
   ],
   fx_exchanges: [
     ...['id uuid', 'payroll_request_id uuid', 'from_currency_code text', 'to_currency_code text', 'from_amount numeric'],
     ...['to_amount numeric', 'exchange_rate numeric', 'fee_id uuid', 'fee_amount numeric', 'final_internal_fee numeric'],
-    ...['recorded_by_user_id uuid', 'recorded_at timestamptz', 'created_at timestamptz'],
+    ...['recorded_by_user_id uuid', 'recorded_at timestamptz', 'created_at timestamptz', 'payout_amount numeric', 'fx_result_amount numeric'],
   ],
 } as const;
 
@@ -79,7 +77,7 @@ const BATCH_SIZE = 2000;
 /**
  * INSERT ... SELECT FROM jsonb_to_recordset($1): one statement and one parameter per batch,
  * the same on every PostgreSQL, and no limit on the number of bind parameters.
- * WITH ORDINALITY keeps the file's order (bigserial ids, e.g. of the ledger, follow it).
+ * WITH ORDINALITY keeps the file's order.
  */
 function insertSql(table: WorldTable): string {
   const columns = WORLD_TABLES[table];

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { DomainError, notFound } from '../domain/errors.js';
+import { payrollCreated } from '../domain/journalEntries.js';
 import { Money } from '../domain/money.js';
 import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../store/feeEstimates.js';
-import { debitPayrollRequest } from '../store/ledger.js';
+import type { Queryable } from '../store/db.js';
+import { debitWithin } from '../store/ledger.js';
 import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
@@ -16,8 +18,8 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /**
  * Create a payroll request from a feeHash, in one transaction: consume the feeHash, check the
- * body against the estimate it locked, check and debit the funds, snapshot the beneficiaries and
- * store the splits with the locked fee breakdown. Any failure rolls back, so the feeHash stays
+ * body against the estimate it locked, snapshot the beneficiaries and store the splits with the
+ * locked lines and fee breakdown, then check and debit the funds. Any failure rolls back, so the feeHash stays
  * unused unless it was already used.
  */
 export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequest> {
@@ -25,18 +27,10 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const requestId = randomUUID();
-    const consumed = await consumePayrollFeeEstimate(tx, body.feeHash, customerId, requestId, now);
-    if (!consumed.ok) {
-      if (consumed.reason === 'EXPIRED') throw new DomainError('FEE_HASH_EXPIRED', `The feeHash expired at ${consumed.expiresAt.toISOString()}; estimate again`);
-      if (consumed.reason === 'ALREADY_USED') throw new DomainError('FEE_HASH_ALREADY_USED', 'This feeHash has already been used to create a payroll request');
-      throw notFound('feeHash not found');
-    }
-    const estimate = consumed.estimate;
+    const estimate = await consumeFeeHash(tx, body.feeHash, customerId, requestId, now);
     const locked = estimate.entries;
     assertMatchesEstimate(body, estimate);
     await requireActiveBeneficiaries(tx, customerId, locked.map((entry) => entry.beneficiaryId));
-    // available ≥ totalAmount, then balance and available both fall by it (ledger PAYROLL_DEBIT).
-    await debitPayrollRequest(tx, { ...estimate, id: requestId }, now);
 
     const breakdown = estimate.fee_breakdown;
     await insertPayrollRequest(tx, {
@@ -57,12 +51,23 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       requestId,
       locked.map((entry, index) => ({
         beneficiaryId: entry.beneficiaryId,
+        amountCurrencyType: entry.amountCurrencyType,
         sourceCurrencyAmount: entry.sourceCurrencyAmount,
         amount: entry.amountInPayrollCurrency,
         purposeCode: body.amountSplitDetails[index]!.purposeCode,
       })),
       now,
     );
+    // available ≥ totalAmount, then the total moves to the processor leg (journal PAYROLL_CREATED).
+    // After the request row, which the journal entry refers to; a shortfall rolls everything back.
+    const total = new Money(estimate.total_amount);
+    const ledger = {
+      sourceAccountCurrencyId: estimate.source_account_currency_id,
+      sourceCurrency: breakdown.feeCurrencyCode,
+      payrollAccountCurrencyId: estimate.payroll_account_currency_id,
+      payrollCurrency: breakdown.payrollCurrencyCode,
+    };
+    await debitWithin(tx, estimate.source_account_currency_id, total, payrollCreated(ledger, total, { payrollRequestId: requestId }), now);
     await payrollRequestChanged(tx, requestId, now);
     return reloadPayrollRequest(tx, requestId);
   });
@@ -87,4 +92,15 @@ function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEs
     if ((entry.amountCurrencyType ?? 'SOURCE') !== expected.amountCurrencyType) throw mismatch(`${field}.amountCurrencyType`);
     if (!new Money(entry.amount).equals(expected.amount)) throw mismatch(`${field}.amount`);
   });
+}
+
+/** Consumes the feeHash for this request, once: expired, already used and unknown each have their error. */
+async function consumeFeeHash(tx: Queryable, feeHash: string, customerId: string, requestId: string, now: Date): Promise<LockedPayrollFeeEstimate> {
+  const consumed = await consumePayrollFeeEstimate(tx, feeHash, customerId, requestId, now);
+  if (!consumed.ok) {
+    if (consumed.reason === 'EXPIRED') throw new DomainError('FEE_HASH_EXPIRED', `The feeHash expired at ${consumed.expiresAt.toISOString()}; estimate again`);
+    if (consumed.reason === 'ALREADY_USED') throw new DomainError('FEE_HASH_ALREADY_USED', 'This feeHash has already been used to create a payroll request');
+    throw notFound('feeHash not found');
+  }
+  return consumed.estimate;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { notFound, validationError } from '../domain/errors.js';
 import { feeHashExpiry, signPayoutFeeHash } from '../domain/feeHash.js';
+import { assertJsonExact } from '../domain/minorUnits.js';
 import { Money, formatExact } from '../domain/money.js';
 import { type PayoutFeeFigures, checkPayoutAmount, computePayoutFees } from '../domain/payoutFees.js';
 import { parseFeeSchedule } from '../domain/payrollFees.js';
@@ -41,6 +42,9 @@ export async function estimatePayoutFees(deps: UseCaseDeps, caller: Principal, q
       internalRule: rule && { percentBps: new Money(rule.percentBps), fixed: new Money(rule.fixed), customerSpecific: rule.customerSpecific },
       now,
     });
+    // The figures go out as JSON numbers: each must be exact as one (at most 15 significant digits).
+    assertJsonExact(figures.amount, 'query.amount');
+    assertJsonExact(figures.totalAmount, 'totalAmount');
 
     const id = randomUUID();
     const expiresAt = feeHashExpiry(now, deps.config.feeHashTtlSeconds);

@@ -1,9 +1,11 @@
+import type { Decimal } from 'decimal.js';
 import type { components } from '../../generated/api.js';
 import { DomainError, notFound } from '../domain/errors.js';
+import { completeWithSchedule, convertEntries, estimateRates, normaliseEstimateEntries } from '../domain/estimateFigures.js';
+import { lockedEstimateEntries, payrollFeeEstimateView } from '../domain/estimateView.js';
 import { feeHashExpiry, newPayrollFeeHash } from '../domain/feeHash.js';
+import { settlementScales } from '../domain/minorUnits.js';
 import { Money } from '../domain/money.js';
-import { estimatePayrollFigures, formatPayrollEstimate } from '../domain/payrollEstimate.js';
-import { normaliseEntries, payrollScale } from '../domain/payrollFees.js';
 import type { Queryable } from '../store/db.js';
 import { insertPayrollFeeEstimate } from '../store/feeEstimates.js';
 import { type AccountCurrencyRow, findEstimateReferenceData } from '../store/referenceData.js';
@@ -16,56 +18,50 @@ type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
 
 /**
  * Estimate the fees of a payroll distribution and lock them behind a single-use feeHash: check
- * the accounts and the entries, gather the rate and the fee schedules, let the domain compute
- * every figure (the fee rules written in the spec), and store what it locked.
+ * the accounts and the entries (each within its currency's minor units), gather the rate (none
+ * for a same-currency payroll) and the fee schedules, let the domain compute every figure (the
+ * fee rules written in the spec), and store the lines and the breakdown it locked.
  */
 export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, request: EstimateRequest): Promise<PayrollFeeEstimate> {
   const customerId = requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const { source, payroll, spreadBips, bankFeePerBeneficiary } = await accountsOf(tx, customerId, request);
-    const entries = normaliseEntries(request.amountSplitDetails, payrollScale(payroll.decimals));
+    const currencies = { source: { code: source.currency_code, decimals: source.decimals }, payroll: { code: payroll.currency_code, decimals: payroll.decimals } };
+    const scales = settlementScales(currencies.source, currencies.payroll);
+    const entries = normaliseEstimateEntries(request.amountSplitDetails, scales);
     await requireActiveBeneficiaries(tx, customerId, entries.map((entry) => entry.beneficiaryId));
-    const baseRate = await deps.rates.getRate(tx, source.currency_code, payroll.currency_code);
-    if (!baseRate) {
-      throw new DomainError('EXCHANGE_RATE_UNAVAILABLE', `No exchange rate is available for ${source.currency_code} to ${payroll.currency_code}`);
-    }
+    const baseRate = await baseRateOf(deps, tx, source.currency_code, payroll.currency_code);
+    const converted = convertEntries(entries, scales, estimateRates(currencies.source, currencies.payroll, baseRate, spreadBips));
     const processorSchedule = await deps.processor.debitFeeSchedule(tx, { accountProvider: source.account_provider, currencyCode: source.currency_code });
-    const figures = estimatePayrollFigures({
-      entries,
-      baseRate,
-      spreadBips,
-      payrollDecimals: payroll.decimals,
-      processorSchedule,
-      bankFeePerBeneficiary: new Money(bankFeePerBeneficiary ?? 0),
-    });
-    const locked = formatPayrollEstimate(figures, {
-      source: { code: source.currency_code, decimals: source.decimals },
-      payroll: { code: payroll.currency_code, decimals: payroll.decimals },
-    });
+    const figures = completeWithSchedule(converted, processorSchedule, new Money(bankFeePerBeneficiary ?? 0));
 
     const now = deps.clock();
-    const { feeBreakdown } = locked;
-    const estimate: PayrollFeeEstimate = {
-      totalAmount: locked.totalAmount,
-      sourceCurrencyAmount: feeBreakdown.sourceCurrencyAmount,
-      feeAmount: feeBreakdown.totalFee,
-      estimatedReceivedAmount: feeBreakdown.estimatedReceivedAmount,
+    const expiresAt = feeHashExpiry(now, deps.config.feeHashTtlSeconds);
+    const estimate = payrollFeeEstimateView(figures, {
       sourceAccountCurrencyId: source.id,
       payrollAccountCurrencyId: payroll.id,
       feeHash: newPayrollFeeHash(),
-      expiresAt: feeHashExpiry(now, deps.config.feeHashTtlSeconds).toISOString(),
-    };
+      expiresAt: expiresAt.toISOString(),
+    });
     await insertPayrollFeeEstimate(tx, {
       ...estimate,
       customerId,
       createdByUserId: caller.userId,
-      entries: locked.entries,
-      feeBreakdown,
+      entries: lockedEstimateEntries(figures),
+      feeBreakdown: estimate.feeBreakdown,
       createdAt: now,
-      expiresAt: new Date(estimate.expiresAt),
+      expiresAt,
     });
     return estimate;
   });
+}
+
+/** The rate source's rate; none is needed (nor looked up) when both sides hold the same currency. */
+async function baseRateOf(deps: UseCaseDeps, tx: Queryable, from: string, to: string): Promise<Decimal | null> {
+  if (from === to) return null;
+  const rate = await deps.rates.getRate(tx, from, to);
+  if (!rate) throw new DomainError('EXCHANGE_RATE_UNAVAILABLE', `No exchange rate is available for ${from} to ${to}`);
+  return rate;
 }
 
 interface EstimateAccounts {

@@ -4,7 +4,6 @@ import type { WebhookSender } from '../adapters/webhookSender.js';
 import { statusAfterPayouts } from '../domain/payrollStatus.js';
 import { type TransferOutcome, type TransferStatus, isSettled } from '../domain/transfers.js';
 import type { Queryable } from '../store/db.js';
-import { payOut, refundPayout, refundPayrollRequest } from '../store/ledger.js';
 import { insertTransfers, transferStatuses } from '../store/payrollLifecycle.js';
 import {
   type LockedPayrollRequest,
@@ -16,6 +15,7 @@ import {
 import { type WorkItem, advanceWork, claimWork, releaseLease } from '../store/work.js';
 import type { UseCaseDeps } from './deps.js';
 import { payoutChanged, recordStatusChange, transferChanged } from './events.js';
+import { postLegSettled, postPayoutSettled, postSinglePayoutSettled } from './settlementPostings.js';
 import { deliverDueWebhooks } from './webhookDispatch.js';
 
 export interface ExecutionDeps extends UseCaseDeps {
@@ -129,10 +129,11 @@ function toInstruction(item: WorkItem): TransferInstruction {
   };
 }
 
-/** What a settled payroll transfer means for its request (the transition table of the spec). */
+/** What a settled payroll transfer means for its request (the transition table of the spec), and its journal entry. */
 async function onTransferSettled(tx: Queryable, deps: ExecutionDeps, request: LockedPayrollRequest, item: WorkItem, outcome: TransferOutcome): Promise<void> {
   const now = deps.clock();
   if (item.kind === 'PROCESSOR_INTERNAL_DEBIT' || item.kind === 'PROCESSOR_TO_BANK') {
+    await postLegSettled(tx, request, item.kind, outcome, item.id, now);
     if (outcome === 'FAILED') return failRequest(tx, request, `${item.kind} failed; the funds were returned to the source account`, now);
     if (item.kind === 'PROCESSOR_INTERNAL_DEBIT') {
       await insertTransfers(
@@ -144,26 +145,23 @@ async function onTransferSettled(tx: Queryable, deps: ExecutionDeps, request: Lo
     }
     return touchPayrollRequest(tx, request.id, now);
   }
-  // BANK_TO_BENEFICIARY: a paid payout leaves the partner-bank payroll account.
-  if (outcome === 'COMPLETED') {
-    await payOut(tx, { accountCurrencyId: request.payroll_account_currency_id, amount: item.amount, payrollRequestId: request.id, transferId: item.id, at: now });
-  }
+  // BANK_TO_BENEFICIARY: paid, it leaves the partner-bank payroll account; failed, it is credited back.
+  await postPayoutSettled(tx, request, item, outcome, now);
   const payouts = (await transferStatuses(tx, request.id)).filter((transfer) => transfer.transfer_type === 'BANK_TO_BENEFICIARY');
   const outcomes = payouts.map((transfer) => transfer.status).filter(isSettled);
   if (outcomes.length < payouts.length) return touchPayrollRequest(tx, request.id, now);
   const status = statusAfterPayouts(outcomes);
-  if (status === 'FAILED') await setFailureReason(tx, request.id, 'Every payout failed; the funds remain in the payroll account for return by support');
+  if (status === 'FAILED') await setFailureReason(tx, request.id, 'Every payout failed; each was credited back to the source account at the accepted quote (returnedAmount)');
   await recordStatusChange(tx, request, status, now);
 }
 
-/** FAILED before any payout: the whole debited total returns to the source account. */
+/** FAILED before any payout (the leg's journal entry has returned the funds). */
 async function failRequest(tx: Queryable, request: LockedPayrollRequest, reason: string, now: Date): Promise<void> {
-  await refundPayrollRequest(tx, request, now);
   await setFailureReason(tx, request.id, reason);
   await recordStatusChange(tx, request, 'FAILED', now);
 }
 
-/** A single payout that bounced returns its whole debited total (amount and fees). */
+/** A single payout: its total leaves on COMPLETED (amount out, fees earned) or returns whole on FAILED. */
 async function onPayoutSettled(tx: Queryable, deps: ExecutionDeps, item: WorkItem, outcome: TransferOutcome): Promise<void> {
-  if (outcome === 'FAILED') await refundPayout(tx, item.id, deps.clock());
+  await postSinglePayoutSettled(tx, item.id, outcome, deps.clock());
 }

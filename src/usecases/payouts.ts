@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { verifyPayoutFeeHash } from '../domain/feeHash.js';
+import { singlePayoutDebited } from '../domain/journalEntries.js';
 import { Money, formatAmount } from '../domain/money.js';
+import { assertPayoutMatchesEstimate } from '../domain/payoutEstimateMatch.js';
 import type { Queryable } from '../store/db.js';
 import { consumePayoutFeeEstimate } from '../store/feeEstimates.js';
-import { debitFunds } from '../store/ledger.js';
+import { debitWithin } from '../store/ledger.js';
 import { findAccountCurrencyOf, findPayout, insertPayout } from '../store/payouts.js';
 import { findAccount, findCurrency } from '../store/referenceData.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
@@ -30,30 +32,24 @@ export async function createPayout(
 ): Promise<Payout> {
   const customerId = requireCustomer(caller);
   const now = deps.clock();
-  const figures = lockedPayoutFigures({ accountId: accountId.toLowerCase(), beneficiaryId: body.beneficiaryId.toLowerCase(), currency: body.currency, amount: new Money(body.amount) });
-  const check = verifyPayoutFeeHash(deps.config.feeHashSecret, body.feeHash, figures, now);
-  if (!check.ok && check.reason === 'EXPIRED') throw new DomainError('FEE_HASH_EXPIRED', 'The feeHash has expired; estimate again');
-  if (!check.ok) throw new DomainError('FEE_HASH_MISMATCH', 'The feeHash does not match this payout');
+  const estimateId = verifiedEstimateId(deps.config.feeHashSecret, accountId, body, now);
 
   return deps.db.transaction(async (tx) => {
     const account = await findAccount(tx, accountId);
     if (!account || account.customer_id !== customerId) throw notFound(`Account ${accountId} not found`);
     await requireActiveBeneficiaries(tx, customerId, [body.beneficiaryId.toLowerCase()]);
-    const consumed = await consumePayoutFeeEstimate(tx, check.estimateId, customerId, now);
-    if (!consumed.ok) {
-      if (consumed.reason === 'NOT_FOUND') throw notFound('feeHash not found');
-      if (consumed.reason === 'ALREADY_USED') throw new DomainError('FEE_HASH_ALREADY_USED', 'This feeHash has already been used to create a payout');
-      throw new DomainError('FEE_HASH_EXPIRED', 'The feeHash has expired; estimate again');
-    }
-    const estimate = consumed.estimate;
+    const estimate = await consumeEstimate(tx, estimateId, customerId, now);
+    // The signature covers the figures, not whose estimate the id names: compare the stored one.
+    assertPayoutMatchesEstimate(
+      { accountId: estimate.account_id, currencyCode: estimate.currency_code, beneficiaryId: estimate.beneficiary_id, amount: estimate.amount },
+      { accountId: account.id, currencyCode: body.currency, beneficiaryId: body.beneficiaryId, amount: body.amount },
+    );
     if (!estimate.estimate_available) {
       throw new DomainError('FEE_ESTIMATE_UNAVAILABLE', `No payout fee schedule covers ${estimate.currency_code} for this account; no payout can be made`);
     }
     const accountCurrencyId = (await findAccountCurrencyOf(tx, account.id, estimate.currency_code))!;
     const decimals = (await findCurrency(tx, estimate.currency_code))!.decimals;
     const payoutId = randomUUID();
-    // available ≥ the total (amount and fees), then balance and available both fall by it.
-    await debitFunds(tx, { accountCurrencyId, amount: estimate.total_amount, reason: 'PAYOUT_DEBIT', transferId: payoutId, at: now });
     const amount = (value: string) => formatAmount(new Money(value), decimals);
     await insertPayout(tx, {
       id: payoutId,
@@ -70,9 +66,35 @@ export async function createPayout(
       totalAmount: amount(estimate.total_amount),
       at: now,
     });
+    // available ≥ the total (amount and fees), then the total is held on the bank leg until the outcome.
+    const debited = { accountCurrencyId, currency: estimate.currency_code, amount: new Money(estimate.amount), fee: new Money(estimate.fee), internalFee: new Money(estimate.internal_fee) };
+    await debitWithin(tx, accountCurrencyId, new Money(estimate.total_amount), singlePayoutDebited(debited, { payoutId }), now);
     await payoutChanged(tx, payoutId, now);
     return toPayout((await findPayout(tx, payoutId))!);
   });
+}
+
+/** The estimate id a payout feeHash names, once its signature is checked against the body (no database read). */
+function verifiedEstimateId(secret: string, accountId: string, body: components['schemas']['CreatePayoutRequest'], now: Date): string {
+  const figures = lockedPayoutFigures({
+    accountId: accountId.toLowerCase(),
+    beneficiaryId: body.beneficiaryId.toLowerCase(),
+    currency: body.currency,
+    amount: new Money(body.amount),
+  });
+  const check = verifyPayoutFeeHash(secret, body.feeHash, figures, now);
+  if (!check.ok && check.reason === 'EXPIRED') throw new DomainError('FEE_HASH_EXPIRED', 'The feeHash has expired; estimate again');
+  if (!check.ok) throw new DomainError('FEE_HASH_MISMATCH', 'The feeHash does not match this payout');
+  return check.estimateId;
+}
+
+/** Consumes the stored payout estimate once: missing, already used and expired each have their error. */
+async function consumeEstimate(tx: Queryable, estimateId: string, customerId: string, now: Date) {
+  const consumed = await consumePayoutFeeEstimate(tx, estimateId, customerId, now);
+  if (consumed.ok) return consumed.estimate;
+  if (consumed.reason === 'NOT_FOUND') throw notFound('feeHash not found');
+  if (consumed.reason === 'ALREADY_USED') throw new DomainError('FEE_HASH_ALREADY_USED', 'This feeHash has already been used to create a payout');
+  throw new DomainError('FEE_HASH_EXPIRED', 'The feeHash has expired; estimate again');
 }
 
 /** Read one payout of the caller's account; another customer's reads as missing. */

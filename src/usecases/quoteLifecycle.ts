@@ -1,12 +1,19 @@
 import type { components } from '../../generated/api.js';
 import { DomainError, validationError } from '../domain/errors.js';
+import { acceptSettled, payrollCancelled } from '../domain/journalEntries.js';
+import { assertRate } from '../domain/minorUnits.js';
 import { Money, formatExact } from '../domain/money.js';
 import { assertTransition } from '../domain/payrollStatus.js';
-import { refundPayrollRequest } from '../store/ledger.js';
-import { setAcceptance, setCancellationReason, setQuote } from '../store/payrollRequestUpdates.js';
+import { quoteFigures, settleAdjustment } from '../domain/settlement.js';
+import { quoteFiguresView, splitSettlementView } from '../domain/settlementView.js';
+import type { Queryable } from '../store/db.js';
+import { postJournalEntry, postWithinAvailable } from '../store/ledger.js';
+import { setSplitQuotes, splitsOf } from '../store/payrollLifecycle.js';
+import { type LockedPayrollRequest, setAcceptance, setCancellationReason, setQuote } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChange } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
+import { payrollLedgerOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin, requireCustomer } from './principal.js';
 import { reloadPayrollRequest } from './views/payrollRequest.js';
 
@@ -17,7 +24,8 @@ const MAX_QUOTE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Admin: quote the FX rate of a PENDING request, or re-quote a QUOTE_PROVIDED one whose quote
- * has expired (a quote the customer can still accept is never replaced under them).
+ * has expired (a quote the customer can still accept is never replaced under them). The final
+ * figures at that rate are computed and shown at once; no money moves until the customer accepts.
  */
 export async function providePayrollQuote(
   deps: UseCaseDeps,
@@ -27,7 +35,7 @@ export async function providePayrollQuote(
 ): Promise<PayrollRequest> {
   requireAdmin(caller);
   const rate = new Money(body.exchangeRate);
-  if (!rate.greaterThan(0)) throw validationError('body.exchangeRate must be greater than zero');
+  assertRate(rate, 'body.exchangeRate');
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const expiresAt = new Date(body.expiresAt);
@@ -38,13 +46,45 @@ export async function providePayrollQuote(
     if (request.status === 'QUOTE_PROVIDED' && request.quote_expires_at && request.quote_expires_at > now) {
       throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is QUOTE_PROVIDED with a quote valid until ${request.quote_expires_at.toISOString()}; re-quote after it expires`);
     }
-    await setQuote(tx, requestId, { rate: formatExact(rate), expiresAt, quotedByUserId: caller.userId, quotedAt: now });
+    const figures = await quoteSplits(tx, request, rate);
+    await setQuote(tx, requestId, { rate: formatExact(rate), expiresAt, quotedByUserId: caller.userId, quotedAt: now, figures });
     await recordStatusChange(tx, request, 'QUOTE_PROVIDED', now);
     return reloadPayrollRequest(tx, requestId);
   });
 }
 
-/** Customer: accept the quote before it expires; execution then starts on its own. */
+/** Every split's final figures at the quote rate, stored on the splits; the request's totals returned. */
+async function quoteSplits(tx: Queryable, request: LockedPayrollRequest, rate: Money): Promise<components['schemas']['PayrollQuoteFigures']> {
+  const scales = scalesOf(request);
+  const splits = await splitsOf(tx, request.id);
+  const figures = quoteFigures({
+    splits: splits.map((split) => ({
+      amountCurrencyType: split.amount_currency_type,
+      sourceCurrencyAmount: new Money(split.source_currency_amount),
+      amount: new Money(split.amount),
+    })),
+    quoteRate: rate,
+    scales,
+    sameCurrency: sameCurrency(request),
+    feeAmount: new Money(request.metadata.feeBreakdown.totalFee),
+    debitedAmount: new Money(request.debited_amount),
+  });
+  await setSplitQuotes(
+    tx,
+    splits.map((split, index) => {
+      const shown = splitSettlementView(figures.splits[index]!, null, scales);
+      return { id: split.id, quotedSourceCurrencyAmount: shown.quotedSourceCurrencyAmount!, quotedAmount: shown.quotedAmount! };
+    }),
+  );
+  return quoteFiguresView(figures, scales);
+}
+
+/**
+ * Customer: accept the quote before it expires. The adjustment is settled in the same transaction
+ * as the status change — a top-up debited (409 INSUFFICIENT_FUNDS naming the shortfall when
+ * `available` is short, with nothing changed) or an excess refunded — and the quote's figures
+ * become final. Execution then starts on its own.
+ */
 export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<PayrollRequest> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
@@ -54,6 +94,14 @@ export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, r
     if (!request.quote_expires_at || request.quote_expires_at <= now) {
       throw new DomainError('QUOTE_EXPIRED', `The quote expired at ${request.quote_expires_at?.toISOString()}; ask for a new quote`);
     }
+    // A request quoted before migration 005 has no adjustment: it keeps its creation figures.
+    const adjustment = new Money(request.quote_adjustment_amount ?? 0);
+    await postWithinAvailable(
+      tx,
+      request.source_account_currency_id,
+      (funds) => acceptSettled(payrollLedgerOf(request), settleAdjustment(adjustment, funds.available, scalesOf(request)), requestRefs(request)),
+      now,
+    );
     await setAcceptance(tx, requestId, now);
     await recordStatusChange(tx, request, 'QUOTE_ACCEPTED', now);
     return reloadPayrollRequest(tx, requestId);
@@ -72,7 +120,8 @@ export async function cancelPayrollRequest(
     const now = deps.clock();
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'cancel');
-    await refundPayrollRequest(tx, request, now);
+    // Before acceptance the total is what creation debited.
+    await postJournalEntry(tx, payrollCancelled(payrollLedgerOf(request), new Money(request.total_amount), requestRefs(request)), now);
     await setCancellationReason(tx, requestId, body.reason);
     await recordStatusChange(tx, request, 'CANCELLED', now);
     return reloadPayrollRequest(tx, requestId);

@@ -1,28 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
-import { DomainError, validationError } from '../domain/errors.js';
-import { Money, formatAmount, formatExact, roundDown } from '../domain/money.js';
-import { payrollScale } from '../domain/payrollFees.js';
+import { DomainError } from '../domain/errors.js';
+import { fxConverted } from '../domain/journalEntries.js';
+import { assertRate } from '../domain/minorUnits.js';
+import { Money, formatExact } from '../domain/money.js';
 import { assertTransition } from '../domain/payrollStatus.js';
+import { DEFAULT_FX_RECORD_TOLERANCE_BPS, assertFxRecordRate, fxRecordFigures } from '../domain/settlement.js';
+import { fxResultView } from '../domain/settlementView.js';
 import type { TransferType } from '../domain/transfers.js';
-import type { Queryable } from '../store/db.js';
-import { creditFunds } from '../store/ledger.js';
+import { postJournalEntry } from '../store/ledger.js';
 import { insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
-import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChange } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
+import { payrollLedgerOf, quotedSplitOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
 import { reloadPayrollRequest } from './views/payrollRequest.js';
 
 /**
- * Admin: record the FX exchange actually made once the source funds reached the payroll bank,
- * then create one payout per split at the actual rate.
+ * Admin: record the FX exchange the platform actually made once the source funds reached the
+ * payroll bank, then create one payout per split for exactly its accepted `quotedAmount`.
  *
- * toAmount = fromAmount × rate, rounded down to the payroll scale; each payout = its split's
- * source amount × rate, rounded down. A sum of roundings down never exceeds the rounding down of
- * the sum, so Σ payouts ≤ toAmount; the remainder (under one minor unit per beneficiary) stays
- * in the partner-bank payroll account as the rounding residual.
+ * The recorded rate must lie within FX_RECORD_TOLERANCE_BPS of the accepted quote (a typo can no
+ * longer create or destroy money) and changes no payout: toAmount = fromAmount × rate, rounded down
+ * to the payroll scale, and toAmount − Σ payouts is the platform's FX result (gain or loss), booked
+ * in the same journal entry that moves the source amount out and the payroll amount in.
  */
 export async function recordFxExchange(
   deps: UseCaseDeps,
@@ -32,7 +34,7 @@ export async function recordFxExchange(
 ): Promise<components['schemas']['PayrollRequest']> {
   requireAdmin(caller);
   const rate = new Money(body.exchangeRate);
-  if (!rate.greaterThan(0)) throw validationError('body.exchangeRate must be greater than zero');
+  assertRate(rate, 'body.exchangeRate');
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const request = await lockRequestFor(tx, caller, requestId);
@@ -42,10 +44,12 @@ export async function recordFxExchange(
     if (!completed('PROCESSOR_INTERNAL_DEBIT') || !completed('PROCESSOR_TO_BANK')) {
       throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is EXECUTING; the source debit and the move to the payroll bank must complete first`);
     }
+    const tolerance = deps.config.fxRecordToleranceBps ?? DEFAULT_FX_RECORD_TOLERANCE_BPS;
+    assertFxRecordRate(rate, new Money(request.quote_rate!), tolerance, sameCurrency(request));
 
-    const scale = payrollScale(request.payroll_decimals);
-    const fromAmount = new Money(request.source_amount_for_exchange);
-    const toAmount = roundDown(fromAmount.times(rate), scale);
+    const scales = scalesOf(request);
+    const splits = await splitsOf(tx, requestId);
+    const fx = fxRecordFigures(new Money(request.source_amount_for_exchange), rate, scales.payroll, splits.map(quotedSplitOf));
     const spreadFee = request.metadata.feeBreakdown.spreadFee;
     await insertFxExchange(tx, {
       id: randomUUID(),
@@ -53,38 +57,28 @@ export async function recordFxExchange(
       fromCurrencyCode: request.source_currency_code,
       toCurrencyCode: request.payroll_currency_code,
       fromAmount: request.source_amount_for_exchange,
-      toAmount: formatAmount(toAmount, request.payroll_decimals),
+      ...fxResultView(fx, scales),
       exchangeRate: formatExact(rate),
       fee: { id: randomUUID(), amount: spreadFee, finalInternalFee: spreadFee },
       recordedByUserId: caller.userId,
       at: now,
     });
-    await creditFunds(tx, { accountCurrencyId: request.payroll_account_currency_id, amount: formatAmount(toAmount), reason: 'FX_CREDIT', payrollRequestId: request.id, at: now });
-
-    await insertPayouts(tx, request, rate, now);
+    await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
+    // One BANK_TO_BENEFICIARY transfer per split, for its quoted amount. The bank fee was charged
+    // once, in the source currency, in the fee breakdown; the payouts carry no fee of their own.
+    await insertTransfers(
+      tx,
+      requestId,
+      splits.map((split) => ({
+        id: randomUUID(),
+        transferType: 'BANK_TO_BENEFICIARY' as const,
+        amount: split.quoted_amount!,
+        currencyCode: request.payroll_currency_code,
+        amountSplitId: split.id,
+      })),
+      now,
+    );
     await recordStatusChange(tx, request, 'PAYOUT_INITIATED', now);
     return reloadPayrollRequest(tx, requestId);
   });
-}
-
-/**
- * One BANK_TO_BENEFICIARY transfer per split, at the actual rate, rounded down. The bank fee was
- * charged once, in the source currency, in the request's fee breakdown; the payouts carry no fee
- * of their own.
- */
-async function insertPayouts(tx: Queryable, request: LockedPayrollRequest, rate: Money, now: Date): Promise<void> {
-  const scale = payrollScale(request.payroll_decimals);
-  const splits = await splitsOf(tx, request.id);
-  await insertTransfers(
-    tx,
-    request.id,
-    splits.map((split) => ({
-      id: randomUUID(),
-      transferType: 'BANK_TO_BENEFICIARY' as const,
-      amount: formatAmount(roundDown(new Money(split.source_currency_amount).times(rate), scale), request.payroll_decimals),
-      currencyCode: request.payroll_currency_code,
-      amountSplitId: split.id,
-    })),
-    now,
-  );
 }

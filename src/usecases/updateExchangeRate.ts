@@ -1,5 +1,6 @@
 import type { components } from '../../generated/api.js';
 import { validationError } from '../domain/errors.js';
+import { assertRate } from '../domain/minorUnits.js';
 import { Money, formatExact } from '../domain/money.js';
 import { findCurrency } from '../store/referenceData.js';
 import type { UseCaseDeps } from './deps.js';
@@ -18,7 +19,7 @@ export async function updateExchangeRate(
   requireAdmin(caller);
   if (pair.from === pair.to) throw validationError('path.toCurrencyCode must differ from path.fromCurrencyCode');
   const rate = new Money(body.rate);
-  if (!rate.greaterThan(0)) throw validationError('body.rate must be greater than zero');
+  assertRate(rate, 'body.rate');
   return deps.db.transaction(async (tx) => {
     for (const [field, code] of [['fromCurrencyCode', pair.from], ['toCurrencyCode', pair.to]] as const) {
       if (!(await findCurrency(tx, code))) throw validationError(`path.${field} ${code} is not a known currency`);

@@ -3,7 +3,7 @@ import type { components } from '../../generated/api.js';
 import { parseAmount, ZERO, type Money } from '../domain/money.js';
 import type { WorldPayrollRequest } from './types.js';
 
-/** Requests in these statuses hold no funds: the loader writes no PAYROLL_DEBIT for them. */
+/** Requests in these statuses hold no funds any more (their history returned the debit). */
 const UNDEBITED_STATUSES: ReadonlySet<components['schemas']['PayrollRequestStatus']> = new Set(['CANCELLED', 'FAILED']);
 
 interface Debit {
@@ -23,9 +23,4 @@ export function runningDebits(requests: readonly WorldPayrollRequest[]): Debit[]
     totals.set(request.sourceAccountCurrencyId, accountTotal);
     return [{ request, position, accountTotal }];
   });
-}
-
-/** Account currency id → the sum of the debits of its requests. */
-export function debitTotals(requests: readonly WorldPayrollRequest[]): Map<string, Money> {
-  return new Map(runningDebits(requests).map((debit) => [debit.request.sourceAccountCurrencyId, debit.accountTotal]));
 }

@@ -6,22 +6,27 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { Database } from '../store/db.js';
-import { hasNoCustomer, insertWorldRows, type WorldTableRows } from '../store/worldRows.js';
+import { postJournalEntries } from '../store/ledger.js';
+import { hasNoCustomer, insertWorldRows } from '../store/worldRows.js';
 import { balanceRows } from './rows/balanceRows.js';
 import { payrollRows } from './rows/payrollRows.js';
 import { referenceRows } from './rows/referenceRows.js';
-import type { World } from './types.js';
+import { settleWorld } from './settlement.js';
 import { validateWorld } from './validate.js';
 import { WorldValidationError } from './validationError.js';
 
-function worldRows(world: World): WorldTableRows {
-  return { ...referenceRows(world), ...balanceRows(world), ...payrollRows(world.payrollRequests ?? []) };
-}
-
-/** Validates the world, then writes all of it in one transaction. */
+/**
+ * Validates the world and computes its settlement (both may refuse it), then writes all of it in
+ * one transaction: the rows, then the journal that gives every account currency its balance.
+ */
 export async function loadWorld(db: Database, input: unknown): Promise<void> {
-  const rows = worldRows(validateWorld(input));
-  await db.transaction((tx) => insertWorldRows(tx, rows));
+  const world = validateWorld(input);
+  const settlement = settleWorld(world);
+  const rows = { ...referenceRows(world), ...balanceRows(world), ...payrollRows(world.payrollRequests ?? [], settlement.requests) };
+  await db.transaction(async (tx) => {
+    await insertWorldRows(tx, rows);
+    await postJournalEntries(tx, settlement.journal);
+  });
 }
 
 /** True when no customer exists yet (no world has been loaded). */

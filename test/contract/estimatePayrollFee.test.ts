@@ -39,15 +39,32 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
       ]),
     );
     expect(response.status).toBe(200);
+    // Every USD figure at USD's 2 places (issue 14): bank fee 10 / 3.6541375 = 2.7366… up = 2.74 (was 2.7366239).
     expect(data!.data).toEqual({
-      totalAmount: '1512.7366239',
+      totalAmount: '1512.74',
       sourceCurrencyAmount: '1500.00',
-      feeAmount: '12.7366239',
+      feeAmount: '12.74',
       estimatedReceivedAmount: '5481.19',
       sourceAccountCurrencyId: ids.acAUsd,
       payrollAccountCurrencyId: ids.acPartnerAed,
       feeHash: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       expiresAt: '2026-11-23T10:15:00.000Z', // the test clock + 900 s
+      feeBreakdown: {
+        sourceCurrencyAmount: '1500.00',
+        spreadFee: '7.50',
+        processorFee: '2.50',
+        bankFee: '2.74',
+        totalFee: '12.74',
+        estimatedReceivedAmount: '5481.19',
+        payrollCurrencyCode: 'AED',
+        feeCurrencyCode: 'USD',
+        exchangeRate: '3.6541375',
+        baseRate: '3.6725',
+      },
+      lines: [
+        { beneficiaryId: ids.beneficiaryA1, amountCurrencyType: 'SOURCE', sourceCurrencyAmount: '1000.00', amount: '3654.13' },
+        { beneficiaryId: ids.beneficiaryA2, amountCurrencyType: 'SOURCE', sourceCurrencyAmount: '500.00', amount: '1827.06' },
+      ],
     });
   });
 
@@ -58,18 +75,19 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
         { beneficiaryId: ids.beneficiaryA2, amount: '1000.00', amountCurrencyType: 'PAYROLL' },
       ]),
     );
-    expect(data!.data).toMatchObject({ totalAmount: '1285.0409878', sourceCurrencyAmount: '1273.66238956', feeAmount: '11.37859824', estimatedReceivedAmount: '4654.13' });
+    // 1000 AED / 3.6541375 = 273.6623… up to 273.67 USD; spread 6.36835 → 6.37, processor 2.27367 → 2.28, bank 2.74.
+    expect(data!.data).toMatchObject({ totalAmount: '1285.06', sourceCurrencyAmount: '1273.67', feeAmount: '11.39', estimatedReceivedAmount: '4654.13' });
     const [locked] = await server.db.query<{ fee_breakdown: unknown; entries: unknown; consumed_at: Date | null }>(
       'SELECT fee_breakdown, entries, consumed_at FROM payroll_fee_estimates WHERE fee_hash = $1',
       [data!.data.feeHash],
     );
     expect(locked).toEqual({
       fee_breakdown: {
-        sourceCurrencyAmount: '1273.66238956',
-        spreadFee: '6.36831195',
-        processorFee: '2.27366239',
-        bankFee: '2.7366239',
-        totalFee: '11.37859824',
+        sourceCurrencyAmount: '1273.67',
+        spreadFee: '6.37',
+        processorFee: '2.28',
+        bankFee: '2.74',
+        totalFee: '11.39',
         estimatedReceivedAmount: '4654.13',
         payrollCurrencyCode: 'AED',
         feeCurrencyCode: 'USD',
@@ -78,7 +96,7 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
       },
       entries: [
         { beneficiaryId: ids.beneficiaryA1, amount: '1000', amountCurrencyType: 'SOURCE', sourceCurrencyAmount: '1000.00', amountInPayrollCurrency: '3654.13' },
-        { beneficiaryId: ids.beneficiaryA2, amount: '1000', amountCurrencyType: 'PAYROLL', sourceCurrencyAmount: '273.66238956', amountInPayrollCurrency: '1000.00' },
+        { beneficiaryId: ids.beneficiaryA2, amount: '1000', amountCurrencyType: 'PAYROLL', sourceCurrencyAmount: '273.67', amountInPayrollCurrency: '1000.00' },
       ],
       consumed_at: null,
     });
@@ -86,7 +104,8 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
 
   it('a 0-decimal payroll currency (JPY) through the partner bank', async () => {
     const { data } = await estimate(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '100.00' }], { payrollAccountCurrencyId: ids.acPartnerJpy }));
-    expect(data!.data).toMatchObject({ estimatedReceivedAmount: '15061', sourceCurrencyAmount: '100.00', feeAmount: '3.49592898', totalAmount: '103.49592898' });
+    // spread 0.50 + processor 2.00 + bank 150 JPY / 150.61315 = 0.9959… up to 1.00 USD (was 0.99592898).
+    expect(data!.data).toMatchObject({ estimatedReceivedAmount: '15061', sourceCurrencyAmount: '100.00', feeAmount: '3.50', totalAmount: '103.50' });
   });
 
   it('an 8-decimal source currency (USDC) hitting the processor minimum', async () => {
@@ -99,14 +118,14 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
       usdToAed([{ beneficiaryId: ids.beneficiaryB1, amount: '200' }], { sourceAccountCurrencyId: ids.acBUsd }),
       ids.userB,
     );
-    // eff = base 3.6725: 734.50 AED; processor clamp(0.2 + 1, 2, 50) = 2; bank 5 / 3.6725 = 1.36147039 up.
-    expect(data!.data).toMatchObject({ sourceCurrencyAmount: '200.00', estimatedReceivedAmount: '734.50', feeAmount: '3.36147039', totalAmount: '203.36147039' });
+    // eff = base 3.6725: 734.50 AED; processor clamp(0.2 + 1, 2, 50) = 2; bank 5 / 3.6725 = 1.3614… up to 1.37.
+    expect(data!.data).toMatchObject({ sourceCurrencyAmount: '200.00', estimatedReceivedAmount: '734.50', feeAmount: '3.37', totalAmount: '203.37' });
   });
 
   it('the processor maximum clamps the fee', async () => {
     const { data } = await estimate(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '100000' }]));
-    // spread 500; processor min(100 + 1, 50) = 50; bank 1.36831195 (5 / 3.6541375 up)
-    expect(data!.data).toMatchObject({ feeAmount: '551.36831195', totalAmount: '100551.36831195' });
+    // spread 500; processor min(100 + 1, 50) = 50; bank 1.37 (5 / 3.6541375 = 1.3683… up to 2 places)
+    expect(data!.data).toMatchObject({ feeAmount: '551.37', totalAmount: '100551.37' });
   });
 
   it('each estimate has its own feeHash', async () => {
@@ -159,10 +178,10 @@ describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR 
       ]),
       400,
       'VALIDATION_ERROR',
-      'amountSplitDetails[1].amount has 3 decimal places; a PAYROLL amount allows at most 2',
+      'amountSplitDetails[1].amount has 3 decimal places; a PAYROLL amount in AED allows at most 2',
     ));
   it('decimals on a PAYROLL amount in JPY (0 minor units)', () =>
-    expectError(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '1000.5', amountCurrencyType: 'PAYROLL' }], { payrollAccountCurrencyId: ids.acPartnerJpy }), 400, 'VALIDATION_ERROR', 'amountSplitDetails[0].amount has 1 decimal place; a PAYROLL amount allows at most 0'));
+    expectError(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '1000.5', amountCurrencyType: 'PAYROLL' }], { payrollAccountCurrencyId: ids.acPartnerJpy }), 400, 'VALIDATION_ERROR', 'amountSplitDetails[0].amount has 1 decimal place; a PAYROLL amount in JPY allows at most 0'));
   it('a duplicate beneficiaryId', () =>
     expectError(
       usdToAed([

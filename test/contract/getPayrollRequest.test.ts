@@ -24,12 +24,14 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
         'status', 'estimatedFxRate', 'estimatedReceivedAmount', 'sourceAmountForExchange', 'quotedFxRate', 'quoteExpiresAt', 'quotedByUserId',
         'quotedByUser', 'quotedAt', 'acceptedByCustomerAt', 'cancellationReason', 'failureReason', 'metadata', 'amountSplitDetails',
         'transfers', 'fxExchange', 'customer', 'createdAt', 'updatedAt',
+        // Issue 14's additions: the figures at the quote and what failed payouts credited back.
+        'quote', 'returnedAmount',
       ].sort(),
     );
     expect(request).toMatchObject({
       id: ids.requestACompleted,
       status: 'COMPLETED',
-      totalAmount: '3524.7366239',
+      totalAmount: '3524.74',
       estimatedFxRate: '3.6541375',
       estimatedReceivedAmount: '12789.47',
       sourceAmountForExchange: '3500.00',
@@ -37,21 +39,48 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
       quotedByUserId: ids.admin,
       quotedByUser: { id: ids.admin, firstName: 'Olivia', lastName: 'Ops', email: 'olivia.ops@platform.example' },
       quoteExpiresAt: '2026-11-02T17:00:00.000Z',
+      // Quoted at 3.6520: 1000.00 → 3652.00 and 2500.00 → 9130.00 AED; SOURCE entries only, so no adjustment.
+      quote: {
+        exchangeRate: '3.6520',
+        sourceAmountForExchange: '3500.00',
+        feeAmount: '24.74',
+        totalAmount: '3524.74',
+        receivedAmount: '12782.00',
+        debitedAmount: '3524.74',
+        adjustmentAmount: '0.00',
+      },
+      returnedAmount: '0.00',
       cancellationReason: null,
       failureReason: null,
       customer: { id: ids.customerA, firstName: 'Alice', lastName: 'Anders', company: { legalName: 'Alpha Trading LLC' } },
       sourceAccountCurrency: {
         id: ids.acAUsd,
         accountId: ids.accountAUsd,
-        currency: { id: ids.currencyUsd, currencyCode: 'USD', currencyName: 'US Dollar', currencySymbol: '$' },
+        currency: { id: ids.currencyUsd, currencyCode: 'USD', currencyName: 'US Dollar', currencySymbol: '$', decimals: 2 },
         account: { id: ids.accountAUsd, accountProvider: 'FIREBLOCKS', customerId: ids.customerA },
       },
-      payrollAccountCurrency: { id: ids.acPartnerAed, currency: { currencyCode: 'AED', currencyName: 'UAE Dirham' }, account: { accountProvider: 'PAYROLL_PARTNER_BANK' } },
-      metadata: { feeBreakdown: { sourceCurrencyAmount: '3500.00', totalFee: '24.7366239', exchangeRate: '3.6541375', baseRate: '3.6725', feeCurrencyCode: 'USD', payrollCurrencyCode: 'AED' } },
-      fxExchange: { id: ids.fxExchangeA, fromAmount: '3500.00', toAmount: '12782.00', exchangeRate: '3.6520', recordedByUser: { id: ids.admin } },
+      payrollAccountCurrency: {
+        id: ids.acPartnerAed,
+        currency: { currencyCode: 'AED', currencyName: 'UAE Dirham', decimals: 2 },
+        account: { accountProvider: 'PAYROLL_PARTNER_BANK' },
+      },
+      metadata: { feeBreakdown: { sourceCurrencyAmount: '3500.00', totalFee: '24.74', exchangeRate: '3.6541375', baseRate: '3.6725', feeCurrencyCode: 'USD', payrollCurrencyCode: 'AED' } },
+      fxExchange: {
+        id: ids.fxExchangeA,
+        fromAmount: '3500.00',
+        toAmount: '12782.00',
+        exchangeRate: '3.6520',
+        payoutAmount: '12782.00',
+        fxResultAmount: '0.00',
+        recordedByUser: { id: ids.admin },
+      },
     });
+    expect(request.amountSplitDetails.map((split) => [split.amountCurrencyType, split.quotedSourceCurrencyAmount, split.quotedAmount, split.returnedSourceCurrencyAmount])).toEqual([
+      ['SOURCE', '1000.00', '3652.00', null],
+      ['SOURCE', '2500.00', '9130.00', null],
+    ]);
     // The world's balance is reduced by the request's debit, and the ledger says so.
-    expect(request.sourceAccountCurrency.balance).toBe('996475.2633761');
+    expect(request.sourceAccountCurrency.balance).toBe('996475.26');
     expect(request.transfers.map((transfer) => transfer.transferType)).toEqual([
       'PROCESSOR_INTERNAL_DEBIT',
       'PROCESSOR_TO_BANK',
@@ -96,6 +125,8 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
       quotedByUser: null,
       quotedAt: null,
       acceptedByCustomerAt: null,
+      quote: null,
+      returnedAmount: '0.00',
       fxExchange: null,
       transfers: [],
     });

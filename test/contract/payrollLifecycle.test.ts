@@ -40,11 +40,12 @@ describe('the payroll lifecycle, end to end', () => {
       quoteExpiresAt: null,
       fxExchange: null,
       transfers: [],
-      metadata: { feeBreakdown: { bankFee: '2.7366239', spreadFee: '6.36831195', processorFee: '2.27366239', baseRate: '3.6725' } },
+      // USD figures at 2 places (issue 14): 1000 AED / 3.6541375 = 273.66… up to 273.67; fees 6.37 + 2.28 + 2.74.
+      metadata: { feeBreakdown: { bankFee: '2.74', spreadFee: '6.37', processorFee: '2.28', baseRate: '3.6725' } },
     });
     expect(request.amountSplitDetails.map((split) => [split.beneficiaryId, split.sourceCurrencyAmount, split.amount, split.purposeCode, split.payoutTransferId])).toEqual([
       [ids.beneficiaryA1, '1000.00', '3654.13', 'SAL', null],
-      [ids.beneficiaryA2, '273.66238956', '1000.00', 'PEN', null],
+      [ids.beneficiaryA2, '273.67', '1000.00', 'PEN', null],
     ]);
     expect(request.amountSplitDetails[0]!.beneficiarySnapshot).toMatchObject({ id: ids.beneficiaryA1, bankName: 'Emirates NBD', iban: 'AE500261014000000000011' });
     const debited = before.balance.minus(estimate.totalAmount);
@@ -52,32 +53,53 @@ describe('the payroll lifecycle, end to end', () => {
 
     const quoted = await quote(server, request.id);
     expect(quoted.data!.data).toMatchObject({ status: 'QUOTE_PROVIDED', quotedFxRate: '3.653', quotedByUserId: ids.admin, quotedAt: server.clock.now().toISOString() });
-    expect((await accept(server, request.id)).data!.data).toMatchObject({ status: 'QUOTE_ACCEPTED', acceptedByCustomerAt: server.clock.now().toISOString() });
+    // The honoured quote at 3.653: 1000.00 USD → 3653.00 AED; 1000.00 AED ← 273.75 USD (273.7476… up);
+    // total 1273.75 + 11.39 = 1285.14, a top-up of 0.08 over the 1285.06 debited at creation.
+    expect(quoted.data!.data.quote).toEqual({
+      exchangeRate: '3.653',
+      sourceAmountForExchange: '1273.75',
+      feeAmount: '11.39',
+      totalAmount: '1285.14',
+      receivedAmount: '4653.00',
+      debitedAmount: estimate.totalAmount,
+      adjustmentAmount: '0.08',
+    });
+    expect(quoted.data!.data.amountSplitDetails.map((split) => [split.quotedSourceCurrencyAmount, split.quotedAmount])).toEqual([
+      ['1000.00', '3653.00'],
+      ['273.75', '1000.00'],
+    ]);
+    expect((await accept(server, request.id)).data!.data).toMatchObject({ status: 'QUOTE_ACCEPTED', acceptedByCustomerAt: server.clock.now().toISOString(), totalAmount: '1285.14' });
+    expect((await balanceOf(ids.acAUsd)).balance.equals(debited.minus('0.08'))).toBe(true);
 
     await drain(worker);
     const executing = await readRequest(server, request.id);
     expect(executing.status).toBe('EXECUTING');
+    // The transfers move the accepted figures.
     expect(executing.transfers.map((t) => [t.transferType, t.status, t.amount, t.currencyCode])).toEqual([
-      ['PROCESSOR_INTERNAL_DEBIT', 'COMPLETED', estimate.totalAmount, 'USD'],
-      ['PROCESSOR_TO_BANK', 'COMPLETED', '1273.66238956', 'USD'],
+      ['PROCESSOR_INTERNAL_DEBIT', 'COMPLETED', '1285.14', 'USD'],
+      ['PROCESSOR_TO_BANK', 'COMPLETED', '1273.75', 'USD'],
     ]);
-    expect(executing.transfers[0]).toMatchObject({ externalId: expect.stringMatching(/^SIM-PRC-/), executedAt: expect.any(String), completedAt: expect.any(String), feeDetails: { amount: '2.27366239' } });
+    expect(executing.transfers[0]).toMatchObject({ externalId: expect.stringMatching(/^SIM-PRC-/), executedAt: expect.any(String), completedAt: expect.any(String), feeDetails: { amount: '2.28' } });
 
     const fx = await recordFx(server, request.id, '3.6520');
     expect(fx.response.status).toBe(200);
     const paying = fx.data!.data;
-    // toAmount = 1273.66238956 × 3.652 = 4651.41504667… down = 4651.41; payouts 3652.00 and 999.41 (999.4190… down).
-    expect(paying.fxExchange).toMatchObject({ fromAmount: '1273.66238956', toAmount: '4651.41', exchangeRate: '3.652', fromCurrencyCode: 'USD', toCurrencyCode: 'AED', recordedByUserId: ids.admin });
+    // toAmount = 1273.75 × 3.652 = 4651.735 down = 4651.73; the payouts stay the quoted 3653.00 and 1000.00,
+    // so the platform books an FX result of 4651.73 − 4653.00 = −1.27 (a loss it bears).
+    expect(paying.fxExchange).toMatchObject({ fromAmount: '1273.75', toAmount: '4651.73', exchangeRate: '3.652', payoutAmount: '4653.00', fxResultAmount: '-1.27', fromCurrencyCode: 'USD', toCurrencyCode: 'AED', recordedByUserId: ids.admin });
     expect(paying.status).toBe('PAYOUT_INITIATED');
     const payouts = paying.transfers.filter((t) => t.transferType === 'BANK_TO_BENEFICIARY');
     expect(payouts.map((t) => [t.amount, t.currencyCode, t.status])).toEqual([
-      ['3652.00', 'AED', 'PENDING'],
-      ['999.41', 'AED', 'PENDING'],
+      ['3653.00', 'AED', 'PENDING'],
+      ['1000.00', 'AED', 'PENDING'],
     ]);
     for (const split of paying.amountSplitDetails) {
       expect(payouts.find((t) => t.id === split.payoutTransferId)?.payoutInstruction?.id).toBe(split.id);
+      expect(payouts.find((t) => t.id === split.payoutTransferId)?.amount).toBe(split.quotedAmount);
     }
-    expect(new Money('3652.00').plus('999.41').lessThanOrEqualTo(paying.fxExchange!.toAmount)).toBe(true);
+    // Payouts never exceed what the customer funded at the accepted quote; received + FX result = toAmount.
+    expect(new Money('3653.00').plus('1000.00').lessThanOrEqualTo(new Money('1273.75').times('3.653'))).toBe(true);
+    expect(new Money(paying.fxExchange!.payoutAmount).plus(paying.fxExchange!.fxResultAmount).equals(paying.fxExchange!.toAmount)).toBe(true);
 
     await drain(worker);
     const done = await readRequest(server, request.id);
@@ -243,7 +265,7 @@ describe('POST /v1/customers/payroll/requests: the feeHash', () => {
     const feeHash = data!.data.feeHash;
     const refused = await b.POST('/v1/customers/payroll/requests', { body: { ...body, feeHash, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryB1, amount: '2000', purposeCode: 'SAL' }] } });
     expect(refused.response.status).toBe(400);
-    expect(refused.error!.error).toMatchObject({ code: 'INSUFFICIENT_FUNDS', message: expect.stringMatching(/^Available balance 946\.63852961 USD is less than the total amount 20\d\d\.\d+ USD$/) });
+    expect(refused.error!.error).toMatchObject({ code: 'INSUFFICIENT_FUNDS', message: expect.stringMatching(/^Available balance 946\.63 USD is less than the total amount 20\d\d\.\d\d USD$/) });
     expectSameBalances(await balanceOf(ids.acBUsd), before);
     const [row] = await server.db.query<{ consumed_at: Date | null }>('SELECT consumed_at FROM payroll_fee_estimates WHERE fee_hash = $1', [feeHash]);
     expect(row!.consumed_at).toBeNull();
@@ -258,7 +280,7 @@ describe('POST /v1/customers/payroll/requests: the feeHash', () => {
     expect(statuses.filter((status) => status === 409)).toHaveLength(49);
     const total = results.find((result) => result.response.status === 201)!.data!.data.totalAmount;
     expect(before.balance.minus((await balanceOf(ids.acAUsd)).balance).equals(total)).toBe(true);
-    const [debits] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM ledger_entries WHERE reason = 'PAYROLL_DEBIT' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [feeHash]);
+    const [debits] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [feeHash]);
     expect(debits!.count).toBe(1);
   });
 });
@@ -281,7 +303,7 @@ describe('Idempotency-Key', () => {
       Array.from({ length: 10 }, () => customer().POST('/v1/customers/payroll/requests/{requestId}/cancel', { params: { path: { requestId: id } }, body: { reason: 'dup' }, headers: { 'Idempotency-Key': 'cancel-once' } })),
     );
     expect(accepts.map((result) => result.response.status)).toEqual(Array(10).fill(200));
-    const [refunds] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM ledger_entries WHERE reason = 'PAYROLL_REFUND' AND payroll_request_id = $1", [id]);
+    const [refunds] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM journal_entries WHERE kind = 'PAYROLL_CANCELLED' AND payroll_request_id = $1", [id]);
     expect(refunds!.count).toBe(1);
   });
 });

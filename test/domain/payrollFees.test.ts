@@ -1,43 +1,60 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.js';
+import { type EstimateEntryInput, estimateFigures, estimateRates, normaliseEstimateEntries } from '../../src/domain/estimateFigures.js';
+import { lockedEstimateEntries, payrollFeeEstimateView } from '../../src/domain/estimateView.js';
+import { settlementScales } from '../../src/domain/minorUnits.js';
 import { Money } from '../../src/domain/money.js';
-import { estimatePayrollFigures, formatPayrollEstimate } from '../../src/domain/payrollEstimate.js';
-import { type SplitEntryInput, effectiveRate, normaliseEntries, payrollScale, scheduleFee } from '../../src/domain/payrollFees.js';
+import { scheduleFee } from '../../src/domain/payrollFees.js';
+
+/**
+ * The payroll fee formulas of the estimate, hand-computed, on the one estimate arithmetic
+ * (estimateFigures.ts). Issue 14 moved every source figure to the source currency's minor units
+ * (USD 2 places, rounded up for what the customer pays); the figures below that changed show the
+ * old 8-place figure beside the new one. test/domain/settlementEstimate.test.ts has the spec's examples.
+ */
 
 const FIREBLOCKS_USD = { percentBps: new Money(10), fixed: new Money('1.00'), min: new Money('2.00'), max: new Money('50.00') };
 const CIRCLE_USDC = { percentBps: new Money(5), fixed: new Money(0), min: new Money('0.5'), max: new Money(25) };
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const USD = { code: 'USD', decimals: 2 };
+const AED = { code: 'AED', decimals: 2 };
+/** A source currency with 8 minor units (the interface's cap): the scale every figure had before issue 14. */
+const USDC8 = { code: 'USDC', decimals: 8 };
 
 interface EstimateInput {
-  entries: SplitEntryInput[];
+  entries: EstimateEntryInput[];
   base: string;
   bips: number;
-  payrollDecimals: number;
-  schedule: typeof FIREBLOCKS_USD;
+  source?: { code: string; decimals: number };
+  payroll?: { code: string; decimals: number };
+  schedule: typeof FIREBLOCKS_USD | null;
   bankFee: string;
 }
 
 /** USD → AED at 3.6725 with a 50 bips profile, FIREBLOCKS' schedule and a 5.00 AED bank fee. */
-const USD_TO_AED = { base: '3.6725', bips: 50, payrollDecimals: 2, schedule: FIREBLOCKS_USD, bankFee: '5.00' };
+const USD_TO_AED = { base: '3.6725', bips: 50, schedule: FIREBLOCKS_USD, bankFee: '5.00' };
 
-/** The entries validated as the use case validates them, then the one function it computes with. */
+/** The one function the use case computes with (it validates, converts and adds the fees). */
 function figuresOf(input: EstimateInput) {
-  return estimatePayrollFigures({
-    entries: normaliseEntries(input.entries, payrollScale(input.payrollDecimals)),
+  return estimateFigures({
+    entries: input.entries,
+    source: input.source ?? USD,
+    payroll: input.payroll ?? AED,
     baseRate: new Money(input.base),
     spreadBips: input.bips,
-    payrollDecimals: input.payrollDecimals,
     processorSchedule: input.schedule,
     bankFeePerBeneficiary: new Money(input.bankFee),
   });
 }
 
+const FEE_FIGURES = ['sourceCurrencyAmount', 'estimatedReceivedAmount', 'spreadFee', 'processorFee', 'bankFee', 'feeAmount', 'totalAmount'] as const;
+
 /** The figures, and each fee as an exact string for the hand-computed expectations. */
 function estimate(input: EstimateInput) {
-  const { eff, entries, fees } = figuresOf(input);
-  const text = Object.fromEntries(Object.entries(fees).map(([key, value]) => [key, value.toFixed()]));
-  return { eff: eff.toFixed(), converted: entries, fees, text };
+  const figures = figuresOf(input);
+  const text = Object.fromEntries(FEE_FIGURES.map((key) => [key, figures[key].toFixed()]));
+  return { eff: figures.rates.exchangeRate.toFixed(), lines: figures.lines, figures, text };
 }
 
 describe('payroll fee formulas (hand-computed with bc)', () => {
@@ -55,29 +72,29 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
       estimatedReceivedAmount: '5481.19', // 3654.13 (3654.1375 down) + 1827.06 (1827.06875 down)
       spreadFee: '7.5',
       processorFee: '2.5', // 1500 × 0.001 + 1
-      bankFee: '2.7366239', // 10 / 3.6541375 = 2.73662389551… up to 8 places
-      feeAmount: '12.7366239',
-      totalAmount: '1512.7366239',
+      bankFee: '2.74', // 10 / 3.6541375 = 2.73662389551… up to USD's 2 places (was 2.7366239 at 8)
+      feeAmount: '12.74', // 7.50 + 2.50 + 2.74 (was 12.7366239)
+      totalAmount: '1512.74', // 1500 + 12.74 (was 1512.7366239)
     });
   });
 
-  it('mixed SOURCE and PAYROLL entries: PAYROLL converts up to 8 places', () => {
-    const { converted, text } = estimate({
+  it('mixed SOURCE and PAYROLL entries: PAYROLL converts up to the source scale', () => {
+    const { lines, text } = estimate({
       ...USD_TO_AED,
       entries: [
         { beneficiaryId: id(1), amount: '1000' },
         { beneficiaryId: id(2), amount: '1000.00', amountCurrencyType: 'PAYROLL' },
       ],
     });
-    expect(converted[1]!.sourceCurrencyAmount.toFixed()).toBe('273.66238956'); // 273.662389551… up
+    expect(lines[1]!.sourceCurrencyAmount.toFixed()).toBe('273.67'); // 1000 / 3.6541375 = 273.662389551… up (was 273.66238956)
     expect(text).toEqual({
-      sourceCurrencyAmount: '1273.66238956',
-      estimatedReceivedAmount: '4654.13',
-      spreadFee: '6.36831195', // 6.3683119478 up
-      processorFee: '2.27366239', // 2.27366238956 up
-      bankFee: '2.7366239',
-      feeAmount: '11.37859824',
-      totalAmount: '1285.0409878',
+      sourceCurrencyAmount: '1273.67', // 1000 + 273.67
+      estimatedReceivedAmount: '4654.13', // 3654.13 + 1000.00
+      spreadFee: '6.37', // 1273.67 × 0.005 = 6.36835 up (was 6.36831195)
+      processorFee: '2.28', // 1273.67 × 0.001 + 1 = 2.27367 up (was 2.27366239)
+      bankFee: '2.74',
+      feeAmount: '11.39', // 6.37 + 2.28 + 2.74
+      totalAmount: '1285.06', // 1273.67 + 11.39 (was 1285.0409878)
     });
   });
 
@@ -86,44 +103,38 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
       entries: [{ beneficiaryId: id(1), amount: '100.00' }],
       base: '151.37',
       bips: 50,
-      payrollDecimals: 0,
+      payroll: { code: 'JPY', decimals: 0 },
       schedule: FIREBLOCKS_USD,
       bankFee: '150',
     });
     expect(eff).toBe('150.61315');
     expect(text.estimatedReceivedAmount).toBe('15061'); // 15061.315 down
     expect(text.processorFee).toBe('2'); // 1.1 clamped up to the minimum 2.00
-    expect(text.bankFee).toBe('0.99592898'); // 150 / 150.61315 = 0.995928974… up
-    expect(text.totalAmount).toBe('103.49592898');
+    expect(text.bankFee).toBe('1'); // 150 / 150.61315 = 0.995928974… up to 2 places: 1.00 (was 0.99592898)
+    expect(text.totalAmount).toBe('103.5'); // 100 + 0.50 + 2.00 + 1.00 (was 103.49592898)
   });
 
-  it('a JPY PAYROLL amount with decimals is rejected, naming the entry', () => {
-    expect(() => normaliseEntries([{ beneficiaryId: id(1), amount: '10.5', amountCurrencyType: 'PAYROLL' }], payrollScale(0))).toThrow(
-      'amountSplitDetails[0].amount has 1 decimal place; a PAYROLL amount allows at most 0',
+  it('a JPY PAYROLL amount with decimals is rejected, naming the entry and the currency', () => {
+    const scales = settlementScales(USD, { code: 'JPY', decimals: 0 });
+    expect(() => normaliseEstimateEntries([{ beneficiaryId: id(1), amount: '10.5', amountCurrencyType: 'PAYROLL' }], scales)).toThrow(
+      'amountSplitDetails[0].amount has 1 decimal place; a PAYROLL amount in JPY allows at most 0',
     );
   });
 
   it('a customer without a fee profile pays no spread and converts at the base rate', () => {
-    const { eff, text } = estimate({
-      entries: [{ beneficiaryId: id(1), amount: '200' }],
-      base: '3.6725',
-      bips: 0,
-      payrollDecimals: 2,
-      schedule: FIREBLOCKS_USD,
-      bankFee: '5.00',
-    });
+    const { eff, text } = estimate({ entries: [{ beneficiaryId: id(1), amount: '200' }], base: '3.6725', bips: 0, schedule: FIREBLOCKS_USD, bankFee: '5.00' });
     expect(eff).toBe('3.6725');
     expect(text.spreadFee).toBe('0');
     expect(text.estimatedReceivedAmount).toBe('734.5');
-    expect(text.bankFee).toBe('1.36147039'); // 5 / 3.6725 = 1.361470388… up
+    expect(text.bankFee).toBe('1.37'); // 5 / 3.6725 = 1.361470388… up to 2 places (was 1.36147039)
   });
 
-  it('an 8-decimal source currency (USDC) keeps every digit and hits the processor minimum', () => {
+  it('an 8-decimal source currency keeps every digit and hits the processor minimum', () => {
     const { text } = estimate({
       entries: [{ beneficiaryId: id(1), amount: '0.12345678' }],
       base: '3.6718',
       bips: 50,
-      payrollDecimals: 2,
+      source: USDC8,
       schedule: CIRCLE_USDC,
       bankFee: '5.00',
     });
@@ -146,37 +157,30 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
         { beneficiaryId: id(2), amount: '2500', amountCurrencyType: 'PAYROLL' },
       ],
     });
-    const formatted = formatPayrollEstimate(figures, { source: { code: 'USD', decimals: 2 }, payroll: { code: 'AED', decimals: 2 } });
-    expect(formatted.feeBreakdown).toEqual({
-      sourceCurrencyAmount: '1684.15597388', // 1000 + 684.15597388 (2500 / 3.6541375 = 684.1559738789… up)
-      spreadFee: '8.42077987', // 8.4207798694 up
-      processorFee: '2.68415598', // 1684.15597388 × 0.001 + 1 = 2.68415597388 up
-      bankFee: '2.7366239',
-      totalFee: '13.84155975',
+    const view = payrollFeeEstimateView(figures, { sourceAccountCurrencyId: id(101), payrollAccountCurrencyId: id(102), feeHash: 'h', expiresAt: 't' });
+    expect(view.feeBreakdown).toEqual({
+      sourceCurrencyAmount: '1684.16', // 1000.00 + 684.16 (2500 / 3.6541375 = 684.1559738789… up; was 684.15597388)
+      spreadFee: '8.43', // 1684.16 × 0.005 = 8.4208 up (was 8.42077987)
+      processorFee: '2.69', // 1684.16 × 0.001 + 1 = 2.68416 up (was 2.68415598)
+      bankFee: '2.74',
+      totalFee: '13.86', // 8.43 + 2.69 + 2.74 (was 13.84155975)
       estimatedReceivedAmount: '6154.13', // 3654.13 + 2500.00
       payrollCurrencyCode: 'AED',
       feeCurrencyCode: 'USD',
       exchangeRate: '3.6541375',
       baseRate: '3.6725',
     });
-    expect(formatted.totalAmount).toBe('1697.99753363');
-    expect(formatted.entries).toEqual([
+    expect(view.totalAmount).toBe('1698.02'); // 1684.16 + 13.86 (was 1697.99753363)
+    expect(lockedEstimateEntries(figures)).toEqual([
       { beneficiaryId: id(1), amount: '1000', amountCurrencyType: 'SOURCE', sourceCurrencyAmount: '1000.00', amountInPayrollCurrency: '3654.13' },
-      { beneficiaryId: id(2), amount: '2500', amountCurrencyType: 'PAYROLL', sourceCurrencyAmount: '684.15597388', amountInPayrollCurrency: '2500.00' },
+      { beneficiaryId: id(2), amount: '2500', amountCurrencyType: 'PAYROLL', sourceCurrencyAmount: '684.16', amountInPayrollCurrency: '2500.00' },
     ]);
   });
 
   it('a processor without a schedule charges nothing', () => {
-    const figures = estimatePayrollFigures({
-      entries: normaliseEntries([{ beneficiaryId: id(1), amount: '100' }], 2),
-      baseRate: new Money('3.6725'),
-      spreadBips: 0,
-      payrollDecimals: 2,
-      processorSchedule: null,
-      bankFeePerBeneficiary: new Money(0),
-    });
-    expect(figures.fees.processorFee.toFixed()).toBe('0');
-    expect(figures.fees.totalAmount.toFixed()).toBe('100');
+    const { figures } = estimate({ entries: [{ beneficiaryId: id(1), amount: '100' }], base: '3.6725', bips: 0, schedule: null, bankFee: '0' });
+    expect(figures.processorFee.toFixed()).toBe('0');
+    expect(figures.totalAmount.toFixed()).toBe('100');
   });
 
   it('the processor schedule clamps at its maximum', () => {
@@ -186,13 +190,14 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
 });
 
 describe('entry validation', () => {
-  const check = (entries: SplitEntryInput[]) => () => normaliseEntries(entries, 2);
+  /** An 8-place source currency, so that the SOURCE limit is the interface's cap of 8. */
+  const check = (entries: EstimateEntryInput[]) => () => normaliseEstimateEntries(entries, settlementScales(USDC8, AED));
   it.each([
     [[], 'amountSplitDetails must have at least one entry'],
     [[{ beneficiaryId: id(1), amount: '0' }], 'amountSplitDetails[0].amount must be greater than zero'],
     [[{ beneficiaryId: id(1), amount: '1' }, { beneficiaryId: id(2), amount: '0.000000000' }], 'amountSplitDetails[1].amount must be greater than zero'],
-    [[{ beneficiaryId: id(1), amount: '1.123456789' }], 'amountSplitDetails[0].amount has 9 decimal places; a SOURCE amount allows at most 8'],
-    [[{ beneficiaryId: id(1), amount: '1.001', amountCurrencyType: 'PAYROLL' as const }], 'amountSplitDetails[0].amount has 3 decimal places; a PAYROLL amount allows at most 2'],
+    [[{ beneficiaryId: id(1), amount: '1.123456789' }], 'amountSplitDetails[0].amount has 9 decimal places; a SOURCE amount in USDC allows at most 8'],
+    [[{ beneficiaryId: id(1), amount: '1.001', amountCurrencyType: 'PAYROLL' as const }], 'amountSplitDetails[0].amount has 3 decimal places; a PAYROLL amount in AED allows at most 2'],
     [
       [{ beneficiaryId: id(1), amount: '1' }, { beneficiaryId: id(1).toUpperCase(), amount: '2' }],
       `amountSplitDetails[1].beneficiaryId duplicates amountSplitDetails[0].beneficiaryId (${id(1)}); each beneficiary may appear once`,
@@ -202,12 +207,22 @@ describe('entry validation', () => {
   });
 
   it('defaults amountCurrencyType to SOURCE and accepts 10,000 entries but not 10,001', () => {
-    expect(normaliseEntries([{ beneficiaryId: id(1), amount: '1' }], 2)[0]!.amountCurrencyType).toBe('SOURCE');
+    expect(check([{ beneficiaryId: id(1), amount: '1' }])()[0]!.amountCurrencyType).toBe('SOURCE');
     const many = Array.from({ length: 10_001 }, (_, n) => ({ beneficiaryId: id(n), amount: '1' }));
-    expect(normaliseEntries(many.slice(0, 10_000), 2)).toHaveLength(10_000);
+    expect(check(many.slice(0, 10_000))()).toHaveLength(10_000);
     expect(check(many)).toThrow('amountSplitDetails must have at most 10000 entries');
   });
 });
+
+/** The estimate, or null when the rules refuse it with one of their documented 400s. */
+function refusedOrNot<T>(run: () => T): T | null {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof DomainError && /more than zero|below 10\^15/.test(error.message)) return null;
+    throw error;
+  }
+}
 
 describe('payroll fee invariants (fast-check)', () => {
   const decimalText = (maxScale: number) =>
@@ -235,15 +250,19 @@ describe('payroll fee invariants (fast-check)', () => {
           min: new Money(input.schedule.min),
           max: new Money(input.schedule.min).plus(input.schedule.span),
         };
-        const { fees, converted } = estimate({
-          entries: input.entries.map((entry, n) => ({ ...entry, beneficiaryId: id(n) })),
-          base: input.base,
-          bips: input.bips,
-          payrollDecimals: 2,
-          schedule,
-          bankFee: input.bankFee,
-        });
-        const eff = effectiveRate(new Money(input.base), input.bips);
+        const computed = refusedOrNot(() =>
+          estimate({
+            entries: input.entries.map((entry, n) => ({ ...entry, beneficiaryId: id(n) })),
+            base: input.base,
+            bips: input.bips,
+            source: USDC8,
+            schedule,
+            bankFee: input.bankFee,
+          }),
+        );
+        fc.pre(computed !== null); // an entry converting to zero, or a figure reaching 10^15, is refused (issue 14)
+        const { figures: fees, lines } = computed!;
+        const eff = estimateRates(USDC8, AED, new Money(input.base), input.bips).exchangeRate;
         expect(fees.totalAmount.equals(fees.sourceCurrencyAmount.plus(fees.feeAmount))).toBe(true);
         expect(fees.feeAmount.equals(fees.spreadFee.plus(fees.processorFee).plus(fees.bankFee))).toBe(true);
         for (const fee of [fees.spreadFee, fees.processorFee, fees.bankFee]) {
@@ -251,9 +270,10 @@ describe('payroll fee invariants (fast-check)', () => {
           expect(fee.decimalPlaces()).toBeLessThanOrEqual(8);
         }
         expect(fees.estimatedReceivedAmount.lessThanOrEqualTo(fees.sourceCurrencyAmount.times(eff))).toBe(true);
-        for (const entry of converted) {
-          expect(entry.payrollAmount.lessThanOrEqualTo(entry.sourceCurrencyAmount.times(eff))).toBe(true);
-          expect(entry.payrollAmount.decimalPlaces()).toBeLessThanOrEqual(2);
+        for (const line of lines) {
+          expect(line.amount.lessThanOrEqualTo(line.sourceCurrencyAmount.times(eff))).toBe(true);
+          expect(line.amount.decimalPlaces()).toBeLessThanOrEqual(2);
+          expect(line.amount.isZero()).toBe(false);
         }
       }),
       { numRuns: 300 },

@@ -144,9 +144,10 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
       expect(new Money(byTransfer.get(payout.transfer_id)!.amount).equals(payout.amount)).toBe(true);
     }
 
-    // Paid once in the books too: one PAYOUT ledger entry per transfer, summing to the payouts.
+    // Paid once in the books too: one PAYOUT_SENT journal entry per transfer, its partner-bank postings summing to the payouts.
     const ledger = await database.db.query<{ transfer_id: string; n: number; total: string }>(
-      "SELECT transfer_id, count(*)::int AS n, sum(balance_delta)::text AS total FROM ledger_entries WHERE payroll_request_id = $1 AND reason = 'PAYOUT' GROUP BY transfer_id",
+      `SELECT je.transfer_id, count(*)::int AS n, sum(p.amount)::text AS total FROM journal_entries je JOIN postings p ON p.journal_entry_id = je.id
+        WHERE je.payroll_request_id = $1 AND je.kind = 'PAYOUT_SENT' AND p.account_key LIKE 'PLATFORM_BANK:%' GROUP BY je.transfer_id`,
       [id],
     );
     expect(ledger).toHaveLength(BENEFICIARIES);
@@ -156,8 +157,16 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
     expect(booked.negated().equals(paid)).toBe(true);
     const simulated = operations.reduce((sum, op) => sum.plus(op.amount), new Money(0));
     expect(simulated.equals(paid)).toBe(true);
-    const [fx] = await database.db.query<{ to_amount: string }>('SELECT to_amount::text FROM fx_exchanges WHERE payroll_request_id = $1', [id]);
-    expect(paid.lessThanOrEqualTo(fx!.to_amount)).toBe(true);
+    // Issue 14: the payouts are the quoted amounts (payout_amount), never more than the source funded at the quote;
+    // what the FX record brought in beyond or short of them is the platform's FX result.
+    const [fx] = await database.db.query<{ to_amount: string; payout_amount: string; fx_result_amount: string; from_amount: string; quote_rate: string }>(
+      `SELECT f.to_amount::text, f.payout_amount::text, f.fx_result_amount::text, f.from_amount::text, r.quote_rate::text
+         FROM fx_exchanges f JOIN payroll_requests r ON r.id = f.payroll_request_id WHERE f.payroll_request_id = $1`,
+      [id],
+    );
+    expect(paid.equals(fx!.payout_amount)).toBe(true);
+    expect(paid.lessThanOrEqualTo(new Money(fx!.from_amount).times(fx!.quote_rate))).toBe(true);
+    expect(paid.plus(fx!.fx_result_amount).equals(fx!.to_amount)).toBe(true);
     await expectBooksBalanced(database.db);
 
     console.log(
@@ -209,7 +218,7 @@ describe('crash window between the submit to the rails and its record', () => {
     expect(calls).toHaveLength(3);
     expect(Object.fromEntries(calls.map((row) => [row.transfer_id === victim!.id ? 'victim' : row.transfer_id, row.calls]))).toMatchObject({ victim: 2 });
     expect(calls.filter((row) => row.transfer_id !== victim!.id).every((row) => row.calls === 1)).toBe(true);
-    expect(await count(server.db, "SELECT count(*) AS n FROM ledger_entries WHERE transfer_id = $1 AND reason = 'PAYOUT'", [victim!.id])).toBe(1);
+    expect(await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE transfer_id = $1 AND kind = 'PAYOUT_SENT'", [victim!.id])).toBe(1);
     await expectBooksBalanced(server.db);
   });
 });

@@ -79,11 +79,11 @@ describe('data at rest: the embedded data directory survives a restart', () => {
       const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
       const recorded = await db.query<{ name: string; n: number }>('SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name ORDER BY name');
       expect(recorded).toEqual(files.map((name) => ({ name, n: 1 })));
-      const countsBefore = [await count(db, 'SELECT count(*) AS n FROM customers'), await count(db, 'SELECT count(*) AS n FROM payroll_requests'), await count(db, 'SELECT count(*) AS n FROM ledger_entries')];
+      const countsBefore = [await count(db, 'SELECT count(*) AS n FROM customers'), await count(db, 'SELECT count(*) AS n FROM payroll_requests'), await count(db, 'SELECT count(*) AS n FROM journal_entries')];
       expect(await migrate(db)).toEqual([]);
       expect(await migrate(db)).toEqual([]);
       expect(await count(db, 'SELECT count(*) AS n FROM schema_migrations')).toBe(files.length);
-      expect([await count(db, 'SELECT count(*) AS n FROM customers'), await count(db, 'SELECT count(*) AS n FROM payroll_requests'), await count(db, 'SELECT count(*) AS n FROM ledger_entries')]).toEqual(countsBefore);
+      expect([await count(db, 'SELECT count(*) AS n FROM customers'), await count(db, 'SELECT count(*) AS n FROM payroll_requests'), await count(db, 'SELECT count(*) AS n FROM journal_entries')]).toEqual(countsBefore);
       expect(await count(db, 'SELECT count(*) AS n FROM payroll_requests WHERE id = $1', [created.id])).toBe(1);
       await expectBooksBalanced(db);
     } finally {

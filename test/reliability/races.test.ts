@@ -48,7 +48,7 @@ describe('races', () => {
     expect(results.filter((r) => r.status === 409 && codeOf(r) === 'FEE_HASH_ALREADY_USED')).toHaveLength(49);
     expect(before.minus(await balance(ids.acAUsd)).equals(estimated.totalAmount)).toBe(true);
     expect(await count(server.db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-    expect(await count(server.db, "SELECT count(*) AS n FROM ledger_entries WHERE reason = 'PAYROLL_DEBIT' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [createBody.feeHash])).toBe(1);
+    expect(await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [createBody.feeHash])).toBe(1);
     outcomes.push(`50 creates with one feeHash: ${tally(statuses)}`);
   });
 
@@ -88,7 +88,7 @@ describe('races', () => {
       expect(results.filter((r) => r.status === 409 && codeOf(r) === 'INVALID_STATE')).toHaveLength(5);
       const winner = won[0]![1];
       wins[winner] += 1;
-      const refunds = await count(server.db, "SELECT count(*) AS n FROM ledger_entries WHERE reason = 'PAYROLL_REFUND' AND payroll_request_id = $1", [id]);
+      const refunds = await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CANCELLED' AND payroll_request_id = $1", [id]);
       const status = (await read(api, id)).status;
       if (winner === 'cancel') {
         expect(status).toBe('CANCELLED');
@@ -120,7 +120,7 @@ describe('races', () => {
     expect(new Set(done.transfers.map((t) => t.externalId)).size).toBe(42);
     const sent = await server.db.query<{ calls: number }>('SELECT calls FROM simulated_operations WHERE transfer_id IN (SELECT id FROM transfers WHERE payroll_request_id = $1)', [id]);
     expect(sent.map((row) => row.calls)).toEqual(Array(42).fill(1));
-    expect(await count(server.db, "SELECT count(*) AS n FROM ledger_entries WHERE reason = 'PAYOUT' AND payroll_request_id = $1", [id])).toBe(40);
+    expect(await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYOUT_SENT' AND payroll_request_id = $1", [id])).toBe(40);
     outcomes.push(`${workers} workers over a 40-beneficiary request: 42 transfers, each sent once, COMPLETED`);
   });
 
@@ -140,7 +140,7 @@ describe('races', () => {
     }
     await Promise.all([0, 1, 2].map(() => drain(workerFor(server))));
     const rows = await server.db.query<{ status: string; calls: number; debits: number }>(
-      `SELECT p.status, o.calls, (SELECT count(*)::int FROM ledger_entries l WHERE l.transfer_id = p.id AND l.reason = 'PAYOUT_DEBIT') AS debits
+      `SELECT p.status, o.calls, (SELECT count(*)::int FROM journal_entries l WHERE l.payout_id = p.id AND l.kind = 'SINGLE_PAYOUT_DEBITED') AS debits
          FROM payouts p JOIN simulated_operations o ON o.transfer_id = p.id WHERE p.id = ANY($1::uuid[])`,
       [payoutIds],
     );
@@ -162,7 +162,7 @@ describe('races', () => {
     const bodies = new Set(results.map((r) => JSON.stringify(sortKeys(r.json))));
     expect(bodies.size).toBe(1);
     expect(await count(server.db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-    expect(await count(server.db, "SELECT count(*) AS n FROM ledger_entries WHERE reason = 'PAYROLL_DEBIT' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [createBody.feeHash])).toBe(1);
+    expect(await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [createBody.feeHash])).toBe(1);
     expect(before.minus(await balance(ids.acAUsd)).equals(estimated.totalAmount)).toBe(true);
     outcomes.push(`20 creates with one Idempotency-Key: ${tally(results.map((r) => r.status))}, ${bodies.size} distinct body, one request, one debit`);
   });

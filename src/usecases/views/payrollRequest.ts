@@ -1,4 +1,6 @@
 import type { components } from '../../../generated/api.js';
+import { formatAtScale, sourceScaleOf } from '../../domain/minorUnits.js';
+import { Money, sum } from '../../domain/money.js';
 import type { Queryable } from '../../store/db.js';
 import {
   type AmountSplitRow,
@@ -50,9 +52,11 @@ function toPayrollRequest(row: PayrollRequestRow, splits: AmountSplitRow[], tran
       ? { id: row.quoted_by_user_id, firstName: row.quoted_by_first_name!, lastName: row.quoted_by_last_name!, email: row.quoted_by_email! }
       : null,
     quotedAt: isoOrNull(row.quoted_at),
+    quote: quoteOf(row),
     acceptedByCustomerAt: isoOrNull(row.accepted_by_customer_at),
     cancellationReason: row.cancellation_reason,
     failureReason: row.failure_reason,
+    returnedAmount: returnedAmountOf(splits, row.source_currency_decimals),
     metadata: row.metadata,
     amountSplitDetails: splits.map(toAmountSplit),
     transfers: transfers.map((transfer) => toTransfer(transfer, transfer.amount_split_id ? splitById.get(transfer.amount_split_id) : undefined)),
@@ -74,6 +78,7 @@ function accountCurrencies(row: PayrollRequestRow): Pick<PayrollRequest, 'source
         currencyCode: row.source_currency_code,
         currencyName: row.source_currency_name,
         currencySymbol: row.source_currency_symbol,
+        decimals: row.source_currency_decimals,
       },
       balance: row.source_balance,
       available: row.source_available,
@@ -82,10 +87,34 @@ function accountCurrencies(row: PayrollRequestRow): Pick<PayrollRequest, 'source
     payrollAccountCurrencyId: row.payroll_account_currency_id,
     payrollAccountCurrency: {
       id: row.payroll_account_currency_id,
-      currency: { currencyCode: row.payroll_currency_code, currencyName: row.payroll_currency_name },
+      currency: { currencyCode: row.payroll_currency_code, currencyName: row.payroll_currency_name, decimals: row.payroll_currency_decimals },
       account: { accountProvider: row.payroll_account_provider },
     },
   };
+}
+
+/**
+ * The figures at the quote rate, as the quote stored them (each written at its currency's scale);
+ * null before the quote. The fee amount is the locked one; the debited amount what creation took.
+ */
+function quoteOf(row: PayrollRequestRow): Schemas['PayrollQuoteFigures'] | null {
+  const { quote_rate: rate, quote_source_amount_for_exchange: forExchange, quote_total_amount: total } = row;
+  if (rate === null || forExchange === null || total === null || row.quote_received_amount === null || row.quote_adjustment_amount === null) return null;
+  return {
+    exchangeRate: rate,
+    sourceAmountForExchange: forExchange,
+    feeAmount: row.metadata.feeBreakdown.totalFee,
+    totalAmount: total,
+    receivedAmount: row.quote_received_amount,
+    debitedAmount: row.debited_amount,
+    adjustmentAmount: row.quote_adjustment_amount,
+  };
+}
+
+/** Σ of what failed payouts credited back, at the source scale ("0.00" when none failed). */
+function returnedAmountOf(splits: readonly AmountSplitRow[], sourceDecimals: number): string {
+  const returned = splits.flatMap((split) => (split.returnedSourceCurrencyAmount === null ? [] : [new Money(split.returnedSourceCurrencyAmount)]));
+  return formatAtScale(sum(returned), sourceScaleOf(sourceDecimals));
 }
 
 function toAmountSplit(split: AmountSplitRow): Schemas['AmountSplitDetail'] {
@@ -101,6 +130,8 @@ function toFxExchange(fx: FxExchangeRow): Schemas['FxExchange'] {
     fromAmount: fx.from_amount,
     toAmount: fx.to_amount,
     exchangeRate: fx.exchange_rate,
+    payoutAmount: fx.payout_amount,
+    fxResultAmount: fx.fx_result_amount,
     feeDetails: { id: fx.fee_id, amount: fx.fee_amount, finalInternalFee: fx.final_internal_fee },
     recordedByUserId: fx.recorded_by_user_id,
     recordedByUser: { id: fx.recorded_by_user_id, firstName: fx.recorded_by_first_name, lastName: fx.recorded_by_last_name, email: fx.recorded_by_email },

@@ -1,35 +1,57 @@
 /** The rows of a world's payroll requests: the requests, their transfers, splits and FX records. */
+import { quoteFiguresView, splitSettlementView, fxResultView } from '../../domain/settlementView.js';
 import type { WorldTableRows } from '../../store/worldRows.js';
+import type { RequestSettlement } from '../settlement.js';
 import type { WorldPayrollRequest, WorldTransfer } from '../types.js';
 import { columns } from './columns.js';
 
 type PayrollTable = 'payroll_requests' | 'transfers' | 'amount_splits' | 'fx_exchanges';
 
-export function payrollRows(requests: readonly WorldPayrollRequest[]): Pick<WorldTableRows, PayrollTable> {
+/** `settlements[i]` is what the settlement rules make of `requests[i]` (src/world/settlement.ts). */
+export function payrollRows(requests: readonly WorldPayrollRequest[], settlements: readonly RequestSettlement[]): Pick<WorldTableRows, PayrollTable> {
   // Transfers first, so that amount splits can point at their payout transfer.
   const { transfers, payoutOfSplit } = transferRows(requests);
   return {
-    payroll_requests: requests.map((r) => ({
-      ...columns(r, ['id', 'customerId', 'sourceAccountCurrencyId', 'payrollAccountCurrencyId', 'totalAmount', 'status']),
-      ...columns(r, ['estimatedFxRate', 'estimatedReceivedAmount', 'sourceAmountForExchange']),
-      ...columns(r, ['quoteRate', 'quoteExpiresAt', 'quotedByUserId', 'quotedAt', 'acceptedByCustomerAt']),
-      ...columns(r, ['cancellationReason', 'failureReason', 'createdAt', 'updatedAt']),
-      metadata: { feeBreakdown: r.feeBreakdown },
-    })),
+    payroll_requests: requests.map((r, i) => requestRow(r, settlements[i]!)),
     transfers,
-    amount_splits: splitRows(requests, payoutOfSplit),
-    fx_exchanges: requests.flatMap(({ id, fxExchange: fx }) =>
-      fx
-        ? [
-            {
-              ...columns(fx, ['id', 'fromCurrencyCode', 'toCurrencyCode', 'fromAmount', 'toAmount', 'exchangeRate']),
-              ...columns(fx, ['recordedByUserId', 'recordedAt', 'createdAt']),
-              ...feeColumns(fx.feeDetails),
-              payroll_request_id: id,
-            },
-          ]
-        : [],
-    ),
+    amount_splits: splitRows(requests, settlements, payoutOfSplit),
+    fx_exchanges: requests.flatMap(({ id, fxExchange: fx }, i) => {
+      const { fx: figures, scales } = settlements[i]!;
+      if (!fx) return [];
+      const result = figures ? fxResultView(figures, scales) : null;
+      return [
+        {
+          ...columns(fx, ['id', 'fromCurrencyCode', 'toCurrencyCode', 'fromAmount', 'toAmount', 'exchangeRate']),
+          ...columns(fx, ['recordedByUserId', 'recordedAt', 'createdAt']),
+          ...feeColumns(fx.feeDetails),
+          payroll_request_id: id,
+          payout_amount: result?.payoutAmount ?? null,
+          fx_result_amount: result?.fxResultAmount ?? null,
+        },
+      ];
+    }),
+  };
+}
+
+/**
+ * The file's totalAmount and sourceAmountForExchange are the creation figures (what was debited);
+ * from acceptance on the request carries the quote's, as the use cases leave it.
+ */
+function requestRow(r: WorldPayrollRequest, settlement: RequestSettlement): WorldTableRows['payroll_requests'][number] {
+  const quote = settlement.quote && quoteFiguresView(settlement.quote, settlement.scales);
+  return {
+    ...columns(r, ['id', 'customerId', 'sourceAccountCurrencyId', 'payrollAccountCurrencyId', 'status']),
+    ...columns(r, ['estimatedFxRate', 'estimatedReceivedAmount']),
+    ...columns(r, ['quoteRate', 'quoteExpiresAt', 'quotedByUserId', 'quotedAt', 'acceptedByCustomerAt']),
+    ...columns(r, ['cancellationReason', 'failureReason', 'createdAt', 'updatedAt']),
+    total_amount: settlement.accepted && quote ? quote.totalAmount : r.totalAmount,
+    source_amount_for_exchange: settlement.accepted && quote ? quote.sourceAmountForExchange : r.sourceAmountForExchange,
+    debited_amount: r.totalAmount,
+    quote_source_amount_for_exchange: quote?.sourceAmountForExchange ?? null,
+    quote_total_amount: quote?.totalAmount ?? null,
+    quote_received_amount: quote?.receivedAmount ?? null,
+    quote_adjustment_amount: quote?.adjustmentAmount ?? null,
+    metadata: { feeBreakdown: r.feeBreakdown },
   };
 }
 
@@ -65,14 +87,30 @@ function transferRows(requests: readonly WorldPayrollRequest[]): {
 }
 
 /** The beneficiary snapshot is taken by the insert itself, from the beneficiaries just loaded. */
-function splitRows(requests: readonly WorldPayrollRequest[], payoutOfSplit: ReadonlyMap<string, string>): WorldTableRows['amount_splits'] {
-  return requests.flatMap((request) =>
+function splitRows(
+  requests: readonly WorldPayrollRequest[],
+  settlements: readonly RequestSettlement[],
+  payoutOfSplit: ReadonlyMap<string, string>,
+): WorldTableRows['amount_splits'] {
+  return requests.flatMap((request, r) =>
     request.amountSplitDetails.map((s, position) => ({
       ...columns(s, ['id', 'beneficiaryId', 'sourceCurrencyAmount', 'amount', 'purposeCode']),
+      ...settledSplitColumns(settlements[r]!, position),
+      amount_currency_type: s.amountCurrencyType ?? 'SOURCE',
       payout_transfer_id: s.payoutTransferId ?? payoutOfSplit.get(s.id) ?? null,
       payroll_request_id: request.id,
       created_at: request.createdAt,
       position,
     })),
   );
+}
+
+function settledSplitColumns(settlement: RequestSettlement, position: number) {
+  const quoted = settlement.quote?.splits[position] ?? null;
+  const view = splitSettlementView(quoted, settlement.returned[position] ?? null, settlement.scales);
+  return {
+    quoted_source_currency_amount: view.quotedSourceCurrencyAmount,
+    quoted_amount: view.quotedAmount,
+    returned_source_currency_amount: view.returnedSourceCurrencyAmount,
+  };
 }

@@ -5,6 +5,7 @@ import { ref, specEnum } from './build.js';
 type Schemas = components['schemas'];
 
 const PURPOSE_CODES = specEnum<Schemas['PurposeCode']>()(['SAL', 'FCISS', 'PEN', 'OFS']);
+const AMOUNT_CURRENCY_TYPES = specEnum<Schemas['AmountCurrencyType']>()(['SOURCE', 'PAYROLL']);
 const TRANSFER_TYPES = specEnum<Schemas['TransferType']>()(['PROCESSOR_INTERNAL_DEBIT', 'PROCESSOR_TO_BANK', 'BANK_TO_BENEFICIARY']);
 const TRANSFER_STATUSES = specEnum<Schemas['TransferStatus']>()(['PENDING', 'INITIATED', 'PROCESSING', 'COMPLETED', 'FAILED']);
 const PAYROLL_STATUSES = specEnum<Schemas['PayrollRequestStatus']>()([
@@ -63,6 +64,10 @@ export const payrollRequestDefs = {
     properties: {
       id: ref('uuid'),
       beneficiaryId: ref('uuid'),
+      amountCurrencyType: {
+        description: 'Which figure the customer fixed (default SOURCE): the quote keeps a SOURCE split\'s source amount and a PAYROLL split\'s payroll amount.',
+        enum: AMOUNT_CURRENCY_TYPES,
+      },
       sourceCurrencyAmount: ref('decimal'),
       amount: ref('decimal'),
       purposeCode: { enum: PURPOSE_CODES },

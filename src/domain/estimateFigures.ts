@@ -1,0 +1,187 @@
+import type { Decimal } from 'decimal.js';
+import type { components } from '../../generated/api.js';
+import { validationError } from './errors.js';
+import {
+  type CurrencyUnits,
+  type SettlementScales,
+  assertBelowAmountLimit,
+  assertScale,
+  customerPays,
+  promised,
+  settlementScales,
+} from './minorUnits.js';
+import { Money, bipsFraction, parseAmount, sum } from './money.js';
+import { type FeeSchedule, MAX_SPLIT_ENTRIES, scheduleFee } from './payrollFees.js';
+
+/**
+ * The estimate's arithmetic with minor units (issue 14, items 1–4), pure: validation of the
+ * entries against their currencies, conversion at the effective rate, the fees rounded up to the
+ * source currency's minor units, and one line per entry. The spec's `estimatePayrollFee` holds the
+ * rules and worked examples this implements.
+ */
+
+export type AmountCurrencyType = components['schemas']['AmountCurrencyType'];
+
+export interface EstimateEntryInput {
+  beneficiaryId: string;
+  amount: string;
+  amountCurrencyType?: AmountCurrencyType | undefined;
+}
+
+export interface EstimateRates {
+  /** Payroll-currency units one source unit buys; 1 for a same-currency payroll. */
+  baseRate: Decimal;
+  /** base × (1 − bips/10000): every conversion's rate. */
+  exchangeRate: Decimal;
+  /** The spread applied: the customer's BIPS, or 0 when there is no conversion. */
+  spreadBips: number;
+  sameCurrency: boolean;
+}
+
+export interface EstimateLine {
+  beneficiaryId: string;
+  amountCurrencyType: AmountCurrencyType;
+  /** The amount as the customer wrote it, in the currency of `amountCurrencyType`. */
+  requestedAmount: Decimal;
+  /** What this beneficiary costs in the source currency (SOURCE: as written; PAYROLL: ÷ rate, up). */
+  sourceCurrencyAmount: Decimal;
+  /** What this beneficiary is promised in the payroll currency (PAYROLL: as written; SOURCE: × rate, down). */
+  amount: Decimal;
+}
+
+export interface ConvertedEstimate {
+  scales: SettlementScales;
+  rates: EstimateRates;
+  lines: EstimateLine[];
+  /** S = Σ line source amounts. */
+  sourceCurrencyAmount: Decimal;
+  /** Σ line payroll amounts. */
+  estimatedReceivedAmount: Decimal;
+}
+
+export interface EstimateFigures extends ConvertedEstimate {
+  spreadFee: Decimal;
+  processorFee: Decimal;
+  bankFee: Decimal;
+  feeAmount: Decimal;
+  totalAmount: Decimal;
+}
+
+export interface EstimateInput {
+  entries: readonly EstimateEntryInput[];
+  source: CurrencyUnits;
+  payroll: CurrencyUnits;
+  /** The rate source's source → payroll rate; ignored (and may be null) for a same-currency payroll. */
+  baseRate: Decimal | null;
+  spreadBips: number;
+}
+
+/** Same currency: no conversion, so rate 1 and no spread (issue 14, item 2). */
+export function estimateRates(source: CurrencyUnits, payroll: CurrencyUnits, baseRate: Decimal | null, spreadBips: number): EstimateRates {
+  if (source.code === payroll.code) return { baseRate: new Money(1), exchangeRate: new Money(1), spreadBips: 0, sameCurrency: true };
+  if (!baseRate || !baseRate.greaterThan(0)) throw new Error(`No positive rate for ${source.code} → ${payroll.code}`);
+  if (!Number.isInteger(spreadBips) || spreadBips < 0 || spreadBips >= 10_000) throw new Error(`Spread BIPS ${spreadBips} outside 0..9999`);
+  const exchangeRate = baseRate.times(new Money(1).minus(bipsFraction(spreadBips)));
+  return { baseRate, exchangeRate, spreadBips, sameCurrency: false };
+}
+
+/** An entry as validation leaves it: its beneficiary in lower case, its type defaulted, its amount parsed. */
+export interface NormalisedEntry {
+  beneficiaryId: string;
+  amountCurrencyType: AmountCurrencyType;
+  requestedAmount: Decimal;
+}
+
+/** Validation rules 1–5 of the estimate, each limit named with its currency. */
+export function normaliseEstimateEntries(entries: readonly EstimateEntryInput[], scales: SettlementScales): NormalisedEntry[] {
+  if (entries.length === 0) throw validationError('amountSplitDetails must have at least one entry');
+  if (entries.length > MAX_SPLIT_ENTRIES) throw validationError(`amountSplitDetails must have at most ${MAX_SPLIT_ENTRIES} entries`);
+  const seenAt = new Map<string, number>();
+  return entries.map((entry, index) => {
+    const field = `amountSplitDetails[${index}]`;
+    const beneficiaryId = entry.beneficiaryId.toLowerCase();
+    const earlier = seenAt.get(beneficiaryId);
+    if (earlier !== undefined) {
+      throw validationError(`${field}.beneficiaryId duplicates amountSplitDetails[${earlier}].beneficiaryId (${beneficiaryId}); each beneficiary may appear once`);
+    }
+    seenAt.set(beneficiaryId, index);
+    const amountCurrencyType = entry.amountCurrencyType ?? 'SOURCE';
+    const requestedAmount = parseAmount(entry.amount);
+    if (!requestedAmount.greaterThan(0)) throw validationError(`${field}.amount must be greater than zero`);
+    const isSource = amountCurrencyType === 'SOURCE';
+    const scale = isSource ? scales.source : scales.payroll;
+    assertScale(requestedAmount, scale, `${field}.amount`, amountCurrencyType, isSource ? scales.sourceCode : scales.payrollCode);
+    return { beneficiaryId, amountCurrencyType, requestedAmount };
+  });
+}
+
+/**
+ * SOURCE s → p = s × rate, rounded down to the payroll scale; PAYROLL p → s = p ÷ rate, rounded up
+ * to the source scale. A line paying zero is refused (item 3: nothing is paid for nothing).
+ */
+function convertLine(entry: NormalisedEntry, index: number, rate: Decimal, scales: SettlementScales): EstimateLine {
+  const isSource = entry.amountCurrencyType === 'SOURCE';
+  const sourceCurrencyAmount = isSource ? entry.requestedAmount : customerPays(entry.requestedAmount.dividedBy(rate), scales.source);
+  const amount = isSource ? promised(entry.requestedAmount.times(rate), scales.payroll) : entry.requestedAmount;
+  if (amount.isZero()) {
+    throw validationError(
+      `amountSplitDetails[${index}].amount: ${entry.requestedAmount.toFixed()} ${scales.sourceCode} converts to ${amount.toFixed(scales.payroll)} ${scales.payrollCode} at ${rate.toFixed()}; an entry must pay its beneficiary more than zero`,
+    );
+  }
+  const field = `amountSplitDetails[${index}]`;
+  assertBelowAmountLimit(sourceCurrencyAmount, `${field} source amount`, scales.sourceCode);
+  assertBelowAmountLimit(amount, `${field} payroll amount`, scales.payrollCode);
+  return { ...entry, sourceCurrencyAmount, amount };
+}
+
+/** Validates and converts every entry; the figures the processor's fee estimate needs (S). */
+function convertEstimate(input: EstimateInput): ConvertedEstimate {
+  const scales = settlementScales(input.source, input.payroll);
+  const rates = estimateRates(input.source, input.payroll, input.baseRate, input.spreadBips);
+  return convertEntries(normaliseEstimateEntries(input.entries, scales), scales, rates);
+}
+
+/**
+ * Converts entries already validated by normaliseEstimateEntries (the use case validates them
+ * before it looks up the beneficiaries and the rate, so that a bad body is a 400 first).
+ */
+export function convertEntries(entries: readonly NormalisedEntry[], scales: SettlementScales, rates: EstimateRates): ConvertedEstimate {
+  const lines = entries.map((entry, index) => convertLine(entry, index, rates.exchangeRate, scales));
+  const sourceCurrencyAmount = sum(lines.map((line) => line.sourceCurrencyAmount));
+  const estimatedReceivedAmount = sum(lines.map((line) => line.amount));
+  assertBelowAmountLimit(sourceCurrencyAmount, 'sourceCurrencyAmount', scales.sourceCode);
+  assertBelowAmountLimit(estimatedReceivedAmount, 'estimatedReceivedAmount', scales.payrollCode);
+  return { scales, rates, lines, sourceCurrencyAmount, estimatedReceivedAmount };
+}
+
+export interface EstimateFeeInputs {
+  /** The processor's debit fee for S, at any scale (rounded up here); 0 when it has no schedule. */
+  processorFee: Decimal;
+  /** Fixed per-beneficiary bank fee, in the payroll currency. */
+  bankFeePerBeneficiary: Decimal;
+}
+
+/** The fee rules: each fee rounded up to the source currency's minor units; sums exact. */
+function completeEstimate(converted: ConvertedEstimate, fees: EstimateFeeInputs): EstimateFigures {
+  const { scales, rates } = converted;
+  const spreadFee = customerPays(converted.sourceCurrencyAmount.times(bipsFraction(rates.spreadBips)), scales.source);
+  const processorFee = customerPays(fees.processorFee, scales.source);
+  const bankFee = customerPays(fees.bankFeePerBeneficiary.times(converted.lines.length).dividedBy(rates.exchangeRate), scales.source);
+  const feeAmount = spreadFee.plus(processorFee).plus(bankFee);
+  const totalAmount = converted.sourceCurrencyAmount.plus(feeAmount);
+  assertBelowAmountLimit(totalAmount, 'totalAmount', scales.sourceCode);
+  return { ...converted, spreadFee, processorFee, bankFee, feeAmount, totalAmount };
+}
+
+/** The fees of a converted estimate: the processor charges on S by its schedule (null = no schedule, 0). */
+export function completeWithSchedule(converted: ConvertedEstimate, processorSchedule: FeeSchedule | null, bankFeePerBeneficiary: Decimal): EstimateFigures {
+  const processorFee = processorSchedule ? scheduleFee(processorSchedule, converted.sourceCurrencyAmount) : new Money(0);
+  return completeEstimate(converted, { processorFee, bankFeePerBeneficiary });
+}
+
+/** The whole estimate on pure inputs. */
+export function estimateFigures(
+  input: EstimateInput & { processorSchedule: FeeSchedule | null; bankFeePerBeneficiary: Decimal },
+): EstimateFigures {
+  return completeWithSchedule(convertEstimate(input), input.processorSchedule, input.bankFeePerBeneficiary);
+}

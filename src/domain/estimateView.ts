@@ -1,0 +1,82 @@
+import type { components } from '../../generated/api.js';
+import type { EstimateFigures, EstimateLine } from './estimateFigures.js';
+import { scaleFormatters } from './minorUnits.js';
+import { formatExact } from './money.js';
+
+type FeeBreakdown = components['schemas']['FeeBreakdown'];
+type EstimateLineView = components['schemas']['PayrollFeeEstimateLine'];
+type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
+
+/**
+ * The estimate's figures as the spec writes them: every source figure with exactly the source
+ * scale, every payroll figure with exactly the payroll scale, rates exactly. The same strings are
+ * stored behind the feeHash and become the request's fee breakdown and splits.
+ */
+
+function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
+  const { scales, rates } = figures;
+  const { source, payroll } = scaleFormatters(scales);
+  return {
+    sourceCurrencyAmount: source(figures.sourceCurrencyAmount),
+    spreadFee: source(figures.spreadFee),
+    processorFee: source(figures.processorFee),
+    bankFee: source(figures.bankFee),
+    totalFee: source(figures.feeAmount),
+    estimatedReceivedAmount: payroll(figures.estimatedReceivedAmount),
+    payrollCurrencyCode: scales.payrollCode,
+    feeCurrencyCode: scales.sourceCode,
+    exchangeRate: formatExact(rates.exchangeRate),
+    baseRate: formatExact(rates.baseRate),
+  };
+}
+
+function estimateLineView(line: EstimateLine, figures: Pick<EstimateFigures, 'scales'>): EstimateLineView {
+  const { source, payroll } = scaleFormatters(figures.scales);
+  return { beneficiaryId: line.beneficiaryId, amountCurrencyType: line.amountCurrencyType, sourceCurrencyAmount: source(line.sourceCurrencyAmount), amount: payroll(line.amount) };
+}
+
+export interface EstimateIdentity {
+  sourceAccountCurrencyId: string;
+  payrollAccountCurrencyId: string;
+  feeHash: string;
+  expiresAt: string;
+}
+
+/** The `data` of `estimatePayrollFee`: the interface's fields plus `feeBreakdown` and `lines`. */
+export function payrollFeeEstimateView(figures: EstimateFigures, identity: EstimateIdentity): PayrollFeeEstimate {
+  const feeBreakdown = feeBreakdownView(figures);
+  return {
+    totalAmount: scaleFormatters(figures.scales).source(figures.totalAmount),
+    sourceCurrencyAmount: feeBreakdown.sourceCurrencyAmount,
+    feeAmount: feeBreakdown.totalFee,
+    estimatedReceivedAmount: feeBreakdown.estimatedReceivedAmount,
+    ...identity,
+    feeBreakdown,
+    lines: figures.lines.map((line) => estimateLineView(line, figures)),
+  };
+}
+
+/**
+ * One entry as the feeHash locks it (stored behind it, in the order of the request): the amount as
+ * requested, compared exactly at creation, and the line's two figures, which become the split's.
+ */
+export interface LockedEstimateEntry {
+  beneficiaryId: string;
+  amount: string;
+  amountCurrencyType: EstimateLine['amountCurrencyType'];
+  sourceCurrencyAmount: string;
+  amountInPayrollCurrency: string;
+}
+
+export function lockedEstimateEntries(figures: Pick<EstimateFigures, 'lines' | 'scales'>): LockedEstimateEntry[] {
+  return figures.lines.map((line) => {
+    const view = estimateLineView(line, figures);
+    return {
+      beneficiaryId: line.beneficiaryId,
+      amount: formatExact(line.requestedAmount),
+      amountCurrencyType: line.amountCurrencyType,
+      sourceCurrencyAmount: view.sourceCurrencyAmount,
+      amountInPayrollCurrency: view.amount,
+    };
+  });
+}

@@ -1,0 +1,161 @@
+import type { Decimal } from 'decimal.js';
+import { type JournalEntry, type JournalRefs, type LedgerAccount, journalEntry, move } from './journal.js';
+import type { AdjustmentSettlement, FxRecordFigures } from './settlement.js';
+
+/**
+ * The posting set of every money movement of a payroll request and of a single payout. Each is a
+ * sum of `move`s, so each balances by construction; the builder checks it anyway.
+ *
+ * A payroll request's money: the customer's source account → IN_TRANSIT:PROCESSOR (creation, and
+ * the accept top-up) → fee revenue (processor leg) and IN_TRANSIT:BANK (bank leg) → EXTERNAL in
+ * the source currency (FX conversion) while EXTERNAL → the partner-bank payroll account the quoted
+ * payouts and → FX_RESULT the platform's gain or loss in the payroll currency → EXTERNAL (payouts).
+ */
+
+const IN_TRANSIT_PROCESSOR: LedgerAccount = { kind: 'IN_TRANSIT', leg: 'PROCESSOR' };
+const IN_TRANSIT_BANK: LedgerAccount = { kind: 'IN_TRANSIT', leg: 'BANK' };
+const EXTERNAL: LedgerAccount = { kind: 'EXTERNAL' };
+const FX_RESULT: LedgerAccount = { kind: 'FX_RESULT' };
+const fee = (kind: 'SPREAD' | 'PROCESSOR' | 'BANK' | 'PAYOUT' | 'INTERNAL'): LedgerAccount => ({ kind: 'FEE_REVENUE', fee: kind });
+const customer = (accountCurrencyId: string): LedgerAccount => ({ kind: 'CUSTOMER', accountCurrencyId });
+
+/** The two account currencies of a payroll request and their currencies. */
+export interface PayrollLedger {
+  /** The customer's source account currency. */
+  sourceAccountCurrencyId: string;
+  sourceCurrency: string;
+  /** The partner-bank payroll account currency. */
+  payrollAccountCurrencyId: string;
+  payrollCurrency: string;
+}
+
+/** The fees the feeHash locked, in the source currency. */
+export interface LockedFees {
+  spreadFee: Decimal;
+  processorFee: Decimal;
+  bankFee: Decimal;
+}
+
+/** Creation: the total (amount + fees) leaves the customer's account for the processor leg. */
+export function payrollCreated(ledger: PayrollLedger, totalAmount: Decimal, refs: JournalRefs): JournalEntry {
+  return journalEntry('PAYROLL_CREATED', move(customer(ledger.sourceAccountCurrencyId), IN_TRANSIT_PROCESSOR, ledger.sourceCurrency, totalAmount), refs);
+}
+
+/** Cancel (before accept): the exact reverse of the creation debit. */
+export function payrollCancelled(ledger: PayrollLedger, totalAmount: Decimal, refs: JournalRefs): JournalEntry {
+  return journalEntry('PAYROLL_CANCELLED', move(IN_TRANSIT_PROCESSOR, customer(ledger.sourceAccountCurrencyId), ledger.sourceCurrency, totalAmount), refs);
+}
+
+/** Accept: a top-up follows the creation debit, an excess returns; null when nothing moves. */
+export function acceptSettled(ledger: PayrollLedger, settlement: AdjustmentSettlement, refs: JournalRefs): JournalEntry | null {
+  if (settlement.kind === 'NONE') return null;
+  const source = customer(ledger.sourceAccountCurrencyId);
+  return settlement.kind === 'TOP_UP'
+    ? journalEntry('ACCEPT_TOP_UP', move(source, IN_TRANSIT_PROCESSOR, ledger.sourceCurrency, settlement.amount), refs)
+    : journalEntry('ACCEPT_REFUND', move(IN_TRANSIT_PROCESSOR, source, ledger.sourceCurrency, settlement.amount), refs);
+}
+
+function feePostings(from: LedgerAccount, currency: string, fees: LockedFees) {
+  return [...move(from, fee('SPREAD'), currency, fees.spreadFee), ...move(from, fee('PROCESSOR'), currency, fees.processorFee), ...move(from, fee('BANK'), currency, fees.bankFee)];
+}
+
+/** PROCESSOR_INTERNAL_DEBIT completed: the processor took the total; the fees are earned. */
+export function processorLegCompleted(ledger: PayrollLedger, fees: LockedFees, refs: JournalRefs): JournalEntry {
+  return journalEntry('PROCESSOR_LEG_COMPLETED', feePostings(IN_TRANSIT_PROCESSOR, ledger.sourceCurrency, fees), refs);
+}
+
+/** PROCESSOR_INTERNAL_DEBIT failed: the whole final total returns to the customer. */
+export function processorLegFailed(ledger: PayrollLedger, totalAmount: Decimal, refs: JournalRefs): JournalEntry {
+  return journalEntry('PROCESSOR_LEG_FAILED', move(IN_TRANSIT_PROCESSOR, customer(ledger.sourceAccountCurrencyId), ledger.sourceCurrency, totalAmount), refs);
+}
+
+/** PROCESSOR_TO_BANK completed: the amount for exchange is on the bank leg. */
+export function bankLegCompleted(ledger: PayrollLedger, sourceAmountForExchange: Decimal, refs: JournalRefs): JournalEntry {
+  return journalEntry('BANK_LEG_COMPLETED', move(IN_TRANSIT_PROCESSOR, IN_TRANSIT_BANK, ledger.sourceCurrency, sourceAmountForExchange), refs);
+}
+
+/** PROCESSOR_TO_BANK failed: the fees earned are given back and the whole final total returns. */
+export function bankLegFailed(ledger: PayrollLedger, fees: LockedFees, sourceAmountForExchange: Decimal, refs: JournalRefs): JournalEntry {
+  const source = customer(ledger.sourceAccountCurrencyId);
+  const currency = ledger.sourceCurrency;
+  const feesBack = feePostings(source, currency, fees).map((posting) => ({ ...posting, amount: posting.amount.negated() }));
+  return journalEntry('BANK_LEG_FAILED', [...feesBack, ...move(IN_TRANSIT_PROCESSOR, source, currency, sourceAmountForExchange)], refs);
+}
+
+/**
+ * FX record: the source amount leaves to the FX counterparty; the payroll currency arrives, the
+ * quoted payouts in the partner-bank account and the difference (signed) in FX_RESULT.
+ */
+export function fxConverted(ledger: PayrollLedger, fx: FxRecordFigures, refs: JournalRefs): JournalEntry {
+  const platformBank: LedgerAccount = { kind: 'PLATFORM_BANK', accountCurrencyId: ledger.payrollAccountCurrencyId };
+  return journalEntry(
+    'FX_CONVERSION',
+    [
+      ...move(IN_TRANSIT_BANK, EXTERNAL, ledger.sourceCurrency, fx.fromAmount),
+      ...move(EXTERNAL, platformBank, ledger.payrollCurrency, fx.payoutAmount),
+      ...move(EXTERNAL, FX_RESULT, ledger.payrollCurrency, fx.fxResultAmount),
+    ],
+    refs,
+  );
+}
+
+/** A payout COMPLETED: its quoted amount leaves the partner-bank account for the beneficiary. */
+export function payoutSent(ledger: PayrollLedger, amount: Decimal, refs: JournalRefs): JournalEntry {
+  const platformBank: LedgerAccount = { kind: 'PLATFORM_BANK', accountCurrencyId: ledger.payrollAccountCurrencyId };
+  return journalEntry('PAYOUT_SENT', move(platformBank, EXTERNAL, ledger.payrollCurrency, amount), refs);
+}
+
+/**
+ * A payout FAILED: the platform takes its payroll amount back (FX_RESULT, payroll currency) and
+ * credits the customer what it paid for that beneficiary at the accepted quote (FX_RESULT, source).
+ */
+export function payoutFailedCreditBack(ledger: PayrollLedger, payoutAmount: Decimal, creditBack: Decimal, refs: JournalRefs): JournalEntry {
+  const platformBank: LedgerAccount = { kind: 'PLATFORM_BANK', accountCurrencyId: ledger.payrollAccountCurrencyId };
+  return journalEntry(
+    'PAYOUT_FAILED_CREDIT_BACK',
+    [
+      ...move(platformBank, FX_RESULT, ledger.payrollCurrency, payoutAmount),
+      ...move(FX_RESULT, customer(ledger.sourceAccountCurrencyId), ledger.sourceCurrency, creditBack),
+    ],
+    refs,
+  );
+}
+
+/** A single payout's figures, all in its one currency. */
+export interface SinglePayout {
+  accountCurrencyId: string;
+  currency: string;
+  amount: Decimal;
+  fee: Decimal;
+  internalFee: Decimal;
+}
+
+const payoutTotal = (payout: SinglePayout) => payout.amount.plus(payout.fee).plus(payout.internalFee);
+
+/** Single payout created: its total (amount + fees) is held on the bank leg. */
+export function singlePayoutDebited(payout: SinglePayout, refs: JournalRefs): JournalEntry {
+  return journalEntry('SINGLE_PAYOUT_DEBITED', move(customer(payout.accountCurrencyId), IN_TRANSIT_BANK, payout.currency, payoutTotal(payout)), refs);
+}
+
+/** Single payout COMPLETED: the amount leaves, the provider's and the platform's fees are earned. */
+export function singlePayoutSent(payout: SinglePayout, refs: JournalRefs): JournalEntry {
+  return journalEntry(
+    'SINGLE_PAYOUT_SENT',
+    [
+      ...move(IN_TRANSIT_BANK, EXTERNAL, payout.currency, payout.amount),
+      ...move(IN_TRANSIT_BANK, fee('PAYOUT'), payout.currency, payout.fee),
+      ...move(IN_TRANSIT_BANK, fee('INTERNAL'), payout.currency, payout.internalFee),
+    ],
+    refs,
+  );
+}
+
+/** Single payout FAILED: its whole total returns to the account currency. */
+export function singlePayoutRefunded(payout: SinglePayout, refs: JournalRefs): JournalEntry {
+  return journalEntry('SINGLE_PAYOUT_REFUNDED', move(IN_TRANSIT_BANK, customer(payout.accountCurrencyId), payout.currency, payoutTotal(payout)), refs);
+}
+
+/** World loading: an account currency's opening balance arrives from outside. */
+export function openingBalance(account: LedgerAccount, currency: string, amount: Decimal): JournalEntry {
+  return journalEntry('OPENING_BALANCE', move(EXTERNAL, account, currency, amount));
+}

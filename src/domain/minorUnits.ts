@@ -1,0 +1,127 @@
+import type { Decimal } from 'decimal.js';
+import { validationError } from './errors.js';
+import { MAX_PAYROLL_SCALE, Money, decimalPlacesText, roundDown, roundUp } from './money.js';
+
+/**
+ * Minor units: each currency's `decimals` governs the scale of its amounts (issue 14, item 1).
+ * A source-currency figure has min(8, decimals) places — 8 is the interface's cap on a SOURCE
+ * amount — and a payroll-currency figure min(2, decimals). Rounding is named by who it favours:
+ * up for what the customer pays, down for what anyone is promised.
+ */
+
+/** The interface's cap (validation rule 3) on the decimals of a SOURCE amount. */
+const MAX_SOURCE_SCALE = 8;
+
+/** Every amount figure is below 10^15 (15 integer digits), so that each fits the spec's strings. */
+const AMOUNT_LIMIT = new Money('1e15');
+
+/** A JSON number carries up to 15 significant decimal digits exactly. */
+const MAX_JSON_SIGNIFICANT_DIGITS = 15;
+
+/** Rate bounds of `RateString`: 10^-8 to 10^8 and 12 significant digits. */
+const MIN_RATE = new Money('0.00000001');
+const MAX_RATE = new Money('100000000');
+const MAX_RATE_SIGNIFICANT_DIGITS = 12;
+
+export interface CurrencyUnits {
+  code: string;
+  /** Minor units of the currency (USD 2, JPY 0). */
+  decimals: number;
+}
+
+/** The scales of one source → payroll pair, with the codes used in messages. */
+export interface SettlementScales {
+  source: number;
+  payroll: number;
+  sourceCode: string;
+  payrollCode: string;
+}
+
+export function sourceScaleOf(decimals: number): number {
+  return Math.min(MAX_SOURCE_SCALE, decimals);
+}
+
+export function payrollScaleOf(decimals: number): number {
+  return Math.min(MAX_PAYROLL_SCALE, decimals);
+}
+
+export function settlementScales(source: CurrencyUnits, payroll: CurrencyUnits): SettlementScales {
+  return {
+    source: sourceScaleOf(source.decimals),
+    payroll: payrollScaleOf(payroll.decimals),
+    sourceCode: source.code,
+    payrollCode: payroll.code,
+  };
+}
+
+/** Rounds what the customer pays (fees, the source side of a PAYROLL entry, a top-up): up. */
+export function customerPays(value: Decimal, scale: number): Decimal {
+  return roundUp(value, scale);
+}
+
+/** Rounds what someone is promised (a beneficiary's payroll amount, money received): down. */
+export function promised(value: Decimal, scale: number): Decimal {
+  return roundDown(value, scale);
+}
+
+/**
+ * Exactly `scale` places ("1512.74", "15049"), for a value already at that scale; a value with
+ * more places is a bug upstream, never silently rounded here. Zero is written without a sign
+ * ("0.00", never "-0.00"), as `SignedDecimalString` requires.
+ */
+export function formatAtScale(value: Decimal, scale: number): string {
+  if (value.decimalPlaces() > scale) throw new Error(`${value.toFixed()} has more than ${scale} decimal places`);
+  return value.isZero() ? new Money(0).toFixed(scale) : value.toFixed(scale);
+}
+
+/** Formatters of one pair's figures: source figures at the source scale, payroll figures at the payroll scale. */
+export function scaleFormatters(scales: SettlementScales): { source: (value: Decimal) => string; payroll: (value: Decimal) => string } {
+  return { source: (value) => formatAtScale(value, scales.source), payroll: (value) => formatAtScale(value, scales.payroll) };
+}
+
+/**
+ * `field has 3 decimal places; a SOURCE amount in USD allows at most 2`: the limit named with
+ * its currency, as the spec's `AmountString` promises.
+ */
+export function assertScale(amount: Decimal, scale: number, field: string, kind: string, currencyCode: string): void {
+  const places = amount.decimalPlaces();
+  if (places > scale) {
+    throw validationError(`${field} has ${decimalPlacesText(places)}; a ${kind} amount in ${currencyCode} allows at most ${scale}`);
+  }
+}
+
+/** Every computed figure stays below 10^15 (`DecimalString`'s documented maximum). */
+export function assertBelowAmountLimit(value: Decimal, field: string, currencyCode: string): void {
+  if (value.abs().greaterThanOrEqualTo(AMOUNT_LIMIT)) {
+    throw validationError(`${field} would be ${value.toFixed()} ${currencyCode}; every amount must be below 10^15`);
+  }
+}
+
+/** Significant digits as written, integer zeros included (1500 has 4): what a JSON number must carry. */
+function writtenSignificantDigits(value: Decimal): number {
+  return value.isZero() ? 1 : value.precision(true);
+}
+
+/** The payout estimate's figures are JSON numbers: more than 15 significant digits would not be exact. */
+export function assertJsonExact(value: Decimal, field: string): void {
+  const digits = writtenSignificantDigits(value);
+  if (digits > MAX_JSON_SIGNIFICANT_DIGITS) {
+    throw validationError(
+      `${field} ${value.toFixed()} has ${digits} significant digits; the payout estimate allows at most ${MAX_JSON_SIGNIFICANT_DIGITS}`,
+    );
+  }
+}
+
+/**
+ * The bounds of an admin rate (update, quote, FX record): > 0, within 10^-8..10^8, at most 12
+ * significant digits (leading zeros and trailing fractional zeros do not count).
+ */
+export function assertRate(rate: Decimal, field: string): void {
+  if (!rate.greaterThan(0)) throw validationError(`${field} must be greater than zero`);
+  const inRange = rate.greaterThanOrEqualTo(MIN_RATE) && rate.lessThanOrEqualTo(MAX_RATE);
+  if (!inRange || rate.precision() > MAX_RATE_SIGNIFICANT_DIGITS) {
+    throw validationError(
+      `${field} must be between ${MIN_RATE.toFixed()} and ${MAX_RATE.toFixed()} with at most ${MAX_RATE_SIGNIFICANT_DIGITS} significant digits`,
+    );
+  }
+}

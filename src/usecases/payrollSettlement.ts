@@ -1,0 +1,45 @@
+import type { JournalRefs } from '../domain/journal.js';
+import type { LockedFees, PayrollLedger } from '../domain/journalEntries.js';
+import { type SettlementScales, settlementScales } from '../domain/minorUnits.js';
+import { Money } from '../domain/money.js';
+import type { QuotedSplit } from '../domain/settlement.js';
+import type { SplitFigures } from '../store/payrollLifecycle.js';
+import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
+
+/** What the settlement rules need of a locked payroll request: its two ledger accounts, scales, fees and quoted splits. */
+
+type RequestCurrencies = Pick<
+  LockedPayrollRequest,
+  'source_account_currency_id' | 'source_currency_code' | 'source_decimals' | 'payroll_account_currency_id' | 'payroll_currency_code' | 'payroll_decimals'
+>;
+
+export function payrollLedgerOf(request: RequestCurrencies): PayrollLedger {
+  return {
+    sourceAccountCurrencyId: request.source_account_currency_id,
+    sourceCurrency: request.source_currency_code,
+    payrollAccountCurrencyId: request.payroll_account_currency_id,
+    payrollCurrency: request.payroll_currency_code,
+  };
+}
+
+export function scalesOf(request: RequestCurrencies): SettlementScales {
+  return settlementScales({ code: request.source_currency_code, decimals: request.source_decimals }, { code: request.payroll_currency_code, decimals: request.payroll_decimals });
+}
+
+export const sameCurrency = (request: RequestCurrencies): boolean => request.source_currency_code === request.payroll_currency_code;
+
+/** The fees the feeHash locked (metadata.feeBreakdown): a quote never changes them. */
+export function lockedFeesOf(request: Pick<LockedPayrollRequest, 'metadata'>): LockedFees {
+  const { spreadFee, processorFee, bankFee } = request.metadata.feeBreakdown;
+  return { spreadFee: new Money(spreadFee), processorFee: new Money(processorFee), bankFee: new Money(bankFee) };
+}
+
+export const requestRefs = (request: Pick<LockedPayrollRequest, 'id'>): JournalRefs => ({ payrollRequestId: request.id });
+
+/** A split's final figures; every split of an accepted request has them (the quote wrote them). */
+export function quotedSplitOf(split: SplitFigures): QuotedSplit {
+  if (split.quoted_source_currency_amount === null || split.quoted_amount === null) {
+    throw new Error(`Split ${split.id} has no quoted figures: requests quoted before migration 005 must be drained before it`);
+  }
+  return { quotedSourceCurrencyAmount: new Money(split.quoted_source_currency_amount), quotedAmount: new Money(split.quoted_amount) };
+}

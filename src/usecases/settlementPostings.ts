@@ -1,0 +1,78 @@
+import type { JournalEntry } from '../domain/journal.js';
+import {
+  type SinglePayout,
+  bankLegCompleted,
+  bankLegFailed,
+  payoutFailedCreditBack,
+  payoutSent,
+  processorLegCompleted,
+  processorLegFailed,
+  singlePayoutRefunded,
+  singlePayoutSent,
+} from '../domain/journalEntries.js';
+import { Money } from '../domain/money.js';
+import type { TransferOutcome } from '../domain/transfers.js';
+import type { Queryable } from '../store/db.js';
+import { postJournalEntry } from '../store/ledger.js';
+import { setSplitReturned, splitOfPayout } from '../store/payrollLifecycle.js';
+import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
+import { findPayout } from '../store/payouts.js';
+import type { WorkItem } from '../store/work.js';
+import { lockedFeesOf, payrollLedgerOf, requestRefs } from './payrollSettlement.js';
+
+/**
+ * The journal entries of the execution, one per settled transfer or payout (docs/settlement.md):
+ * the worker calls these in the transaction that records the outcome.
+ */
+
+/** PROCESSOR_INTERNAL_DEBIT and PROCESSOR_TO_BANK: fees earned and the bank leg funded, or everything returned. */
+export async function postLegSettled(
+  tx: Queryable,
+  request: LockedPayrollRequest,
+  leg: 'PROCESSOR_INTERNAL_DEBIT' | 'PROCESSOR_TO_BANK',
+  outcome: TransferOutcome,
+  transferId: string,
+  at: Date,
+): Promise<void> {
+  const ledger = payrollLedgerOf(request);
+  const refs = { ...requestRefs(request), transferId };
+  const fees = lockedFeesOf(request);
+  const forExchange = new Money(request.source_amount_for_exchange);
+  let entry: JournalEntry;
+  if (leg === 'PROCESSOR_INTERNAL_DEBIT') {
+    entry = outcome === 'COMPLETED' ? processorLegCompleted(ledger, fees, refs) : processorLegFailed(ledger, new Money(request.total_amount), refs);
+  } else {
+    entry = outcome === 'COMPLETED' ? bankLegCompleted(ledger, forExchange, refs) : bankLegFailed(ledger, fees, forExchange, refs);
+  }
+  await postJournalEntry(tx, entry, at);
+}
+
+/**
+ * A payout: COMPLETED, its quoted amount leaves the partner-bank account; FAILED, the platform takes
+ * it back and credits the customer the split's quoted source amount, shown on the split.
+ */
+export async function postPayoutSettled(tx: Queryable, request: LockedPayrollRequest, item: WorkItem, outcome: TransferOutcome, at: Date): Promise<void> {
+  const ledger = payrollLedgerOf(request);
+  const refs = { ...requestRefs(request), transferId: item.id };
+  const amount = new Money(item.amount);
+  if (outcome === 'COMPLETED') return postJournalEntry(tx, payoutSent(ledger, amount, refs), at);
+  const split = await splitOfPayout(tx, item.id);
+  if (!split?.quoted_source_currency_amount) throw new Error(`Payout ${item.id} has no quoted split to credit back`);
+  await postJournalEntry(tx, payoutFailedCreditBack(ledger, amount, new Money(split.quoted_source_currency_amount), refs), at);
+  await setSplitReturned(tx, split.id, split.quoted_source_currency_amount);
+}
+
+/** A single payout: amount out and fees earned, or its whole total back to the account currency. */
+export async function postSinglePayoutSettled(tx: Queryable, payoutId: string, outcome: TransferOutcome, at: Date): Promise<void> {
+  const row = await findPayout(tx, payoutId);
+  if (!row) throw new Error(`Payout ${payoutId} vanished while settling`);
+  const payout: SinglePayout = {
+    accountCurrencyId: row.account_currency_id,
+    currency: row.currency_code,
+    amount: new Money(row.amount),
+    fee: new Money(row.fee),
+    internalFee: new Money(row.internal_fee),
+  };
+  const refs = { payoutId };
+  await postJournalEntry(tx, outcome === 'COMPLETED' ? singlePayoutSent(payout, refs) : singlePayoutRefunded(payout, refs), at);
+}

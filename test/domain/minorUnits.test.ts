@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { DomainError } from '../../src/domain/errors.js';
+import {
+  assertBelowAmountLimit,
+  assertJsonExact,
+  assertRate,
+  assertScale,
+  customerPays,
+  formatAtScale,
+  payrollScaleOf,
+  promised,
+  settlementScales,
+  sourceScaleOf,
+} from '../../src/domain/minorUnits.js';
+import { Money } from '../../src/domain/money.js';
+
+const m = (text: string) => new Money(text);
+
+function validationMessage(run: () => void): string {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).code).toBe('VALIDATION_ERROR');
+    return (error as DomainError).message;
+  }
+  throw new Error('expected a VALIDATION_ERROR');
+}
+
+describe('scales per currency', () => {
+  it.each([
+    // [currency, decimals, source scale = min(8, d), payroll scale = min(2, d)]
+    ['USD', 2, 2, 2],
+    ['USDC (real life)', 6, 6, 2],
+    ['USDC (demo world)', 8, 8, 2],
+    ['JPY', 0, 0, 0],
+    ['KWD', 3, 3, 2],
+    ['ETH', 18, 8, 2],
+  ])('%s with %i decimals: source %i, payroll %i', (_name, decimals, source, payroll) => {
+    expect(sourceScaleOf(decimals)).toBe(source);
+    expect(payrollScaleOf(decimals)).toBe(payroll);
+  });
+
+  it('pairs the scales with the codes messages name', () => {
+    expect(settlementScales({ code: 'USD', decimals: 2 }, { code: 'JPY', decimals: 0 })).toEqual({ source: 2, payroll: 0, sourceCode: 'USD', payrollCode: 'JPY' });
+  });
+});
+
+describe('rounding directions', () => {
+  it.each([
+    // value, scale, what the customer pays (up), what is promised (down)
+    ['547.3247791031', 2, '547.33', '547.32'], // 2000 AED ÷ 3.6541375
+    ['547.3247791031', 6, '547.32478', '547.324779'], // the same in USDC with 6 places (547.324780 = 547.32478)
+    ['15049.375', 0, '15050', '15049'], // 100 USD × 150.49375 in JPY
+    ['2.5', 2, '2.5', '2.5'], // already at scale: unchanged
+  ])('%s at %i places: up %s, down %s', (value, scale, up, down) => {
+    expect(customerPays(m(value), scale).toFixed()).toBe(up);
+    expect(promised(m(value), scale).toFixed()).toBe(down);
+  });
+});
+
+describe('formatAtScale', () => {
+  it('writes exactly the scale, zero without a sign', () => {
+    expect(formatAtScale(m('1512.74'), 2)).toBe('1512.74');
+    expect(formatAtScale(m('1500'), 2)).toBe('1500.00');
+    expect(formatAtScale(m('15049'), 0)).toBe('15049');
+    expect(formatAtScale(m('-2.37'), 2)).toBe('-2.37');
+    expect(formatAtScale(m('0').negated(), 2)).toBe('0.00');
+  });
+
+  it('refuses to round silently', () => {
+    expect(() => formatAtScale(m('1.005'), 2)).toThrow(/more than 2 decimal places/);
+  });
+});
+
+describe('assertScale', () => {
+  it('names the entry, the type, the currency and its limit', () => {
+    expect(validationMessage(() => assertScale(m('1000.005'), 2, 'amountSplitDetails[0].amount', 'SOURCE', 'USD'))).toBe(
+      'amountSplitDetails[0].amount has 3 decimal places; a SOURCE amount in USD allows at most 2',
+    );
+    expect(validationMessage(() => assertScale(m('10000.5'), 0, 'amountSplitDetails[1].amount', 'PAYROLL', 'JPY'))).toBe(
+      'amountSplitDetails[1].amount has 1 decimal place; a PAYROLL amount in JPY allows at most 0',
+    );
+  });
+
+  it('accepts an amount within the scale', () => {
+    expect(() => assertScale(m('0.123456'), 6, 'x', 'SOURCE', 'USDC')).not.toThrow();
+  });
+});
+
+describe('assertRate (RateString bounds)', () => {
+  it.each(['3.6725', '0.00000001', '100000000', '151.25', '0.000036725', '3.67250000000000'])('accepts %s', (rate) => {
+    expect(() => assertRate(m(rate), 'body.rate')).not.toThrow();
+  });
+
+  it.each([
+    ['0', 'body.rate must be greater than zero'],
+    ['0.000000000000000000000000000000001', 'between 0.00000001 and 100000000'], // the 500
+    ['0.000000009', 'between'], // below 10^-8
+    ['100000000.5', 'between'], // above 10^8
+    ['3.67251234567891', 'at most 12 significant digits'], // 15 significant digits
+  ])('refuses %s', (rate, message) => {
+    expect(validationMessage(() => assertRate(m(rate), 'body.rate'))).toContain(message);
+  });
+});
+
+describe('assertJsonExact (payout estimate)', () => {
+  it('counts written digits, integer zeros included', () => {
+    expect(() => assertJsonExact(m('1234567.12345678'), 'amount')).not.toThrow(); // 7 + 8 = 15
+    expect(() => assertJsonExact(m('100000000000000'), 'amount')).not.toThrow(); // 15 digits
+    expect(validationMessage(() => assertJsonExact(m('999999999.12345678'), 'amount'))).toBe(
+      'amount 999999999.12345678 has 17 significant digits; the payout estimate allows at most 15',
+    );
+  });
+});
+
+describe('assertBelowAmountLimit', () => {
+  it('keeps every figure below 10^15', () => {
+    expect(() => assertBelowAmountLimit(m('999999999999999.99'), 'totalAmount', 'USD')).not.toThrow();
+    expect(validationMessage(() => assertBelowAmountLimit(m('1000000000000000'), 'totalAmount', 'USD'))).toBe(
+      'totalAmount would be 1000000000000000 USD; every amount must be below 10^15',
+    );
+  });
+});
