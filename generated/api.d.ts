@@ -560,6 +560,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/events": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's events
+         * @description Lists the events of the caller's customer, **oldest first**, a page at a time: every status
+         *     change of its payroll requests, their transfers and its payouts, written in the transaction of
+         *     the change **whether or not a webhook endpoint subscribes to it**. Webhook deliveries carry
+         *     these same events (a delivery's `eventId` is an event's `id`), so a client that missed webhooks,
+         *     or uses none, catches up here. Stripe's events endpoint works the same way.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`.
+         *
+         *     ## Catching up
+         *     Start without `cursor`; keep the `nextCursor` of each page and pass it as `cursor` for the next.
+         *     `nextCursor` is never null: on the last page (`hasMore` false) it marks the end of what you have
+         *     read, so the same call later returns only the events written since. Store it with the state you
+         *     applied, and resume from it after a restart. The order is a global one: an event is listed once
+         *     every transaction that started before it has finished (usually at once, at most a few seconds
+         *     later), so paging forward never skips an event that commits late. The events of one resource
+         *     also carry their own `sequence` (1, 2, 3, …): apply them in that order.
+         *
+         *     ## Filters and limits
+         *     - `type`: only these event types, comma-separated (`type=payout.status_changed,transfer.status_changed`);
+         *       all types when absent. A cursor may be used with any filter.
+         *     - `limit`: 1 to 100 events per page, 20 when absent.
+         *     - A malformed cursor, an unknown type, a `limit` outside 1..100 and any other query parameter get
+         *       400 `VALIDATION_ERROR`.
+         *
+         *     Events are kept for 30 days (`EVENT_RETENTION_DAYS`), and an event with a webhook delivery still
+         *     being retried is kept until that delivery ends: older events are no longer listed. The resources
+         *     themselves are never deleted; `GET` them for their current state.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -596,10 +649,14 @@ export interface paths {
          *     (a replay returns the same endpoint and the same secret).
          *
          *     ## Rules (400 `VALIDATION_ERROR` otherwise, nothing created)
-         *     - `url` is `https` to a public host. Loopback (`localhost`, `127.0.0.0/8`, `::1`) and
-         *       private-network addresses (`10.0.0.0/8`, `172.16.0.0/12`, `192.168.0.0/16`, `169.254.0.0/16`,
-         *       `0.0.0.0/8`, IPv6 unique-local and link-local) are refused, and so is a URL carrying
-         *       credentials.
+         *     - `url` is `https` to a public host. An address written in the URL must be public unicast:
+         *       loopback, private, link-local, carrier-grade NAT (`100.64.0.0/10`), unique-local, multicast,
+         *       unspecified (`0.0.0.0`, `[::]`), documentation, benchmarking and other reserved ranges are
+         *       refused, in every spelling (`[::ffff:127.0.0.1]`, NAT64 `[64:ff9b::7f00:1]`, 6to4, decimal or
+         *       hex IPv4). So are names that can only be local (`localhost`, `*.localhost`, `*.local`,
+         *       `*.internal`, `*.home.arpa`, a name without a dot, a trailing dot included) and a URL carrying
+         *       credentials. A name is checked again at every delivery, against every address it resolves
+         *       to (see the `Webhooks` tag): one that resolves to such an address is never connected to.
          *     - Development only: when the service runs with `WEBHOOK_ALLOW_LOOPBACK=true`, a loopback host is
          *       accepted, over `http` or `https` (a local receiver); `http` to any other host stays refused.
          *     - `eventTypes`: at least one, none twice; `description` at most 200 characters.
@@ -627,7 +684,7 @@ export interface paths {
          *        (300 s suggested): it stops a replayed delivery.
          *     2. Answer 2xx quickly and do the work afterwards.
          *     3. Events may repeat and arrive out of order: dedupe by `id` (answer 2xx to a duplicate too),
-         *        order the events of one resource by `occurredAt`.
+         *        order the events of one resource by `sequence`.
          *
          *     Polling with `GET` remains available (`getPayrollRequest` every 30 s, `getPayout`), e.g. to
          *     catch up after an outage longer than the 3 days of retries.
@@ -1085,7 +1142,7 @@ export interface webhooks {
          *
          *     Every attempt and retry of one event carries the same `id`. Verify `Payroll-Signature` over the
          *     raw body before parsing it, dedupe by `id` (or the `Payroll-Event-Id` header), order by
-         *     `occurredAt`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
+         *     `sequence`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
          *     are never followed, a timeout) is a failure and is retried.
          */
         post: operations["payrollRequestStatusChanged"];
@@ -1114,7 +1171,7 @@ export interface webhooks {
          *
          *     Every attempt and retry of one event carries the same `id`. Verify `Payroll-Signature` over the
          *     raw body before parsing it, dedupe by `id` (or the `Payroll-Event-Id` header), order by
-         *     `occurredAt`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
+         *     `sequence`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
          *     are never followed, a timeout) is a failure and is retried.
          */
         post: operations["transferStatusChanged"];
@@ -1142,7 +1199,7 @@ export interface webhooks {
          *
          *     Every attempt and retry of one event carries the same `id`. Verify `Payroll-Signature` over the
          *     raw body before parsing it, dedupe by `id` (or the `Payroll-Event-Id` header), order by
-         *     `occurredAt`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
+         *     `sequence`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
          *     are never followed, a timeout) is a failure and is retried.
          */
         post: operations["payoutStatusChanged"];
@@ -1156,13 +1213,15 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
-         * @description What an endpoint receives: the body of every delivery, `{"id", "type", "occurredAt", "data"}`,
-         *     sent as `application/json` and signed (`Payroll-Signature`, see the `Webhooks` tag).
+         * @description What an endpoint receives: the body of every delivery, `{"id", "type", "occurredAt", "sequence",
+         *     "data"}`, sent as `application/json` and signed (`Payroll-Signature`, see the `Webhooks` tag).
+         *     The same events are listed by `listEvents`, whether or not an endpoint subscribed to them.
          *
          *     - `id` is stable: every attempt and every retry of one event carries the same `id` (also in the
          *       `Payroll-Event-Id` header). Events may arrive more than once: dedupe by `id`.
          *     - Events may arrive out of order (retries, parallel deliveries): order the events of one resource
-         *       by `occurredAt`, and ignore one older than the latest you applied.
+         *       by `sequence` (1, 2, 3, … per resource; several events of one worker pass share `occurredAt`),
+         *       and ignore one whose `sequence` is not above the latest you applied.
          *     - `data` is the resource as its `GET` returned it at the moment of the change, so a late
          *       delivery can hold an outdated state; `GET` the resource when the current state matters.
          *     - `type` tells which variant `data` is: `payroll_request.status_changed` → `PayrollRequest`,
@@ -2354,6 +2413,98 @@ export interface components {
          */
         WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed";
         /**
+         * @description Position of the event among the events of its resource (the payroll request, transfer or payout
+         *     in `data`): 1 for the first, then 2, 3, … with no gap and no repeat. Apply the events of one
+         *     resource in this order, and ignore one whose `sequence` is not above the last you applied.
+         * @example 4
+         */
+        EventSequence: number;
+        /**
+         * @description Event `payroll_request.status_changed`: a payroll request was created (in `PENDING`) or its
+         *     status changed. One of the variants of `WebhookEvent`.
+         */
+        PayrollRequestStatusChangedEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "payroll_request.status_changed";
+            /** @description When the change happened (committed with it). Events of one worker pass may share it; order by `sequence`. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description Position of this event among the events of its resource (1, 2, 3, …); order by it, not by arrival. */
+            sequence: components["schemas"]["EventSequence"];
+            /** @description The payroll request as `getPayrollRequest` returned it at the moment of the change (not at delivery time). */
+            data: components["schemas"]["PayrollRequest"];
+        };
+        /**
+         * @description Event `transfer.status_changed`: a transfer of a payroll request moved to `INITIATED`,
+         *     `PROCESSING`, `COMPLETED` or `FAILED`. One of the variants of `WebhookEvent`.
+         */
+        TransferStatusChangedEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "transfer.status_changed";
+            /** @description When the change happened (committed with it). Events of one worker pass may share it; order by `sequence`. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description Position of this event among the events of its resource (1, 2, 3, …); order by it, not by arrival. */
+            sequence: components["schemas"]["EventSequence"];
+            /** @description The transfer as it appeared in the payroll request's `transfers` at the moment of the change (not at delivery time); its `payrollRequestId` names the request. */
+            data: components["schemas"]["Transfer"];
+        };
+        /**
+         * @description Event `payout.status_changed`: a single payout was created (in `PENDING`) or its status
+         *     changed. One of the variants of `WebhookEvent`.
+         */
+        PayoutStatusChangedEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "payout.status_changed";
+            /** @description When the change happened (committed with it). Events of one worker pass may share it; order by `sequence`. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description Position of this event among the events of its resource (1, 2, 3, …); order by it, not by arrival. */
+            sequence: components["schemas"]["EventSequence"];
+            /** @description The payout as `getPayout` returned it at the moment of the change (not at delivery time). */
+            data: components["schemas"]["Payout"];
+        };
+        /** @description One page of the caller's events, oldest first, and where to continue from. */
+        EventPage: {
+            /** @description The events of this page (the body a webhook delivery of each carries); at most `limit`, possibly none. */
+            items: components["schemas"]["WebhookEvent"][];
+            /**
+             * @description Opaque cursor after the last event of this page (or the `cursor` given, when the page is
+             *     empty): pass it as `cursor` for the next page now when `hasMore`, or later for the events
+             *     written since. Never null.
+             * @example eyJ0IjoiNzQ1IiwicCI6MTIwfQ
+             */
+            nextCursor: string;
+            /**
+             * @description True when more events follow this page right now.
+             * @example false
+             */
+            hasMore: boolean;
+        };
+        /** @description Success envelope carrying one page of events. */
+        EventPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of events. */
+            data: components["schemas"]["EventPage"];
+        };
+        /**
          * @description Health of a webhook endpoint.
          *
          *     | Status | Meaning |
@@ -2701,57 +2852,6 @@ export interface components {
             /** @description The payload, the readiness status. */
             data: components["schemas"]["Readiness"];
         };
-        /**
-         * @description Event `payroll_request.status_changed`: a payroll request was created (in `PENDING`) or its
-         *     status changed. One of the variants of `WebhookEvent`.
-         */
-        PayrollRequestStatusChangedEvent: {
-            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
-            id: components["schemas"]["Uuid"];
-            /**
-             * @description The event type. (enum property replaced by openapi-typescript)
-             * @enum {string}
-             */
-            type: "payroll_request.status_changed";
-            /** @description When the change happened (committed with it). Order events of one resource by it, not by arrival. */
-            occurredAt: components["schemas"]["Timestamp"];
-            /** @description The payroll request as `getPayrollRequest` returned it at the moment of the change (not at delivery time). */
-            data: components["schemas"]["PayrollRequest"];
-        };
-        /**
-         * @description Event `transfer.status_changed`: a transfer of a payroll request moved to `INITIATED`,
-         *     `PROCESSING`, `COMPLETED` or `FAILED`. One of the variants of `WebhookEvent`.
-         */
-        TransferStatusChangedEvent: {
-            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
-            id: components["schemas"]["Uuid"];
-            /**
-             * @description The event type. (enum property replaced by openapi-typescript)
-             * @enum {string}
-             */
-            type: "transfer.status_changed";
-            /** @description When the change happened (committed with it). Order events of one resource by it, not by arrival. */
-            occurredAt: components["schemas"]["Timestamp"];
-            /** @description The transfer as it appeared in the payroll request's `transfers` at the moment of the change (not at delivery time); its `payrollRequestId` names the request. */
-            data: components["schemas"]["Transfer"];
-        };
-        /**
-         * @description Event `payout.status_changed`: a single payout was created (in `PENDING`) or its status
-         *     changed. One of the variants of `WebhookEvent`.
-         */
-        PayoutStatusChangedEvent: {
-            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
-            id: components["schemas"]["Uuid"];
-            /**
-             * @description The event type. (enum property replaced by openapi-typescript)
-             * @enum {string}
-             */
-            type: "payout.status_changed";
-            /** @description When the change happened (committed with it). Order events of one resource by it, not by arrival. */
-            occurredAt: components["schemas"]["Timestamp"];
-            /** @description The payout as `getPayout` returned it at the moment of the change (not at delivery time). */
-            data: components["schemas"]["Payout"];
-        };
     };
     responses: {
         /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index, the field and, for decimals, the currency's limit), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
@@ -2764,7 +2864,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description UNAUTHORIZED: the bearer token is missing, malformed, expired or wrongly signed. */
+        /** @description UNAUTHORIZED: the bearer token is missing, malformed, expired, wrongly signed, without `exp`, issued in the future or valid for longer than allowed (see `bearerAuth`). */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2812,7 +2912,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description PAYLOAD_TOO_LARGE: the request body exceeds the size limit. */
+        /**
+         * @description PAYLOAD_TOO_LARGE: the request body exceeds the size limit (`BODY_LIMIT`, 2 MB). A request
+         *     without a valid bearer token may carry at most 8 KB: its body is refused before it is read or
+         *     parsed.
+         */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2843,10 +2947,20 @@ export interface components {
             };
         };
         /**
-         * @description RATE_LIMITED: the bearer token (or, without one, the client address) used up its budget of
-         *     requests for the minute. Every response carries the `RateLimit-Limit`, `RateLimit-Remaining` and
-         *     `RateLimit-Reset` headers; this one also carries `Retry-After`. With `REDIS_URL` set, every
-         *     instance of the service shares one budget.
+         * @description RATE_LIMITED, for one of two reasons; both carry `Retry-After` (seconds).
+         *     - The caller used up its budget of requests for the minute. The budget belongs to the
+         *       authenticated user (`RATE_LIMIT_PER_MINUTE`, 600 by default) — never to the raw header, so new
+         *       tokens buy nothing — and, for requests without a valid token, to the client address
+         *       (`RATE_LIMIT_ANONYMOUS_PER_MINUTE`, 60 by default; behind a proxy, the address `TRUST_PROXY`
+         *       lets through). Every response carries the `RateLimit-Limit`, `RateLimit-Remaining` and
+         *       `RateLimit-Reset` headers. With `REDIS_URL` set, every instance of the service shares one
+         *       budget.
+         *     - A heavy operation (an estimate or a creation of more than 1,000 entries,
+         *       `HEAVY_OPERATION_ENTRIES`) while the caller's customer already has 2 of them running
+         *       (`HEAVY_OPERATIONS_PER_CUSTOMER`, per instance): one customer cannot starve the others. Retry
+         *       after a second. While the customer is at that cap, a body plainly too big to be light (over
+         *       256 bytes per allowed entry: 256 KB by default) is refused before it is read. Such a refusal is
+         *       never stored as an `Idempotency-Key`'s answer.
          */
         TooManyRequests: {
             headers: {
@@ -2959,7 +3073,13 @@ export interface components {
          *     - a repeat while the first request is still running waits for it and replays its response, or
          *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
          *     - keys are scoped to the calling user: two users may use the same key independently;
-         *     - 5xx answers are not stored, so a retry after one executes the operation again.
+         *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+         *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+         *       replays the original answer, with the original ids — never a second execution, never an
+         *       unknown outcome;
+         *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+         *       one executes the operation again;
+         *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
          *
          *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
          * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
@@ -3013,6 +3133,26 @@ export interface components {
          * @example 9b2d4f6a-8c1e-4a3b-b5d7-e9f1a3c5e7b9
          */
         PayoutId: components["schemas"]["Uuid"];
+        /**
+         * @description Maximum number of events on the page, 1 to 100; 20 when absent.
+         * @example 20
+         */
+        EventLimit: number;
+        /**
+         * @description Opaque cursor from the `nextCursor` of a previous page: the events after it are listed. Absent
+         *     for the oldest events kept. Valid with any `type` filter; a malformed one gets 400
+         *     `VALIDATION_ERROR`.
+         * @example eyJ0IjoiNzQ1IiwicCI6MTIwfQ
+         */
+        EventCursor: string;
+        /**
+         * @description Only events of these types (comma-separated); all types when absent.
+         * @example [
+         *       "payroll_request.status_changed",
+         *       "payout.status_changed"
+         *     ]
+         */
+        EventTypeFilter: components["schemas"]["WebhookEventType"][];
         /**
          * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
          * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
@@ -3103,7 +3243,13 @@ export interface operations {
                  *     - a repeat while the first request is still running waits for it and replays its response, or
                  *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
                  *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
                  * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
@@ -3212,7 +3358,13 @@ export interface operations {
                  *     - a repeat while the first request is still running waits for it and replays its response, or
                  *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
                  *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
                  * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
@@ -3270,7 +3422,13 @@ export interface operations {
                  *     - a repeat while the first request is still running waits for it and replays its response, or
                  *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
                  *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
                  * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
@@ -3369,7 +3527,13 @@ export interface operations {
                  *     - a repeat while the first request is still running waits for it and replays its response, or
                  *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
                  *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
                  * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
@@ -3490,7 +3654,13 @@ export interface operations {
                  *     - a repeat while the first request is still running waits for it and replays its response, or
                  *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
                  *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
                  * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
@@ -3579,6 +3749,60 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of events on the page, 1 to 100; 20 when absent.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["EventLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of a previous page: the events after it are listed. Absent
+                 *     for the oldest events kept. Valid with any `type` filter; a malformed one gets 400
+                 *     `VALIDATION_ERROR`.
+                 * @example eyJ0IjoiNzQ1IiwicCI6MTIwfQ
+                 */
+                cursor?: components["parameters"]["EventCursor"];
+                /**
+                 * @description Only events of these types (comma-separated); all types when absent.
+                 * @example [
+                 *       "payroll_request.status_changed",
+                 *       "payout.status_changed"
+                 *     ]
+                 */
+                type?: components["parameters"]["EventTypeFilter"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the caller's events, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: never;
@@ -3632,7 +3856,13 @@ export interface operations {
                  *     - a repeat while the first request is still running waits for it and replays its response, or
                  *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
                  *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
                  * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
@@ -3771,7 +4001,13 @@ export interface operations {
                  *     - a repeat while the first request is still running waits for it and replays its response, or
                  *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
                  *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
                  * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
@@ -3887,7 +4123,13 @@ export interface operations {
                  *     - a repeat while the first request is still running waits for it and replays its response, or
                  *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
                  *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
                  * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
@@ -3951,7 +4193,13 @@ export interface operations {
                  *     - a repeat while the first request is still running waits for it and replays its response, or
                  *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
                  *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - 5xx answers are not stored, so a retry after one executes the operation again.
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
                  * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f

@@ -13,7 +13,16 @@ export interface Config {
   /** The embedded PostgreSQL's port (EMBEDDED_PG_PORT); a free port at each start when unset. */
   embeddedPort: number | undefined;
   worldFile: string | undefined;
-  jwt: { secret: string; jwksUrl: string | undefined; issuer: string | undefined; audience: string | undefined };
+  jwt: {
+    secret: string;
+    jwksUrl: string | undefined;
+    issuer: string | undefined;
+    audience: string | undefined;
+    /** How far in the future `iat` and `nbf` may lie (the clocks' disagreement tolerated), seconds. */
+    clockSkewSeconds: number;
+    /** The longest validity accepted: exp − iat (exp − now without iat), seconds. */
+    maxLifetimeSeconds: number;
+  };
   feeHashSecret: string;
   feeHashTtlSeconds: number;
   /** How far (in BIPS of the accepted quote) a recorded FX rate may lie from it; unset: the domain's default (500). */
@@ -23,7 +32,15 @@ export interface Config {
   logLevel: string;
   worker: { inProcess: boolean; pollMs: number; leaseMs: number; simulatedSettlementMs: number };
   rateLimitPerMinute: number;
+  /** Requests a minute per client address for requests without a valid token. */
+  rateLimitAnonymousPerMinute: number;
+  /** Estimates and creations above `entries` entries are heavy: at most `perCustomer` at once per customer. */
+  heavyOperations: { entries: number; perCustomer: number };
   webhookAllowLoopback: boolean;
+  /** What the worker deletes, and when (README, "Security": every window). */
+  retention: { idempotencyKeyHours: number; eventDays: number; expiredEstimateHours: number; intervalSeconds: number };
+  /** Tests only (read only under NODE_ENV=test): a fault point of src/usecases/faults.ts where the process kills itself. */
+  testFault: string | undefined;
   redisUrl: string | undefined;
   corsOrigins: string[];
   trustProxy: string | number | boolean;
@@ -45,6 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jwksUrl: env.JWT_JWKS_URL || undefined,
       issuer: env.JWT_ISSUER || undefined,
       audience: env.JWT_AUDIENCE || undefined,
+      clockSkewSeconds: integer(env, 'JWT_CLOCK_SKEW_SECONDS', 60, 0, 600),
+      maxLifetimeSeconds: integer(env, 'JWT_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 7 * 24 * 3600),
     },
     feeHashSecret: env.FEE_HASH_SECRET || DEVELOPMENT_FEE_HASH_SECRET,
     feeHashTtlSeconds: integer(env, 'FEE_HASH_TTL_SECONDS', 900, 60, 3600),
@@ -62,8 +81,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     // Per bearer token; the test suite sends thousands of requests with one token, hence its default.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 1_000_000 : 600, 1, 10_000_000),
+    // Per client address, for requests without a valid token (junk tokens included): a flood of
+    // them costs its sender its address's budget. The suite sends thousands such requests, hence its default.
+    rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', nodeEnv === 'test' ? 1_000_000 : 60, 1, 10_000_000),
+    heavyOperations: {
+      entries: integer(env, 'HEAVY_OPERATION_ENTRIES', 1000, 1, 10_000),
+      perCustomer: integer(env, 'HEAVY_OPERATIONS_PER_CUSTOMER', 2, 1, 1000),
+    },
     // Webhook endpoints on loopback over plain http: development and tests only.
     webhookAllowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', nodeEnv === 'test'),
+    retention: {
+      // The spec promises a stored answer for 24 hours: never less.
+      idempotencyKeyHours: integer(env, 'IDEMPOTENCY_KEY_RETENTION_HOURS', 24, 24, 24 * 365),
+      eventDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+      expiredEstimateHours: integer(env, 'EXPIRED_ESTIMATE_RETENTION_HOURS', 1, 0, 24 * 365),
+      intervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 60, 1, 86_400),
+    },
+    testFault: nodeEnv === 'test' ? env.TEST_FAULT || undefined : undefined,
     redisUrl: env.REDIS_URL || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
     trustProxy: trustProxy(env.TRUST_PROXY),

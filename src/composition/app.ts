@@ -24,7 +24,8 @@ export function buildApp(
     logger,
     validateResponses: config.validateResponses,
     bodyLimit: config.bodyLimit,
-    rateLimit: rateLimiter(config.rateLimitPerMinute, rateLimitStore),
+    rateLimit: rateLimiter({ perMinute: config.rateLimitPerMinute, anonymousPerMinute: config.rateLimitAnonymousPerMinute }, rateLimitStore),
+    heavyOperations: config.heavyOperations,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
   });

@@ -22,6 +22,8 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
       feeHashTtlSeconds: config.feeHashTtlSeconds,
       fxRecordToleranceBps: config.fxRecordToleranceBps,
       webhookAllowLoopback: config.webhookAllowLoopback,
+      retention: config.retention,
+      testFault: config.testFault,
     },
   };
 }

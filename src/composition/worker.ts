@@ -18,7 +18,7 @@ export function buildWorker(config: Config, db: Database, logger: Logger, clock:
     rails: new SimulatedRails(db, config.worker.simulatedSettlementMs, clock),
     leaseMs: config.worker.leaseMs,
     recheckMs: Math.min(config.worker.pollMs, 1000),
-    webhooks: new HttpWebhookSender(),
+    webhooks: new HttpWebhookSender({ allowLoopback: config.webhookAllowLoopback }),
   };
   return { loop: new WorkerLoop(deps, config.worker.pollMs, logger), deps };
 }

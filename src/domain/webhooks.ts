@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { addressProblem, isLoopback, parseAddress } from './publicAddress.js';
 
 // Signing and checking live in one module, client/webhooks.ts, published in the client package so
 // that a receiver's check can never drift from how the service signs: import them from there.
@@ -18,11 +19,19 @@ export function nextAttemptDelayMs(attemptCount: number, random: () => number = 
   return Math.max(1000, Math.floor(random() * ceiling));
 }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+/**
+ * Names that can only be local (RFC 6761, RFC 8375, the `.internal` of cloud metadata services,
+ * mDNS): never a public webhook host. A name without a dot is a local search-domain name too.
+ */
+const LOCAL_ONLY_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa', 'localdomain', 'lan', 'intranet'];
 
 /**
- * Endpoint URLs: https, to a public host. Plain http is accepted only for loopback hosts and only
- * when the service allows loopback (development and tests). Returns a problem, or null.
+ * Endpoint URLs: https, to a public host. An address written in the URL must be public unicast
+ * (publicAddress.ts: every range, every spelling — the URL parser has already turned decimal or
+ * hex IPv4 into dotted quads); a name must not be one that can only be local. A name is checked
+ * again at every delivery, against every address it then resolves to (adapters/webhookSender.ts).
+ * Plain http, and loopback, are accepted only when the service allows loopback (development and
+ * tests), and then only for loopback hosts. Returns a problem, or null.
  */
 export function webhookUrlProblem(raw: string, allowLoopback: boolean): string | null {
   let url: URL;
@@ -32,17 +41,18 @@ export function webhookUrlProblem(raw: string, allowLoopback: boolean): string |
     return 'body.url is not a valid URL';
   }
   if (url.username || url.password) return 'body.url must not carry credentials';
-  const host = url.hostname.toLowerCase();
-  const loopback = LOOPBACK_HOSTS.has(host) || host.startsWith('127.');
-  if (loopback) return allowLoopback ? (['http:', 'https:'].includes(url.protocol) ? null : 'body.url must be http or https') : 'body.url must not point at a loopback address';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'body.url must use https';
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  const address = parseAddress(host);
+  const loopback = address ? isLoopback(address) : host === 'localhost' || host.endsWith('.localhost');
+  if (loopback && allowLoopback) return null;
+  if (loopback) return 'body.url must not point at a loopback address';
+  if (address) {
+    const problem = addressProblem(address, false);
+    if (problem) return `body.url must not point at a private network address (${problem}): only public unicast addresses are allowed`;
+  } else if (!host.includes('.') || LOCAL_ONLY_SUFFIXES.some((suffix) => host === suffix || host.endsWith(`.${suffix}`))) {
+    return `body.url must not point at a private network address (${host} can only be a local name)`;
+  }
   if (url.protocol !== 'https:') return 'body.url must use https';
-  if (isPrivateAddress(host)) return 'body.url must not point at a private network address';
   return null;
-}
-
-function isPrivateAddress(host: string): boolean {
-  if (/^10\./.test(host) || /^192\.168\./.test(host) || /^169\.254\./.test(host) || /^0\./.test(host)) return true;
-  const match = /^172\.(\d+)\./.exec(host);
-  if (match && Number(match[1]) >= 16 && Number(match[1]) <= 31) return true;
-  return host.startsWith('[fc') || host.startsWith('[fd') || host.startsWith('[fe80');
 }

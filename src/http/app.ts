@@ -5,9 +5,12 @@ import helmet from 'helmet';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import type { UseCaseDeps } from '../usecases/deps.js';
-import { type Authenticate, AuthenticationError } from './auth.js';
+import type { Config } from '../config.js';
+import { type Authenticate, authenticateRequest, bearerAuthHandler } from './auth.js';
+import { jsonBody } from './body.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
 import { allHandlers } from './handlers/index.js';
+import { HeavyOperationGate } from './heavyOperations.js';
 import { operationHandlers } from './operationRouter.js';
 import { accessLog, requestId } from './requestContext.js';
 
@@ -20,16 +23,20 @@ export interface AppOptions {
   validateResponses: boolean;
   bodyLimit: string;
   rateLimit: RequestHandler;
+  heavyOperations: Config['heavyOperations'];
   corsOrigins: string[];
   trustProxy: string | number | boolean;
 }
 
 /**
- * The HTTP pipeline in one readable order: request id → access log → security headers → CORS
- * (only for configured origins) → rate limit per token → JSON body (size-limited) → validator
- * (bearer auth, then the request against the spec; responses too when enabled) → the handler
- * of the operation, mounted by the validator from the spec's paths → unknown routes → the one
- * error handler.
+ * The HTTP pipeline in one readable order, limits before work: request id → access log → security
+ * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
+ * limit per verified user, else per client address → a plainly heavy body of a customer already at
+ * its cap of heavy operations refused unread → JSON body (2 MB for a verified caller, 8 KB
+ * otherwise) → validator (bearerAuth answers 401 where a token is required, then the request
+ * against the spec; responses too when enabled) → the per-customer cap on heavy operations → the
+ * handler of the operation, mounted by the validator from the spec's paths → unknown routes → the
+ * one error handler.
  */
 export function createApp(options: AppOptions): Express {
   const app = express();
@@ -45,33 +52,22 @@ export function createApp(options: AppOptions): Express {
   app.use(helmet());
   // CORS is off unless origins are configured: browsers then get no cross-origin access at all.
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
+  app.use(authenticateRequest(options.authenticate));
   app.use(options.rateLimit);
-  app.use(express.json({ limit: options.bodyLimit }));
+  const heavyOperations = new HeavyOperationGate(options.heavyOperations);
+  app.use(heavyOperations.refuseEarly());
+  app.use(jsonBody(options.bodyLimit));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: SPEC_PATH,
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
       // A response that breaks the spec becomes a 500 (and a log line) instead of reaching the client.
       validateResponses: options.validateResponses,
-      validateSecurity: {
-        handlers: {
-          bearerAuth: async (req) => {
-            try {
-              req.res!.locals.principal = await options.authenticate(req.headers.authorization);
-              return true;
-            } catch (error) {
-              if (error instanceof AuthenticationError) throw error;
-              // Anything else (the database is down) is our failure, not the caller's: 500, not 401.
-              options.logger.error({ err: error }, 'authentication failed unexpectedly');
-              throw Object.assign(new Error('authentication unavailable'), { status: 500 });
-            }
-          },
-        },
-      },
+      validateSecurity: { handlers: { bearerAuth: bearerAuthHandler(options.logger) } },
       ajvFormats: { mode: 'full' },
       // The spec is split across files; dereferencing resolves them (the default bundle mode fails on them).
       $refParser: { mode: 'dereference' },
-      operationHandlers: operationHandlers(allHandlers(options.deps), options.deps, { validateResponses: options.validateResponses }),
+      operationHandlers: operationHandlers(allHandlers, options.deps, heavyOperations, { validateResponses: options.validateResponses }),
     }),
   );
   app.use(notFoundHandler);

@@ -1,10 +1,12 @@
-import { type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
+import type { Request, RequestHandler, Response } from 'express';
+import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
+import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type Principal, findPrincipal } from '../usecases/principal.js';
 
 /** A 401 the error handler turns into the UNAUTHORIZED envelope; `status` is read by the validator. */
-export class AuthenticationError extends Error {
+class AuthenticationError extends Error {
   readonly status = 401;
 }
 
@@ -16,11 +18,15 @@ export type Authenticate = (authorizationHeader: string | undefined) => Promise<
 const PRINCIPAL_CACHE_TTL_MS = 5_000;
 /** Distinct tokens remembered at most (the oldest entry makes room); a few MB at worst. */
 const PRINCIPAL_CACHE_ENTRIES = 10_000;
+/** The scheme is case-insensitive (RFC 7235 §2.1): `Bearer`, `bearer`, `BEARER`. */
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i;
 
 /**
  * Bearer JWT verification with jose: HS256 with JWT_SECRET (embedded default), or a JWKS URL
  * with issuer and audience (production). The token's `sub` is a user id; the user's role and
- * customer come from the database, so a token never outlives the user it names.
+ * customer come from the database, so a token never outlives the user it names. A token must
+ * carry `exp`, may not claim an `iat` or `nbf` further in the future than the clock skew
+ * tolerated, and may not be valid for longer than the maximum lifetime (see tokenProblem).
  *
  * A verified token's principal is kept for `cacheTtlMs` (5 s), never past the token's own `exp`:
  * the signature check and the user lookup (a database round trip) then run once per token every
@@ -38,32 +44,105 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
     ...(jwt.jwksUrl ? {} : { algorithms: ['HS256'] }),
     ...(jwt.issuer && { issuer: jwt.issuer }),
     ...(jwt.audience && { audience: jwt.audience }),
+    requiredClaims: ['exp'],
+    // Lets an `nbf` lie up to the skew ahead; `exp` and `iat` are checked exactly by tokenProblem.
+    clockTolerance: jwt.clockSkewSeconds,
   };
   const cache = new Map<string, { principal: Principal; until: number }>();
   return async (authorizationHeader) => {
-    const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(authorizationHeader ?? '')?.[1];
+    const token = BEARER.exec(authorizationHeader ?? '')?.[1];
     if (!token) throw new AuthenticationError(BEARER_REQUIRED);
     const now = Date.now();
     const cached = cache.get(token);
     if (cached && cached.until > now) return cached.principal;
     if (cached) cache.delete(token);
-    let subject: string | undefined;
-    let expiresAtMs = Infinity;
+    let payload: JWTPayload;
     try {
-      const verified = await (typeof key === 'function' ? jwtVerify(token, key, options) : jwtVerify(token, await key, options));
-      subject = verified.payload.sub;
-      if (verified.payload.exp !== undefined) expiresAtMs = verified.payload.exp * 1000;
+      payload = (await (typeof key === 'function' ? jwtVerify(token, key, options) : jwtVerify(token, await key, options))).payload;
     } catch (error) {
-      const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';
-      throw new AuthenticationError(expired ? 'The access token has expired' : 'The access token is invalid');
+      throw new AuthenticationError(verificationProblem(error as { code?: string; claim?: string }));
     }
+    const problem = tokenProblem(payload, now / 1000, jwt);
+    if (problem) throw new AuthenticationError(problem);
+    const subject = payload.sub;
     if (!subject || !/^[0-9a-f-]{36}$/i.test(subject)) throw new AuthenticationError('The access token is invalid');
     const principal = await findPrincipal(deps, subject);
     if (!principal) throw new AuthenticationError('The access token is invalid');
     if (cacheTtlMs > 0) {
       if (cache.size >= PRINCIPAL_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-      cache.set(token, { principal, until: Math.min(now + cacheTtlMs, expiresAtMs) });
+      cache.set(token, { principal, until: Math.min(now + cacheTtlMs, payload.exp! * 1000) });
     }
     return principal;
+  };
+}
+
+/** What to tell the caller about a token jose refused (never the token itself). */
+function verificationProblem(error: { code?: string; claim?: string }): string {
+  if (error.code === 'ERR_JWT_EXPIRED') return 'The access token has expired';
+  if (error.code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && error.claim === 'exp') return 'The access token has no valid exp claim';
+  if (error.code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && error.claim === 'nbf') return 'The access token is not valid yet';
+  return 'The access token is invalid';
+}
+
+/**
+ * The lifetime rules jose leaves to us: expired at `exp` exactly (no skew: a token is never
+ * accepted after its expiry), `iat` at most the skew in the future, and valid for at most the
+ * maximum lifetime, counted from `iat` (from now when the token has none).
+ */
+function tokenProblem(payload: JWTPayload, nowSeconds: number, jwt: Config['jwt']): string | null {
+  const { exp, iat } = payload;
+  if (exp === undefined || exp <= nowSeconds) return 'The access token has expired';
+  if (iat !== undefined && iat > nowSeconds + jwt.clockSkewSeconds) return 'The access token is issued in the future';
+  if (exp - (iat ?? nowSeconds) > jwt.maxLifetimeSeconds) return `The access token is valid for longer than the ${jwt.maxLifetimeSeconds} s allowed`;
+  return null;
+}
+
+/** What authenticating a request gave: a principal, or why not (nothing when it carried no token). */
+interface Authentication {
+  principal?: Principal;
+  failure?: unknown;
+}
+
+/** The caller a request authenticated as (set by authenticateRequest), before any body is read. */
+export function principalOf(res: Response): Principal | undefined {
+  return (res.locals.authentication as Authentication | undefined)?.principal;
+}
+
+/**
+ * Authentication first, before the rate limit and the body: every request that carries an
+ * Authorization header has its token checked (a cached check costs a map lookup), so the budget
+ * is the verified user's and a body is only read in full for a verified caller. The outcome is
+ * kept for the validator's bearerAuth handler (bearerAuthHandler), which answers 401 on the
+ * operations that require a token.
+ */
+export function authenticateRequest(authenticate: Authenticate): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.headers.authorization;
+    let authentication: Authentication = {};
+    if (header !== undefined) {
+      try {
+        authentication = { principal: await authenticate(header) };
+      } catch (failure) {
+        authentication = { failure };
+      }
+    }
+    res.locals.authentication = authentication;
+    next();
+  };
+}
+
+/** The validator's bearerAuth handler: the outcome of authenticateRequest, as a principal or a 401 (500 when the check itself failed). */
+export function bearerAuthHandler(logger: Logger): (req: Request) => Promise<boolean> {
+  return async (req) => {
+    const res = req.res!;
+    const { principal, failure } = (res.locals.authentication as Authentication | undefined) ?? {};
+    if (principal) {
+      res.locals.principal = principal;
+      return true;
+    }
+    if (failure === undefined || failure instanceof AuthenticationError) throw failure ?? new AuthenticationError(BEARER_REQUIRED);
+    // Anything else (the database is down) is our failure, not the caller's: 500, not 401.
+    logger.error({ err: failure }, 'authentication failed unexpectedly');
+    throw Object.assign(new Error('authentication unavailable'), { status: 500 });
   };
 }

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, validationError } from '../domain/errors.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type StoredResponse, fingerprint, runIdempotent } from '../usecases/idempotency.js';
 import { type ErrorCode, STATUS_OF, sendError } from './envelope.js';
@@ -21,26 +21,29 @@ interface StoredBody {
 
 /**
  * A state-changing POST: runs `handler` once per Idempotency-Key (when the client sends one) and
- * replays the stored status and body for repeats. Domain errors are answers too, and are stored;
- * unexpected failures are not (the error handler answers 500 and the key is released).
+ * replays the stored status and body for repeats. With a key, the handler runs on `db`, a Database
+ * inside the transaction that stores its answer (see runIdempotent). Domain errors are answers too,
+ * and are stored; unexpected failures are not (the error handler answers 500; nothing was committed).
  */
 export async function answerIdempotently(
-  deps: Pick<UseCaseDeps, 'db' | 'clock'>,
+  deps: Pick<UseCaseDeps, 'db' | 'clock' | 'config'>,
   request: IdempotentRequest,
   res: Response,
-  handler: () => Promise<{ status: number; data: unknown }>,
+  handler: (db: UseCaseDeps['db']) => Promise<{ status: number; data: unknown }>,
 ): Promise<void> {
-  const run = async (): Promise<StoredResponse> => {
+  const { key, userId, method, path, body } = request;
+  // An empty or blank header is a client bug (an unset variable), not "no key": refused, not ignored.
+  if (key !== undefined && key.trim() === '') throw validationError('header.Idempotency-Key must not be empty');
+  const run = async (db: UseCaseDeps['db']): Promise<StoredResponse> => {
     try {
-      const { status, data } = await handler();
+      const { status, data } = await handler(db);
       return { status, body: { success: true, data } };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return { status: error.httpStatus ?? STATUS_OF[error.code], body: { success: false, error: { code: error.code, message: error.message } } };
     }
   };
-  const { key, userId, method, path, body } = request;
-  const response = key ? await runIdempotent(deps.db, deps.clock, { userId, key, requestHash: fingerprint(method, path, body) }, run) : await run();
+  const response = key ? await runIdempotent(deps, { userId, key, requestHash: fingerprint(method, path, body) }, run) : await run(deps.db);
   const stored = response.body as StoredBody;
   if (stored.success) res.status(response.status).json(stored);
   else sendError(res, stored.error!.code, stored.error!.message, response.status);

@@ -4,6 +4,7 @@ import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Principal } from '../usecases/principal.js';
 import { JsonText } from '../usecases/jsonText.js';
 import { sendData } from './envelope.js';
+import type { HeavyOperationGate } from './heavyOperations.js';
 import { answerIdempotently } from './idempotent.js';
 import type { Caller, Handler, Handlers, OperationId, PathParams, QueryParams, RequestBody } from './operations.js';
 
@@ -28,14 +29,23 @@ interface OperationTraits {
   idempotent: boolean;
 }
 
+/** The handler table on some deps: the app's own, or those of one idempotent request's transaction. */
+export type HandlersOn = (deps: UseCaseDeps) => Handlers;
+
 /**
  * Mounts the handler table on the spec's own paths. The validator reads the dereferenced spec,
  * turns `{param}` into `:param`, mounts literal segments before parameters (so
  * `/payouts/estimate` is not taken for a `{payoutId}`) and asks `resolver` for the handler of
  * each path and method; the resolver finds it by the operation's operationId. A path is written
- * once, in the spec.
+ * once, in the spec. `gate` caps each customer's concurrent heavy operations.
  */
-export function operationHandlers(handlers: Handlers, deps: UseCaseDeps, options: SendOptions = { validateResponses: false }): OperationHandlerOptions {
+export function operationHandlers(
+  handlersOn: HandlersOn,
+  deps: UseCaseDeps,
+  gate?: HeavyOperationGate,
+  options: SendOptions = { validateResponses: false },
+): OperationHandlerOptions {
+  const handlers = handlersOn(deps);
   return {
     // Where the validator's default resolver would look for handler modules; ours are in the table.
     basePath: '',
@@ -46,7 +56,7 @@ export function operationHandlers(handlers: Handlers, deps: UseCaseDeps, options
       const operation = pathItem?.[methodOf(route)];
       const id = operation?.operationId;
       if (!pathItem || !operation || !id || !isOperationId(handlers, id)) throw new Error(`no handler for ${where} (operationId ${id ?? 'missing'})`);
-      return bind(handlers, id, traitsOf(apiDoc, pathItem, operation, where), deps, options);
+      return bind({ handlers, handlersOn, deps, gate, options }, id, traitsOf(apiDoc, pathItem, operation, where));
     },
   };
 }
@@ -75,16 +85,24 @@ function traitsOf(apiDoc: ApiDoc, pathItem: PathItemObject, operation: Operation
   return { secured, idempotent };
 }
 
+interface Binding {
+  handlers: Handlers;
+  handlersOn: HandlersOn;
+  deps: UseCaseDeps;
+  gate: HeavyOperationGate | undefined;
+  options: SendOptions;
+}
+
 /**
  * The Express handler of one operation. The validator has checked params, query and body against
  * the spec before this runs, which is what Express's typed request (its generic parameters) states.
+ * With an Idempotency-Key, the handler runs on deps whose database is the transaction that also
+ * stores its answer.
  */
 function bind<K extends OperationId>(
-  handlers: Handlers,
+  { handlers, handlersOn, deps, gate, options }: Binding,
   id: K,
   traits: OperationTraits,
-  deps: UseCaseDeps,
-  options: SendOptions,
 ): RequestHandler<PathParams<K>, unknown, RequestBody<K>, QueryParams<K>> {
   const handler: Handler<K> = handlers[id];
   return async (req, res) => {
@@ -92,16 +110,19 @@ function bind<K extends OperationId>(
     const principal: Principal | undefined = res.locals.principal;
     if (traits.secured && !principal) throw new Error(`operation ${id} reached without an authenticated caller`);
     const caller: Caller<K> = res.locals.principal;
-    const run = () => handler({ params: req.params, query: req.query, body: req.body, caller });
-    if (!traits.idempotent || !principal) {
-      const { status, data } = await run();
-      return sendData(res, status, data, options.validateResponses);
-    }
-    const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body };
-    // A stored answer is a value: JSON text is parsed before it is kept.
-    await answerIdempotently(deps, request, res, async () => {
-      const { status, data } = await run();
-      return { status, data: data instanceof JsonText ? data.parse() : data };
-    });
+    const input = { params: req.params, query: req.query, body: req.body, caller };
+    const answer = async () => {
+      if (!traits.idempotent || !principal) {
+        const { status, data } = await handler(input);
+        return sendData(res, status, data, options.validateResponses);
+      }
+      const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body };
+      // A stored answer is a value: JSON text is parsed before it is kept.
+      await answerIdempotently(deps, request, res, async (db) => {
+        const { status, data } = await handlersOn({ ...deps, db })[id](input);
+        return { status, data: data instanceof JsonText ? data.parse() : data };
+      });
+    };
+    await (gate ? gate.run(principal, req.body, res, answer) : answer());
   };
 }

@@ -1,31 +1,38 @@
-import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import { createClient } from 'redis';
+import { principalOf } from './auth.js';
+import { closeAfterAnswer } from './body.js';
 import { sendError } from './envelope.js';
 
 /**
- * Per-token rate limiting (express-rate-limit): a budget of `perMinute` requests per bearer token
- * (per client address without one), answered with 429 RATE_LIMITED in the envelope, Retry-After
- * and the RateLimit-* headers. In memory by default; with a Redis store every instance shares one
- * budget.
+ * Rate limiting (express-rate-limit), after authentication: a budget of `perMinute` requests per
+ * verified user, and of `anonymousPerMinute` per client address for requests without a valid token
+ * (none, or a junk one: a new token per request buys nothing, it spends the address's budget).
+ * Beyond it, 429 RATE_LIMITED in the envelope, with Retry-After and the RateLimit-* headers. The
+ * client address is Express's req.ip: the peer, or the client a trusted proxy names (TRUST_PROXY).
+ * In memory by default; with a Redis store every instance shares one budget.
  */
-export function rateLimiter(perMinute: number, store?: Store): RequestHandler {
+export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: number }, store?: Store): RequestHandler {
   return rateLimit({
     windowMs: 60_000,
-    limit: perMinute,
+    limit: (_req, res) => (principalOf(res) ? limits.perMinute : limits.anonymousPerMinute),
     standardHeaders: 'draft-6',
     legacyHeaders: false,
     ...(store && { store }),
-    // The token itself is never stored: its hash is the key.
-    keyGenerator: (req) => {
-      const authorization = req.headers.authorization;
-      return authorization ? `t:${createHash('sha256').update(authorization).digest('base64url')}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
+    keyGenerator: (req, res) => {
+      const principal = principalOf(res);
+      return principal ? `u:${principal.userId}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
     },
-    handler: (_req, res, _next, options) => {
+    handler: (req, res, _next, options) => {
       res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
-      sendError(res, 'RATE_LIMITED', `Too many requests: at most ${perMinute} a minute per token; retry after the Retry-After seconds`);
+      // Without a valid token, the unread body is not worth receiving; a verified client keeps its connection.
+      if (!principalOf(res)) closeAfterAnswer(req, res);
+      const budget = principalOf(res)
+        ? `${limits.perMinute} a minute per user`
+        : `${limits.anonymousPerMinute} a minute per client address without a valid token`;
+      sendError(res, 'RATE_LIMITED', `Too many requests: at most ${budget}; retry after the Retry-After seconds`);
     },
   });
 }

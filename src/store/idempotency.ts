@@ -2,15 +2,36 @@ import type { Queryable } from './db.js';
 
 export interface IdempotencyRecord {
   request_hash: string;
+  /** COMPLETED once committed; IN_PROGRESS only inside the transaction that claimed it (or left by an older version). */
   status: 'IN_PROGRESS' | 'COMPLETED';
   response_status: number | null;
   /** The response body exactly as first sent (JSON text). */
   response_body: string | null;
   created_at: Date;
-  locked_at: Date;
 }
 
-/** Takes the key for a first execution; false when someone already holds or used it. */
+/**
+ * Runs `fn` with the transaction's lock waits bounded by `ms` (PostgreSQL's lock_timeout, local to
+ * the transaction), then puts the previous bound back. A wait that runs out fails the statement
+ * with SQLSTATE 55P03 (see isLockWaitTimeout) and aborts the transaction.
+ */
+export async function withLockWait<T>(tx: Queryable, ms: number, fn: () => Promise<T>): Promise<T> {
+  const [previous] = await tx.query<{ value: string }>("SELECT current_setting('lock_timeout') AS value");
+  await tx.query("SELECT set_config('lock_timeout', $1, true)", [`${ms}ms`]);
+  const result = await fn();
+  await tx.query("SELECT set_config('lock_timeout', $1, true)", [previous!.value]);
+  return result;
+}
+
+export function isLockWaitTimeout(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '55P03';
+}
+
+/**
+ * Takes the key for a first execution; false when it exists. While the transaction that inserted
+ * it runs, a second insert of the same key waits for it (the unique index), so a concurrent repeat
+ * sees the outcome: the stored answer after a commit, no key at all after a rollback.
+ */
 export async function claimIdempotencyKey(tx: Queryable, userId: string, key: string, requestHash: string, now: Date): Promise<boolean> {
   const rows = await tx.query(
     `INSERT INTO idempotency_keys (user_id, key, request_hash, status, created_at, locked_at)
@@ -20,23 +41,22 @@ export async function claimIdempotencyKey(tx: Queryable, userId: string, key: st
   return rows.length === 1;
 }
 
-export async function findIdempotencyKey(tx: Queryable, userId: string, key: string): Promise<IdempotencyRecord | null> {
+/** The key's record, locked for the rest of the transaction. */
+export async function lockIdempotencyKey(tx: Queryable, userId: string, key: string): Promise<IdempotencyRecord | null> {
   const rows = await tx.query<IdempotencyRecord>(
-    'SELECT request_hash, status, response_status, response_body, created_at, locked_at FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+    'SELECT request_hash, status, response_status, response_body, created_at FROM idempotency_keys WHERE user_id = $1 AND key = $2 FOR UPDATE',
     [userId, key],
   );
   return rows[0] ?? null;
 }
 
-/** Takes over a key whose holder went silent (crashed) or that has outlived its retention. */
-export async function takeOverIdempotencyKey(tx: Queryable, userId: string, key: string, seenLockedAt: Date, requestHash: string, now: Date): Promise<boolean> {
-  const rows = await tx.query(
-    `UPDATE idempotency_keys SET locked_at = $4, request_hash = $5, status = 'IN_PROGRESS', response_status = NULL, response_body = NULL,
-            created_at = CASE WHEN status = 'COMPLETED' THEN $4 ELSE created_at END
-      WHERE user_id = $1 AND key = $2 AND locked_at = $3 RETURNING key`,
-    [userId, key, seenLockedAt, now, requestHash],
+/** Makes a locked key new again (past its retention, or left IN_PROGRESS by an older version). */
+export async function takeOverIdempotencyKey(tx: Queryable, userId: string, key: string, requestHash: string, now: Date): Promise<void> {
+  await tx.query(
+    `UPDATE idempotency_keys SET request_hash = $3, status = 'IN_PROGRESS', response_status = NULL, response_body = NULL, created_at = $4, locked_at = $4
+      WHERE user_id = $1 AND key = $2`,
+    [userId, key, requestHash, now],
   );
-  return rows.length === 1;
 }
 
 export async function completeIdempotencyKey(tx: Queryable, userId: string, key: string, status: number, bodyText: string): Promise<void> {
@@ -46,8 +66,4 @@ export async function completeIdempotencyKey(tx: Queryable, userId: string, key:
     status,
     bodyText,
   ]);
-}
-
-export async function releaseIdempotencyKey(tx: Queryable, userId: string, key: string): Promise<void> {
-  await tx.query('DELETE FROM idempotency_keys WHERE user_id = $1 AND key = $2', [userId, key]);
 }

@@ -1,5 +1,6 @@
 import type { components } from '../../generated/api.js';
 import type { Queryable } from './db.js';
+import { EVENT_BODY_SQL } from './events.js';
 
 type Schemas = components['schemas'];
 type EventType = Schemas['WebhookEventType'];
@@ -45,33 +46,6 @@ export async function deleteEndpoint(tx: Queryable, endpointId: string, at: Date
   await tx.query("UPDATE webhook_deliveries SET status = 'ABANDONED', next_attempt_at = NULL WHERE endpoint_id = $1 AND status = 'PENDING'", [endpointId]);
 }
 
-/** Whether anyone would receive an event: lets a change skip building a payload nobody reads. */
-export async function hasSubscribers(tx: Queryable, customerId: string, type: EventType): Promise<boolean> {
-  const rows = await tx.query('SELECT 1 FROM webhook_endpoints WHERE customer_id = $1 AND deleted_at IS NULL AND $2 = ANY(event_types) LIMIT 1', [customerId, type]);
-  return rows.length > 0;
-}
-
-/** The outbox: the event and one delivery per subscribed endpoint, in the caller's transaction. */
-export async function recordEvent(
-  tx: Queryable,
-  event: { id: string; customerId: string; type: EventType; occurredAt: Date; payload: unknown },
-): Promise<void> {
-  await tx.query('INSERT INTO events (id, customer_id, type, occurred_at, payload) VALUES ($1, $2, $3, $4, $5::jsonb)', [
-    event.id,
-    event.customerId,
-    event.type,
-    event.occurredAt,
-    JSON.stringify(event.payload),
-  ]);
-  await tx.query(
-    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
-     SELECT gen_random_uuid(), $1, e.id, 'PENDING', $3, $3
-       FROM webhook_endpoints e
-      WHERE e.customer_id = $2 AND e.deleted_at IS NULL AND $4 = ANY(e.event_types)`,
-    [event.id, event.customerId, event.occurredAt, event.type],
-  );
-}
-
 export interface DueDelivery {
   id: string;
   endpoint_id: string;
@@ -94,7 +68,7 @@ export async function claimDueDeliveries(tx: Queryable, now: Date, leaseUntil: D
      UPDATE webhook_deliveries d SET locked_until = $2 FROM due, webhook_endpoints e, events ev
       WHERE d.id = due.id AND e.id = d.endpoint_id AND ev.id = d.event_id
      RETURNING d.id, d.endpoint_id, e.url, e.secret, d.event_id, d.attempt_count, d.created_at,
-               jsonb_build_object('id', ev.id, 'type', ev.type, 'occurredAt', to_char(ev.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'data', ev.payload)::text AS body`,
+               ${EVENT_BODY_SQL} AS body`,
     [now, leaseUntil, limit],
   );
 }

@@ -9,5 +9,5 @@ export interface UseCaseDeps {
   rates: RateSource;
   processor: PaymentProcessor;
   clock: () => Date;
-  config: Pick<Config, 'feeHashSecret' | 'feeHashTtlSeconds' | 'fxRecordToleranceBps' | 'webhookAllowLoopback'>;
+  config: Pick<Config, 'feeHashSecret' | 'feeHashTtlSeconds' | 'fxRecordToleranceBps' | 'webhookAllowLoopback' | 'retention' | 'testFault'>;
 }

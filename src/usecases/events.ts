@@ -6,15 +6,15 @@ import type { Queryable } from '../store/db.js';
 import { changeStatus, findRequestOwner } from '../store/payrollRequestUpdates.js';
 import { findTransferOwner } from '../store/payrollRequests.js';
 import { findPayout } from '../store/payouts.js';
-import { hasSubscribers, recordEvent } from '../store/webhooks.js';
+import { recordEvent } from '../store/events.js';
 import { toPayout } from './views/payout.js';
 import { reloadPayrollRequest } from './views/payrollRequest.js';
 import { loadTransfer } from './views/transfer.js';
 
 /**
- * Status changes and their events, in one transaction: the event is written to the outbox with
- * the change, so none is lost and none outlives a rollback. A payload is built only when some
- * endpoint of the customer subscribes to the event type.
+ * Status changes and their events, in one transaction: the event is written to the event log (and
+ * the webhook outbox) with the change, so none is lost and none outlives a rollback. Every change
+ * writes its event, whether or not an endpoint subscribes: `listEvents` serves the whole log.
  */
 
 /**
@@ -53,8 +53,10 @@ async function notify(
   customerId: string | null,
   type: components['schemas']['WebhookEventType'],
   at: Date,
-  payload: () => Promise<unknown>,
+  payload: () => Promise<{ id: string }>,
 ): Promise<void> {
-  if (!customerId || !(await hasSubscribers(tx, customerId, type))) return;
-  await recordEvent(tx, { id: randomUUID(), customerId, type, occurredAt: at, payload: await payload() });
+  if (!customerId) return;
+  // The payload is the resource as its GET returns it; its id (canonical, lower case) names the resource.
+  const data = await payload();
+  await recordEvent(tx, { id: randomUUID(), customerId, type, resourceId: data.id, occurredAt: at, payload: data });
 }

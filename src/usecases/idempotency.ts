@@ -1,30 +1,31 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '../domain/errors.js';
-import type { Database } from '../store/db.js';
+import type { Database, Queryable } from '../store/db.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
-  findIdempotencyKey,
-  releaseIdempotencyKey,
+  isLockWaitTimeout,
+  lockIdempotencyKey,
   takeOverIdempotencyKey,
+  withLockWait,
 } from '../store/idempotency.js';
+import { joinTransaction } from '../store/savepoint.js';
+import type { UseCaseDeps } from './deps.js';
+import { faultPoint } from './faults.js';
 
 export interface StoredResponse {
   status: number;
   body: unknown;
 }
 
-/** Keys are kept at least this long (the spec promises 24 hours). */
-const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A holder silent for this long is taken to have crashed; its key can be taken over. */
-const STALE_HOLD_MS = 60_000;
 /** A concurrent repeat waits this long for the first execution before answering 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
-const POLL_MS = 25;
 
 /** Same method, path and JSON body (whatever its key order or spacing) → same fingerprint. */
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
 function canonicalJson(value: unknown): string {
@@ -36,55 +37,78 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/**
- * Idempotency-Key semantics (Stripe's): the first request with a key executes; a repeat with the
- * same body replays the stored response; the same key with another body is 422
- * IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs waits for it. 5xx answers are not
- * stored, so the client may retry them.
- */
-export async function runIdempotent(
-  db: Database,
-  clock: () => Date,
-  scope: { userId: string; key: string; requestHash: string },
-  execute: () => Promise<StoredResponse>,
-): Promise<StoredResponse> {
-  const { userId, key, requestHash } = scope;
-  const started = Date.now();
-  for (;;) {
-    const now = clock();
-    const claimed = await db.transaction(async (tx) => {
-      if (await claimIdempotencyKey(tx, userId, key, requestHash, now)) return { owner: true as const };
-      const record = await findIdempotencyKey(tx, userId, key);
-      if (!record) return { owner: false as const, record: null };
-      const expired = now.getTime() - record.created_at.getTime() > IDEMPOTENCY_RETENTION_MS;
-      const abandoned = record.status === 'IN_PROGRESS' && now.getTime() - record.locked_at.getTime() > STALE_HOLD_MS;
-      if ((expired || abandoned) && (await takeOverIdempotencyKey(tx, userId, key, record.locked_at, requestHash, now))) return { owner: true as const };
-      return { owner: false as const, record };
-    });
-    if (claimed.owner) return executeAndStore(db, userId, key, execute);
-    const record = claimed.record;
-    if (!record) continue; // released between our two reads: try to claim again
-    if (record.request_hash !== requestHash) {
-      throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key');
-    }
-    if (record.status === 'COMPLETED') return { status: record.response_status!, body: JSON.parse(record.response_body!) as unknown };
-    if (Date.now() - started > WAIT_FOR_FIRST_MS) {
-      throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly');
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+interface Scope {
+  userId: string;
+  key: string;
+  requestHash: string;
+}
+
+/** A 5xx answer: its transaction rolls back (effects and key alike) and it is answered as is. */
+class NotStored extends Error {
+  constructor(readonly response: StoredResponse) {
+    super('not stored');
   }
 }
 
-async function executeAndStore(db: Database, userId: string, key: string, execute: () => Promise<StoredResponse>): Promise<StoredResponse> {
-  let response: StoredResponse;
+/**
+ * Idempotency-Key semantics (Stripe's), in ONE transaction: the key is claimed, the operation runs
+ * (`execute` gets a Database whose transactions are savepoints of this one) and its answer is
+ * stored, all committed together. After any crash a retry therefore either runs the operation for
+ * the first time (nothing committed) or replays the original answer with the original ids. A
+ * repeat with the same body replays the stored answer; the same key with another body is 422
+ * IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs waits for its commit (10 s at most,
+ * then 409 IDEMPOTENCY_KEY_IN_PROGRESS). 5xx answers are not stored, so the client may retry them.
+ */
+export async function runIdempotent(
+  deps: Pick<UseCaseDeps, 'db' | 'clock' | 'config'>,
+  scope: Scope,
+  execute: (db: Database) => Promise<StoredResponse>,
+): Promise<StoredResponse> {
+  let executed = false;
   try {
-    response = await execute();
+    const response = await deps.db.transaction(async (tx) => {
+      const replay = await claimOrReplay(tx, scope, deps.clock(), deps.config.retention.idempotencyKeyHours);
+      if (replay) return replay;
+      executed = true;
+      const answer = await execute(joinTransaction(tx, deps.db.kind));
+      if (answer.status >= 500) throw new NotStored(answer);
+      await completeIdempotencyKey(tx, scope.userId, scope.key, answer.status, JSON.stringify(answer.body));
+      faultPoint(deps.config, 'idempotency:before-commit');
+      return answer;
+    });
+    if (executed) faultPoint(deps.config, 'idempotency:after-commit');
+    return response;
   } catch (error) {
-    await db.transaction((tx) => releaseIdempotencyKey(tx, userId, key));
+    if (error instanceof NotStored) return error.response;
+    if (isLockWaitTimeout(error)) {
+      throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly');
+    }
     throw error;
   }
-  await db.transaction((tx) =>
-    response.status >= 500 ? releaseIdempotencyKey(tx, userId, key) : completeIdempotencyKey(tx, userId, key, response.status, JSON.stringify(response.body)),
-  );
-  return response;
+}
+
+/**
+ * Claims the key for this transaction (null: execute), or returns the answer to replay. A key past
+ * its retention window, or left IN_PROGRESS by a version that claimed keys in a transaction of
+ * their own, is taken over: it counts as new.
+ */
+async function claimOrReplay(tx: Queryable, scope: Scope, now: Date, retentionHours: number): Promise<StoredResponse | null> {
+  const { userId, key, requestHash } = scope;
+  const record = await withLockWait(tx, WAIT_FOR_FIRST_MS, async () => {
+    if (await claimIdempotencyKey(tx, userId, key, requestHash, now)) return undefined;
+    return lockIdempotencyKey(tx, userId, key);
+  });
+  // undefined: claimed, ours to execute. null: deleted between our insert and our read (the
+  // retention worker): try again.
+  if (record === undefined) return null;
+  if (record === null) return claimOrReplay(tx, scope, now, retentionHours);
+  const expired = now.getTime() - record.created_at.getTime() > retentionHours * 3_600_000;
+  if (expired || record.status === 'IN_PROGRESS') {
+    await takeOverIdempotencyKey(tx, userId, key, requestHash, now);
+    return null;
+  }
+  if (record.request_hash !== requestHash) {
+    throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key');
+  }
+  return { status: record.response_status!, body: JSON.parse(record.response_body!) as unknown };
 }

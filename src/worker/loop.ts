@@ -1,14 +1,18 @@
 import type { Logger } from 'pino';
 import { type ExecutionDeps, executePendingWork } from '../usecases/execution.js';
+import { RETENTION_BATCH, purgeExpiredData } from '../usecases/retention.js';
 
 /**
- * The worker loop: a pass over the pending work, then a pause when there was nothing to do.
- * Several loops (in several processes) may run against one PostgreSQL: claims are exclusive.
+ * The worker loop: a pass over the pending work, then a pause when there was nothing to do; every
+ * RETENTION_INTERVAL_SECONDS (and at once again while a batch comes back full), a retention pass
+ * deletes what is kept only for a while. Several loops (in several processes) may run against one
+ * PostgreSQL: claims are exclusive, and retention skips the rows another holds.
  */
 export class WorkerLoop {
   private running = false;
   private stopped: Promise<void> = Promise.resolve();
   private wake: (() => void) | undefined;
+  private nextRetentionAt = 0;
 
   constructor(
     private readonly deps: ExecutionDeps,
@@ -34,6 +38,7 @@ export class WorkerLoop {
       let touched = 0;
       try {
         touched = await executePendingWork(this.deps);
+        await this.retention();
       } catch (error) {
         this.logger.error({ err: error }, 'worker pass failed; retrying after a pause');
       }
@@ -44,5 +49,15 @@ export class WorkerLoop {
         });
       }
     }
+  }
+
+  /** One retention pass when it is due; the next is due at once after a full batch, else after the interval. */
+  private async retention(): Promise<void> {
+    if (Date.now() < this.nextRetentionAt) return;
+    // Scheduled first: a pass that fails (the database away) is tried again after the interval, not on every pass.
+    this.nextRetentionAt = Date.now() + this.deps.config.retention.intervalSeconds * 1000;
+    const purged = await purgeExpiredData(this.deps);
+    if (Object.values(purged).some((count) => count >= RETENTION_BATCH)) this.nextRetentionAt = 0;
+    if (Object.values(purged).some((count) => count > 0)) this.logger.info({ purged }, 'retention: expired data deleted');
   }
 }

@@ -1,6 +1,7 @@
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { type TestServer, startTestServer, testConfig } from '../support/server.js';
 import { hs256Token, unsignedToken } from '../support/tokens.js';
 
 let server: TestServer;
@@ -70,5 +71,64 @@ describe('bearer authentication (section 5)', () => {
     expect((await server.client.GET('/healthz')).data).toEqual({ success: true, data: { status: 'ok' } });
     const ready = await server.client.GET('/readyz');
     expect(ready.data?.data.status).toBe('ready');
+  });
+});
+
+/**
+ * Token lifetime and scheme (issue 15, finding 4): a token without `exp` never expired, a future
+ * `iat` was accepted, `bearer` in lower case was refused, and an empty Idempotency-Key was ignored.
+ */
+describe('token rules: exp required, no future iat or nbf beyond the skew, a maximum lifetime, any case of the scheme', () => {
+  const secret = new TextEncoder().encode(testConfig.jwt.secret);
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+  /** An HS256 token for customer A with exactly these claims (none set by default). */
+  const token = (claims: { iat?: number; nbf?: number; exp?: number }) => {
+    let builder = new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(ids.userA);
+    if (claims.iat !== undefined) builder = builder.setIssuedAt(claims.iat);
+    if (claims.nbf !== undefined) builder = builder.setNotBefore(claims.nbf);
+    if (claims.exp !== undefined) builder = builder.setExpirationTime(claims.exp);
+    return builder.sign(secret);
+  };
+
+  it.each([
+    ['without exp', () => token({ iat: nowSeconds() }), 'The access token has no valid exp claim'],
+    ['issued 5 minutes in the future', () => token({ iat: nowSeconds() + 300, exp: nowSeconds() + 900 }), 'The access token is issued in the future'],
+    ['not valid before 5 minutes from now', () => token({ iat: nowSeconds(), nbf: nowSeconds() + 300, exp: nowSeconds() + 900 }), 'The access token is not valid yet'],
+    ['valid for 25 hours', () => token({ iat: nowSeconds(), exp: nowSeconds() + 25 * 3600 }), 'The access token is valid for longer than the 86400 s allowed'],
+    ['valid for 25 more hours, without iat', () => token({ exp: nowSeconds() + 25 * 3600 }), 'The access token is valid for longer than the 86400 s allowed'],
+    ['expired a second ago (no skew on exp)', () => token({ iat: nowSeconds() - 600, exp: nowSeconds() - 1 }), 'The access token has expired'],
+  ])('401 for a token %s', async (_case, make, message) => {
+    const { error, response } = await withAuthorization(`Bearer ${await make()}`);
+    expect(response.status).toBe(401);
+    expect(error).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message } });
+  });
+
+  it.each([
+    ['issued 30 s in the future (within the 60 s skew)', () => token({ iat: nowSeconds() + 30, exp: nowSeconds() + 600 })],
+    ['not valid before 30 s from now (within the skew)', () => token({ iat: nowSeconds(), nbf: nowSeconds() + 30, exp: nowSeconds() + 600 })],
+    ['valid for exactly 24 hours', () => token({ iat: nowSeconds(), exp: nowSeconds() + 24 * 3600 })],
+  ])('200 for a token %s', async (_case, make) => {
+    expect((await withAuthorization(`Bearer ${await make()}`)).response.status).toBe(200);
+  });
+
+  it('matches the scheme case-insensitively (RFC 7235)', async () => {
+    const valid = await server.token(ids.userA, 600);
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) expect((await withAuthorization(`${scheme} ${valid}`)).response.status, scheme).toBe(200);
+    expect((await withAuthorization(`Basic ${valid}`)).response.status).toBe(401);
+  });
+
+  it('400 VALIDATION_ERROR for an empty or blank Idempotency-Key, and nothing done', async () => {
+    const before = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payroll_fee_estimates');
+    const body = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '1.00' }] };
+    for (const key of ['', '   ', '\t']) {
+      const response = await fetch(`${server.baseUrl}/v1/customers/payroll/estimate`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${await server.token(ids.userA)}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, JSON.stringify(key)).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+    }
+    expect(await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payroll_fee_estimates')).toEqual(before);
   });
 });

@@ -5,10 +5,10 @@
  * operation: the spec must say what the server does. A smaller JWKS matrix (wrong issuer,
  * wrong audience, foreign key, HS256 development token) runs over every operation too.
  */
-import { generateKeyPair } from 'jose';
+import { SignJWT, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { type TestServer, startTestServer, testConfig } from '../support/server.js';
 import { type JwksProvider, hs256Token, startJwksProvider, unsignedToken } from '../support/tokens.js';
 import { type Api, apiOf, call, createRequest, dataOf, estimate } from './api.js';
 import { type Operation, type RawResponse, type Spec, expectDocumented, expectEnvelope, fillPath, loadSpec, send } from './spec.js';
@@ -105,7 +105,7 @@ const SCOPED_TO_A = new Set([
   'estimatePayoutFees', 'createPayout', 'getPayout', 'deleteWebhookEndpoint', 'listWebhookDeliveries', 'retryWebhookDelivery',
 ]);
 /** Customer operations on the caller's own collection: B gets its own (2xx), never A's. */
-const OWN_COLLECTION = new Set(['listPayrollRequests', 'createWebhookEndpoint', 'listWebhookEndpoints']);
+const OWN_COLLECTION = new Set(['listPayrollRequests', 'createWebhookEndpoint', 'listWebhookEndpoints', 'listEvents']);
 /** Customer operations an admin may call (operations support): no 403 for an admin. */
 const ADMIN_MAY_READ = new Set(['getPayrollRequest']);
 
@@ -118,8 +118,9 @@ describe('auth matrix: every operation × every kind of caller', () => {
     }
   });
 
-  it('no token, a malformed header, a wrong signature, an expired token, alg none, an unknown user: 401 UNAUTHORIZED; public operations: 200', async () => {
+  it('no token, a malformed header, a wrong signature, an expired token, alg none, an unknown user, no exp, a future iat, too long a lifetime: 401 UNAUTHORIZED; public operations: 200', async () => {
     const unsigned = unsignedToken();
+    const withoutExp = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(ids.userA).setIssuedAt(now()).sign(new TextEncoder().encode(testConfig.jwt.secret));
     const rows: Array<[string, string | undefined]> = [
       ['no token', undefined],
       ['not a bearer scheme', 'Basic dXNlcjpwYXNz'],
@@ -130,6 +131,9 @@ describe('auth matrix: every operation × every kind of caller', () => {
       ['expired', `Bearer ${await hs256Token({ iat: now() - 7200, exp: now() - 3600 })}`],
       ['alg none', `Bearer ${unsigned}`],
       ['unknown user', `Bearer ${await hs256Token({ sub: '7e570003-0000-4000-8000-00000000dead' })}`],
+      ['no exp', `Bearer ${withoutExp}`],
+      ['iat in the future', `Bearer ${await hs256Token({ iat: now() + 600, exp: now() + 1200 })}`],
+      ['lifetime over the maximum', `Bearer ${await hs256Token({ iat: now(), exp: now() + 25 * 3600 })}`],
     ];
     for (const op of spec.operations) {
       for (const [row, authorization] of rows) {
@@ -180,6 +184,16 @@ describe('auth matrix: every operation × every kind of caller', () => {
       const user = op.role === 'admin' ? ids.admin : ids.userA;
       const response = await sendAs(op, op.role === 'public' ? undefined : `Bearer ${await api.token(user)}`);
       expectAnswer(op, 'rightful caller', response, { status: [...op.statuses].filter((s) => s < 500 && s !== 401 && s !== 403) });
+    }
+  });
+
+  it('the scheme is case-insensitive (RFC 7235): `bearer` and `BEARER` get the rightful caller through too', async () => {
+    for (const op of spec.operations.filter((o) => o.role !== 'public' && o.method === 'get')) {
+      const user = op.role === 'admin' ? ids.admin : ids.userA;
+      for (const scheme of ['bearer', 'BEARER']) {
+        const response = await sendAs(op, `${scheme} ${await api.token(user)}`);
+        expectAnswer(op, `rightful caller, scheme ${scheme}`, response, { status: [...op.statuses].filter((s) => s < 500 && s !== 401 && s !== 403) });
+      }
     }
   });
 });

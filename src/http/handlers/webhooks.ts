@@ -1,4 +1,5 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
+import { listCustomerEvents } from '../../usecases/listEvents.js';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -8,9 +9,10 @@ import {
 } from '../../usecases/webhookEndpoints.js';
 import type { Handlers } from '../operations.js';
 
-/** The Webhooks tag: a customer's endpoints and the deliveries made to them. */
+/** The Webhooks tag: a customer's event log, its endpoints and the deliveries made to them. */
 export function webhookHandlers(deps: UseCaseDeps) {
   return {
+    listEvents: async ({ caller, query }) => ({ status: 200, data: await listCustomerEvents(deps, caller, query) }),
     createWebhookEndpoint: async ({ caller, body }) => ({ status: 201, data: await createWebhookEndpoint(deps, caller, body) }),
     listWebhookEndpoints: async ({ caller }) => ({ status: 200, data: await listWebhookEndpoints(deps, caller) }),
     deleteWebhookEndpoint: async ({ caller, params }) => ({ status: 200, data: await deleteWebhookEndpoint(deps, caller, params.endpointId) }),

@@ -94,7 +94,7 @@ const MALFORMED_JSON = ['{', '{"a":}', "{'a':1}", '{"a":1,}', '[', '', 'null', '
 const BAD_HEADERS: Array<[string, string]> = [
   ['idempotency-key', ''], ['idempotency-key', ' '], ['idempotency-key', 'a b'], ['idempotency-key', 'k'.repeat(256)], ['idempotency-key', 'é'],
   ['x-request-id', 'r'.repeat(201)], ['x-request-id', ''], ['x-request-id', 'a b\tc'], ['accept', 'text/html'], ['accept', 'application/xml'],
-  ['authorization', 'Bearer'],
+  ['authorization', 'Bearer'], ['authorization', 'bearer '], ['authorization', 'Bearer  '], ['idempotency-key', '\t'],
 ];
 
 export type Mutation =
@@ -116,6 +116,7 @@ export type Mutation =
   | { kind: 'badQuery'; value: string }
   | { kind: 'dropQuery'; n: number }
   | { kind: 'badHeader'; header: [string, string] }
+  | { kind: 'schemeCase'; value: 'bearer' | 'BEARER' | 'bEaReR' }
   | { kind: 'wrongMethod'; method: string };
 
 export function mutationArb(op: Operation): fc.Arbitrary<Mutation> {
@@ -139,6 +140,8 @@ export function mutationArb(op: Operation): fc.Arbitrary<Mutation> {
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('badQuery' as const), value: fc.constantFrom(...BAD_QUERIES) }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('badHeader' as const), header: fc.constantFrom(...BAD_HEADERS) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('wrongMethod' as const), method: fc.constantFrom('DELETE', 'PATCH', 'PUT', 'POST', 'GET') }) },
+    // Not broken at all (RFC 7235: the scheme is case-insensitive): the request must fare as with `Bearer`.
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('schemeCase' as const), value: fc.constantFrom('bearer' as const, 'BEARER' as const, 'bEaReR' as const) }) },
   ];
   const path: Array<fc.WeightedArbitrary<Mutation>> = op.parameters.some((p) => p.in === 'path')
     ? [
@@ -265,6 +268,9 @@ export function mutate(spec: Spec, request: Request, mutation: Mutation): { requ
       r.headers[name] = value;
       return { request: r, extra: [] };
     }
+    case 'schemeCase':
+      if (r.headers.authorization) r.headers.authorization = r.headers.authorization.replace(/^Bearer /, `${mutation.value} `);
+      return { request: r, extra: [] };
     case 'wrongMethod': {
       const defined = Object.keys(spec.raw.paths[request.op.path] ?? {}).map((m) => m.toUpperCase());
       if (defined.includes(mutation.method)) return { request: r, extra: [] };

@@ -288,5 +288,9 @@ export function harvest(spec: Spec, request: Request, response: RawResponse): vo
     case 'listAdminPayrollRequests':
       if (data.nextCursor) remember('cursors', { cursor: data.nextCursor as string, status: request.queryValues.status, admin: request.op.operationId === 'listAdminPayrollRequests' });
       break;
+    case 'listEvents':
+      // Event cursors join the pool: valid for listEvents, a 400 for the request lists, and the reverse.
+      if (data.nextCursor) remember('cursors', { cursor: data.nextCursor as string, status: undefined, admin: false });
+      break;
   }
 }

@@ -1,0 +1,36 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { principalOf } from './auth.js';
+import { sendError } from './envelope.js';
+
+/** The most a request without a valid bearer token may send: enough for any small call, not for a flood. */
+const ANONYMOUS_BODY_BYTES = 8 * 1024;
+
+/**
+ * The JSON body, read after authentication: up to `limit` for a verified caller; up to 8 KB
+ * otherwise, refused from its Content-Length before a byte of it is read (413 PAYLOAD_TOO_LARGE,
+ * and the connection closed), so that junk tokens cannot make the service receive, buffer and
+ * parse megabytes.
+ */
+export function jsonBody(limit: string): RequestHandler {
+  const verified = express.json({ limit });
+  const anonymous = express.json({ limit: ANONYMOUS_BODY_BYTES });
+  return (req, res, next) => {
+    if (principalOf(res)) return verified(req, res, next);
+    if (Number(req.headers['content-length'] ?? 0) > ANONYMOUS_BODY_BYTES) {
+      closeAfterAnswer(req, res);
+      return sendError(res, 'PAYLOAD_TOO_LARGE', `Without a valid bearer token a request body may hold at most ${ANONYMOUS_BODY_BYTES / 1024} KB`);
+    }
+    return anonymous(req, res, next);
+  };
+}
+
+/**
+ * For a request without a valid token answered before its body was read: close the connection
+ * after the answer, so that the rest of the body is never received (Node would otherwise read and
+ * discard all of it to keep the connection alive: megabytes per request in a flood). A client still
+ * uploading may see the connection reset instead of the answer; only callers without a valid
+ * token are treated so, never a verified one.
+ */
+export function closeAfterAnswer(req: Request, res: Response): void {
+  if (Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined) res.setHeader('Connection', 'close');
+}

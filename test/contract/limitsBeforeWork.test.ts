@@ -1,0 +1,171 @@
+/**
+ * Limits before work (issue 15, finding 2). The review sent 1,000 requests with 1,000 junk tokens
+ * and got 1,000 × 401, never a 429 (the budget was keyed on the raw header); posted 1.8 MB bodies
+ * with junk tokens, parsed before authentication; and one customer's 10,000-entry estimates slowed
+ * every other customer. Now: the budget belongs to the verified user, or to the client address
+ * without a valid token; an unauthenticated body is capped at 8 KB before it is read; and a
+ * customer runs at most a few heavy operations at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { signAccessToken } from '../../src/http/tokens.js';
+import type { Database } from '../../src/store/db.js';
+import { ids } from '../fixtures/world.js';
+import { freshDatabase } from '../support/database.js';
+import { payrollBodies } from '../support/payroll.js';
+import { serveApp } from '../support/server.js';
+
+let db: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => ({ db, drop } = await freshDatabase()));
+afterAll(() => drop());
+
+const listPath = '/v1/customers/payroll/requests';
+const junk = (n: number) => `Bearer eyJhbGciOiJIUzI1NiJ9.${Buffer.from(`{"sub":"${n}"}`).toString('base64url')}.${'x'.repeat(43)}`;
+
+describe('rate limits per verified user, and per client address without a valid token', () => {
+  const config = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_PER_MINUTE: '5', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '3' });
+
+  it('a flood of junk tokens spends the address budget: 429 with Retry-After, while a verified user keeps its own budget', async () => {
+    const { url, close } = await serveApp(config, db);
+    try {
+      const statuses: number[] = [];
+      let limited: Response | undefined;
+      for (let n = 0; n < 10; n++) {
+        const response = await fetch(url + listPath, { headers: { Authorization: junk(n) } });
+        statuses.push(response.status);
+        if (response.status === 429) limited ??= response;
+        await response.arrayBuffer();
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429, 429, 429]);
+      expect(limited!.headers.get('retry-after')).toBe('60');
+      expect(limited!.headers.get('ratelimit-limit')).toBe('3');
+      // No token at all counts against the same address budget.
+      expect((await fetch(url + listPath)).status).toBe(429);
+      // A verified user is not held back by the junk sent from its address.
+      const token = await signAccessToken(config.jwt, ids.userA);
+      const mine = await fetch(url + listPath, { headers: { Authorization: `Bearer ${token}` } });
+      expect(mine.status).toBe(200);
+      expect(mine.headers.get('ratelimit-limit')).toBe('5');
+    } finally {
+      await close();
+    }
+  });
+
+  it('the budget is the user’s, not the token’s: new tokens buy nothing', async () => {
+    const { url, close } = await serveApp(config, db);
+    try {
+      const statuses: number[] = [];
+      for (let n = 0; n < 6; n++) {
+        // A new token each time (another lifetime, so another signature).
+        const token = await signAccessToken(config.jwt, ids.userA, 600 + n);
+        statuses.push((await fetch(url + listPath, { headers: { Authorization: `Bearer ${token}` } })).status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      const other = await signAccessToken(config.jwt, ids.userB);
+      expect((await fetch(url + listPath, { headers: { Authorization: `Bearer ${other}` } })).status).toBe(200);
+    } finally {
+      await close();
+    }
+  });
+
+  it('behind a trusted proxy, the client address is the one the proxy names', async () => {
+    const { url, close } = await serveApp(loadConfig({ NODE_ENV: 'test', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2', TRUST_PROXY: 'loopback' }), db);
+    try {
+      const from = async (client: string) => (await fetch(url + listPath, { headers: { 'X-Forwarded-For': client } })).status;
+      expect([await from('203.0.113.1'), await from('203.0.113.1'), await from('203.0.113.1')]).toEqual([401, 401, 429]);
+      expect(await from('203.0.113.2')).toBe(401); // another client behind the same proxy: its own budget
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('bodies are read only for a verified caller beyond 8 KB', () => {
+  it('a large body without a valid token is refused with 413 before it is parsed; the same body with a token is read', async () => {
+    const { url, close } = await serveApp(loadConfig({ NODE_ENV: 'test' }), db);
+    try {
+      const body = JSON.stringify({ padding: 'x'.repeat(1_800_000) });
+      const started = performance.now();
+      const refused = await fetch(`${url}/v1/customers/payroll/estimate`, {
+        method: 'POST',
+        headers: { Authorization: junk(1), 'Content-Type': 'application/json' },
+        body,
+      });
+      expect(refused.status).toBe(413);
+      expect(await refused.json()).toEqual({
+        success: false,
+        error: { code: 'PAYLOAD_TOO_LARGE', message: 'Without a valid bearer token a request body may hold at most 8 KB' },
+      });
+      console.log(`[limits] 1.8 MB body with a junk token: 413 in ${Math.round(performance.now() - started)} ms`);
+      const small = await fetch(`${url}/v1/customers/payroll/estimate`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ padding: 'x'.repeat(7000) }),
+      });
+      expect(small.status).toBe(401); // small enough to reach authentication's answer
+      const token = await signAccessToken(loadConfig({}).jwt, ids.userA);
+      const verified = await fetch(`${url}/v1/customers/payroll/estimate`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body,
+      });
+      expect(verified.status).toBe(400); // read and validated: not an estimate body
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('a per-customer cap on concurrent heavy operations', () => {
+  it('a customer past its heavy operations at once gets 429 at once; a refused creation is not its key’s answer', async () => {
+    const config = loadConfig({ NODE_ENV: 'test', HEAVY_OPERATION_ENTRIES: '2', HEAVY_OPERATIONS_PER_CUSTOMER: '1' });
+    const { url, close } = await serveApp(config, db);
+    const tokenA = await signAccessToken(config.jwt, ids.userA);
+    const post = (path: string, token: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(url + path, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
+    const heavy = payrollBodies([ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA3].map((beneficiaryId) => ({ beneficiaryId, amount: '10.00' })));
+    try {
+      const feeHash = ((await (await post('/v1/customers/payroll/estimate', tokenA, heavy.estimate)).json()) as { data: { feeHash: string } }).data.feeHash;
+      // Authenticated just now (the principal is cached for 5 s): only the estimate itself waits for the database below.
+      await fetch(url + listPath, { headers: { Authorization: `Bearer ${tokenA}` } });
+      // Hold the estimates' table: the first heavy estimate takes A's slot and waits there.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = db.transaction(async (tx) => {
+        await tx.query('LOCK TABLE payroll_fee_estimates IN ACCESS EXCLUSIVE MODE');
+        locked();
+        await released;
+      });
+      await isLocked;
+      const first = post('/v1/customers/payroll/estimate', tokenA, heavy.estimate);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const second = await post('/v1/customers/payroll/estimate', tokenA, heavy.estimate);
+      expect(second.status).toBe(429);
+      expect(second.headers.get('retry-after')).toBe('1');
+      expect(((await second.json()) as { error: { code: string; message: string } }).error).toEqual({
+        code: 'RATE_LIMITED',
+        message: 'Too many heavy operations at once: at most 1 of more than 2 entries per customer; retry after the Retry-After seconds',
+      });
+      // A plainly heavy body (over 256 bytes per allowed entry) is refused unread: read, this one would be a 400.
+      const unread = await post('/v1/customers/payroll/estimate', tokenA, { ...heavy.estimate, padding: 'x'.repeat(2000) });
+      expect(unread.status).toBe(429);
+      const refusedCreate = await post('/v1/customers/payroll/requests', tokenA, heavy.create(feeHash), { 'Idempotency-Key': 'heavy-create-1' });
+      expect(refusedCreate.status).toBe(429);
+      release();
+      await holder;
+      expect((await first).status).toBe(200);
+      // The slot is free again; the key stored nothing for the 429: the retry executes.
+      const created = await post('/v1/customers/payroll/requests', tokenA, heavy.create(feeHash), { 'Idempotency-Key': 'heavy-create-1' });
+      expect(created.status).toBe(201);
+    } finally {
+      await close();
+    }
+  }, 30_000);
+});
