@@ -59,7 +59,9 @@ export async function load(target: Target, seconds: number, warmupSeconds = 0): 
   log(`${target.name}: ${completed} answers in ${seconds} s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms`);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     outcome.failed = true;
-    log(`${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts; status codes ${JSON.stringify(result.statusCodeStats)}`);
+    log(
+      `${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts; status codes ${JSON.stringify(result.statusCodeStats)}`,
+    );
   }
   return {
     rps: round(completed / result.duration, 0),

@@ -67,7 +67,9 @@ function pssKbOf(pid: number): number {
 
 /** utime + stime of a process, in ms (from /proc/<pid>/stat; clock ticks of 10 ms). */
 export function cpuMsOf(pid: number): number {
-  const fields = read(`/proc/${pid}/stat`).replace(/^.*\) /, '').split(' ');
+  const fields = read(`/proc/${pid}/stat`)
+    .replace(/^.*\) /, '')
+    .split(' ');
   return fields.length > 12 ? (Number(fields[11]) + Number(fields[12])) * 10 : 0;
 }
 

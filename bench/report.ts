@@ -50,12 +50,29 @@ export function formatTable(figures: Figures): string {
   ];
   const load = (name: string, value: LoadFigures | null, ratio?: string, p99?: number) => {
     if (!value) return;
-    lines.push(row([name, String(value.rps), String(value.p50Ms), String(value.p99Ms), ratio ?? '1.00', p99 === undefined ? '—' : `${p99.toFixed(1)}×`, fixed(value.cpuMsPerRequest), fixed(value.dbCpuMsPerRequest)]));
+    lines.push(
+      row([
+        name,
+        String(value.rps),
+        String(value.p50Ms),
+        String(value.p99Ms),
+        ratio ?? '1.00',
+        p99 === undefined ? '—' : `${p99.toFixed(1)}×`,
+        fixed(value.cpuMsPerRequest),
+        fixed(value.dbCpuMsPerRequest),
+      ]),
+    );
   };
   load('baseline (bare Express, estimate envelope)', figures.baseline);
   load(`baseline, read-sized answer (${Math.round((figures.readAnswerBytes ?? 0) / 1024)} KB)`, figures.baselineRead);
   load('estimate-5', figures.estimate5, fixed(figures.estimate5?.ratio), figures.estimate5?.p99VsBaseline);
-  if (figures.read) load('read (50 splits)', figures.read, `${fixed(figures.read.ratio)} (same size), ${fixed(figures.read.ratioSmallBaseline)} (small)`, figures.read.p99VsBaseline);
+  if (figures.read)
+    load(
+      'read (50 splits)',
+      figures.read,
+      `${fixed(figures.read.ratio)} (same size), ${fixed(figures.read.ratioSmallBaseline)} (small)`,
+      figures.read.p99VsBaseline,
+    );
   lines.push('', row(['single request', `median of ${REPEAT} ms`]), row(['---', '---:']));
   const single = (name: string, value: { ms: number } | null) => value && lines.push(row([name, String(value.ms)]));
   single('estimate-1k', figures.estimate1k);

@@ -55,12 +55,21 @@ export async function runRounds(plan: RoundsPlan): Promise<RoundsResult> {
       p99VsBaseline: round(median(pairs.map(([scenario, b]) => scenario.p99Ms / b.p99Ms)), 2),
     };
   };
-  const read = compared((r) => r.read, (r) => r.baselineRead);
-  const readSmall = compared((r) => r.read, (r) => r.baseline);
+  const read = compared(
+    (r) => r.read,
+    (r) => r.baselineRead,
+  );
+  const readSmall = compared(
+    (r) => r.read,
+    (r) => r.baseline,
+  );
   return {
     baseline,
     baselineRead: plan.read ? medianFigures(rounds.map((r) => r.baselineRead!)) : null,
-    estimate5: compared((r) => r.estimate5, (r) => r.baseline),
+    estimate5: compared(
+      (r) => r.estimate5,
+      (r) => r.baseline,
+    ),
     read: read && readSmall && { ...read, ratioSmallBaseline: readSmall.ratio },
   };
 }

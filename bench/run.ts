@@ -128,7 +128,9 @@ async function launchServer(tmp: string, serverLog: string, external: { name: st
   const jwtSecret = randomBytes(32).toString('base64url');
   const port = await freePort();
   const serverArgs = ['--import', 'tsx', ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []), 'src/main.ts'];
-  log(`starting the server (${external ? `PostgreSQL, database ${external.name}` : 'embedded PostgreSQL, fresh data directory'}) on port ${port}; its log: ${serverLog}`);
+  log(
+    `starting the server (${external ? `PostgreSQL, database ${external.name}` : 'embedded PostgreSQL, fresh data directory'}) on port ${port}; its log: ${serverLog}`,
+  );
   const started = performance.now();
   const server = start(serverArgs, serverEnv(port, tmp, external?.url ?? '', worldFile, jwtSecret), serverLog);
   const base = `http://127.0.0.1:${port}`;
@@ -148,7 +150,11 @@ async function launchBaseline(tmp: string, base: string, { estimate, read }: { e
   const readAnswerBytes = await sampleAnswer(`${base}${read.path}`, read.init, readAnswerFile);
   const baselineLog = path.join(tmp, 'baseline.log');
   const baselinePort = await freePort();
-  const bare = start(['--import', 'tsx', 'bench/baseline.ts'], { ...process.env, PORT: String(baselinePort), BASELINE_ANSWER_FILE: answerFile, BASELINE_READ_ANSWER_FILE: readAnswerFile }, baselineLog);
+  const bare = start(
+    ['--import', 'tsx', 'bench/baseline.ts'],
+    { ...process.env, PORT: String(baselinePort), BASELINE_ANSWER_FILE: answerFile, BASELINE_READ_ANSWER_FILE: readAnswerFile },
+    baselineLog,
+  );
   const bareBase = `http://127.0.0.1:${baselinePort}`;
   await waitFor(bare, async () => (await fetch(`${bareBase}${read.path}`)).status === 200, 'the baseline', baselineLog, 30_000);
   return { bare, bareBase, readAnswerBytes };
@@ -190,10 +196,13 @@ async function measure(tmp: string, server: Server, externalName: string | undef
 
   const isEstimate = (body: unknown) => typeof (body as { data?: { feeHash?: unknown } }).data?.feeHash === 'string';
   const hasSplits = (count: number) => (body: unknown) => (body as { data?: { amountSplitDetails?: unknown[] } }).data?.amountSplitDetails?.length === count;
-  const estimate = (count: number) => single(`estimate-${count / 1000}k`, `${base}${estimatePath}`, { method: 'POST', headers: post, body: estimateBody(count) }, isEstimate);
+  const estimate = (count: number) =>
+    single(`estimate-${count / 1000}k`, `${base}${estimatePath}`, { method: 'POST', headers: post, body: estimateBody(count) }, isEstimate);
   const estimate1k = wanted('estimate1k') ? await estimate(1000) : null;
   const estimate10k = wanted('estimate10k') ? await estimate(10_000) : null;
-  const read1k = wanted('read1k') ? await single('read-1k', `${base}/v1/customers/payroll/requests/${benchIds.request1k}`, { headers: auth }, hasSplits(1000)) : null;
+  const read1k = wanted('read1k')
+    ? await single('read-1k', `${base}/v1/customers/payroll/requests/${benchIds.request1k}`, { headers: auth }, hasSplits(1000))
+    : null;
   const peak = memory.peak();
   memory.stop();
   const peakWithStartKb = kbOf(pid, 'VmHWM');
@@ -230,7 +239,12 @@ async function main(): Promise<number> {
     const server = await launchServer(tmp, serverLog, external);
     const measured = await measure(tmp, server, external?.name);
     await server.stop();
-    const figures: Figures = { database: external ? 'postgres' : 'embedded', startSeconds: server.startSeconds, ...measured, loadAverage: { start: loadStart, end: loadAverage() } };
+    const figures: Figures = {
+      database: external ? 'postgres' : 'embedded',
+      startSeconds: server.startSeconds,
+      ...measured,
+      loadAverage: { start: loadStart, end: loadAverage() },
+    };
     const table = formatTable(figures);
     if (args.json) {
       console.error(table);

@@ -62,15 +62,10 @@ type Operation<T> = Extract<T, Record<string | number, any>>;
 // As openapi-fetch's InitParam: the options argument is optional exactly when nothing in it is required;
 // the call options are added after inference.
 type InitParam<Init> =
-  RequiredKeysOf<Init> extends never
-    ? [(Init & CallOptions & { [key: string]: unknown })?]
-    : [Init & CallOptions & { [key: string]: unknown }];
+  RequiredKeysOf<Init> extends never ? [(Init & CallOptions & { [key: string]: unknown })?] : [Init & CallOptions & { [key: string]: unknown }];
 
 /** One HTTP method of the client: the paths that have it, their options, their typed responses. */
-export type PayrollClientMethod<Method extends HttpMethod> = <
-  Path extends PathsWithMethod<paths, Method>,
-  Init extends MaybeOptionalInit<paths[Path], Method>,
->(
+export type PayrollClientMethod<Method extends HttpMethod> = <Path extends PathsWithMethod<paths, Method>, Init extends MaybeOptionalInit<paths[Path], Method>>(
   url: Path,
   ...init: InitParam<Init>
 ) => Promise<FetchResponse<Operation<paths[Path][Method]>, Init, MediaType>>;

@@ -13,14 +13,7 @@
 // by the platform's operators, not by the customer's program: without ADMIN_TOKEN the script stops
 // after creating the request. POLL_INTERVAL_MS defaults to the documented 30 s.
 import { randomUUID } from 'node:crypto';
-import {
-  PAYROLL_POLL_INTERVAL_MS,
-  PayrollApiError,
-  type PayrollRequestStatus,
-  createPayrollClient,
-  isFinalPayrollStatus,
-  unwrap,
-} from 'payroll-fee-service';
+import { PAYROLL_POLL_INTERVAL_MS, PayrollApiError, type PayrollRequestStatus, createPayrollClient, isFinalPayrollStatus, unwrap } from 'payroll-fee-service';
 
 const demo = {
   usdAccountCurrency: '7b1e0005-0000-4000-8000-000000000001',
@@ -51,7 +44,10 @@ async function main(): Promise<number> {
   ];
   const accounts = { sourceAccountCurrencyId: demo.usdAccountCurrency, payrollAccountCurrencyId: demo.partnerBankAed };
   const estimate = unwrap(await api.POST('/v1/customers/payroll/estimate', { body: { ...accounts, amountSplitDetails: entries } }));
-  log('estimate', `total ${estimate.totalAmount} (fees ${estimate.feeAmount}), about ${estimate.estimatedReceivedAmount} received; feeHash valid until ${estimate.expiresAt}`);
+  log(
+    'estimate',
+    `total ${estimate.totalAmount} (fees ${estimate.feeAmount}), about ${estimate.estimatedReceivedAmount} received; feeHash valid until ${estimate.expiresAt}`,
+  );
 
   // 2. Create with the feeHash: the same accounts and entries, plus a purpose code each. The
   //    Idempotency-Key makes a retry of this very call safe (it would replay the first answer).

@@ -99,7 +99,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     testFault: nodeEnv === 'test' ? env.TEST_FAULT || undefined : undefined,
     redisUrl: env.REDIS_URL || undefined,
-    corsOrigins: (env.CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean),
+    corsOrigins: (env.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }
@@ -118,9 +121,11 @@ function trustProxy(raw: string | undefined): string | number | boolean {
 export function productionProblems(config: Config, env: NodeJS.ProcessEnv = process.env): string[] {
   if (config.nodeEnv !== 'production') return [];
   const problems: string[] = [];
-  if (!config.jwt.jwksUrl && config.jwt.secret === DEVELOPMENT_JWT_SECRET) problems.push('JWT_SECRET is the development secret (set JWT_SECRET or JWT_JWKS_URL)');
+  if (!config.jwt.jwksUrl && config.jwt.secret === DEVELOPMENT_JWT_SECRET)
+    problems.push('JWT_SECRET is the development secret (set JWT_SECRET or JWT_JWKS_URL)');
   if (config.feeHashSecret === DEVELOPMENT_FEE_HASH_SECRET) problems.push('FEE_HASH_SECRET is the development secret');
-  if (env.WORLD_FILE === undefined || config.worldFile === 'worlds/demo.json') problems.push('WORLD_FILE is the demo world (set WORLD_FILE to your reference data, or to an empty string)');
+  if (env.WORLD_FILE === undefined || config.worldFile === 'worlds/demo.json')
+    problems.push('WORLD_FILE is the demo world (set WORLD_FILE to your reference data, or to an empty string)');
   return problems;
 }
 

@@ -169,9 +169,7 @@ function checkMoneyInvariants(world: World, request: WorldPayrollRequest): void 
     P = P.plus(p);
   }
   const spreadFee = S.times(bips).div(10000).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
-  const schedule = world.fees.processor.find(
-    (p) => p.accountProvider === source.account.accountProvider && p.currency === source.currency,
-  )!;
+  const schedule = world.fees.processor.find((p) => p.accountProvider === source.account.accountProvider && p.currency === source.currency)!;
   const rawProcessor = S.times(schedule.percentBps).div(10000).plus(schedule.fixed);
   const processorFee = Decimal.min(Decimal.max(rawProcessor, schedule.min), schedule.max).toDecimalPlaces(sourceScale, Decimal.ROUND_UP);
   const perBeneficiary = new D(world.fees.bankFeePerBeneficiary[payroll.currency]!);
@@ -230,7 +228,7 @@ function checkMoneyInvariants(world: World, request: WorldPayrollRequest): void 
   }
 }
 
-describe('money invariants of the worlds\' payroll requests', () => {
+describe("money invariants of the worlds' payroll requests", () => {
   it('demo world: five requests of Acme, in the documented statuses', () => {
     const requests = demoWorld.payrollRequests ?? [];
     expect(requests.map((r) => r.status)).toEqual(['PENDING', 'QUOTE_PROVIDED', 'COMPLETED', 'PARTIALLY_COMPLETED', 'CANCELLED']);
@@ -312,7 +310,12 @@ async function expectLedgerMatches(db: Database, world: World): Promise<void> {
     expect(new D(row.amount).equals(new D(request.totalAmount).negated())).toBe(true);
   }
   const cancelled = debitRows.filter((r) => r.kind === 'PAYROLL_CANCELLED');
-  expect(cancelled.map((r) => r.payroll_request_id).sort()).toEqual(requests.filter((r) => r.status === 'CANCELLED').map((r) => r.id).sort());
+  expect(cancelled.map((r) => r.payroll_request_id).sort()).toEqual(
+    requests
+      .filter((r) => r.status === 'CANCELLED')
+      .map((r) => r.id)
+      .sort(),
+  );
 }
 
 describe('loadWorld', () => {
@@ -322,8 +325,7 @@ describe('loadWorld', () => {
     await loadWorld(db, demoWorld);
     expect(await isDatabaseEmpty(db)).toBe(false);
 
-    const count = async (table: string): Promise<number> =>
-      (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
+    const count = async (table: string): Promise<number> => (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`))[0]!.n;
     const requests = demoWorld.payrollRequests ?? [];
     expect(await count('currencies')).toBe(demoWorld.currencies.length);
     expect(await count('customers')).toBe(demoWorld.customers.length);
@@ -342,10 +344,7 @@ describe('loadWorld', () => {
 
     await expectLedgerMatches(db, demoWorld);
 
-    const [customer] = await db.query<{ spread_bips: number | null }>(
-      'SELECT spread_bips FROM customers WHERE company_legal_name = $1',
-      ['Globex FZ-LLC'],
-    );
+    const [customer] = await db.query<{ spread_bips: number | null }>('SELECT spread_bips FROM customers WHERE company_legal_name = $1', ['Globex FZ-LLC']);
     expect(customer!.spread_bips).toBeNull();
     const inactive = await db.query('SELECT id FROM beneficiaries WHERE NOT active');
     expect(inactive).toHaveLength(1);

@@ -23,7 +23,12 @@ describe('settleWorld', () => {
     // 6 openings; COMPLETED: created, processor leg, bank leg, FX, 2 payouts; PENDING: created.
     expect(journal.map(({ entry }) => entry.kind)).toEqual([
       ...Array(6).fill('OPENING_BALANCE'),
-      'PAYROLL_CREATED', 'PROCESSOR_LEG_COMPLETED', 'BANK_LEG_COMPLETED', 'FX_CONVERSION', 'PAYOUT_SENT', 'PAYOUT_SENT',
+      'PAYROLL_CREATED',
+      'PROCESSOR_LEG_COMPLETED',
+      'BANK_LEG_COMPLETED',
+      'FX_CONVERSION',
+      'PAYOUT_SENT',
+      'PAYOUT_SENT',
       'PAYROLL_CREATED',
     ]);
   });

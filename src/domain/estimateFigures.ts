@@ -1,15 +1,7 @@
 import type { Decimal } from 'decimal.js';
 import type { components } from '../../generated/api.js';
 import { validationError } from './errors.js';
-import {
-  type CurrencyUnits,
-  type SettlementScales,
-  assertBelowAmountLimit,
-  assertScale,
-  customerPays,
-  promised,
-  settlementScales,
-} from './minorUnits.js';
+import { type CurrencyUnits, type SettlementScales, assertBelowAmountLimit, assertScale, customerPays, promised, settlementScales } from './minorUnits.js';
 import { Money, bipsFraction, parseAmount, sum } from './money.js';
 import { type FeeSchedule, MAX_SPLIT_ENTRIES, scheduleFee } from './payrollFees.js';
 
@@ -102,7 +94,9 @@ export function normaliseEstimateEntries(entries: readonly EstimateEntryInput[],
     const beneficiaryId = entry.beneficiaryId.toLowerCase();
     const earlier = seenAt.get(beneficiaryId);
     if (earlier !== undefined) {
-      throw validationError(`${field}.beneficiaryId duplicates amountSplitDetails[${earlier}].beneficiaryId (${beneficiaryId}); each beneficiary may appear once`);
+      throw validationError(
+        `${field}.beneficiaryId duplicates amountSplitDetails[${earlier}].beneficiaryId (${beneficiaryId}); each beneficiary may appear once`,
+      );
     }
     seenAt.set(beneficiaryId, index);
     const amountCurrencyType = entry.amountCurrencyType ?? 'SOURCE';
@@ -180,8 +174,6 @@ export function completeWithSchedule(converted: ConvertedEstimate, processorSche
 }
 
 /** The whole estimate on pure inputs. */
-export function estimateFigures(
-  input: EstimateInput & { processorSchedule: FeeSchedule | null; bankFeePerBeneficiary: Decimal },
-): EstimateFigures {
+export function estimateFigures(input: EstimateInput & { processorSchedule: FeeSchedule | null; bankFeePerBeneficiary: Decimal }): EstimateFigures {
   return completeWithSchedule(convertEstimate(input), input.processorSchedule, input.bankFeePerBeneficiary);
 }

@@ -32,7 +32,12 @@ function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
 
 function estimateLineView(line: EstimateLine, figures: Pick<EstimateFigures, 'scales'>): EstimateLineView {
   const { source, payroll } = scaleFormatters(figures.scales);
-  return { beneficiaryId: line.beneficiaryId, amountCurrencyType: line.amountCurrencyType, sourceCurrencyAmount: source(line.sourceCurrencyAmount), amount: payroll(line.amount) };
+  return {
+    beneficiaryId: line.beneficiaryId,
+    amountCurrencyType: line.amountCurrencyType,
+    sourceCurrencyAmount: source(line.sourceCurrencyAmount),
+    amount: payroll(line.amount),
+  };
 }
 
 export interface EstimateIdentity {

@@ -20,9 +20,7 @@ export function signPayoutFeeHash(secret: string, estimateId: string, expiresAt:
   return `${head}:${payoutSignature(secret, head, lockedFigures)}`;
 }
 
-export type PayoutFeeHashCheck =
-  | { ok: true; estimateId: string; expiresAt: Date }
-  | { ok: false; reason: 'MALFORMED' | 'BAD_SIGNATURE' | 'EXPIRED' };
+export type PayoutFeeHashCheck = { ok: true; estimateId: string; expiresAt: Date } | { ok: false; reason: 'MALFORMED' | 'BAD_SIGNATURE' | 'EXPIRED' };
 
 export function verifyPayoutFeeHash(secret: string, feeHash: string, lockedFigures: string, now: Date): PayoutFeeHashCheck {
   const match = /^([0-9a-f-]{36}):([0-9]{1,12}):([A-Za-z0-9_-]{43})$/.exec(feeHash);

@@ -56,7 +56,11 @@ export function acceptSettled(ledger: PayrollLedger, settlement: AdjustmentSettl
 }
 
 function feePostings(from: LedgerAccount, currency: string, fees: LockedFees) {
-  return [...move(from, fee('SPREAD'), currency, fees.spreadFee), ...move(from, fee('PROCESSOR'), currency, fees.processorFee), ...move(from, fee('BANK'), currency, fees.bankFee)];
+  return [
+    ...move(from, fee('SPREAD'), currency, fees.spreadFee),
+    ...move(from, fee('PROCESSOR'), currency, fees.processorFee),
+    ...move(from, fee('BANK'), currency, fees.bankFee),
+  ];
 }
 
 /** PROCESSOR_INTERNAL_DEBIT completed: the processor took the total; the fees are earned. */

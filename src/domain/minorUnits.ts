@@ -106,9 +106,7 @@ function writtenSignificantDigits(value: Decimal): number {
 export function assertJsonExact(value: Decimal, field: string): void {
   const digits = writtenSignificantDigits(value);
   if (digits > MAX_JSON_SIGNIFICANT_DIGITS) {
-    throw validationError(
-      `${field} ${value.toFixed()} has ${digits} significant digits; the payout estimate allows at most ${MAX_JSON_SIGNIFICANT_DIGITS}`,
-    );
+    throw validationError(`${field} ${value.toFixed()} has ${digits} significant digits; the payout estimate allows at most ${MAX_JSON_SIGNIFICANT_DIGITS}`);
   }
 }
 

@@ -55,9 +55,7 @@ export function computePayoutFees(input: {
     return { amount, fee: ZERO, internalFee: ZERO, totalFee: ZERO, totalAmount: amount, estimatedDate: now, isEstimateAvailable: false, ruleSet: false };
   }
   const fee = roundUp(scheduleFee(schedule, amount), minorUnits);
-  const internalFee = internalRule
-    ? roundUp(amount.times(bipsFraction(internalRule.percentBps)).plus(internalRule.fixed), minorUnits)
-    : ZERO;
+  const internalFee = internalRule ? roundUp(amount.times(bipsFraction(internalRule.percentBps)).plus(internalRule.fixed), minorUnits) : ZERO;
   const totalFee = fee.plus(internalFee);
   return {
     amount,

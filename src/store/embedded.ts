@@ -172,7 +172,11 @@ async function launch(options: LaunchOptions, attempt = 1): Promise<{ port: numb
 
 /** SIGINT is PostgreSQL's fast shutdown; SIGQUIT and SIGKILL follow if it hangs. */
 async function stopPostmaster(child: ChildProcess): Promise<void> {
-  for (const [signal, waitMs] of [['SIGINT', 15_000], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGINT', 15_000],
+    ['SIGQUIT', 5_000],
+    ['SIGKILL', 5_000],
+  ] as const) {
     if (child.exitCode !== null || child.signalCode !== null || (child.pid !== undefined && !isAlive(child.pid))) return;
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
     child.kill(signal);
@@ -192,7 +196,9 @@ async function prepareDirectory(dataDir: string): Promise<void> {
   if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o001);
   for (let parent = dirname(dataDir); parent !== dirname(parent); parent = dirname(parent)) {
     if (((await stat(parent)).mode & 0o001) === 0) {
-      throw new Error(`the embedded PostgreSQL runs as the user "postgres" (this process is root), which cannot enter ${parent}: choose a DATA_DIR it can reach, or chmod o+x ${parent}`);
+      throw new Error(
+        `the embedded PostgreSQL runs as the user "postgres" (this process is root), which cannot enter ${parent}: choose a DATA_DIR it can reach, or chmod o+x ${parent}`,
+      );
     }
   }
 }

@@ -95,9 +95,7 @@ export interface LockedPayrollFeeEstimate {
 }
 
 export type ConsumeResult =
-  | { ok: true; estimate: LockedPayrollFeeEstimate }
-  | { ok: false; reason: 'NOT_FOUND' | 'ALREADY_USED' }
-  | { ok: false; reason: 'EXPIRED'; expiresAt: Date };
+  { ok: true; estimate: LockedPayrollFeeEstimate } | { ok: false; reason: 'NOT_FOUND' | 'ALREADY_USED' } | { ok: false; reason: 'EXPIRED'; expiresAt: Date };
 
 /**
  * Consumes a feeHash once. The single conditional UPDATE is the lock: of two concurrent
@@ -105,13 +103,7 @@ export type ConsumeResult =
  * succeed. A failure is told apart afterwards; another customer's hash reads as unknown.
  * Call it inside the transaction that creates the request, so a rollback un-consumes it.
  */
-export async function consumePayrollFeeEstimate(
-  tx: Queryable,
-  feeHash: string,
-  customerId: string,
-  requestId: string,
-  now: Date,
-): Promise<ConsumeResult> {
+export async function consumePayrollFeeEstimate(tx: Queryable, feeHash: string, customerId: string, requestId: string, now: Date): Promise<ConsumeResult> {
   const consumed = await tx.query<LockedPayrollFeeEstimate>(
     `UPDATE payroll_fee_estimates SET consumed_at = $3, consumed_by_request_id = $4
       WHERE fee_hash = $1 AND customer_id = $2 AND consumed_at IS NULL AND expires_at > $3
@@ -201,7 +193,10 @@ export async function consumePayoutFeeEstimate(tx: Queryable, estimateId: string
     [estimateId, customerId, now],
   );
   if (consumed[0]) return { ok: true, estimate: consumed[0] };
-  const rows = await tx.query<{ consumed_at: Date | null }>('SELECT consumed_at FROM payout_fee_estimates WHERE id = $1 AND customer_id = $2', [estimateId, customerId]);
+  const rows = await tx.query<{ consumed_at: Date | null }>('SELECT consumed_at FROM payout_fee_estimates WHERE id = $1 AND customer_id = $2', [
+    estimateId,
+    customerId,
+  ]);
   if (!rows[0]) return { ok: false, reason: 'NOT_FOUND' };
   return { ok: false, reason: rows[0].consumed_at ? 'ALREADY_USED' : 'EXPIRED' };
 }

@@ -12,9 +12,7 @@ const MIGRATION_LOCK_KEY = 4_812_134;
  */
 export async function migrate(db: Database): Promise<string[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
-  await db.query(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
-  );
+  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
   const applied: string[] = [];
   for (const name of files) {
     const sql = await readFile(MIGRATIONS_DIR + name, 'utf8');

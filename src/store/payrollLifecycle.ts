@@ -145,12 +145,19 @@ export async function splitsOf(tx: Queryable, requestId: string): Promise<SplitF
 }
 
 /** Each split's figures at the quote rate (a re-quote overwrites them), in one statement. */
-export async function setSplitQuotes(tx: Queryable, splits: ReadonlyArray<{ id: string; quotedSourceCurrencyAmount: string; quotedAmount: string }>): Promise<void> {
+export async function setSplitQuotes(
+  tx: Queryable,
+  splits: ReadonlyArray<{ id: string; quotedSourceCurrencyAmount: string; quotedAmount: string }>,
+): Promise<void> {
   await tx.query(
     `UPDATE amount_splits s SET quoted_source_currency_amount = q.quoted_source_currency_amount, quoted_amount = q.quoted_amount
        FROM jsonb_to_recordset($1::jsonb) AS q(id uuid, quoted_source_currency_amount numeric, quoted_amount numeric)
       WHERE s.id = q.id`,
-    [JSON.stringify(splits.map((split) => ({ id: split.id, quoted_source_currency_amount: split.quotedSourceCurrencyAmount, quoted_amount: split.quotedAmount })))],
+    [
+      JSON.stringify(
+        splits.map((split) => ({ id: split.id, quoted_source_currency_amount: split.quotedSourceCurrencyAmount, quoted_amount: split.quotedAmount })),
+      ),
+    ],
   );
 }
 

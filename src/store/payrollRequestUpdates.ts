@@ -53,17 +53,15 @@ export async function lockPayrollRequest(tx: Queryable, requestId: string): Prom
 
 /** from → to, only if the request is still in `from`; false when it was not (nothing changed). */
 export async function changeStatus(tx: Queryable, requestId: string, from: PayrollRequestStatus, to: PayrollRequestStatus, at: Date): Promise<boolean> {
-  const rows = await tx.query('UPDATE payroll_requests SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id', [
-    requestId,
-    from,
-    to,
-    at,
-  ]);
+  const rows = await tx.query('UPDATE payroll_requests SET status = $3, updated_at = $4 WHERE id = $1 AND status = $2 RETURNING id', [requestId, from, to, at]);
   return rows.length === 1;
 }
 
 /** The request's figures at the quote rate, as exact strings at their currency's scale. */
-export type QuoteColumns = Pick<components['schemas']['PayrollQuoteFigures'], 'sourceAmountForExchange' | 'totalAmount' | 'receivedAmount' | 'adjustmentAmount'>;
+export type QuoteColumns = Pick<
+  components['schemas']['PayrollQuoteFigures'],
+  'sourceAmountForExchange' | 'totalAmount' | 'receivedAmount' | 'adjustmentAmount'
+>;
 
 /** The admin's quote: the rate (exact string), how long it holds, who gave it and when, and its figures. */
 export async function setQuote(
@@ -76,7 +74,17 @@ export async function setQuote(
     `UPDATE payroll_requests SET quote_rate = $2, quote_expires_at = $3, quoted_by_user_id = $4, quoted_at = $5,
             quote_source_amount_for_exchange = $6, quote_total_amount = $7, quote_received_amount = $8, quote_adjustment_amount = $9
       WHERE id = $1`,
-    [requestId, quote.rate, quote.expiresAt, quote.quotedByUserId, quote.quotedAt, figures.sourceAmountForExchange, figures.totalAmount, figures.receivedAmount, figures.adjustmentAmount],
+    [
+      requestId,
+      quote.rate,
+      quote.expiresAt,
+      quote.quotedByUserId,
+      quote.quotedAt,
+      figures.sourceAmountForExchange,
+      figures.totalAmount,
+      figures.receivedAmount,
+      figures.adjustmentAmount,
+    ],
   );
 }
 

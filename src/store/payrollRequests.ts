@@ -118,9 +118,7 @@ const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapsh
 
 /** The request id is the parameter: it is set on each row here rather than read back (a column less per row). */
 export async function findAmountSplits(tx: Queryable, requestId: string): Promise<AmountSplitRow[]> {
-  const rows = await tx.query<AmountSplitRow>(`SELECT ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`, [
-    requestId,
-  ]);
+  const rows = await tx.query<AmountSplitRow>(`SELECT ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
   return withRequestId(rows, 'payrollRequestId', requestId);
 }
 
@@ -151,9 +149,7 @@ const TRANSFER_COLUMNS = `id, transfer_type, status, external_id, amount::text, 
             fee_amount::text, final_internal_fee::text, amount_split_id, executed_at, completed_at, failure_reason, created_at`;
 
 export async function findTransfers(tx: Queryable, requestId: string): Promise<TransferRow[]> {
-  const rows = await tx.query<TransferRow>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [
-    requestId,
-  ]);
+  const rows = await tx.query<TransferRow>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
   return withRequestId(rows, 'payroll_request_id', requestId);
 }
 

@@ -66,7 +66,10 @@ export async function findEstimateReferenceData(
     [customerId, sourceAccountCurrencyId, payrollAccountCurrencyId],
   );
   const byId = new Map(
-    rows.map(({ spread_bips: _spread, bank_fee_per_beneficiary: _fee, reference_version: _version, ...accountCurrency }) => [accountCurrency.id, accountCurrency]),
+    rows.map(({ spread_bips: _spread, bank_fee_per_beneficiary: _fee, reference_version: _version, ...accountCurrency }) => [
+      accountCurrency.id,
+      accountCurrency,
+    ]),
   );
   const payrollRow = rows.find((row) => row.id === payrollAccountCurrencyId.toLowerCase());
   return {
@@ -105,10 +108,7 @@ export interface BeneficiaryRow {
 
 /** The caller's beneficiaries among `ids`, in one query whatever the count. */
 export async function findBeneficiaries(tx: Queryable, customerId: string, ids: readonly string[]): Promise<BeneficiaryRow[]> {
-  return tx.query<BeneficiaryRow>(
-    'SELECT id, customer_id, active FROM beneficiaries WHERE customer_id = $1 AND id = ANY($2::uuid[])',
-    [customerId, ids],
-  );
+  return tx.query<BeneficiaryRow>('SELECT id, customer_id, active FROM beneficiaries WHERE customer_id = $1 AND id = ANY($2::uuid[])', [customerId, ids]);
 }
 
 /** A fee schedule as stored: exact decimal strings. */
@@ -136,10 +136,10 @@ export async function findPayoutSchedule(
 
 /** The processor's debit-fee schedule for an account provider and currency; null: no fee. */
 export async function findProcessorFeeSchedule(tx: Queryable, accountProvider: string, currencyCode: string): Promise<FeeScheduleText | null> {
-  const rows = await tx.query<FeeScheduleText>(
-    `SELECT ${SCHEDULE_COLUMNS} FROM processor_fee_schedules WHERE account_provider = $1 AND currency_code = $2`,
-    [accountProvider, currencyCode],
-  );
+  const rows = await tx.query<FeeScheduleText>(`SELECT ${SCHEDULE_COLUMNS} FROM processor_fee_schedules WHERE account_provider = $1 AND currency_code = $2`, [
+    accountProvider,
+    currencyCode,
+  ]);
   return rows[0] ?? null;
 }
 

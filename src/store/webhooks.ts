@@ -29,10 +29,9 @@ export async function insertEndpoint(tx: Queryable, endpoint: Omit<EndpointRow, 
 }
 
 export async function listEndpoints(tx: Queryable, customerId: string): Promise<EndpointRow[]> {
-  return tx.query<EndpointRow>(
-    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
-    [customerId],
-  );
+  return tx.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`, [
+    customerId,
+  ]);
 }
 
 export async function findEndpoint(tx: Queryable, endpointId: string): Promise<EndpointRow | null> {
@@ -96,10 +95,10 @@ export async function recordAttempt(tx: Queryable, delivery: { id: string; endpo
       "UPDATE webhook_deliveries SET status = 'SUCCEEDED', attempt_count = attempt_count + 1, delivered_at = $2, next_attempt_at = NULL, locked_until = NULL WHERE id = $1",
       [delivery.id, result.attemptedAt],
     );
-    await tx.query("UPDATE webhook_endpoints SET consecutive_failures = 0, status = 'ENABLED', updated_at = $2 WHERE id = $1 AND (consecutive_failures <> 0 OR status <> 'ENABLED')", [
-      delivery.endpoint_id,
-      result.attemptedAt,
-    ]);
+    await tx.query(
+      "UPDATE webhook_endpoints SET consecutive_failures = 0, status = 'ENABLED', updated_at = $2 WHERE id = $1 AND (consecutive_failures <> 0 OR status <> 'ENABLED')",
+      [delivery.endpoint_id, result.attemptedAt],
+    );
     return;
   }
   await tx.query(

@@ -53,13 +53,7 @@ const WORLD_TABLES = {
 type WorldTable = keyof typeof WORLD_TABLES;
 
 /** Decimals, ids and timestamps travel as strings (exact); jsonb as any JSON value. */
-type ValueOf<SqlType extends string> = SqlType extends 'integer'
-  ? number
-  : SqlType extends 'boolean'
-    ? boolean
-    : SqlType extends 'jsonb'
-      ? unknown
-      : string;
+type ValueOf<SqlType extends string> = SqlType extends 'integer' ? number : SqlType extends 'boolean' ? boolean : SqlType extends 'jsonb' ? unknown : string;
 
 /** `['id uuid', 'decimals integer']` → `{ id: string | null; decimals: number | null }`. */
 type RowOf<Columns extends readonly string[]> = {

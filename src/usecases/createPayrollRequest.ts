@@ -30,7 +30,11 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     const estimate = await consumeFeeHash(tx, body.feeHash, customerId, requestId, now);
     const locked = estimate.entries;
     assertMatchesEstimate(body, estimate);
-    await requireActiveBeneficiaries(tx, customerId, locked.map((entry) => entry.beneficiaryId));
+    await requireActiveBeneficiaries(
+      tx,
+      customerId,
+      locked.map((entry) => entry.beneficiaryId),
+    );
 
     const breakdown = estimate.fee_breakdown;
     await insertPayrollRequest(tx, {

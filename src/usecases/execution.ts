@@ -5,13 +5,7 @@ import { statusAfterPayouts } from '../domain/payrollStatus.js';
 import { type TransferOutcome, type TransferStatus, isSettled } from '../domain/transfers.js';
 import type { Queryable } from '../store/db.js';
 import { insertTransfers, transferStatuses } from '../store/payrollLifecycle.js';
-import {
-  type LockedPayrollRequest,
-  claimAcceptedRequests,
-  lockPayrollRequest,
-  setFailureReason,
-  touchPayrollRequest,
-} from '../store/payrollRequestUpdates.js';
+import { type LockedPayrollRequest, claimAcceptedRequests, lockPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
 import { type WorkItem, advanceWork, claimWork, releaseLease } from '../store/work.js';
 import type { UseCaseDeps } from './deps.js';
 import { payoutChanged, recordStatusChange, transferChanged } from './events.js';
@@ -151,7 +145,8 @@ async function onTransferSettled(tx: Queryable, deps: ExecutionDeps, request: Lo
   const outcomes = payouts.map((transfer) => transfer.status).filter(isSettled);
   if (outcomes.length < payouts.length) return touchPayrollRequest(tx, request.id, now);
   const status = statusAfterPayouts(outcomes);
-  if (status === 'FAILED') await setFailureReason(tx, request.id, 'Every payout failed; each was credited back to the source account at the accepted quote (returnedAmount)');
+  if (status === 'FAILED')
+    await setFailureReason(tx, request.id, 'Every payout failed; each was credited back to the source account at the accepted quote (returnedAmount)');
   await recordStatusChange(tx, request, status, now);
 }
 

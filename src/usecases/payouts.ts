@@ -67,7 +67,13 @@ export async function createPayout(
       at: now,
     });
     // available ≥ the total (amount and fees), then the total is held on the bank leg until the outcome.
-    const debited = { accountCurrencyId, currency: estimate.currency_code, amount: new Money(estimate.amount), fee: new Money(estimate.fee), internalFee: new Money(estimate.internal_fee) };
+    const debited = {
+      accountCurrencyId,
+      currency: estimate.currency_code,
+      amount: new Money(estimate.amount),
+      fee: new Money(estimate.fee),
+      internalFee: new Money(estimate.internal_fee),
+    };
     await debitWithin(tx, accountCurrencyId, new Money(estimate.total_amount), singlePayoutDebited(debited, { payoutId }), now);
     await payoutChanged(tx, payoutId, now);
     return toPayout((await findPayout(tx, payoutId))!);

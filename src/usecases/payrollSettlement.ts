@@ -23,7 +23,10 @@ export function payrollLedgerOf(request: RequestCurrencies): PayrollLedger {
 }
 
 export function scalesOf(request: RequestCurrencies): SettlementScales {
-  return settlementScales({ code: request.source_currency_code, decimals: request.source_decimals }, { code: request.payroll_currency_code, decimals: request.payroll_decimals });
+  return settlementScales(
+    { code: request.source_currency_code, decimals: request.source_decimals },
+    { code: request.payroll_currency_code, decimals: request.payroll_decimals },
+  );
 }
 
 export const sameCurrency = (request: RequestCurrencies): boolean => request.source_currency_code === request.payroll_currency_code;

@@ -44,7 +44,10 @@ export async function providePayrollQuote(
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'quote');
     if (request.status === 'QUOTE_PROVIDED' && request.quote_expires_at && request.quote_expires_at > now) {
-      throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is QUOTE_PROVIDED with a quote valid until ${request.quote_expires_at.toISOString()}; re-quote after it expires`);
+      throw new DomainError(
+        'INVALID_STATE',
+        `Payroll request ${requestId} is QUOTE_PROVIDED with a quote valid until ${request.quote_expires_at.toISOString()}; re-quote after it expires`,
+      );
     }
     const figures = await quoteSplits(tx, request, rate);
     await setQuote(tx, requestId, { rate: formatExact(rate), expiresAt, quotedByUserId: caller.userId, quotedAt: now, figures });

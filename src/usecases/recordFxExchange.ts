@@ -42,7 +42,10 @@ export async function recordFxExchange(
     const transfers = await transferStatuses(tx, requestId);
     const completed = (type: TransferType) => transfers.some((transfer) => transfer.transfer_type === type && transfer.status === 'COMPLETED');
     if (!completed('PROCESSOR_INTERNAL_DEBIT') || !completed('PROCESSOR_TO_BANK')) {
-      throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is EXECUTING; the source debit and the move to the payroll bank must complete first`);
+      throw new DomainError(
+        'INVALID_STATE',
+        `Payroll request ${requestId} is EXECUTING; the source debit and the move to the payroll bank must complete first`,
+      );
     }
     const tolerance = deps.config.fxRecordToleranceBps ?? DEFAULT_FX_RECORD_TOLERANCE_BPS;
     assertFxRecordRate(rate, new Money(request.quote_rate!), tolerance, sameCurrency(request));

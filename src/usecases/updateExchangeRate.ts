@@ -22,7 +22,10 @@ export async function updateExchangeRate(
   const rate = new Money(body.rate);
   assertRate(rate, 'body.rate');
   const updated = await deps.db.transaction(async (tx) => {
-    for (const [field, code] of [['fromCurrencyCode', pair.from], ['toCurrencyCode', pair.to]] as const) {
+    for (const [field, code] of [
+      ['fromCurrencyCode', pair.from],
+      ['toCurrencyCode', pair.to],
+    ] as const) {
       if (!(await findCurrency(tx, code))) throw validationError(`path.${field} ${code} is not a known currency`);
     }
     const saved = await deps.rates.setRate(tx, pair.from, pair.to, rate);

@@ -27,7 +27,13 @@ export function checkPayoutLinks(
   seenTransferIds: Map<string, PathSegment[]>,
 ): void {
   const transfers = request.transfers ?? [];
-  const transferIndex = uniqueIndex(transfers, (t) => t.id, (t) => at('transfers', t, 'id'), 'transfer id', seenTransferIds);
+  const transferIndex = uniqueIndex(
+    transfers,
+    (t) => t.id,
+    (t) => at('transfers', t, 'id'),
+    'transfer id',
+    seenTransferIds,
+  );
   const links: Links = { request, at, splits, transfers, transferIndex, splitOfTransfer: new Map() };
   transfers.forEach((transfer, t) => checkTransfer(links, index, transfer, t));
   checkPayoutTransferIds(links);

@@ -6,19 +6,18 @@
 import { formatExact, parseAmount, type Money } from '../domain/money.js';
 import { checkPayoutLinks } from './checkPayoutLinks.js';
 import { runningDebits } from './debits.js';
-import {
-  requireAdmin,
-  requireCurrency,
-  requireCustomer,
-  type AccountCurrencyInfo,
-  type WorldIndex,
-} from './referenceIndex.js';
+import { requireAdmin, requireCurrency, requireCustomer, type AccountCurrencyInfo, type WorldIndex } from './referenceIndex.js';
 import type { World, WorldPayrollRequest } from './types.js';
 import { fail, uniqueIndex, type At, type PathSegment } from './validationError.js';
 
 export function checkPayrollRequests(world: World, index: WorldIndex): void {
   const requests = world.payrollRequests ?? [];
-  uniqueIndex(requests, (r) => r.id, (i) => ['payrollRequests', i, 'id'], 'payroll request id');
+  uniqueIndex(
+    requests,
+    (r) => r.id,
+    (i) => ['payrollRequests', i, 'id'],
+    'payroll request id',
+  );
   // Split, transfer and FX ids are unique across the whole file.
   const seenSplitIds = new Map<string, PathSegment[]>();
   const seenTransferIds = new Map<string, PathSegment[]>();
@@ -42,18 +41,12 @@ function checkAccountsAndBreakdown(request: WorldPayrollRequest, at: At, index: 
   const source = index.accountCurrencies.get(request.sourceAccountCurrencyId);
   if (!source) fail(at('sourceAccountCurrencyId'), `unknown account currency ${request.sourceAccountCurrencyId}`);
   if (source.customerId !== request.customerId) {
-    fail(
-      at('sourceAccountCurrencyId'),
-      `account currency ${request.sourceAccountCurrencyId} does not belong to customer ${request.customerId}`,
-    );
+    fail(at('sourceAccountCurrencyId'), `account currency ${request.sourceAccountCurrencyId} does not belong to customer ${request.customerId}`);
   }
   const payroll = index.accountCurrencies.get(request.payrollAccountCurrencyId);
   if (!payroll) fail(at('payrollAccountCurrencyId'), `unknown account currency ${request.payrollAccountCurrencyId}`);
   if (payroll.customerId !== null && payroll.customerId !== request.customerId) {
-    fail(
-      at('payrollAccountCurrencyId'),
-      `account currency ${request.payrollAccountCurrencyId} is neither a partner-bank account nor the customer's own`,
-    );
+    fail(at('payrollAccountCurrencyId'), `account currency ${request.payrollAccountCurrencyId} is neither a partner-bank account nor the customer's own`);
   }
   const breakdown = request.feeBreakdown;
   requireCurrency(index, breakdown.payrollCurrencyCode, at('feeBreakdown', 'payrollCurrencyCode'));
@@ -69,23 +62,26 @@ function checkAccountsAndBreakdown(request: WorldPayrollRequest, at: At, index: 
 }
 
 /** Unique split ids (file-wide), one split per beneficiary, each beneficiary the customer's. */
-function checkSplits(
-  request: WorldPayrollRequest,
-  at: At,
-  index: WorldIndex,
-  seenSplitIds: Map<string, PathSegment[]>,
-): Map<string, number> {
+function checkSplits(request: WorldPayrollRequest, at: At, index: WorldIndex, seenSplitIds: Map<string, PathSegment[]>): Map<string, number> {
   const splits = request.amountSplitDetails;
-  const byId = uniqueIndex(splits, (s) => s.id, (s) => at('amountSplitDetails', s, 'id'), 'amount split id', seenSplitIds);
-  uniqueIndex(splits, (s) => s.beneficiaryId, (s) => at('amountSplitDetails', s, 'beneficiaryId'), 'beneficiary in the request');
+  const byId = uniqueIndex(
+    splits,
+    (s) => s.id,
+    (s) => at('amountSplitDetails', s, 'id'),
+    'amount split id',
+    seenSplitIds,
+  );
+  uniqueIndex(
+    splits,
+    (s) => s.beneficiaryId,
+    (s) => at('amountSplitDetails', s, 'beneficiaryId'),
+    'beneficiary in the request',
+  );
   splits.forEach((split, s) => {
     const b = index.beneficiaries.get(split.beneficiaryId);
     if (b === undefined) fail(at('amountSplitDetails', s, 'beneficiaryId'), `unknown beneficiary ${split.beneficiaryId}`);
     if (index.world.beneficiaries[b]?.customerId !== request.customerId) {
-      fail(
-        at('amountSplitDetails', s, 'beneficiaryId'),
-        `beneficiary ${split.beneficiaryId} does not belong to customer ${request.customerId}`,
-      );
+      fail(at('amountSplitDetails', s, 'beneficiaryId'), `beneficiary ${split.beneficiaryId} does not belong to customer ${request.customerId}`);
     }
   });
   return byId;
@@ -94,7 +90,13 @@ function checkSplits(
 function checkFxExchange(request: WorldPayrollRequest, at: At, index: WorldIndex, seenFxIds: Map<string, PathSegment[]>): void {
   const fx = request.fxExchange;
   if (!fx) return;
-  uniqueIndex([fx], (x) => x.id, () => at('fxExchange', 'id'), 'fx exchange id', seenFxIds);
+  uniqueIndex(
+    [fx],
+    (x) => x.id,
+    () => at('fxExchange', 'id'),
+    'fx exchange id',
+    seenFxIds,
+  );
   requireCurrency(index, fx.fromCurrencyCode, at('fxExchange', 'fromCurrencyCode'));
   requireCurrency(index, fx.toCurrencyCode, at('fxExchange', 'toCurrencyCode'));
   requireAdmin(index, fx.recordedByUserId, at('fxExchange', 'recordedByUserId'));
@@ -104,9 +106,6 @@ function checkFxExchange(request: WorldPayrollRequest, at: At, index: WorldIndex
 function checkBalanceCovers(request: WorldPayrollRequest, at: At, world: World, source: AccountCurrencyInfo, debited: Money): void {
   const opening = world.accounts[source.accountIndex]?.currencies[source.currencyIndex]?.balance ?? '0';
   if (debited.greaterThan(parseAmount(opening))) {
-    fail(
-      at('totalAmount'),
-      `debits of account currency ${request.sourceAccountCurrencyId} (${formatExact(debited)}) exceed its balance ${opening}`,
-    );
+    fail(at('totalAmount'), `debits of account currency ${request.sourceAccountCurrencyId} (${formatExact(debited)}) exceed its balance ${opening}`);
   }
 }

@@ -15,7 +15,12 @@ export function checkRatesAndFees(world: World, index: WorldIndex): void {
 }
 
 function checkRates(world: World, index: WorldIndex): void {
-  uniqueIndex(world.rates, (r) => `${r.from}->${r.to}`, (i) => ['rates', i], 'rate');
+  uniqueIndex(
+    world.rates,
+    (r) => `${r.from}->${r.to}`,
+    (i) => ['rates', i],
+    'rate',
+  );
   world.rates.forEach((rate, i) => {
     requireCurrency(index, rate.from, ['rates', i, 'from']);
     requireCurrency(index, rate.to, ['rates', i, 'to']);
@@ -26,7 +31,12 @@ function checkRates(world: World, index: WorldIndex): void {
 
 /** One schedule per (provider, currency); min ≤ max. */
 function checkSchedules(index: WorldIndex, list: readonly WorldFeeSchedule[], key: 'processor' | 'payout'): void {
-  uniqueIndex(list, (s) => `${s.accountProvider}/${s.currency}`, (i) => ['fees', key, i], `${key} schedule for`);
+  uniqueIndex(
+    list,
+    (s) => `${s.accountProvider}/${s.currency}`,
+    (i) => ['fees', key, i],
+    `${key} schedule for`,
+  );
   list.forEach((schedule, i) => {
     requireCurrency(index, schedule.currency, ['fees', key, i, 'currency']);
     if (parseAmount(schedule.min).greaterThan(schedule.max)) fail(['fees', key, i, 'max'], 'must not be less than min');

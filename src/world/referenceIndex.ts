@@ -38,25 +38,50 @@ export function requireAdmin(index: WorldIndex, id: string, segments: PathSegmen
 
 export function indexReferenceData(world: World): WorldIndex {
   const currencyCodes = indexCurrencies(world);
-  const customers = uniqueIndex(world.customers, (c) => c.id, (i) => ['customers', i, 'id'], 'customer id');
+  const customers = uniqueIndex(
+    world.customers,
+    (c) => c.id,
+    (i) => ['customers', i, 'id'],
+    'customer id',
+  );
   const users = indexUsers(world, { customers });
   const accountCurrencies = indexAccountCurrencies(world, { currencyCodes, customers });
-  const beneficiaries = uniqueIndex(world.beneficiaries, (b) => b.id, (i) => ['beneficiaries', i, 'id'], 'beneficiary id');
+  const beneficiaries = uniqueIndex(
+    world.beneficiaries,
+    (b) => b.id,
+    (i) => ['beneficiaries', i, 'id'],
+    'beneficiary id',
+  );
   world.beneficiaries.forEach((b, i) => requireCustomer({ customers }, b.customerId, ['beneficiaries', i, 'customerId']));
   return { world, currencyCodes, customers, users, accountCurrencies, beneficiaries };
 }
 
 /** Unique codes, and unique ids where given (an id is optional). */
 function indexCurrencies(world: World): Map<string, number> {
-  const codes = uniqueIndex(world.currencies, (c) => c.code, (i) => ['currencies', i, 'code'], 'currency code');
+  const codes = uniqueIndex(
+    world.currencies,
+    (c) => c.code,
+    (i) => ['currencies', i, 'code'],
+    'currency code',
+  );
   const withIds = world.currencies.flatMap((c, i) => (c.id ? [{ id: c.id, i }] : []));
-  uniqueIndex(withIds, (c) => c.id, (k) => ['currencies', withIds[k]?.i ?? k, 'id'], 'currency id');
+  uniqueIndex(
+    withIds,
+    (c) => c.id,
+    (k) => ['currencies', withIds[k]?.i ?? k, 'id'],
+    'currency id',
+  );
   return codes;
 }
 
 /** Role customer ⇔ customerId. */
 function indexUsers(world: World, index: Pick<WorldIndex, 'customers'>): Map<string, number> {
-  const users = uniqueIndex(world.users, (u) => u.id, (i) => ['users', i, 'id'], 'user id');
+  const users = uniqueIndex(
+    world.users,
+    (u) => u.id,
+    (i) => ['users', i, 'id'],
+    'user id',
+  );
   world.users.forEach((user, i) => {
     const customerId = user.customerId ?? null;
     if (user.role === 'customer') {
@@ -69,19 +94,32 @@ function indexUsers(world: World, index: Pick<WorldIndex, 'customers'>): Map<str
   return users;
 }
 
-function indexAccountCurrencies(
-  world: World,
-  index: Pick<WorldIndex, 'currencyCodes' | 'customers'>,
-): Map<string, AccountCurrencyInfo> {
-  uniqueIndex(world.accounts, (a) => a.id, (i) => ['accounts', i, 'id'], 'account id');
+function indexAccountCurrencies(world: World, index: Pick<WorldIndex, 'currencyCodes' | 'customers'>): Map<string, AccountCurrencyInfo> {
+  uniqueIndex(
+    world.accounts,
+    (a) => a.id,
+    (i) => ['accounts', i, 'id'],
+    'account id',
+  );
   const accountCurrencies = new Map<string, AccountCurrencyInfo>();
   const seenIds = new Map<string, PathSegment[]>();
   world.accounts.forEach((account, a) => {
     const at = (c: number, key: string): PathSegment[] => ['accounts', a, 'currencies', c, key];
     if (account.customerId !== null) requireCustomer(index, account.customerId, ['accounts', a, 'customerId']);
-    uniqueIndex(account.currencies, (c) => c.currency, (c) => at(c, 'currency'), 'currency in the account');
+    uniqueIndex(
+      account.currencies,
+      (c) => c.currency,
+      (c) => at(c, 'currency'),
+      'currency in the account',
+    );
     account.currencies.forEach((c, i) => requireCurrency(index, c.currency, at(i, 'currency')));
-    uniqueIndex(account.currencies, (c) => c.id, (c) => at(c, 'id'), 'account currency id', seenIds);
+    uniqueIndex(
+      account.currencies,
+      (c) => c.id,
+      (c) => at(c, 'id'),
+      'account currency id',
+      seenIds,
+    );
     account.currencies.forEach((c, i) => {
       accountCurrencies.set(c.id, { accountIndex: a, currencyIndex: i, customerId: account.customerId, currency: c.currency });
     });

@@ -66,7 +66,10 @@ function payoutOutcomes(request: WorldPayrollRequest, quote: QuoteFigures, at: A
     const split = quote.splits[index];
     if (!split) fail(at('transfers', t), 'a settled payout must be linked to an amount split');
     if (!parseAmount(transfer.amount).equals(split.quotedAmount)) {
-      fail(at('transfers', t, 'amount'), `must be the split's quoted amount ${split.quotedAmount.toFixed()} (each payout pays exactly what the accepted quote showed)`);
+      fail(
+        at('transfers', t, 'amount'),
+        `must be the split's quoted amount ${split.quotedAmount.toFixed()} (each payout pays exactly what the accepted quote showed)`,
+      );
     }
     return [{ split, status: transfer.status, transferId: transfer.id }];
   });
@@ -102,10 +105,18 @@ function settleRequest(request: WorldPayrollRequest, at: At, facts: ReadonlyMap<
         );
   const accepted = quote !== null && request.acceptedByCustomerAt !== undefined;
   if (request.fxExchange && !accepted) fail(at('fxExchange'), 'an FX record needs an accepted quote (quoteRate and acceptedByCustomerAt)');
-  const fx = accepted && request.fxExchange ? fxRecordFigures(quote.sourceAmountForExchange, parseAmount(request.fxExchange.exchangeRate), scales.payroll, quote.splits) : null;
+  const fx =
+    accepted && request.fxExchange
+      ? fxRecordFigures(quote.sourceAmountForExchange, parseAmount(request.fxExchange.exchangeRate), scales.payroll, quote.splits)
+      : null;
   const payouts = accepted ? payoutOutcomes(request, quote, at) : [];
   const history: PayrollHistory = {
-    ledger: { sourceAccountCurrencyId: request.sourceAccountCurrencyId, sourceCurrency: source.code, payrollAccountCurrencyId: request.payrollAccountCurrencyId, payrollCurrency: payroll.code },
+    ledger: {
+      sourceAccountCurrencyId: request.sourceAccountCurrencyId,
+      sourceCurrency: source.code,
+      payrollAccountCurrencyId: request.payrollAccountCurrencyId,
+      payrollCurrency: payroll.code,
+    },
     refs: { payrollRequestId: request.id },
     debitedAmount,
     fees: { spreadFee: parseAmount(breakdown.spreadFee), processorFee: parseAmount(breakdown.processorFee), bankFee: parseAmount(breakdown.bankFee) },

@@ -64,9 +64,7 @@ describe('unwrap', () => {
   it('returns the envelope data, typed by the operation', async () => {
     const health = unwrap(await server.client.GET('/healthz'));
     expect(health).toEqual({ status: 'ok' });
-    const request = unwrap(
-      await server.as(ids.userA).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: requestId() } } }),
-    );
+    const request = unwrap(await server.as(ids.userA).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: requestId() } } }));
     expectTypeOf(request).toEqualTypeOf<components['schemas']['PayrollRequest']>();
     expect(isFinalPayrollStatus(request.status)).toBe(true);
   });

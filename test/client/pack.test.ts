@@ -24,7 +24,8 @@ const PUBLISHED = [
   'dist/openapi.yaml',
   'generated/api.d.ts',
 ];
-const PRIVATE = /^(test|data|\.ci|src|scripts|worlds|examples|client|bench|openapi|node_modules|coverage|dist\/docs)\/|^\.|\.env|\.npmrc|tsconfig|vitest|redocly\.yaml/;
+const PRIVATE =
+  /^(test|data|\.ci|src|scripts|worlds|examples|client|bench|openapi|node_modules|coverage|dist\/docs)\/|^\.|\.env|\.npmrc|tsconfig|vitest|redocly\.yaml/;
 
 interface PackResult {
   filename: string;
@@ -92,7 +93,7 @@ describe('the installed package, as a consumer uses it', () => {
         "import { createPayrollClient, type PayrollClient } from 'payroll-fee-service';",
         "export const api: PayrollClient = createPayrollClient({ baseUrl: 'http://localhost:3000', token: () => 'token' });",
         "export type Request = components['schemas']['PayrollRequest'];",
-        "export type Paths = keyof paths;",
+        'export type Paths = keyof paths;',
         "// @ts-expect-error -- the client only knows the spec's paths",
         "void api.GET('/v1/not-in-the-spec');",
       ].join('\n'),

@@ -62,7 +62,11 @@ describe('bearer authentication (section 5)', () => {
     expect(asCustomer.response.status).toBe(403);
     expect(asCustomer.error?.error.code).toBe('FORBIDDEN');
     const asAdmin = await server.as(ids.admin).POST('/v1/customers/payroll/estimate', {
-      body: { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '1' }] },
+      body: {
+        sourceAccountCurrencyId: ids.acAUsd,
+        payrollAccountCurrencyId: ids.acPartnerAed,
+        amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '1' }],
+      },
     });
     expect(asAdmin.response.status).toBe(403);
   });
@@ -93,7 +97,11 @@ describe('token rules: exp required, no future iat or nbf beyond the skew, a max
   it.each([
     ['without exp', () => token({ iat: nowSeconds() }), 'The access token has no valid exp claim'],
     ['issued 5 minutes in the future', () => token({ iat: nowSeconds() + 300, exp: nowSeconds() + 900 }), 'The access token is issued in the future'],
-    ['not valid before 5 minutes from now', () => token({ iat: nowSeconds(), nbf: nowSeconds() + 300, exp: nowSeconds() + 900 }), 'The access token is not valid yet'],
+    [
+      'not valid before 5 minutes from now',
+      () => token({ iat: nowSeconds(), nbf: nowSeconds() + 300, exp: nowSeconds() + 900 }),
+      'The access token is not valid yet',
+    ],
     ['valid for 25 hours', () => token({ iat: nowSeconds(), exp: nowSeconds() + 25 * 3600 }), 'The access token is valid for longer than the 86400 s allowed'],
     ['valid for 25 more hours, without iat', () => token({ exp: nowSeconds() + 25 * 3600 }), 'The access token is valid for longer than the 86400 s allowed'],
     ['expired a second ago (no skew on exp)', () => token({ iat: nowSeconds() - 600, exp: nowSeconds() - 1 }), 'The access token has expired'],
@@ -119,7 +127,11 @@ describe('token rules: exp required, no future iat or nbf beyond the skew, a max
 
   it('400 VALIDATION_ERROR for an empty or blank Idempotency-Key, and nothing done', async () => {
     const before = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM payroll_fee_estimates');
-    const body = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '1.00' }] };
+    const body = {
+      sourceAccountCurrencyId: ids.acAUsd,
+      payrollAccountCurrencyId: ids.acPartnerAed,
+      amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '1.00' }],
+    };
     for (const key of ['', '   ', '\t']) {
       const response = await fetch(`${server.baseUrl}/v1/customers/payroll/estimate`, {
         method: 'POST',

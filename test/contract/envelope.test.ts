@@ -64,7 +64,11 @@ describe('every error leaves as the envelope', () => {
     await server.db.exec('ALTER TABLE beneficiaries RENAME TO beneficiaries_gone');
     try {
       const result = await raw('POST', '/v1/customers/payroll/estimate', {
-        body: JSON.stringify({ sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '10' }] }),
+        body: JSON.stringify({
+          sourceAccountCurrencyId: ids.acAUsd,
+          payrollAccountCurrencyId: ids.acPartnerAed,
+          amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '10' }],
+        }),
         contentType: 'application/json',
       });
       expectRefused(result, 500, 'INTERNAL_ERROR');

@@ -45,7 +45,10 @@ describe('GET /v1/accounts/{accountId}/payouts/estimate', () => {
       const altered = feeHash.slice(0, index) + (feeHash[index] === '0' ? '1' : '0') + feeHash.slice(index + 1);
       expect(verifyPayoutFeeHash(testConfig.feeHashSecret, altered, figures, server.clock.now()).ok).toBe(false);
     }
-    const [stored] = await server.db.query<{ total_amount: string; consumed_at: Date | null }>('SELECT total_amount::text, consumed_at FROM payout_fee_estimates WHERE id = $1', [feeHash.split(':')[0]]);
+    const [stored] = await server.db.query<{ total_amount: string; consumed_at: Date | null }>(
+      'SELECT total_amount::text, consumed_at FROM payout_fee_estimates WHERE id = $1',
+      [feeHash.split(':')[0]],
+    );
     expect(stored).toEqual({ total_amount: '1240.52', consumed_at: null });
   });
 
@@ -57,7 +60,16 @@ describe('GET /v1/accounts/{accountId}/payouts/estimate', () => {
 
   it('isEstimateAvailable false when no payout schedule covers the currency', async () => {
     const { data } = await estimate({ amount: '100.00000001', currency: 'USDC', beneficiaryId: ids.beneficiaryA1 }, ids.accountAUsdc);
-    expect(data!.data).toMatchObject({ amount: 100.00000001, fee: 0, internalFee: 0, totalFee: 0, totalAmount: 100.00000001, isEstimateAvailable: false, ruleSet: false, estimatedDate: '2026-11-23T10:00:00.000Z' });
+    expect(data!.data).toMatchObject({
+      amount: 100.00000001,
+      fee: 0,
+      internalFee: 0,
+      totalFee: 0,
+      totalAmount: 100.00000001,
+      isEstimateAvailable: false,
+      ruleSet: false,
+      estimatedDate: '2026-11-23T10:00:00.000Z',
+    });
   });
 
   it.each([
@@ -79,7 +91,7 @@ describe('GET /v1/accounts/{accountId}/payouts/estimate', () => {
     expect(error?.error.message).toMatch(message);
   });
 
-  it('404 for another customer\'s account or beneficiary, an inactive beneficiary and a missing account', async () => {
+  it("404 for another customer's account or beneficiary, an inactive beneficiary and a missing account", async () => {
     const cases = [
       estimate(valid, ids.accountBUsd),
       estimate({ ...valid, beneficiaryId: ids.beneficiaryB1 }),
@@ -102,7 +114,9 @@ describe('GET /v1/accounts/{accountId}/payouts/estimate', () => {
 
 describe('PUT /v1/admin/rates/{fromCurrencyCode}/{toCurrencyCode}', () => {
   const put = (from: string, to: string, rate: string, userId: string = ids.admin) =>
-    server.as(userId).PUT('/v1/admin/rates/{fromCurrencyCode}/{toCurrencyCode}', { params: { path: { fromCurrencyCode: from, toCurrencyCode: to } }, body: { rate } });
+    server
+      .as(userId)
+      .PUT('/v1/admin/rates/{fromCurrencyCode}/{toCurrencyCode}', { params: { path: { fromCurrencyCode: from, toCurrencyCode: to } }, body: { rate } });
 
   it('creates or replaces a rate', async () => {
     const { data } = await put('USD', 'EUR', '0.92140');

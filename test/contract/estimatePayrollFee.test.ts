@@ -110,14 +110,16 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
 
   it('an 8-decimal source currency (USDC) hitting the processor minimum', async () => {
     const { data } = await estimate(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '0.12345678' }], { sourceAccountCurrencyId: ids.acAUsdc }));
-    expect(data!.data).toMatchObject({ sourceCurrencyAmount: '0.12345678', feeAmount: '1.86919010', totalAmount: '1.99264688', estimatedReceivedAmount: '0.45' });
+    expect(data!.data).toMatchObject({
+      sourceCurrencyAmount: '0.12345678',
+      feeAmount: '1.86919010',
+      totalAmount: '1.99264688',
+      estimatedReceivedAmount: '0.45',
+    });
   });
 
   it('a customer without a fee profile pays no spread (customer B)', async () => {
-    const { data } = await estimate(
-      usdToAed([{ beneficiaryId: ids.beneficiaryB1, amount: '200' }], { sourceAccountCurrencyId: ids.acBUsd }),
-      ids.userB,
-    );
+    const { data } = await estimate(usdToAed([{ beneficiaryId: ids.beneficiaryB1, amount: '200' }], { sourceAccountCurrencyId: ids.acBUsd }), ids.userB);
     // eff = base 3.6725: 734.50 AED; processor clamp(0.2 + 1, 2, 50) = 2; bank 5 / 3.6725 = 1.3614… up to 1.37.
     expect(data!.data).toMatchObject({ sourceCurrencyAmount: '200.00', estimatedReceivedAmount: '734.50', feeAmount: '3.37', totalAmount: '203.37' });
   });
@@ -155,7 +157,9 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
     const after = await estimate(body);
     expect(before.data!.data.estimatedReceivedAmount).toBe('365.34'); // 100 × 3.6718 × 0.995 = 365.3441 down
     expect(after.data!.data.estimatedReceivedAmount).toBe('368.15'); // 100 × 3.7 × 0.995 = 368.15
-    const [locked] = await server.db.query<{ fee_breakdown: { baseRate: string } }>('SELECT fee_breakdown FROM payroll_fee_estimates WHERE fee_hash = $1', [before.data!.data.feeHash]);
+    const [locked] = await server.db.query<{ fee_breakdown: { baseRate: string } }>('SELECT fee_breakdown FROM payroll_fee_estimates WHERE fee_hash = $1', [
+      before.data!.data.feeHash,
+    ]);
     expect(locked!.fee_breakdown.baseRate).toBe('3.6718');
   });
 });
@@ -181,7 +185,12 @@ describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR 
       'amountSplitDetails[1].amount has 3 decimal places; a PAYROLL amount in AED allows at most 2',
     ));
   it('decimals on a PAYROLL amount in JPY (0 minor units)', () =>
-    expectError(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '1000.5', amountCurrencyType: 'PAYROLL' }], { payrollAccountCurrencyId: ids.acPartnerJpy }), 400, 'VALIDATION_ERROR', 'amountSplitDetails[0].amount has 1 decimal place; a PAYROLL amount in JPY allows at most 0'));
+    expectError(
+      usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '1000.5', amountCurrencyType: 'PAYROLL' }], { payrollAccountCurrencyId: ids.acPartnerJpy }),
+      400,
+      'VALIDATION_ERROR',
+      'amountSplitDetails[0].amount has 1 decimal place; a PAYROLL amount in JPY allows at most 0',
+    ));
   it('a duplicate beneficiaryId', () =>
     expectError(
       usdToAed([
@@ -193,10 +202,11 @@ describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR 
       'VALIDATION_ERROR',
       /^amountSplitDetails\[2\]\.beneficiaryId duplicates amountSplitDetails\[0\]\.beneficiaryId/,
     ));
-  it('an unknown amountCurrencyType', () => expectError(one({ amountCurrencyType: 'EUR' as 'SOURCE' }), 400, 'VALIDATION_ERROR', /amountCurrencyType must be equal to one of the allowed values/));
-  it('a malformed beneficiaryId', () => expectError(one({ beneficiaryId: 'nope' }), 400, 'VALIDATION_ERROR', 'body.amountSplitDetails[0].beneficiaryId must match format "uuid"'));
-  it('an unknown field', () =>
-    expectError({ ...one({}), extra: true } as EstimateRequest, 400, 'VALIDATION_ERROR', /must NOT have additional properties/));
+  it('an unknown amountCurrencyType', () =>
+    expectError(one({ amountCurrencyType: 'EUR' as 'SOURCE' }), 400, 'VALIDATION_ERROR', /amountCurrencyType must be equal to one of the allowed values/));
+  it('a malformed beneficiaryId', () =>
+    expectError(one({ beneficiaryId: 'nope' }), 400, 'VALIDATION_ERROR', 'body.amountSplitDetails[0].beneficiaryId must match format "uuid"'));
+  it('an unknown field', () => expectError({ ...one({}), extra: true } as EstimateRequest, 400, 'VALIDATION_ERROR', /must NOT have additional properties/));
   it('more than 10,000 entries', async () => {
     const entries = Array.from({ length: 10_001 }, (_, n) => ({ beneficiaryId: `7e570000-0000-4000-8000-${String(n).padStart(12, '0')}`, amount: '1' }));
     await expectError(usdToAed(entries), 400, 'VALIDATION_ERROR', /amountSplitDetails must NOT have more than 10000 items/);
@@ -204,7 +214,7 @@ describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR 
 });
 
 describe('POST /v1/customers/payroll/estimate: not found and rates', () => {
-  it('404 naming unknown, inactive and other customers\' beneficiaries', async () => {
+  it("404 naming unknown, inactive and other customers' beneficiaries", async () => {
     const unknown = '7e570000-0000-4000-8000-00000000beef';
     const { error, response } = await estimate(
       usdToAed([
@@ -222,11 +232,21 @@ describe('POST /v1/customers/payroll/estimate: not found and rates', () => {
   });
 
   it('404 for a source account currency of another customer, or a missing one', async () => {
-    await expectError(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { sourceAccountCurrencyId: ids.acBUsd }), 404, 'NOT_FOUND', `Source account currency ${ids.acBUsd} not found`);
-    await expectError(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { sourceAccountCurrencyId: ids.acPartnerAed }), 404, 'NOT_FOUND', /Source account currency/);
+    await expectError(
+      usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { sourceAccountCurrencyId: ids.acBUsd }),
+      404,
+      'NOT_FOUND',
+      `Source account currency ${ids.acBUsd} not found`,
+    );
+    await expectError(
+      usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { sourceAccountCurrencyId: ids.acPartnerAed }),
+      404,
+      'NOT_FOUND',
+      /Source account currency/,
+    );
   });
 
-  it('404 for a payroll account currency that is neither the caller\'s nor a partner bank\'s', async () => {
+  it("404 for a payroll account currency that is neither the caller's nor a partner bank's", async () => {
     await expectError(
       usdToAed([{ beneficiaryId: ids.beneficiaryB1, amount: '10' }], { sourceAccountCurrencyId: ids.acBUsd, payrollAccountCurrencyId: ids.acAAed }),
       404,

@@ -20,12 +20,34 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
     const request = data!.data as PayrollRequest;
     expect(Object.keys(request).sort()).toEqual(
       [
-        'id', 'sourceAccountCurrencyId', 'sourceAccountCurrency', 'payrollAccountCurrencyId', 'payrollAccountCurrency', 'totalAmount',
-        'status', 'estimatedFxRate', 'estimatedReceivedAmount', 'sourceAmountForExchange', 'quotedFxRate', 'quoteExpiresAt', 'quotedByUserId',
-        'quotedByUser', 'quotedAt', 'acceptedByCustomerAt', 'cancellationReason', 'failureReason', 'metadata', 'amountSplitDetails',
-        'transfers', 'fxExchange', 'customer', 'createdAt', 'updatedAt',
+        'id',
+        'sourceAccountCurrencyId',
+        'sourceAccountCurrency',
+        'payrollAccountCurrencyId',
+        'payrollAccountCurrency',
+        'totalAmount',
+        'status',
+        'estimatedFxRate',
+        'estimatedReceivedAmount',
+        'sourceAmountForExchange',
+        'quotedFxRate',
+        'quoteExpiresAt',
+        'quotedByUserId',
+        'quotedByUser',
+        'quotedAt',
+        'acceptedByCustomerAt',
+        'cancellationReason',
+        'failureReason',
+        'metadata',
+        'amountSplitDetails',
+        'transfers',
+        'fxExchange',
+        'customer',
+        'createdAt',
+        'updatedAt',
         // Issue 14's additions: the figures at the quote and what failed payouts credited back.
-        'quote', 'returnedAmount',
+        'quote',
+        'returnedAmount',
       ].sort(),
     );
     expect(request).toMatchObject({
@@ -64,7 +86,16 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
         currency: { currencyCode: 'AED', currencyName: 'UAE Dirham', decimals: 2 },
         account: { accountProvider: 'PAYROLL_PARTNER_BANK' },
       },
-      metadata: { feeBreakdown: { sourceCurrencyAmount: '3500.00', totalFee: '24.74', exchangeRate: '3.6541375', baseRate: '3.6725', feeCurrencyCode: 'USD', payrollCurrencyCode: 'AED' } },
+      metadata: {
+        feeBreakdown: {
+          sourceCurrencyAmount: '3500.00',
+          totalFee: '24.74',
+          exchangeRate: '3.6541375',
+          baseRate: '3.6725',
+          feeCurrencyCode: 'USD',
+          payrollCurrencyCode: 'AED',
+        },
+      },
       fxExchange: {
         id: ids.fxExchangeA,
         fromAmount: '3500.00',
@@ -75,7 +106,14 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
         recordedByUser: { id: ids.admin },
       },
     });
-    expect(request.amountSplitDetails.map((split) => [split.amountCurrencyType, split.quotedSourceCurrencyAmount, split.quotedAmount, split.returnedSourceCurrencyAmount])).toEqual([
+    expect(
+      request.amountSplitDetails.map((split) => [
+        split.amountCurrencyType,
+        split.quotedSourceCurrencyAmount,
+        split.quotedAmount,
+        split.returnedSourceCurrencyAmount,
+      ]),
+    ).toEqual([
       ['SOURCE', '1000.00', '3652.00', null],
       ['SOURCE', '2500.00', '9130.00', null],
     ]);
@@ -107,8 +145,15 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
       });
     }
     expect(request.amountSplitDetails[0]!.beneficiarySnapshot).toEqual({
-      id: ids.beneficiaryA1, firstName: 'Amal', lastName: 'One', displayName: 'Amal One', type: 'INDIVIDUAL', nationality: 'AE',
-      bankName: 'Emirates NBD', iban: 'AE500261014000000000011', reference: 'A-EMP-1',
+      id: ids.beneficiaryA1,
+      firstName: 'Amal',
+      lastName: 'One',
+      displayName: 'Amal One',
+      type: 'INDIVIDUAL',
+      nationality: 'AE',
+      bankName: 'Emirates NBD',
+      iban: 'AE500261014000000000011',
+      reference: 'A-EMP-1',
     });
     // A later change of the beneficiary does not reach the snapshot.
     await server.db.query("UPDATE beneficiaries SET bank_name = 'Changed Bank' WHERE id = $1", [ids.beneficiaryA1]);
@@ -133,7 +178,7 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
     expect(data!.data.amountSplitDetails[0]!.payoutTransferId).toBeNull();
   });
 
-  it('404 for another customer\'s request, exactly as for a missing one', async () => {
+  it("404 for another customer's request, exactly as for a missing one", async () => {
     const foreign = await server.as(ids.userB).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: ids.requestACompleted } } });
     const missing = await server.as(ids.userB).GET('/v1/customers/payroll/requests/{requestId}', {
       params: { path: { requestId: '7b1e0000-0000-4000-8000-000000000000' } },

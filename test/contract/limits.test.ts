@@ -58,7 +58,7 @@ describe('rate limiting per token', () => {
 });
 
 describe('security headers and CORS', () => {
-  it('sends helmet\'s headers; CORS only for configured origins', async () => {
+  it("sends helmet's headers; CORS only for configured origins", async () => {
     const { url, close } = await serveApp(config, db);
     const allowed = await fetch(`${url}/healthz`, { headers: { Origin: 'https://app.payroll.example' } });
     expect(allowed.headers.get('x-content-type-options')).toBe('nosniff');

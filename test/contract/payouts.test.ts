@@ -35,10 +35,21 @@ describe('POST /v1/accounts/{accountId}/payouts and GET …/payouts/{payoutId}',
     const created = await create({ feeHash: estimate.feeHash });
     expect(created.response.status).toBe(201);
     // 100 × 0.0025 + 2 = 2.25 → min 3.00; customer A's rule 0.05 + 0.25 = 0.30
-    expect(created.data!.data).toMatchObject({ status: 'PENDING', amount: '100.00', fee: '3.00', internalFee: '0.30', totalFee: '3.30', totalAmount: '103.30', currency: 'USD', beneficiaryId: ids.beneficiaryA1 });
+    expect(created.data!.data).toMatchObject({
+      status: 'PENDING',
+      amount: '100.00',
+      fee: '3.00',
+      internalFee: '0.30',
+      totalFee: '3.30',
+      totalAmount: '103.30',
+      currency: 'USD',
+      beneficiaryId: ids.beneficiaryA1,
+    });
     expect(before.minus(await available()).toFixed()).toBe('103.3');
     await drain(worker);
-    const { data } = await customer().GET('/v1/accounts/{accountId}/payouts/{payoutId}', { params: { path: { accountId: ids.accountAUsd, payoutId: created.data!.data.id } } });
+    const { data } = await customer().GET('/v1/accounts/{accountId}/payouts/{payoutId}', {
+      params: { path: { accountId: ids.accountAUsd, payoutId: created.data!.data.id } },
+    });
     expect(data!.data).toMatchObject({ status: 'COMPLETED', externalId: expect.stringMatching(/^SIM-BNK-/), completedAt: expect.any(String) });
   });
 
@@ -48,7 +59,9 @@ describe('POST /v1/accounts/{accountId}/payouts and GET …/payouts/{payoutId}',
     const estimate = await estimateHash(ids.beneficiaryA2);
     const created = await create({ feeHash: estimate.feeHash, beneficiaryId: ids.beneficiaryA2 });
     await drain(worker);
-    const { data } = await customer().GET('/v1/accounts/{accountId}/payouts/{payoutId}', { params: { path: { accountId: ids.accountAUsd, payoutId: created.data!.data.id } } });
+    const { data } = await customer().GET('/v1/accounts/{accountId}/payouts/{payoutId}', {
+      params: { path: { accountId: ids.accountAUsd, payoutId: created.data!.data.id } },
+    });
     expect(data!.data).toMatchObject({ status: 'FAILED', failureReason: 'Beneficiary account closed' });
     expect((await available()).toFixed()).toBe(before.toFixed());
   });
@@ -76,7 +89,9 @@ describe('POST /v1/accounts/{accountId}/payouts and GET …/payouts/{payoutId}',
     const created = await create({ feeHash });
     const path = { accountId: ids.accountAUsd, payoutId: created.data!.data.id };
     expect((await server.as(ids.userB).GET('/v1/accounts/{accountId}/payouts/{payoutId}', { params: { path } })).response.status).toBe(404);
-    expect((await customer().GET('/v1/accounts/{accountId}/payouts/{payoutId}', { params: { path: { ...path, accountId: ids.accountAUsdc } } })).response.status).toBe(404);
+    expect(
+      (await customer().GET('/v1/accounts/{accountId}/payouts/{payoutId}', { params: { path: { ...path, accountId: ids.accountAUsdc } } })).response.status,
+    ).toBe(404);
     await drain(worker);
   });
 });

@@ -43,16 +43,27 @@ describe('the payroll lifecycle, end to end', () => {
       // USD figures at 2 places (issue 14): 1000 AED / 3.6541375 = 273.66… up to 273.67; fees 6.37 + 2.28 + 2.74.
       metadata: { feeBreakdown: { bankFee: '2.74', spreadFee: '6.37', processorFee: '2.28', baseRate: '3.6725' } },
     });
-    expect(request.amountSplitDetails.map((split) => [split.beneficiaryId, split.sourceCurrencyAmount, split.amount, split.purposeCode, split.payoutTransferId])).toEqual([
+    expect(
+      request.amountSplitDetails.map((split) => [split.beneficiaryId, split.sourceCurrencyAmount, split.amount, split.purposeCode, split.payoutTransferId]),
+    ).toEqual([
       [ids.beneficiaryA1, '1000.00', '3654.13', 'SAL', null],
       [ids.beneficiaryA2, '273.67', '1000.00', 'PEN', null],
     ]);
-    expect(request.amountSplitDetails[0]!.beneficiarySnapshot).toMatchObject({ id: ids.beneficiaryA1, bankName: 'Emirates NBD', iban: 'AE500261014000000000011' });
+    expect(request.amountSplitDetails[0]!.beneficiarySnapshot).toMatchObject({
+      id: ids.beneficiaryA1,
+      bankName: 'Emirates NBD',
+      iban: 'AE500261014000000000011',
+    });
     const debited = before.balance.minus(estimate.totalAmount);
     expect((await balanceOf(ids.acAUsd)).balance.equals(debited)).toBe(true);
 
     const quoted = await quote(server, request.id);
-    expect(quoted.data!.data).toMatchObject({ status: 'QUOTE_PROVIDED', quotedFxRate: '3.653', quotedByUserId: ids.admin, quotedAt: server.clock.now().toISOString() });
+    expect(quoted.data!.data).toMatchObject({
+      status: 'QUOTE_PROVIDED',
+      quotedFxRate: '3.653',
+      quotedByUserId: ids.admin,
+      quotedAt: server.clock.now().toISOString(),
+    });
     // The honoured quote at 3.653: 1000.00 USD → 3653.00 AED; 1000.00 AED ← 273.75 USD (273.7476… up);
     // total 1273.75 + 11.39 = 1285.14, a top-up of 0.08 over the 1285.06 debited at creation.
     expect(quoted.data!.data.quote).toEqual({
@@ -68,7 +79,11 @@ describe('the payroll lifecycle, end to end', () => {
       ['1000.00', '3653.00'],
       ['273.75', '1000.00'],
     ]);
-    expect((await accept(server, request.id)).data!.data).toMatchObject({ status: 'QUOTE_ACCEPTED', acceptedByCustomerAt: server.clock.now().toISOString(), totalAmount: '1285.14' });
+    expect((await accept(server, request.id)).data!.data).toMatchObject({
+      status: 'QUOTE_ACCEPTED',
+      acceptedByCustomerAt: server.clock.now().toISOString(),
+      totalAmount: '1285.14',
+    });
     expect((await balanceOf(ids.acAUsd)).balance.equals(debited.minus('0.08'))).toBe(true);
 
     await drain(worker);
@@ -79,14 +94,28 @@ describe('the payroll lifecycle, end to end', () => {
       ['PROCESSOR_INTERNAL_DEBIT', 'COMPLETED', '1285.14', 'USD'],
       ['PROCESSOR_TO_BANK', 'COMPLETED', '1273.75', 'USD'],
     ]);
-    expect(executing.transfers[0]).toMatchObject({ externalId: expect.stringMatching(/^SIM-PRC-/), executedAt: expect.any(String), completedAt: expect.any(String), feeDetails: { amount: '2.28' } });
+    expect(executing.transfers[0]).toMatchObject({
+      externalId: expect.stringMatching(/^SIM-PRC-/),
+      executedAt: expect.any(String),
+      completedAt: expect.any(String),
+      feeDetails: { amount: '2.28' },
+    });
 
     const fx = await recordFx(server, request.id, '3.6520');
     expect(fx.response.status).toBe(200);
     const paying = fx.data!.data;
     // toAmount = 1273.75 × 3.652 = 4651.735 down = 4651.73; the payouts stay the quoted 3653.00 and 1000.00,
     // so the platform books an FX result of 4651.73 − 4653.00 = −1.27 (a loss it bears).
-    expect(paying.fxExchange).toMatchObject({ fromAmount: '1273.75', toAmount: '4651.73', exchangeRate: '3.652', payoutAmount: '4653.00', fxResultAmount: '-1.27', fromCurrencyCode: 'USD', toCurrencyCode: 'AED', recordedByUserId: ids.admin });
+    expect(paying.fxExchange).toMatchObject({
+      fromAmount: '1273.75',
+      toAmount: '4651.73',
+      exchangeRate: '3.652',
+      payoutAmount: '4653.00',
+      fxResultAmount: '-1.27',
+      fromCurrencyCode: 'USD',
+      toCurrencyCode: 'AED',
+      recordedByUserId: ids.admin,
+    });
     expect(paying.status).toBe('PAYOUT_INITIATED');
     const payouts = paying.transfers.filter((t) => t.transferType === 'BANK_TO_BENEFICIARY');
     expect(payouts.map((t) => [t.amount, t.currencyCode, t.status])).toEqual([
@@ -125,14 +154,20 @@ describe('the payroll lifecycle, end to end', () => {
     expect(done.status).toBe('PARTIALLY_COMPLETED');
     const failed = done.transfers.filter((t) => t.status === 'FAILED');
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ transferType: 'BANK_TO_BENEFICIARY', failureReason: 'Beneficiary account closed', payoutInstruction: { beneficiaryId: ids.beneficiaryA3 } });
+    expect(failed[0]).toMatchObject({
+      transferType: 'BANK_TO_BENEFICIARY',
+      failureReason: 'Beneficiary account closed',
+      payoutInstruction: { beneficiaryId: ids.beneficiaryA3 },
+    });
     await server.db.query('UPDATE beneficiaries SET reference = NULL WHERE id = $1', [ids.beneficiaryA3]);
   });
 
   it('a failed source debit fails the request and returns the funds', async () => {
     await server.db.query("UPDATE accounts SET account_provider = 'FAILING_PROCESSOR' WHERE id = $1", [ids.accountAUsdc]);
     const before = await balanceOf(ids.acAUsdc);
-    const { created } = await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA1, amount: '50', purposeCode: 'SAL' }], { accounts: { sourceAccountCurrencyId: ids.acAUsdc } });
+    const { created } = await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA1, amount: '50', purposeCode: 'SAL' }], {
+      accounts: { sourceAccountCurrencyId: ids.acAUsdc },
+    });
     const id = created.data!.data.id;
     expect((await balanceOf(ids.acAUsdc)).balance.lessThan(before.balance)).toBe(true);
     await quote(server, id, '3.66');
@@ -140,7 +175,9 @@ describe('the payroll lifecycle, end to end', () => {
     await drain(worker);
     const failed = await readRequest(server, id);
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: expect.stringContaining('PROCESSOR_INTERNAL_DEBIT failed') });
-    expect(failed.transfers).toEqual([expect.objectContaining({ transferType: 'PROCESSOR_INTERNAL_DEBIT', status: 'FAILED', failureReason: 'Processor declined the debit' })]);
+    expect(failed.transfers).toEqual([
+      expect.objectContaining({ transferType: 'PROCESSOR_INTERNAL_DEBIT', status: 'FAILED', failureReason: 'Processor declined the debit' }),
+    ]);
     expectSameBalances(await balanceOf(ids.acAUsdc), before);
     await server.db.query("UPDATE accounts SET account_provider = 'CIRCLE' WHERE id = $1", [ids.accountAUsdc]);
   });
@@ -196,7 +233,7 @@ describe('the payroll lifecycle, end to end', () => {
     }
   });
 
-  it('lists the caller\'s requests newest first with a cursor, and admins by status', async () => {
+  it("lists the caller's requests newest first with a cursor, and admins by status", async () => {
     const first = await customer().GET('/v1/customers/payroll/requests', { params: { query: { limit: 2 } } });
     expect(first.data!.data.items).toHaveLength(2);
     expect(first.data!.data.items.every((item) => item.customerId === ids.customerA)).toBe(true);
@@ -219,11 +256,15 @@ describe('the payroll lifecycle, end to end', () => {
 describe('POST /v1/customers/payroll/requests: the feeHash', () => {
   const entries: Entry[] = [{ beneficiaryId: ids.beneficiaryA1, amount: '25.50', purposeCode: 'SAL' }];
   const estimateHash = async () =>
-    (await customer().POST('/v1/customers/payroll/estimate', { body: { ...usdToAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '25.50' }] } })).data!.data.feeHash;
+    (
+      await customer().POST('/v1/customers/payroll/estimate', {
+        body: { ...usdToAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '25.50' }] },
+      })
+    ).data!.data.feeHash;
   const create = (feeHash: string, body: Partial<components['schemas']['CreatePayrollRequestRequest']> = {}) =>
     customer().POST('/v1/customers/payroll/requests', { body: { ...usdToAed, feeHash, amountSplitDetails: entries, ...body } });
 
-  it('unknown or another customer\'s → 404; used → 409 FEE_HASH_ALREADY_USED; expired → 400 FEE_HASH_EXPIRED', async () => {
+  it("unknown or another customer's → 404; used → 409 FEE_HASH_ALREADY_USED; expired → 400 FEE_HASH_EXPIRED", async () => {
     expect((await create('x'.repeat(43))).response.status).toBe(404);
     const feeHash = await estimateHash();
     const foreign = await server.as(ids.userB).POST('/v1/customers/payroll/requests', { body: { ...usdToAed, feeHash, amountSplitDetails: entries } });
@@ -261,11 +302,18 @@ describe('POST /v1/customers/payroll/requests: the feeHash', () => {
     const b = server.as(ids.userB);
     const body = { sourceAccountCurrencyId: ids.acBUsd, payrollAccountCurrencyId: ids.acPartnerAed };
     const before = await balanceOf(ids.acBUsd);
-    const { data } = await b.POST('/v1/customers/payroll/estimate', { body: { ...body, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryB1, amount: '2000' }] } });
+    const { data } = await b.POST('/v1/customers/payroll/estimate', {
+      body: { ...body, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryB1, amount: '2000' }] },
+    });
     const feeHash = data!.data.feeHash;
-    const refused = await b.POST('/v1/customers/payroll/requests', { body: { ...body, feeHash, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryB1, amount: '2000', purposeCode: 'SAL' }] } });
+    const refused = await b.POST('/v1/customers/payroll/requests', {
+      body: { ...body, feeHash, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryB1, amount: '2000', purposeCode: 'SAL' }] },
+    });
     expect(refused.response.status).toBe(400);
-    expect(refused.error!.error).toMatchObject({ code: 'INSUFFICIENT_FUNDS', message: expect.stringMatching(/^Available balance 946\.63 USD is less than the total amount 20\d\d\.\d\d USD$/) });
+    expect(refused.error!.error).toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+      message: expect.stringMatching(/^Available balance 946\.63 USD is less than the total amount 20\d\d\.\d\d USD$/),
+    });
     expectSameBalances(await balanceOf(ids.acBUsd), before);
     const [row] = await server.db.query<{ consumed_at: Date | null }>('SELECT consumed_at FROM payroll_fee_estimates WHERE fee_hash = $1', [feeHash]);
     expect(row!.consumed_at).toBeNull();
@@ -280,7 +328,10 @@ describe('POST /v1/customers/payroll/requests: the feeHash', () => {
     expect(statuses.filter((status) => status === 409)).toHaveLength(49);
     const total = results.find((result) => result.response.status === 201)!.data!.data.totalAmount;
     expect(before.balance.minus((await balanceOf(ids.acAUsd)).balance).equals(total)).toBe(true);
-    const [debits] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [feeHash]);
+    const [debits] = await server.db.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)",
+      [feeHash],
+    );
     expect(debits!.count).toBe(1);
   });
 });
@@ -294,16 +345,28 @@ describe('Idempotency-Key', () => {
     const replay = await customer().POST('/v1/customers/payroll/requests', { body, headers: { 'Idempotency-Key': 'payroll-2026-11-run-1' } });
     expect(replay.response.status).toBe(201);
     expect(replay.data).toEqual(created.data);
-    const reused = await customer().POST('/v1/customers/payroll/requests', { body: { ...body, amountSplitDetails: [{ ...entries[0]!, amount: '8' }] }, headers: { 'Idempotency-Key': 'payroll-2026-11-run-1' } });
+    const reused = await customer().POST('/v1/customers/payroll/requests', {
+      body: { ...body, amountSplitDetails: [{ ...entries[0]!, amount: '8' }] },
+      headers: { 'Idempotency-Key': 'payroll-2026-11-run-1' },
+    });
     expect(reused.response.status).toBe(422);
     expect(reused.error!.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
 
     const id = created.data!.data.id;
     const accepts = await Promise.all(
-      Array.from({ length: 10 }, () => customer().POST('/v1/customers/payroll/requests/{requestId}/cancel', { params: { path: { requestId: id } }, body: { reason: 'dup' }, headers: { 'Idempotency-Key': 'cancel-once' } })),
+      Array.from({ length: 10 }, () =>
+        customer().POST('/v1/customers/payroll/requests/{requestId}/cancel', {
+          params: { path: { requestId: id } },
+          body: { reason: 'dup' },
+          headers: { 'Idempotency-Key': 'cancel-once' },
+        }),
+      ),
     );
     expect(accepts.map((result) => result.response.status)).toEqual(Array(10).fill(200));
-    const [refunds] = await server.db.query<{ count: number }>("SELECT count(*)::int AS count FROM journal_entries WHERE kind = 'PAYROLL_CANCELLED' AND payroll_request_id = $1", [id]);
+    const [refunds] = await server.db.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM journal_entries WHERE kind = 'PAYROLL_CANCELLED' AND payroll_request_id = $1",
+      [id],
+    );
     expect(refunds!.count).toBe(1);
   });
 });
@@ -350,7 +413,10 @@ describe('the worker', () => {
   it('an estimate repeated with its Idempotency-Key returns the same feeHash', async () => {
     const body = { ...usdToAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '12' }] };
     const headers = { 'Idempotency-Key': 'estimate-once' };
-    const [first, second] = [await customer().POST('/v1/customers/payroll/estimate', { body, headers }), await customer().POST('/v1/customers/payroll/estimate', { body, headers })];
+    const [first, second] = [
+      await customer().POST('/v1/customers/payroll/estimate', { body, headers }),
+      await customer().POST('/v1/customers/payroll/estimate', { body, headers }),
+    ];
     expect(second.data!.data.feeHash).toBe(first.data!.data.feeHash);
   });
 });

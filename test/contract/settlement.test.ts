@@ -121,18 +121,26 @@ describe('the honoured quote (POST …/quote, …/accept)', () => {
   it('409 INSUFFICIENT_FUNDS at accept names the shortfall; the request stays QUOTE_PROVIDED and nothing moves', async () => {
     const accounts = { sourceAccountCurrencyId: ids.acBUsd, payrollAccountCurrencyId: ids.acPartnerAed };
     // B (no fee profile, eff 3.6725): 3000 ÷ 3.6725 = 816.88… → 816.89, fees 2.00 + 1.37: 820.26 of 946.63 debited.
-    const { request } = await flow.create(ids.userB, accounts, [{ beneficiaryId: ids.beneficiaryB2, amount: '3000.00', amountCurrencyType: 'PAYROLL', purposeCode: 'SAL' }]);
+    const { request } = await flow.create(ids.userB, accounts, [
+      { beneficiaryId: ids.beneficiaryB2, amount: '3000.00', amountCurrencyType: 'PAYROLL', purposeCode: 'SAL' },
+    ]);
     expect(request.totalAmount).toBe('820.26');
     // Quoted at 3.00: 3000 ÷ 3 = 1000.00, total 1003.37, a top-up of 183.11 against 126.37 available.
     expect((await flow.quote(request.id, '3.00')).data!.data.quote).toMatchObject({ totalAmount: '1003.37', adjustmentAmount: '183.11' });
     const before = await flow.balance(ids.acBUsd);
     const refused = await flow.accept(request.id, ids.userB);
     expect(refused.response.status).toBe(409);
-    expect(refused.error!.error).toEqual({ code: 'INSUFFICIENT_FUNDS', message: 'Accepting needs a top-up of 183.11 USD; available is 126.37 USD, short by 56.74 USD' });
+    expect(refused.error!.error).toEqual({
+      code: 'INSUFFICIENT_FUNDS',
+      message: 'Accepting needs a top-up of 183.11 USD; available is 126.37 USD, short by 56.74 USD',
+    });
     const after = await flow.read(request.id, ids.userB);
     expect(after).toMatchObject({ status: 'QUOTE_PROVIDED', acceptedByCustomerAt: null, totalAmount: '820.26' });
     expect((await flow.balance(ids.acBUsd)).equals(before)).toBe(true);
-    const [entries] = await server.db.query<{ n: number }>("SELECT count(*)::int AS n FROM journal_entries WHERE payroll_request_id = $1 AND kind <> 'PAYROLL_CREATED'", [request.id]);
+    const [entries] = await server.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM journal_entries WHERE payroll_request_id = $1 AND kind <> 'PAYROLL_CREATED'",
+      [request.id],
+    );
     expect(entries!.n).toBe(0);
   });
 });
@@ -170,7 +178,11 @@ describe('same-currency payroll (AED → AED)', () => {
     await flow.accept(request.id);
     await drain(worker);
     expect((await flow.recordFx(request.id, '1.0001')).response.status).toBe(400);
-    expect((await flow.recordFx(request.id, '1')).data!.data.fxExchange).toMatchObject({ toAmount: '1500.00', payoutAmount: '1500.00', fxResultAmount: '0.00' });
+    expect((await flow.recordFx(request.id, '1')).data!.data.fxExchange).toMatchObject({
+      toAmount: '1500.00',
+      payoutAmount: '1500.00',
+      fxResultAmount: '0.00',
+    });
     await drain(worker);
     const done = await flow.read(request.id);
     expect(done.status).toBe('COMPLETED');

@@ -20,11 +20,15 @@ const customer = () => server.as(ids.userA);
 const admin = () => server.as(ids.admin);
 
 function estimatePayroll(sourceAccountCurrencyId: string, entry: { beneficiaryId: string; amount: string }) {
-  return customer().POST('/v1/customers/payroll/estimate', { body: { sourceAccountCurrencyId, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [entry] } });
+  return customer().POST('/v1/customers/payroll/estimate', {
+    body: { sourceAccountCurrencyId, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [entry] },
+  });
 }
 
 function estimatePayout(accountId: string, query: { amount: string; currency: string }) {
-  return customer().GET('/v1/accounts/{accountId}/payouts/estimate', { params: { path: { accountId }, query: { ...query, beneficiaryId: ids.beneficiaryA1 } } });
+  return customer().GET('/v1/accounts/{accountId}/payouts/estimate', {
+    params: { path: { accountId }, query: { ...query, beneficiaryId: ids.beneficiaryA1 } },
+  });
 }
 
 /** Any operation's answer: its status and, for an error, the envelope's code and message. */
@@ -37,7 +41,10 @@ function expectValidationError(result: { response: Response; error?: unknown }, 
 
 describe('POST /v1/customers/payroll/estimate: minor units', () => {
   it('a SOURCE amount with 3 places on a USD source: 400 naming the entry and the limit of USD', async () => {
-    expectValidationError(await estimatePayroll(ids.acAUsd, { beneficiaryId: ids.beneficiaryA1, amount: '10.005' }), 'amountSplitDetails[0].amount has 3 decimal places; a SOURCE amount in USD allows at most 2');
+    expectValidationError(
+      await estimatePayroll(ids.acAUsd, { beneficiaryId: ids.beneficiaryA1, amount: '10.005' }),
+      'amountSplitDetails[0].amount has 3 decimal places; a SOURCE amount in USD allows at most 2',
+    );
   });
 
   it('an entry converting to zero: 400 naming the entry (nothing is paid for nothing)', async () => {
@@ -54,7 +61,10 @@ describe('POST /v1/customers/payroll/estimate: minor units', () => {
 describe('admin rates: RateString bounds', () => {
   const bounds = /must be between 0\.00000001 and 100000000 with at most 12 significant digits/;
   const putRate = (rate: string) =>
-    admin().PUT('/v1/admin/rates/{fromCurrencyCode}/{toCurrencyCode}', { params: { path: { fromCurrencyCode: 'USD', toCurrencyCode: 'AED' } }, body: { rate } });
+    admin().PUT('/v1/admin/rates/{fromCurrencyCode}/{toCurrencyCode}', {
+      params: { path: { fromCurrencyCode: 'USD', toCurrencyCode: 'AED' } },
+      body: { rate },
+    });
 
   it('PUT /v1/admin/rates: below 10^-8, above 10^8, 15 significant digits or zero → 400; the rate is unchanged', async () => {
     expectValidationError(await putRate('0.000000000000000000000000000000001'), /body\.rate/);
@@ -74,7 +84,10 @@ describe('admin rates: RateString bounds', () => {
     expectValidationError(await recordFx(server, requestId, '0.000000001'), bounds);
     // A quote that would make a split zero is refused, naming it: 0.01 USD × 0.1 = 0.001 → 0.00 AED.
     const tiny = (await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA5, amount: '0.01' }])).created.data!.data.id;
-    expectValidationError(await quote(server, tiny, '0.1'), 'amountSplitDetails[0]: 0.01 USD converts to 0.00 AED at 0.1; a quote must pay every beneficiary more than zero');
+    expectValidationError(
+      await quote(server, tiny, '0.1'),
+      'amountSplitDetails[0]: 0.01 USD converts to 0.00 AED at 0.1; a quote must pay every beneficiary more than zero',
+    );
     for (const id of [requestId, tiny]) expect((await readRequest(server, id)).status).toBe('PENDING');
   });
 });
@@ -90,7 +103,7 @@ describe('single payouts: JSON-exact figures and the stored estimate', () => {
     expect(fifteen.data!.data.amount).toBe(1234567.12345678);
   });
 
-  it('a validly signed feeHash naming another account\'s estimate → 400 FEE_HASH_MISMATCH, never a 500; nothing debited', async () => {
+  it("a validly signed feeHash naming another account's estimate → 400 FEE_HASH_MISMATCH, never a 500; nothing debited", async () => {
     // A genuine estimate for A's USDC account, re-signed (with the server's secret) for a USD payout from A's USD account.
     const usdc = await estimatePayout(ids.accountAUsdc, { amount: '100.00', currency: 'USDC' });
     const [estimateId, expiresAtSeconds] = usdc.data!.data.feeHash.split(':');

@@ -46,10 +46,12 @@ class Receiver {
 
   /** Events after dedupe by id, in occurredAt order — what the docs tell receivers to do. */
   events(): Array<{ id: string; type: string; occurredAt: string; data: Record<string, unknown> }> {
-    const byId = new Map(this.received.map((delivery) => {
-      const event = JSON.parse(delivery.body) as { id: string; type: string; occurredAt: string; data: Record<string, unknown> };
-      return [event.id, event] as const;
-    }));
+    const byId = new Map(
+      this.received.map((delivery) => {
+        const event = JSON.parse(delivery.body) as { id: string; type: string; occurredAt: string; data: Record<string, unknown> };
+        return [event.id, event] as const;
+      }),
+    );
     return [...byId.values()].sort((a, b) => a.occurredAt.localeCompare(b.occurredAt));
   }
 }
@@ -69,7 +71,10 @@ afterAll(async () => {
 
 const customer = () => server.as(ids.userA);
 
-async function register(url = receiver.url, eventTypes: components['schemas']['WebhookEventType'][] = ['payroll_request.status_changed', 'transfer.status_changed', 'payout.status_changed']) {
+async function register(
+  url = receiver.url,
+  eventTypes: components['schemas']['WebhookEventType'][] = ['payroll_request.status_changed', 'transfer.status_changed', 'payout.status_changed'],
+) {
   return customer().POST('/v1/customers/webhook-endpoints', { body: { url, eventTypes, description: 'payroll ops' } });
 }
 
@@ -117,7 +122,14 @@ describe('webhooks', () => {
     }
     const events = receiver.events();
     const requestEvents = events.filter((event) => event.type === 'payroll_request.status_changed' && event.data.id === id);
-    expect(requestEvents.map((event) => event.data.status)).toEqual(['PENDING', 'QUOTE_PROVIDED', 'QUOTE_ACCEPTED', 'EXECUTING', 'PAYOUT_INITIATED', 'COMPLETED']);
+    expect(requestEvents.map((event) => event.data.status)).toEqual([
+      'PENDING',
+      'QUOTE_PROVIDED',
+      'QUOTE_ACCEPTED',
+      'EXECUTING',
+      'PAYOUT_INITIATED',
+      'COMPLETED',
+    ]);
     const transferEvents = events.filter((event) => event.type === 'transfer.status_changed' && event.data.payrollRequestId === id);
     expect(transferEvents).toHaveLength(4 * 3); // debit, bank move and two payouts: INITIATED, PROCESSING, COMPLETED each
     const final = await customer().GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: id } } });
@@ -143,7 +155,10 @@ describe('webhooks', () => {
       server.clock.advance(3600);
       await drain(worker);
     }
-    const statuses = receiver.events().filter((event) => event.type === 'payroll_request.status_changed' && event.data.id === id).map((event) => event.data.status);
+    const statuses = receiver
+      .events()
+      .filter((event) => event.type === 'payroll_request.status_changed' && event.data.id === id)
+      .map((event) => event.data.status);
     expect(statuses).toEqual(['PENDING', 'QUOTE_PROVIDED', 'QUOTE_ACCEPTED', 'EXECUTING', 'PAYOUT_INITIATED', 'COMPLETED']);
     expect((await customer().GET('/v1/customers/webhook-endpoints', {})).data!.data.items[0]!.status).toBe('ENABLED');
   });

@@ -57,14 +57,11 @@ describe('the journal entry builder', () => {
   });
 
   it('keys accounts stably for the store', () => {
-    expect([CUSTOMER_USD, PARTNER_AED, EXTERNAL, FX_RESULT, { kind: 'FEE_REVENUE', fee: 'SPREAD' }, { kind: 'IN_TRANSIT', leg: 'BANK' }].map((a) => accountKey(a as LedgerAccount))).toEqual([
-      'CUSTOMER:c-usd',
-      'PLATFORM_BANK:p-aed',
-      'EXTERNAL',
-      'FX_RESULT',
-      'FEE_REVENUE:SPREAD',
-      'IN_TRANSIT:BANK',
-    ]);
+    expect(
+      [CUSTOMER_USD, PARTNER_AED, EXTERNAL, FX_RESULT, { kind: 'FEE_REVENUE', fee: 'SPREAD' }, { kind: 'IN_TRANSIT', leg: 'BANK' }].map((a) =>
+        accountKey(a as LedgerAccount),
+      ),
+    ).toEqual(['CUSTOMER:c-usd', 'PLATFORM_BANK:p-aed', 'EXTERNAL', 'FX_RESULT', 'FEE_REVENUE:SPREAD', 'IN_TRANSIT:BANK']);
   });
 });
 
@@ -167,7 +164,11 @@ describe('a whole request: quoted better, FX recorded below the quote, the PAYRO
   });
 
   it('fees, the FX result and the outside world', () => {
-    expect(['SPREAD', 'PROCESSOR', 'BANK'].map((fee) => balance(entries, { kind: 'FEE_REVENUE', fee } as LedgerAccount, 'USD'))).toEqual(['7.74', '2.55', '2.74']);
+    expect(['SPREAD', 'PROCESSOR', 'BANK'].map((fee) => balance(entries, { kind: 'FEE_REVENUE', fee } as LedgerAccount, 'USD'))).toEqual([
+      '7.74',
+      '2.55',
+      '2.74',
+    ]);
     expect(balance(entries, FX_RESULT, 'AED')).toBe('1992.27'); // −7.73 (5662.27 − 5670.00) + 2000.00 taken back
     expect(balance(entries, FX_RESULT, 'USD')).toBe('-544.96'); // paid back to the customer
     expect(balance(entries, EXTERNAL, 'USD')).toBe('1544.96'); // sold to the FX counterparty

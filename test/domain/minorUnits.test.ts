@@ -42,7 +42,12 @@ describe('scales per currency', () => {
   });
 
   it('pairs the scales with the codes messages name', () => {
-    expect(settlementScales({ code: 'USD', decimals: 2 }, { code: 'JPY', decimals: 0 })).toEqual({ source: 2, payroll: 0, sourceCode: 'USD', payrollCode: 'JPY' });
+    expect(settlementScales({ code: 'USD', decimals: 2 }, { code: 'JPY', decimals: 0 })).toEqual({
+      source: 2,
+      payroll: 0,
+      sourceCode: 'USD',
+      payrollCode: 'JPY',
+    });
   });
 });
 

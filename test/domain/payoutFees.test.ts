@@ -27,7 +27,13 @@ describe('payout fee formulas', () => {
   });
 
   it('clamps to the schedule minimum and maximum; the platform default is not a rule set', () => {
-    const small = computePayoutFees({ amount: new Money(10), minorUnits: 2, schedule, internalRule: { percentBps: new Money(10), fixed: new Money('0.5'), customerSpecific: false }, now: monday });
+    const small = computePayoutFees({
+      amount: new Money(10),
+      minorUnits: 2,
+      schedule,
+      internalRule: { percentBps: new Money(10), fixed: new Money('0.5'), customerSpecific: false },
+      now: monday,
+    });
     expect(small.fee.toFixed()).toBe('3'); // 2.025 → min 3
     expect(small.internalFee.toFixed()).toBe('0.51');
     expect(small.ruleSet).toBe(false);
@@ -52,7 +58,13 @@ describe('payout fee formulas', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: 99_999_999_999_999n }), fc.integer({ min: 0, max: 3 }), (units, minorUnits) => {
         const amount = new Money(units.toString()).dividedBy(new Money(10).pow(minorUnits));
-        const f = computePayoutFees({ amount, minorUnits, schedule, internalRule: { percentBps: new Money(7), fixed: new Money('0.1'), customerSpecific: true }, now: monday });
+        const f = computePayoutFees({
+          amount,
+          minorUnits,
+          schedule,
+          internalRule: { percentBps: new Money(7), fixed: new Money('0.1'), customerSpecific: true },
+          now: monday,
+        });
         expect(f.totalFee.equals(f.fee.plus(f.internalFee))).toBe(true);
         expect(f.totalAmount.equals(amount.plus(f.totalFee))).toBe(true);
         for (const value of [f.fee, f.internalFee, f.totalAmount]) expect(value.decimalPlaces()).toBeLessThanOrEqual(minorUnits);

@@ -195,11 +195,23 @@ describe('entry validation', () => {
   it.each([
     [[], 'amountSplitDetails must have at least one entry'],
     [[{ beneficiaryId: id(1), amount: '0' }], 'amountSplitDetails[0].amount must be greater than zero'],
-    [[{ beneficiaryId: id(1), amount: '1' }, { beneficiaryId: id(2), amount: '0.000000000' }], 'amountSplitDetails[1].amount must be greater than zero'],
-    [[{ beneficiaryId: id(1), amount: '1.123456789' }], 'amountSplitDetails[0].amount has 9 decimal places; a SOURCE amount in USDC allows at most 8'],
-    [[{ beneficiaryId: id(1), amount: '1.001', amountCurrencyType: 'PAYROLL' as const }], 'amountSplitDetails[0].amount has 3 decimal places; a PAYROLL amount in AED allows at most 2'],
     [
-      [{ beneficiaryId: id(1), amount: '1' }, { beneficiaryId: id(1).toUpperCase(), amount: '2' }],
+      [
+        { beneficiaryId: id(1), amount: '1' },
+        { beneficiaryId: id(2), amount: '0.000000000' },
+      ],
+      'amountSplitDetails[1].amount must be greater than zero',
+    ],
+    [[{ beneficiaryId: id(1), amount: '1.123456789' }], 'amountSplitDetails[0].amount has 9 decimal places; a SOURCE amount in USDC allows at most 8'],
+    [
+      [{ beneficiaryId: id(1), amount: '1.001', amountCurrencyType: 'PAYROLL' as const }],
+      'amountSplitDetails[0].amount has 3 decimal places; a PAYROLL amount in AED allows at most 2',
+    ],
+    [
+      [
+        { beneficiaryId: id(1), amount: '1' },
+        { beneficiaryId: id(1).toUpperCase(), amount: '2' },
+      ],
       `amountSplitDetails[1].beneficiaryId duplicates amountSplitDetails[0].beneficiaryId (${id(1)}); each beneficiary may appear once`,
     ],
   ])('%j → VALIDATION_ERROR', (entries, message) => {

@@ -7,14 +7,7 @@ import { payrollFeeEstimateView } from '../../src/domain/estimateView.js';
 import { type JournalEntry, type LedgerAccount, balanceOf, totalsByCurrency } from '../../src/domain/journal.js';
 import { replayPayrollHistory } from '../../src/domain/journalReplay.js';
 import { Money } from '../../src/domain/money.js';
-import {
-  type QuoteFigures,
-  assertFxRecordRate,
-  creditBackFor,
-  fxRecordFigures,
-  quoteFigures,
-  settleAdjustment,
-} from '../../src/domain/settlement.js';
+import { type QuoteFigures, assertFxRecordRate, creditBackFor, fxRecordFigures, quoteFigures, settleAdjustment } from '../../src/domain/settlement.js';
 import { quoteFiguresView } from '../../src/domain/settlementView.js';
 
 /**
@@ -28,7 +21,10 @@ const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')
 const SCHEDULE = { percentBps: new Money(10), fixed: new Money('1'), min: new Money('2'), max: new Money('50') };
 
 /** A rate m × 10^-k with at most 6 significant digits, within 0.001..10000. */
-const rate = fc.tuple(fc.integer({ min: 1, max: 999_999 }), fc.integer({ min: 2, max: 8 })).map(([mantissa, k]) => new Money(mantissa).dividedBy(10 ** k)).filter((r) => r.greaterThanOrEqualTo('0.001') && r.lessThanOrEqualTo(10_000));
+const rate = fc
+  .tuple(fc.integer({ min: 1, max: 999_999 }), fc.integer({ min: 2, max: 8 }))
+  .map(([mantissa, k]) => new Money(mantissa).dividedBy(10 ** k))
+  .filter((r) => r.greaterThanOrEqualTo('0.001') && r.lessThanOrEqualTo(10_000));
 /** A relative move of a rate within ±4.9 %, written with at most 10 significant digits. */
 const nudge = (base: Decimal, permille: number) => base.times(new Money(1000 + permille).dividedBy(1000)).toSignificantDigits(10);
 
@@ -79,13 +75,32 @@ function requestOf(p: Payroll, estimate: EstimateFigures) {
 
 function settle(p: Payroll): { estimate: EstimateFigures; accepted: QuoteFigures; entries: JournalEntry[]; quoteRate: Decimal } | null {
   const estimate = unlessRefused(() =>
-    estimateFigures({ entries: p.entries, source: p.source, payroll: p.target, baseRate: p.base, spreadBips: p.bips, processorSchedule: SCHEDULE, bankFeePerBeneficiary: new Money('1') }),
+    estimateFigures({
+      entries: p.entries,
+      source: p.source,
+      payroll: p.target,
+      baseRate: p.base,
+      spreadBips: p.bips,
+      processorSchedule: SCHEDULE,
+      bankFeePerBeneficiary: new Money('1'),
+    }),
   );
   if (!estimate) return null;
   const quoteRate = p.sameCurrency ? new Money(1) : nudge(estimate.rates.exchangeRate, p.quoteMove);
-  const splits = estimate.lines.map((line) => ({ amountCurrencyType: line.amountCurrencyType, sourceCurrencyAmount: line.sourceCurrencyAmount, amount: line.amount }));
+  const splits = estimate.lines.map((line) => ({
+    amountCurrencyType: line.amountCurrencyType,
+    sourceCurrencyAmount: line.sourceCurrencyAmount,
+    amount: line.amount,
+  }));
   const accepted = unlessRefused(() =>
-    quoteFigures({ splits, quoteRate, scales: estimate.scales, sameCurrency: p.sameCurrency, feeAmount: estimate.feeAmount, debitedAmount: estimate.totalAmount }),
+    quoteFigures({
+      splits,
+      quoteRate,
+      scales: estimate.scales,
+      sameCurrency: p.sameCurrency,
+      feeAmount: estimate.feeAmount,
+      debitedAmount: estimate.totalAmount,
+    }),
   );
   if (!accepted) return null;
   const fxRate = p.sameCurrency ? new Money(1) : nudge(quoteRate, p.fxMove);
@@ -147,7 +162,9 @@ describe('settlement properties over random payrolls', () => {
   it('the customer is debited exactly total + adjustment − returned; transit and partner bank end empty', () => {
     forEverySettled((settled, p) => {
       const { accepted, entries } = settled;
-      const returned = accepted.splits.filter((_split, index) => p.failures[index]).reduce((total: Decimal, split) => total.plus(creditBackFor(split)), new Money(0));
+      const returned = accepted.splits
+        .filter((_split, index) => p.failures[index])
+        .reduce((total: Decimal, split) => total.plus(creditBackFor(split)), new Money(0));
       const debited = accepted.debitedAmount.plus(accepted.adjustmentAmount).minus(returned);
       const at = (account: LedgerAccount, currency: string) => balanceOf(entries, account, currency);
       expect(at({ kind: 'CUSTOMER', accountCurrencyId: 'customer' }, p.source.code).negated().equals(debited)).toBe(true);

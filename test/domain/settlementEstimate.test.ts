@@ -96,7 +96,15 @@ describe('estimate figures with minor units', () => {
   });
 
   it('USDC source (6 places) → AED', () => {
-    const view = run({ entries: sourceThenPayroll('1000.123456', '2000.00'), source: USDC, payroll: AED, base: '3.6725', bips: 50, schedule: CIRCLE_USDC, bankFee: '5.00' });
+    const view = run({
+      entries: sourceThenPayroll('1000.123456', '2000.00'),
+      source: USDC,
+      payroll: AED,
+      base: '3.6725',
+      bips: 50,
+      schedule: CIRCLE_USDC,
+      bankFee: '5.00',
+    });
     // 1000.123456 × 3.6541375 = 3654.5886251992 → down 3654.58
     // 2000 ÷ 3.6541375 = 547.324779103… → up to 6 places 547.324780
     expect(linePairs(view)).toEqual([
@@ -115,7 +123,15 @@ describe('estimate figures with minor units', () => {
   });
 
   it('USD → JPY payroll (0 places)', () => {
-    const view = run({ entries: sourceThenPayroll('100.00', '10000'), source: USD, payroll: JPY, base: '151.25', bips: 50, schedule: FIREBLOCKS_USD, bankFee: '500' });
+    const view = run({
+      entries: sourceThenPayroll('100.00', '10000'),
+      source: USD,
+      payroll: JPY,
+      base: '151.25',
+      bips: 50,
+      schedule: FIREBLOCKS_USD,
+      bankFee: '500',
+    });
     // eff = 151.25 × 0.995 = 150.49375
     // 100.00 × 150.49375 = 15049.375 → down to 0 places 15049; 10000 ÷ 150.49375 = 66.4479… → up 66.45
     expect(linePairs(view)).toEqual([
@@ -135,7 +151,15 @@ describe('estimate figures with minor units', () => {
 
   it('same-currency payroll: rate 1 and no spread, whatever the customer BIPS', () => {
     // base null: no stored USD → USD rate is needed
-    const view = run({ entries: sourceThenPayroll('1000.00', '250.00'), source: USD, payroll: USD, base: null, bips: 50, schedule: FIREBLOCKS_USD, bankFee: '5.00' });
+    const view = run({
+      entries: sourceThenPayroll('1000.00', '250.00'),
+      source: USD,
+      payroll: USD,
+      base: null,
+      bips: 50,
+      schedule: FIREBLOCKS_USD,
+      bankFee: '5.00',
+    });
     expect(linePairs(view)).toEqual([
       ['1000.00', '1000.00'],
       ['250.00', '250.00'],
@@ -187,7 +211,9 @@ describe('estimate validation names the entry and the currency', () => {
 
   it('a figure beyond 10^15 (a tiny rate and a large PAYROLL amount)', () => {
     const entries: EstimateEntryInput[] = [{ beneficiaryId: id(1), amount: '999999999999999.99', amountCurrencyType: 'PAYROLL' }];
-    expect(validationMessage(() => run({ ...base, base: '0.5', entries }))).toMatch(/^amountSplitDetails\[0\] source amount would be .* USD; every amount must be below 10\^15$/);
+    expect(validationMessage(() => run({ ...base, base: '0.5', entries }))).toMatch(
+      /^amountSplitDetails\[0\] source amount would be .* USD; every amount must be below 10\^15$/,
+    );
   });
 
   it('duplicates, empty list and non-positive amounts', () => {
@@ -195,8 +221,12 @@ describe('estimate validation names the entry and the currency', () => {
       { beneficiaryId: id(1), amount: '1' },
       { beneficiaryId: id(1).toUpperCase(), amount: '2' },
     ];
-    expect(validationMessage(() => run({ ...base, entries: twice }))).toContain('amountSplitDetails[1].beneficiaryId duplicates amountSplitDetails[0].beneficiaryId');
+    expect(validationMessage(() => run({ ...base, entries: twice }))).toContain(
+      'amountSplitDetails[1].beneficiaryId duplicates amountSplitDetails[0].beneficiaryId',
+    );
     expect(validationMessage(() => run({ ...base, entries: [] }))).toBe('amountSplitDetails must have at least one entry');
-    expect(validationMessage(() => run({ ...base, entries: [{ beneficiaryId: id(1), amount: '0.00' }] }))).toBe('amountSplitDetails[0].amount must be greater than zero');
+    expect(validationMessage(() => run({ ...base, entries: [{ beneficiaryId: id(1), amount: '0.00' }] }))).toBe(
+      'amountSplitDetails[0].amount must be greater than zero',
+    );
   });
 });

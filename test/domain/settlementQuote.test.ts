@@ -90,7 +90,12 @@ describe('figures at the quote, mixed SOURCE and PAYROLL entries', () => {
     ];
     const quote = quoteFigures({ splits, quoteRate: m('149.8'), scales, sameCurrency: false, feeAmount: m('9.49'), debitedAmount: m('175.94') });
     // 100.00 × 149.8 = 14980 JPY; 10000 ÷ 149.8 = 66.7556… → up 66.76 USD; S' = 166.76; total 176.25; adjustment +0.31
-    expect(quoteFiguresView(quote, scales)).toMatchObject({ sourceAmountForExchange: '166.76', totalAmount: '176.25', receivedAmount: '24980', adjustmentAmount: '0.31' });
+    expect(quoteFiguresView(quote, scales)).toMatchObject({
+      sourceAmountForExchange: '166.76',
+      totalAmount: '176.25',
+      receivedAmount: '24980',
+      adjustmentAmount: '0.31',
+    });
   });
 });
 
@@ -109,7 +114,9 @@ describe('quote refusals', () => {
 
   it('a rate that would pay a beneficiary nothing', () => {
     const splits: SettlementSplit[] = [{ amountCurrencyType: 'SOURCE', sourceCurrencyAmount: m('0.01'), amount: m('0.03') }];
-    const error = errorOf(() => quoteFigures({ splits, quoteRate: m('0.1'), scales: USD_AED, sameCurrency: false, feeAmount: m('1'), debitedAmount: m('1.01') }));
+    const error = errorOf(() =>
+      quoteFigures({ splits, quoteRate: m('0.1'), scales: USD_AED, sameCurrency: false, feeAmount: m('1'), debitedAmount: m('1.01') }),
+    );
     expect(error.message).toBe('amountSplitDetails[0]: 0.01 USD converts to 0.00 AED at 0.1; a quote must pay every beneficiary more than zero'); // 0.001 → down 0.00
   });
 });
@@ -165,7 +172,9 @@ describe('the FX record: bounded, and it changes no payout', () => {
   ])('outside the tolerance: %s (%s)', (rate) => {
     const error = errorOf(() => assertFxRecordRate(m(rate), m('3.67'), 500, false));
     expect(error.code).toBe('VALIDATION_ERROR');
-    expect(error.message).toBe(`body.exchangeRate ${rate} is outside FX_RECORD_TOLERANCE_BPS (500) of the accepted quote 3.67: it must lie between 3.4865 and 3.8535`);
+    expect(error.message).toBe(
+      `body.exchangeRate ${rate} is outside FX_RECORD_TOLERANCE_BPS (500) of the accepted quote 3.67: it must lie between 3.4865 and 3.8535`,
+    );
   });
 
   it('the bounds themselves are inside', () => {

@@ -23,7 +23,15 @@ describe('the service process (npm start)', () => {
 
 describe('production settings', () => {
   it('refuses to start with the development secrets or the demo world', async () => {
-    const { code, stderr } = await runEntry('src/main.ts', { NODE_ENV: 'production', PORT: '0', DATA_DIR: 'memory://', DATABASE_URL: '', JWT_SECRET: '', FEE_HASH_SECRET: '', WORLD_FILE: undefined });
+    const { code, stderr } = await runEntry('src/main.ts', {
+      NODE_ENV: 'production',
+      PORT: '0',
+      DATA_DIR: 'memory://',
+      DATABASE_URL: '',
+      JWT_SECRET: '',
+      FEE_HASH_SECRET: '',
+      WORLD_FILE: undefined,
+    });
     expect(code).toBe(1);
     expect(stderr).toContain('refusing to start in production');
     expect(stderr).toContain('JWT_SECRET is the development secret');

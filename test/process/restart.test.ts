@@ -22,7 +22,17 @@ afterAll(async () => {
 
 function startService(dataDir: string, port: number): { child: ChildProcess; logs: string[] } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', EMBEDDED_PG_PORT: '', NODE_ENV: 'development', LOG_LEVEL: 'info', WORLD_FILE: 'worlds/demo.json' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      EMBEDDED_PG_PORT: '',
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'info',
+      WORLD_FILE: 'worlds/demo.json',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -36,7 +46,10 @@ async function healthy(child: ChildProcess, port: number, timeoutMs: number): Pr
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    const status = await fetch(`http://127.0.0.1:${port}/healthz`).then((response) => response.status, () => 0);
+    const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 200) return Date.now() - started;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -72,7 +72,10 @@ export async function createRequest(api: Api, entries: Entry[], options: CreateO
 }
 
 export function quote(api: Api, requestId: string, now: Date, exchangeRate = '3.6530') {
-  return call(api, 'POST', `/v1/admin/payroll/requests/${requestId}/quote`, ids.admin, { exchangeRate, expiresAt: new Date(now.getTime() + 3600_000).toISOString() });
+  return call(api, 'POST', `/v1/admin/payroll/requests/${requestId}/quote`, ids.admin, {
+    exchangeRate,
+    expiresAt: new Date(now.getTime() + 3600_000).toISOString(),
+  });
 }
 export const accept = (api: Api, requestId: string, userId: string = ids.userA, headers: Record<string, string> = {}) =>
   call(api, 'POST', `/v1/customers/payroll/requests/${requestId}/accept`, userId, undefined, headers);

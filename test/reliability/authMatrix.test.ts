@@ -31,7 +31,11 @@ beforeAll(async () => {
   resources.requestId = pending.id;
   const { createBody } = await estimate(api, [{ beneficiaryId: ids.beneficiaryA2, amount: '20.00' }]);
   bodies.createPayrollRequest = createBody;
-  bodies.estimatePayrollFee = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '10.00' }] };
+  bodies.estimatePayrollFee = {
+    sourceAccountCurrencyId: ids.acAUsd,
+    payrollAccountCurrencyId: ids.acPartnerAed,
+    amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '10.00' }],
+  };
   resources.accountId = ids.accountAUsd;
   const payoutQuery = `amount=25.00&currency=USD&beneficiaryId=${ids.beneficiaryA3}`;
   const payoutEstimate = dataOf<{ feeHash: string }>(await call(api, 'GET', `/v1/accounts/${ids.accountAUsd}/payouts/estimate?${payoutQuery}`, ids.userA));
@@ -46,7 +50,9 @@ beforeAll(async () => {
   // belong to: the first POST on the collection creates one from the spec's example.
   for (const op of spec.operations) {
     const created = op.method === 'post' && op.role === 'customer' && !op.path.includes('{') && !['createPayrollRequest'].includes(op.operationId);
-    const param = spec.operations.flatMap((other) => [...other.path.matchAll(/\{([^}]+)\}/g)].filter((m) => other.path.slice(0, m.index - 1) === op.path).map((m) => m[1]!))[0];
+    const param = spec.operations.flatMap((other) =>
+      [...other.path.matchAll(/\{([^}]+)\}/g)].filter((m) => other.path.slice(0, m.index - 1) === op.path).map((m) => m[1]!),
+    )[0];
     if (created && param && !resources[param] && op.bodyExamples[0]) {
       resources[param] = dataOf<{ id: string }>(await call(api, 'POST', op.path, ids.userA, op.bodyExamples[0]), 201).id;
     }
@@ -63,7 +69,10 @@ const query: Record<string, string> = {};
 
 /** A request to `op` that passes the contract, aimed at customer A's resources. */
 function requestFor(op: Operation): { path: string; query: string; body: unknown } {
-  const path = fillPath(op.path, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, resources[p.name] ?? fallbackPathValue(p.name)])));
+  const path = fillPath(
+    op.path,
+    Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, resources[p.name] ?? fallbackPathValue(p.name)])),
+  );
   const required = op.parameters.filter((p) => p.in === 'query' && p.required);
   const q = query[op.operationId] ?? new URLSearchParams(required.map((p) => [p.name, String(p.example ?? '')])).toString();
   const body = bodies[op.operationId] ?? op.bodyExamples[0] ?? (op.bodySchema ? {} : undefined);
@@ -101,8 +110,17 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** Customer operations acting on one of A's resources: B gets 404, exactly as for a missing one. */
 const SCOPED_TO_A = new Set([
-  'getPayrollRequest', 'acceptPayrollQuote', 'cancelPayrollRequest', 'estimatePayrollFee', 'createPayrollRequest',
-  'estimatePayoutFees', 'createPayout', 'getPayout', 'deleteWebhookEndpoint', 'listWebhookDeliveries', 'retryWebhookDelivery',
+  'getPayrollRequest',
+  'acceptPayrollQuote',
+  'cancelPayrollRequest',
+  'estimatePayrollFee',
+  'createPayrollRequest',
+  'estimatePayoutFees',
+  'createPayout',
+  'getPayout',
+  'deleteWebhookEndpoint',
+  'listWebhookDeliveries',
+  'retryWebhookDelivery',
 ]);
 /** Customer operations on the caller's own collection: B gets its own (2xx), never A's. */
 const OWN_COLLECTION = new Set(['listPayrollRequests', 'createWebhookEndpoint', 'listWebhookEndpoints', 'listEvents']);
@@ -112,7 +130,10 @@ const ADMIN_MAY_READ = new Set(['getPayrollRequest']);
 describe('auth matrix: every operation × every kind of caller', () => {
   it('classifies every customer operation of the spec (a new one must be added here)', () => {
     const unclassified = spec.operations.filter((op) => op.role === 'customer' && !SCOPED_TO_A.has(op.operationId) && !OWN_COLLECTION.has(op.operationId));
-    expect(unclassified.map((op) => op.operationId), 'add these operations to SCOPED_TO_A or OWN_COLLECTION').toEqual([]);
+    expect(
+      unclassified.map((op) => op.operationId),
+      'add these operations to SCOPED_TO_A or OWN_COLLECTION',
+    ).toEqual([]);
     for (const op of spec.operations.filter((o) => o.role !== 'public')) {
       expect(op.statuses.has(401), `${op.operationId} must document 401`).toBe(true);
     }
@@ -120,7 +141,11 @@ describe('auth matrix: every operation × every kind of caller', () => {
 
   it('no token, a malformed header, a wrong signature, an expired token, alg none, an unknown user, no exp, a future iat, too long a lifetime: 401 UNAUTHORIZED; public operations: 200', async () => {
     const unsigned = unsignedToken();
-    const withoutExp = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(ids.userA).setIssuedAt(now()).sign(new TextEncoder().encode(testConfig.jwt.secret));
+    const withoutExp = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(ids.userA)
+      .setIssuedAt(now())
+      .sign(new TextEncoder().encode(testConfig.jwt.secret));
     const rows: Array<[string, string | undefined]> = [
       ['no token', undefined],
       ['not a bearer scheme', 'Basic dXNlcjpwYXNz'],
@@ -146,7 +171,10 @@ describe('auth matrix: every operation × every kind of caller', () => {
 
   it('a customer token on an admin operation: 403 FORBIDDEN', async () => {
     for (const op of spec.operations.filter((o) => o.role === 'admin')) {
-      for (const [row, user] of [['customer A on admin op', ids.userA], ['customer B on admin op', ids.userB]] as const) {
+      for (const [row, user] of [
+        ['customer A on admin op', ids.userA],
+        ['customer B on admin op', ids.userB],
+      ] as const) {
         expectAnswer(op, row, await sendAs(op, `Bearer ${await api.token(user)}`), { status: 403, code: 'FORBIDDEN' });
       }
     }

@@ -125,7 +125,9 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
     expect(new Set(payouts.map((p) => p.beneficiary_id)).size).toBe(BENEFICIARIES);
     expect(payouts.every((p) => p.status === 'COMPLETED' && p.external_id)).toBe(true);
     expect(new Set(payouts.map((p) => p.external_id)).size).toBe(BENEFICIARIES);
-    expect(await count(database.db, "SELECT count(*) AS n FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'BANK_TO_BENEFICIARY'", [id])).toBe(BENEFICIARIES);
+    expect(await count(database.db, "SELECT count(*) AS n FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'BANK_TO_BENEFICIARY'", [id])).toBe(
+      BENEFICIARIES,
+    );
 
     // The rails saw each transfer as ONE operation (its id is their idempotency key). A submit
     // the killed worker made but did not record is made again by worker 2: calls = 2, the same
@@ -192,7 +194,10 @@ describe('crash window between the submit to the rails and its record', () => {
   it('a transfer submitted by a dead worker is submitted again idempotently and paid once', async () => {
     const api = apiOf(server);
     const worker = workerFor(server);
-    const { id } = await createRequest(api, [ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA4].map((beneficiaryId, i) => ({ beneficiaryId, amount: `${30 + i}.00` })));
+    const { id } = await createRequest(
+      api,
+      [ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA4].map((beneficiaryId, i) => ({ beneficiaryId, amount: `${30 + i}.00` })),
+    );
     dataOf(await quote(api, id, server.clock.now()));
     dataOf(await accept(api, id));
     await drain(worker);
@@ -205,7 +210,14 @@ describe('crash window between the submit to the rails and its record', () => {
     const past = new Date(server.clock.now().getTime() - 1000);
     await server.db.query("UPDATE transfers SET status = 'INITIATED', executed_at = $2, locked_until = $2 WHERE id = $1", [victim!.id, past]);
     const rails = new SimulatedRails(server.db, 0, server.clock.now);
-    const { externalId } = await rails.submit({ transferId: victim!.id, kind: 'BANK_TO_BENEFICIARY', amount: victim!.amount, currencyCode: victim!.currency_code, accountProvider: 'PAYROLL_PARTNER_BANK', beneficiaryReference: null });
+    const { externalId } = await rails.submit({
+      transferId: victim!.id,
+      kind: 'BANK_TO_BENEFICIARY',
+      amount: victim!.amount,
+      currencyCode: victim!.currency_code,
+      accountProvider: 'PAYROLL_PARTNER_BANK',
+      beneficiaryReference: null,
+    });
 
     await drain(worker);
     const done = await read(api, id);

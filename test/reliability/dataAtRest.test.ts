@@ -50,12 +50,22 @@ describe('data at rest: the embedded data directory survives a restart', () => {
     await first.listening;
     expect(first.stdout.some((line) => line.includes('world loaded'))).toBe(true);
     const idempotencyKey = 'data-at-rest-create-1';
-    const { createBody } = await estimate(api, [{ beneficiaryId: demo.beneficiary(1), amount: '1234.56' }, { beneficiaryId: demo.beneficiary(2), amount: '99.5', amountCurrencyType: 'PAYROLL' }], {
-      userId: demo.dana,
-      source: demo.usd,
-      payroll: demo.aed,
-    });
-    const created = dataOf<{ id: string }>(await call(api, 'POST', '/v1/customers/payroll/requests', demo.dana, createBody, { 'Idempotency-Key': idempotencyKey }), 201);
+    const { createBody } = await estimate(
+      api,
+      [
+        { beneficiaryId: demo.beneficiary(1), amount: '1234.56' },
+        { beneficiaryId: demo.beneficiary(2), amount: '99.5', amountCurrencyType: 'PAYROLL' },
+      ],
+      {
+        userId: demo.dana,
+        source: demo.usd,
+        payroll: demo.aed,
+      },
+    );
+    const created = dataOf<{ id: string }>(
+      await call(api, 'POST', '/v1/customers/payroll/requests', demo.dana, createBody, { 'Idempotency-Key': idempotencyKey }),
+      201,
+    );
     const before = dataOf(await call(api, 'GET', `/v1/customers/payroll/requests/${created.id}`, demo.dana));
     const completedBefore = dataOf(await call(api, 'GET', `/v1/customers/payroll/requests/${demo.completedRequest}`, demo.dana));
     const listBefore = dataOf(await call(api, 'GET', '/v1/customers/payroll/requests?limit=100', demo.dana));
@@ -79,11 +89,19 @@ describe('data at rest: the embedded data directory survives a restart', () => {
       const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
       const recorded = await db.query<{ name: string; n: number }>('SELECT name, count(*)::int AS n FROM schema_migrations GROUP BY name ORDER BY name');
       expect(recorded).toEqual(files.map((name) => ({ name, n: 1 })));
-      const countsBefore = [await count(db, 'SELECT count(*) AS n FROM customers'), await count(db, 'SELECT count(*) AS n FROM payroll_requests'), await count(db, 'SELECT count(*) AS n FROM journal_entries')];
+      const countsBefore = [
+        await count(db, 'SELECT count(*) AS n FROM customers'),
+        await count(db, 'SELECT count(*) AS n FROM payroll_requests'),
+        await count(db, 'SELECT count(*) AS n FROM journal_entries'),
+      ];
       expect(await migrate(db)).toEqual([]);
       expect(await migrate(db)).toEqual([]);
       expect(await count(db, 'SELECT count(*) AS n FROM schema_migrations')).toBe(files.length);
-      expect([await count(db, 'SELECT count(*) AS n FROM customers'), await count(db, 'SELECT count(*) AS n FROM payroll_requests'), await count(db, 'SELECT count(*) AS n FROM journal_entries')]).toEqual(countsBefore);
+      expect([
+        await count(db, 'SELECT count(*) AS n FROM customers'),
+        await count(db, 'SELECT count(*) AS n FROM payroll_requests'),
+        await count(db, 'SELECT count(*) AS n FROM journal_entries'),
+      ]).toEqual(countsBefore);
       expect(await count(db, 'SELECT count(*) AS n FROM payroll_requests WHERE id = $1', [created.id])).toBe(1);
       await expectBooksBalanced(db);
     } finally {

@@ -36,7 +36,8 @@ function seedFrom(text: string | undefined): number {
   return seed;
 }
 /** Said with every failure of a property: how to run the same cases again. */
-const replayOnFailure = () => onTestFailed(() => console.error(`[fuzz] FAILED with seed ${SEED}: replay with FUZZ_SEED=${SEED} npx vitest run test/reliability/fuzz.test.ts`));
+const replayOnFailure = () =>
+  onTestFailed(() => console.error(`[fuzz] FAILED with seed ${SEED}: replay with FUZZ_SEED=${SEED} npx vitest run test/reliability/fuzz.test.ts`));
 
 /** Contract-following requests and broken requests; together at least 5,000 cases a run. */
 const VALID_RUNS = Number(process.env.FUZZ_VALID_RUNS ?? 1500);
@@ -46,7 +47,17 @@ let spec: Spec;
 let server: TestServer;
 const tokens: Record<User, string> = { userA: '', userB: '', admin: '' };
 
-const stats = { cases: 0, byStatus: new Map<number, number>(), byOperation: new Map<string, [number, number]>(), byMutation: new Map<string, number>(), rejectedChecked: 0, accepted: 0, sendMs: 0, snapshotMs: 0, fullSnapshots: 0 };
+const stats = {
+  cases: 0,
+  byStatus: new Map<number, number>(),
+  byOperation: new Map<string, [number, number]>(),
+  byMutation: new Map<string, number>(),
+  rejectedChecked: 0,
+  accepted: 0,
+  sendMs: 0,
+  snapshotMs: 0,
+  fullSnapshots: 0,
+};
 let last: StateSnapshot;
 let lastMarker = '';
 
@@ -108,13 +119,15 @@ async function check(where: string, assertions: () => void): Promise<void> {
     assertions();
   } catch (error) {
     const message = (error as Error).message;
-    const key = `${where.split(':')[0]} | ${message.replace(/^.*?→ /s, '').replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>').slice(0, 160)}`;
+    const key = `${where.split(':')[0]} | ${message
+      .replace(/^.*?→ /s, '')
+      .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>')
+      .slice(0, 160)}`;
     const entry = collected.get(key) ?? { count: 0, example: message.slice(0, 600) };
     entry.count += 1;
     collected.set(key, entry);
   }
 }
-
 
 beforeAll(async () => {
   spec = await loadSpec();
@@ -141,11 +154,18 @@ afterAll(async () => {
 });
 
 function report(label: string, runs: number): void {
-  const top = (map: Map<string | number, number>) => [...map.entries()].sort((a, b) => b[1] - a[1]).map(([key, count]) => `${key}: ${count}`).join(', ');
+  const top = (map: Map<string | number, number>) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([key, count]) => `${key}: ${count}`)
+      .join(', ');
   console.log(
     `[fuzz] ${label}: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${runs} runs; ${stats.cases} requests so far on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded'}; ` +
       `${stats.accepted} accepted, ${stats.rejectedChecked} rejected with the state checked unchanged; ${Math.round(stats.sendMs)} ms in requests, ${Math.round(stats.snapshotMs)} ms in state checks (${stats.fullSnapshots} full snapshots)\n  statuses: ${top(stats.byStatus)}\n` +
-      `  operations (cases/2xx): ${[...stats.byOperation].sort((a, b) => b[1][0] - a[1][0]).map(([op, [n, ok]]) => `${op} ${n}/${ok}`).join(', ')}` +
+      `  operations (cases/2xx): ${[...stats.byOperation]
+        .sort((a, b) => b[1][0] - a[1][0])
+        .map(([op, [n, ok]]) => `${op} ${n}/${ok}`)
+        .join(', ')}` +
       (stats.byMutation.size ? `\n  mutations: ${top(stats.byMutation)}` : ''),
   );
 }
@@ -183,7 +203,12 @@ describe('fuzzing every operation of the spec', () => {
         fc.asyncProperty(arbitrary, async ([c, mutation]) => {
           const { request, extra } = mutate(spec, materialize(spec, tokens, c), mutation);
           stats.byMutation.set(mutation.kind, (stats.byMutation.get(mutation.kind) ?? 0) + 1);
-          await run(request, `broken ${request.op.operationId} (${mutation.kind}${'value' in mutation ? ` ${String(mutation.value).slice(0, 40)}` : ''})`, true, extra);
+          await run(
+            request,
+            `broken ${request.op.operationId} (${mutation.kind}${'value' in mutation ? ` ${String(mutation.value).slice(0, 40)}` : ''})`,
+            true,
+            extra,
+          );
         }),
         { seed: SEED + 1, numRuns: BROKEN_RUNS, endOnFailure: true },
       );

@@ -10,7 +10,23 @@ import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
-import { type Api, type Entry, accept, apiOf, call, cancel, count, createRequest, dataOf, estimate, extraBeneficiaries, insertBeneficiaries, quote, read, recordFx } from './api.js';
+import {
+  type Api,
+  type Entry,
+  accept,
+  apiOf,
+  call,
+  cancel,
+  count,
+  createRequest,
+  dataOf,
+  estimate,
+  extraBeneficiaries,
+  insertBeneficiaries,
+  quote,
+  read,
+  recordFx,
+} from './api.js';
 
 let server: TestServer;
 let api: Api;
@@ -33,9 +49,20 @@ afterEach(async () => {
 });
 
 const balance = async (accountCurrencyId: string) => (await balancesOf(server.db, accountCurrencyId)).balance;
-const tally = (statuses: number[]) => Object.entries(statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {})).map(([s, n]) => `${n}×${s}`).join(', ');
+const tally = (statuses: number[]) =>
+  Object.entries(statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {}))
+    .map(([s, n]) => `${n}×${s}`)
+    .join(', ');
 const sortKeys = (value: unknown): unknown =>
-  Array.isArray(value) ? value.map(sortKeys) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)])) : value;
+  Array.isArray(value)
+    ? value.map(sortKeys)
+    : value && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.entries(value)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, v]) => [k, sortKeys(v)]),
+        )
+      : value;
 const codeOf = (response: { json: unknown }) => (response.json as { error?: { code: string } }).error?.code;
 
 describe('races', () => {
@@ -48,7 +75,13 @@ describe('races', () => {
     expect(results.filter((r) => r.status === 409 && codeOf(r) === 'FEE_HASH_ALREADY_USED')).toHaveLength(49);
     expect(before.minus(await balance(ids.acAUsd)).equals(estimated.totalAmount)).toBe(true);
     expect(await count(server.db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-    expect(await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [createBody.feeHash])).toBe(1);
+    expect(
+      await count(
+        server.db,
+        "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)",
+        [createBody.feeHash],
+      ),
+    ).toBe(1);
     outcomes.push(`50 creates with one feeHash: ${tally(statuses)}`);
   });
 
@@ -64,7 +97,9 @@ describe('races', () => {
     expect((await read(api, id)).status).toBe('QUOTE_ACCEPTED');
     // Exactly one transition: the request starts executing once (one source debit transfer).
     await Promise.all([drain(workerFor(server)), drain(workerFor(server))]);
-    expect(await count(server.db, "SELECT count(*) AS n FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'PROCESSOR_INTERNAL_DEBIT'", [id])).toBe(1);
+    expect(
+      await count(server.db, "SELECT count(*) AS n FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'PROCESSOR_INTERNAL_DEBIT'", [id]),
+    ).toBe(1);
     outcomes.push(`50 accepts of one quote: ${tally(statuses)}`);
   });
 
@@ -118,7 +153,10 @@ describe('races', () => {
     expect(done.transfers).toHaveLength(42);
     expect(done.transfers.every((t) => t.status === 'COMPLETED' && t.externalId)).toBe(true);
     expect(new Set(done.transfers.map((t) => t.externalId)).size).toBe(42);
-    const sent = await server.db.query<{ calls: number }>('SELECT calls FROM simulated_operations WHERE transfer_id IN (SELECT id FROM transfers WHERE payroll_request_id = $1)', [id]);
+    const sent = await server.db.query<{ calls: number }>(
+      'SELECT calls FROM simulated_operations WHERE transfer_id IN (SELECT id FROM transfers WHERE payroll_request_id = $1)',
+      [id],
+    );
     expect(sent.map((row) => row.calls)).toEqual(Array(42).fill(1));
     expect(await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYOUT_SENT' AND payroll_request_id = $1", [id])).toBe(40);
     outcomes.push(`${workers} workers over a 40-beneficiary request: 42 transfers, each sent once, COMPLETED`);
@@ -162,7 +200,13 @@ describe('races', () => {
     const bodies = new Set(results.map((r) => JSON.stringify(sortKeys(r.json))));
     expect(bodies.size).toBe(1);
     expect(await count(server.db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-    expect(await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)", [createBody.feeHash])).toBe(1);
+    expect(
+      await count(
+        server.db,
+        "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)",
+        [createBody.feeHash],
+      ),
+    ).toBe(1);
     expect(before.minus(await balance(ids.acAUsd)).equals(estimated.totalAmount)).toBe(true);
     outcomes.push(`20 creates with one Idempotency-Key: ${tally(results.map((r) => r.status))}, ${bodies.size} distinct body, one request, one debit`);
   });

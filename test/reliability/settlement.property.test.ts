@@ -85,7 +85,11 @@ beforeAll(async () => {
   worker = buildWorker(config, db, createLogger('silent'), clock.now).deps;
   // Room for every run: more funds arrive from outside, as journal entries like any other.
   await db.transaction(async (tx) => {
-    for (const [accountCurrencyId, currency] of [[ids.acAUsd, 'USD'], [ids.acAUsdc, 'USDC'], [ids.acAAed, 'AED']] as const) {
+    for (const [accountCurrencyId, currency] of [
+      [ids.acAUsd, 'USD'],
+      [ids.acAUsdc, 'USDC'],
+      [ids.acAAed, 'AED'],
+    ] as const) {
       await postJournalEntry(tx, openingBalance({ kind: 'CUSTOMER', accountCurrencyId }, currency, new Money('10000000')), clock.now());
     }
   });
@@ -158,7 +162,13 @@ async function settle(p: Payroll): Promise<void> {
   if (!created) return void (tally.refusedLine += 1);
   const { estimate, request } = created;
   expect(before.minus(await balanceOf(p.pair.source)).equals(estimate.totalAmount)).toBe(true);
-  const quoteRate = p.pair.same ? '1' : new Money(estimate.feeBreakdown.exchangeRate).times(1000 + p.quoteMove).dividedBy(1000).toSignificantDigits(8).toFixed();
+  const quoteRate = p.pair.same
+    ? '1'
+    : new Money(estimate.feeBreakdown.exchangeRate)
+        .times(1000 + p.quoteMove)
+        .dividedBy(1000)
+        .toSignificantDigits(8)
+        .toFixed();
   const expiresAt = new Date(clock.now().getTime() + 3600_000).toISOString();
   const quoted = await unlessZeroRefused(() => providePayrollQuote(deps, admin, request.id, { exchangeRate: quoteRate, expiresAt }));
   if (!quoted) {
@@ -174,7 +184,13 @@ async function settle(p: Payroll): Promise<void> {
   expect(new Money(quote.totalAmount).equals(new Money(estimate.totalAmount).plus(adjustment))).toBe(true);
   await acceptPayrollQuote(deps, customer, request.id);
   await drain(worker);
-  const fxRate = p.pair.same ? '1' : new Money(quoteRate).times(1000 + p.fxMove).dividedBy(1000).toSignificantDigits(10).toFixed();
+  const fxRate = p.pair.same
+    ? '1'
+    : new Money(quoteRate)
+        .times(1000 + p.fxMove)
+        .dividedBy(1000)
+        .toSignificantDigits(10)
+        .toFixed();
   await recordFxExchange(deps, admin, request.id, { exchangeRate: fxRate });
   await drain(worker);
   const done = await getPayrollRequest(deps, customer, request.id);

@@ -202,7 +202,9 @@ export async function snapshot(db: Database): Promise<StateSnapshot> {
     snapshotQueries.set(
       db,
       db
-        .query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name")
+        .query<{ table_name: string }>(
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name",
+        )
         .then((tables) => {
           const counts = tables
             .map((t) => t.table_name)

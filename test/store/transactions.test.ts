@@ -83,7 +83,9 @@ describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgre
     await insertPayrollFeeEstimate(db, { ...estimateOfA(now), feeHash: 'race-test-fee-hash-0123456789', expiresAt: new Date(now.getTime() + 60_000) });
     const attempts = await Promise.all(
       Array.from({ length: 20 }, (_, n) =>
-        db.transaction((tx) => consumePayrollFeeEstimate(tx, 'race-test-fee-hash-0123456789', ids.customerA, `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, new Date())),
+        db.transaction((tx) =>
+          consumePayrollFeeEstimate(tx, 'race-test-fee-hash-0123456789', ids.customerA, `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, new Date()),
+        ),
       ),
     );
     expect(attempts.filter((attempt) => attempt.ok)).toHaveLength(1);

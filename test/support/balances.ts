@@ -10,7 +10,9 @@ export interface Balances {
 }
 
 export async function balancesOf(db: Database, accountCurrencyId: string): Promise<Balances> {
-  const [row] = await db.query<{ balance: string; available: string }>('SELECT balance::text, available::text FROM account_currencies WHERE id = $1', [accountCurrencyId]);
+  const [row] = await db.query<{ balance: string; available: string }>('SELECT balance::text, available::text FROM account_currencies WHERE id = $1', [
+    accountCurrencyId,
+  ]);
   if (!row) throw new Error(`no account currency ${accountCurrencyId}`);
   return { balance: new Money(row.balance), available: new Money(row.available) };
 }

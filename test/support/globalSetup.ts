@@ -17,7 +17,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Two workers each open a few pools of up to 10 connections at a time.
   const embedded = external ? undefined : await acquireEmbeddedPostgres({ dataDir: MEMORY, settings: { max_connections: '300' } });
   const serverUrl = external ?? embedded!.url;
-  const server: TestDatabaseServer = { serverUrl, emptyTemplate: uniqueDatabaseName('payroll_template_empty'), worldTemplate: uniqueDatabaseName('payroll_template') };
+  const server: TestDatabaseServer = {
+    serverUrl,
+    emptyTemplate: uniqueDatabaseName('payroll_template_empty'),
+    worldTemplate: uniqueDatabaseName('payroll_template'),
+  };
   try {
     await makeTemplate(server, server.emptyTemplate, undefined, async (db) => void (await migrate(db)));
     await makeTemplate(server, server.worldTemplate, server.emptyTemplate, async (db) => {

@@ -29,7 +29,11 @@ export function payrollBodies(
   const pair = { ...usdToAed, ...accounts };
   return {
     estimate: { ...pair, amountSplitDetails: entries.map(({ purposeCode: _purpose, ...entry }) => entry) },
-    create: (feeHash) => ({ ...pair, feeHash, amountSplitDetails: entries.map(({ purposeCode, ...entry }) => ({ ...entry, purposeCode: purposeCode ?? 'SAL' })) }),
+    create: (feeHash) => ({
+      ...pair,
+      feeHash,
+      amountSplitDetails: entries.map(({ purposeCode, ...entry }) => ({ ...entry, purposeCode: purposeCode ?? 'SAL' })),
+    }),
   };
 }
 

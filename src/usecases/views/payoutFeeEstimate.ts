@@ -3,12 +3,7 @@ import { toJsonNumber } from '../../domain/money.js';
 import type { PayoutFeeFigures } from '../../domain/payoutFees.js';
 
 /** The payout estimate as the interface document asks for it: amounts as JSON numbers. */
-export function toPayoutFeeEstimate(
-  figures: PayoutFeeFigures,
-  currency: string,
-  feeHash: string,
-  expiresAt: Date,
-): components['schemas']['PayoutFeeEstimate'] {
+export function toPayoutFeeEstimate(figures: PayoutFeeFigures, currency: string, feeHash: string, expiresAt: Date): components['schemas']['PayoutFeeEstimate'] {
   return {
     amount: toJsonNumber(figures.amount),
     currency,

@@ -70,7 +70,9 @@ function toPayrollRequest(row: PayrollRequestRow, splits: AmountSplitRow[], tran
   };
 }
 
-function accountCurrencies(row: PayrollRequestRow): Pick<PayrollRequest, 'sourceAccountCurrencyId' | 'sourceAccountCurrency' | 'payrollAccountCurrencyId' | 'payrollAccountCurrency'> {
+function accountCurrencies(
+  row: PayrollRequestRow,
+): Pick<PayrollRequest, 'sourceAccountCurrencyId' | 'sourceAccountCurrency' | 'payrollAccountCurrencyId' | 'payrollAccountCurrency'> {
   return {
     sourceAccountCurrencyId: row.source_account_currency_id,
     sourceAccountCurrency: {

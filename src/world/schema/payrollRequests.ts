@@ -65,7 +65,7 @@ export const payrollRequestDefs = {
       id: ref('uuid'),
       beneficiaryId: ref('uuid'),
       amountCurrencyType: {
-        description: 'Which figure the customer fixed (default SOURCE): the quote keeps a SOURCE split\'s source amount and a PAYROLL split\'s payroll amount.',
+        description: "Which figure the customer fixed (default SOURCE): the quote keeps a SOURCE split's source amount and a PAYROLL split's payroll amount.",
         enum: AMOUNT_CURRENCY_TYPES,
       },
       sourceCurrencyAmount: ref('decimal'),

@@ -74,8 +74,7 @@ export const referenceDataDefs = {
       id: ref('uuid'),
       accountProvider: ref('accountProvider'),
       customerId: {
-        description:
-          'The owning customer; null for a platform partner-bank account usable by every customer as payroll account.',
+        description: 'The owning customer; null for a platform partner-bank account usable by every customer as payroll account.',
         anyOf: [ref('uuid'), { type: 'null' }],
       },
       currencies: { type: 'array', minItems: 1, items: ref('accountCurrency') },

@@ -56,45 +56,202 @@ function deleteAt(value: unknown, path: Path): unknown {
   const parentPath = path.slice(0, -1);
   const parent = getAt(value, parentPath);
   const key = path[path.length - 1]!;
-  if (Array.isArray(parent)) return setAt(value, parentPath, parent.filter((_item, i) => i !== key));
+  if (Array.isArray(parent))
+    return setAt(
+      value,
+      parentPath,
+      parent.filter((_item, i) => i !== key),
+    );
   const { [key]: _removed, ...rest } = parent as Record<string, unknown>;
   return setAt(value, parentPath, rest);
 }
 
 const WEIRD_AMOUNTS = [
-  '1e400', '-0', '"-0"', '"0.000000001"', '"  1"', '"1 "', '"1."', '".5"', '"1e400"', '"1E2"', '"+1"', '"0x1A"', '"1,000.00"', '"1 000"',
-  '"NaN"', '"Infinity"', '"-1"', '"-0.01"', '"00.10"', '"1.123456789"', '"9999999999999999999999999999999999"', '"١٢٣"', '"１２３"', '1000',
-  '0.1', '1e-7', '-1', 'true', 'null', '"1\\u0000"', '"\\u202e1"', '""', '" "', '"1.0.0"', '"--1"', `"${'9'.repeat(10_000)}"`, '1.7976931348623157e309',
+  '1e400',
+  '-0',
+  '"-0"',
+  '"0.000000001"',
+  '"  1"',
+  '"1 "',
+  '"1."',
+  '".5"',
+  '"1e400"',
+  '"1E2"',
+  '"+1"',
+  '"0x1A"',
+  '"1,000.00"',
+  '"1 000"',
+  '"NaN"',
+  '"Infinity"',
+  '"-1"',
+  '"-0.01"',
+  '"00.10"',
+  '"1.123456789"',
+  '"9999999999999999999999999999999999"',
+  '"١٢٣"',
+  '"１２３"',
+  '1000',
+  '0.1',
+  '1e-7',
+  '-1',
+  'true',
+  'null',
+  '"1\\u0000"',
+  '"\\u202e1"',
+  '""',
+  '" "',
+  '"1.0.0"',
+  '"--1"',
+  `"${'9'.repeat(10_000)}"`,
+  '1.7976931348623157e309',
 ];
 const WEIRD_STRINGS = [
-  '"\\ud800"', '"\\udfff"', '"a\\ud800b"', '"\\udc00\\ud800"', '"\\u202eAED"', '"\\u200f"', '"\\u0000"', '"x\\u0000y"', '"\\ufeffUSD"', '"😀"', '"e\\u0301"',
-  '"\\u2028\\u2029"', '"ＵＳＤ"', '"usd"', '"\\u0001\\u001f"', '"7e570006-0000-4000-8000-00000000000١"', '"urn:uuid:7e570006-0000-4000-8000-000000000001"',
-  '"{7e570006-0000-4000-8000-000000000001}"', '"7e5700060000400080000000000000001"', '"7E570006-0000-4000-8000-000000000001"', '"00000000-0000-0000-0000-000000000000"',
-  '"\'; DROP TABLE payroll_requests; --"', '"<script>alert(1)</script>"', '"%00"', '"\\\\"', '"SAL\\u0000"', '"PAYROLL "',
+  '"\\ud800"',
+  '"\\udfff"',
+  '"a\\ud800b"',
+  '"\\udc00\\ud800"',
+  '"\\u202eAED"',
+  '"\\u200f"',
+  '"\\u0000"',
+  '"x\\u0000y"',
+  '"\\ufeffUSD"',
+  '"😀"',
+  '"e\\u0301"',
+  '"\\u2028\\u2029"',
+  '"ＵＳＤ"',
+  '"usd"',
+  '"\\u0001\\u001f"',
+  '"7e570006-0000-4000-8000-00000000000١"',
+  '"urn:uuid:7e570006-0000-4000-8000-000000000001"',
+  '"{7e570006-0000-4000-8000-000000000001}"',
+  '"7e5700060000400080000000000000001"',
+  '"7E570006-0000-4000-8000-000000000001"',
+  '"00000000-0000-0000-0000-000000000000"',
+  '"\'; DROP TABLE payroll_requests; --"',
+  '"<script>alert(1)</script>"',
+  '"%00"',
+  '"\\\\"',
+  '"SAL\\u0000"',
+  '"PAYROLL "',
 ];
 const WRONG_TYPES = ['0', '-1', '1.5', 'true', 'false', 'null', '[]', '{}', '[1,2]', '{"a":1}', '"x"', '""'];
 const BAD_PATH_VALUES = [
-  'not-a-uuid', '0', 'null', 'undefined', '%00', '%2F', '..%2F..%2Fhealthz', '%E0%A4%A', '%', '%zz', 'x'.repeat(1000), '7e570007-0000-4000-8000-00000000000G',
-  '7e57000700004000800000000000000001', '%7B7e570007-0000-4000-8000-000000000001%7D', 'urn:uuid:7e570007-0000-4000-8000-000000000001',
-  '00000000-0000-0000-0000-000000000000', '7E570007-0000-4000-8000-000000000001', '%27%3B%20DROP%20TABLE%20payroll_requests%3B--', '%C3%84%C3%96', '%F0%9F%98%80',
-  '%ED%A0%80', '%E2%80%AE7e570007-0000-4000-8000-000000000001', '%20', 'usd', 'US', 'TOOLONG', 'a.b', '__proto__', 'constructor',
+  'not-a-uuid',
+  '0',
+  'null',
+  'undefined',
+  '%00',
+  '%2F',
+  '..%2F..%2Fhealthz',
+  '%E0%A4%A',
+  '%',
+  '%zz',
+  'x'.repeat(1000),
+  '7e570007-0000-4000-8000-00000000000G',
+  '7e57000700004000800000000000000001',
+  '%7B7e570007-0000-4000-8000-000000000001%7D',
+  'urn:uuid:7e570007-0000-4000-8000-000000000001',
+  '00000000-0000-0000-0000-000000000000',
+  '7E570007-0000-4000-8000-000000000001',
+  '%27%3B%20DROP%20TABLE%20payroll_requests%3B--',
+  '%C3%84%C3%96',
+  '%F0%9F%98%80',
+  '%ED%A0%80',
+  '%E2%80%AE7e570007-0000-4000-8000-000000000001',
+  '%20',
+  'usd',
+  'US',
+  'TOOLONG',
+  'a.b',
+  '__proto__',
+  'constructor',
 ];
 const STRUCTURAL_PATH_VALUES = ['', 'a/b', '7e570007-0000-4000-8000-000000000001/extra'];
 const BAD_QUERIES = [
-  'limit=1&limit=2', 'status[]=PENDING', 'unknown=1', 'limit=', 'status=', 'cursor=', '%zz=1', 'a=%E0%A4%A', '=', '&&&', 'limit=1e1', 'limit=0x10',
-  'limit=%20%205', 'limit=-1', 'limit=0', 'limit=101', 'limit=1.5', 'status=pending', 'amount=1&amount=2', 'beneficiaryId[]=x', '__proto__=1',
-  'constructor[prototype][x]=1', 'toString=1', 'hasOwnProperty=1', 'currency=%00', 'amount=1e400', 'amount=-0', 'amount=%20%201', 'amount=1.',
-  'cursor=' + 'x'.repeat(300), 'status=PENDING&status=CANCELLED', 'limit[a]=1', 'limit=%EF%BC%91', 'x=' + '%'.repeat(50),
+  'limit=1&limit=2',
+  'status[]=PENDING',
+  'unknown=1',
+  'limit=',
+  'status=',
+  'cursor=',
+  '%zz=1',
+  'a=%E0%A4%A',
+  '=',
+  '&&&',
+  'limit=1e1',
+  'limit=0x10',
+  'limit=%20%205',
+  'limit=-1',
+  'limit=0',
+  'limit=101',
+  'limit=1.5',
+  'status=pending',
+  'amount=1&amount=2',
+  'beneficiaryId[]=x',
+  '__proto__=1',
+  'constructor[prototype][x]=1',
+  'toString=1',
+  'hasOwnProperty=1',
+  'currency=%00',
+  'amount=1e400',
+  'amount=-0',
+  'amount=%20%201',
+  'amount=1.',
+  'cursor=' + 'x'.repeat(300),
+  'status=PENDING&status=CANCELLED',
+  'limit[a]=1',
+  'limit=%EF%BC%91',
+  'x=' + '%'.repeat(50),
 ];
 const CONTENT_TYPES = [
-  'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=fuzzboundary', 'application/xml', 'none',
-  'application/json; charset=utf-16', 'application/json; charset=iso-8859-1', 'application/jsonx', 'application/merge-patch+json', '*/*', 'text/json',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=fuzzboundary',
+  'application/xml',
+  'none',
+  'application/json; charset=utf-16',
+  'application/json; charset=iso-8859-1',
+  'application/jsonx',
+  'application/merge-patch+json',
+  '*/*',
+  'text/json',
 ];
-const MALFORMED_JSON = ['{', '{"a":}', "{'a':1}", '{"a":1,}', '[', '', 'null', 'nul', '"text"', '123', '{"a":1}}', '\u0000', '\ufeff{}', '{"a":"\u0001"}', '{"a" 1}', '[]', 'true', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}'];
+const MALFORMED_JSON = [
+  '{',
+  '{"a":}',
+  "{'a':1}",
+  '{"a":1,}',
+  '[',
+  '',
+  'null',
+  'nul',
+  '"text"',
+  '123',
+  '{"a":1}}',
+  '\u0000',
+  '\ufeff{}',
+  '{"a":"\u0001"}',
+  '{"a" 1}',
+  '[]',
+  'true',
+  '{"__proto__":{"x":1}}',
+  '{"constructor":{"prototype":{"x":1}}}',
+];
 const BAD_HEADERS: Array<[string, string]> = [
-  ['idempotency-key', ''], ['idempotency-key', ' '], ['idempotency-key', 'a b'], ['idempotency-key', 'k'.repeat(256)], ['idempotency-key', 'é'],
-  ['x-request-id', 'r'.repeat(201)], ['x-request-id', ''], ['x-request-id', 'a b\tc'], ['accept', 'text/html'], ['accept', 'application/xml'],
-  ['authorization', 'Bearer'], ['authorization', 'bearer '], ['authorization', 'Bearer  '], ['idempotency-key', '\t'],
+  ['idempotency-key', ''],
+  ['idempotency-key', ' '],
+  ['idempotency-key', 'a b'],
+  ['idempotency-key', 'k'.repeat(256)],
+  ['idempotency-key', 'é'],
+  ['x-request-id', 'r'.repeat(201)],
+  ['x-request-id', ''],
+  ['x-request-id', 'a b\tc'],
+  ['accept', 'text/html'],
+  ['accept', 'application/xml'],
+  ['authorization', 'Bearer'],
+  ['authorization', 'bearer '],
+  ['authorization', 'Bearer  '],
+  ['idempotency-key', '\t'],
 ];
 
 export type Mutation =
@@ -123,14 +280,30 @@ export function mutationArb(op: Operation): fc.Arbitrary<Mutation> {
   const n = fc.nat();
   const body: Array<fc.WeightedArbitrary<Mutation>> = [
     { weight: 4, arbitrary: fc.record({ kind: fc.constant('removeField' as const), n }) },
-    { weight: 3, arbitrary: fc.record({ kind: fc.constant('extraField' as const), n, name: fc.oneof(fc.constantFrom('extra', '__proto__', 'constructor', 'id', 'status', 'customerId', ''), fc.string({ maxLength: 10 })), value: fc.constantFrom(...WRONG_TYPES) }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('extraField' as const),
+        n,
+        name: fc.oneof(fc.constantFrom('extra', '__proto__', 'constructor', 'id', 'status', 'customerId', ''), fc.string({ maxLength: 10 })),
+        value: fc.constantFrom(...WRONG_TYPES),
+      }),
+    },
     { weight: 5, arbitrary: fc.record({ kind: fc.constant('wrongType' as const), n, value: fc.constantFrom(...WRONG_TYPES) }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('emptyArray' as const), n }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('hugeArray' as const), n }) },
     { weight: 6, arbitrary: fc.record({ kind: fc.constant('weirdAmount' as const), n, value: fc.constantFrom(...WEIRD_AMOUNTS) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('longString' as const), n }) },
     { weight: 5, arbitrary: fc.record({ kind: fc.constant('unicode' as const), n, value: fc.constantFrom(...WEIRD_STRINGS) }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('deepNesting' as const), where: fc.constantFrom('root' as const, 'field' as const), shape: fc.constantFrom('array' as const, 'object' as const), n }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('deepNesting' as const),
+        where: fc.constantFrom('root' as const, 'field' as const),
+        shape: fc.constantFrom('array' as const, 'object' as const),
+        n,
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('duplicateKey' as const), n, value: fc.constantFrom(...WRONG_TYPES), wrongFirst: fc.boolean() }) },
     { weight: 3, arbitrary: fc.record({ kind: fc.constant('contentType' as const), value: fc.constantFrom(...CONTENT_TYPES) }) },
     { weight: 1, arbitrary: fc.constant({ kind: 'overLimit' as const }) },
@@ -141,7 +314,10 @@ export function mutationArb(op: Operation): fc.Arbitrary<Mutation> {
     { weight: 2, arbitrary: fc.record({ kind: fc.constant('badHeader' as const), header: fc.constantFrom(...BAD_HEADERS) }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('wrongMethod' as const), method: fc.constantFrom('DELETE', 'PATCH', 'PUT', 'POST', 'GET') }) },
     // Not broken at all (RFC 7235: the scheme is case-insensitive): the request must fare as with `Bearer`.
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('schemeCase' as const), value: fc.constantFrom('bearer' as const, 'BEARER' as const, 'bEaReR' as const) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('schemeCase' as const), value: fc.constantFrom('bearer' as const, 'BEARER' as const, 'bEaReR' as const) }),
+    },
   ];
   const path: Array<fc.WeightedArbitrary<Mutation>> = op.parameters.some((p) => p.in === 'path')
     ? [
@@ -150,7 +326,10 @@ export function mutationArb(op: Operation): fc.Arbitrary<Mutation> {
       ]
     : [];
   const query: Array<fc.WeightedArbitrary<Mutation>> = op.parameters.some((p) => p.in === 'query')
-    ? [{ weight: 3, arbitrary: fc.record({ kind: fc.constant('dropQuery' as const), n }) }, { weight: 3, arbitrary: fc.record({ kind: fc.constant('badQuery' as const), value: fc.constantFrom(...BAD_QUERIES) }) }]
+    ? [
+        { weight: 3, arbitrary: fc.record({ kind: fc.constant('dropQuery' as const), n }) },
+        { weight: 3, arbitrary: fc.record({ kind: fc.constant('badQuery' as const), value: fc.constantFrom(...BAD_QUERIES) }) },
+      ]
     : [];
   // An operation without a body still gets bodies sent to it (a POST may carry one anyway).
   const bodies = op.method === 'get' ? [] : op.bodySchema ? body : body.filter((_b, i) => i >= 10);
@@ -175,7 +354,13 @@ export function mutate(spec: Spec, request: Request, mutation: Mutation): { requ
       break;
     }
     case 'extraField': {
-      const objects = [[] as Path, ...places.filter((path) => { const v = getAt(json, path); return !!v && typeof v === 'object' && !Array.isArray(v); })];
+      const objects = [
+        [] as Path,
+        ...places.filter((path) => {
+          const v = getAt(json, path);
+          return !!v && typeof v === 'object' && !Array.isArray(v);
+        }),
+      ];
       const target = pick(objects, mutation.n)!;
       const node = getAt(json, target) as Record<string, unknown>;
       withBody(setAt(json, target, { ...node, [mutation.name]: new RawJson(mutation.value) }));
@@ -194,7 +379,13 @@ export function mutate(spec: Spec, request: Request, mutation: Mutation): { requ
     case 'hugeArray': {
       const path = at(mutation.n, (p) => Array.isArray(getAt(json, p))) ?? at(mutation.n) ?? ['items'];
       const model = (getAt(json, path) as unknown[] | undefined)?.[0] ?? getAt(json, path) ?? 1;
-      withBody(setAt(json, path, Array.from({ length: 10_001 }, () => model)));
+      withBody(
+        setAt(
+          json,
+          path,
+          Array.from({ length: 10_001 }, () => model),
+        ),
+      );
       break;
     }
     case 'weirdAmount': {
@@ -232,9 +423,15 @@ export function mutate(spec: Spec, request: Request, mutation: Mutation): { requ
     case 'contentType': {
       const text = serialise(json);
       if (mutation.value === 'application/x-www-form-urlencoded') {
-        r.body = { raw: new URLSearchParams(Object.entries(json as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString() };
+        r.body = {
+          raw: new URLSearchParams(
+            Object.entries(json as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+          ).toString(),
+        };
       } else if (mutation.value.startsWith('multipart/')) {
-        r.body = { raw: `--fuzzboundary\r\nContent-Disposition: form-data; name="body"\r\nContent-Type: application/json\r\n\r\n${text}\r\n--fuzzboundary--\r\n` };
+        r.body = {
+          raw: `--fuzzboundary\r\nContent-Disposition: form-data; name="body"\r\nContent-Type: application/json\r\n\r\n${text}\r\n--fuzzboundary--\r\n`,
+        };
       } else {
         r.body = { raw: mutation.value === 'none' ? new Blob([text]) : text }; // a Blob without a type: no Content-Type at all
       }

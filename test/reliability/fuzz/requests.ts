@@ -14,10 +14,29 @@ export const userIds: Record<User, string> = { userA: ids.userA, userB: ids.user
 // ---------------------------------------------------------------------------------------------
 // Pools of real resources, filled from the world and from the answers of earlier cases.
 
-interface PayrollEstimate { user: User; body: Record<string, unknown>; feeHash: string }
-interface PayoutEstimate { user: User; accountId: string; beneficiaryId: string; amount: string; currency: string; feeHash: string }
-interface PayoutRef { user: User; accountId: string; payoutId: string }
-interface CursorRef { cursor: string; status: string | undefined; admin: boolean }
+interface PayrollEstimate {
+  user: User;
+  body: Record<string, unknown>;
+  feeHash: string;
+}
+interface PayoutEstimate {
+  user: User;
+  accountId: string;
+  beneficiaryId: string;
+  amount: string;
+  currency: string;
+  feeHash: string;
+}
+interface PayoutRef {
+  user: User;
+  accountId: string;
+  payoutId: string;
+}
+interface CursorRef {
+  cursor: string;
+  status: string | undefined;
+  admin: boolean;
+}
 
 const pools = {
   requestIds: [ids.requestACompleted, ids.requestBPending] as string[],
@@ -33,7 +52,9 @@ type PoolName = keyof typeof pools;
  */
 const idPools = new Map<string, string[]>();
 function collectionOf(spec: Spec, op: Operation): string[] {
-  return spec.operations.flatMap((other) => [...other.path.matchAll(/\{([^}]+)\}/g)].filter((m) => other.path.slice(0, m.index - 1) === op.path).map((m) => m[1]!));
+  return spec.operations.flatMap((other) =>
+    [...other.path.matchAll(/\{([^}]+)\}/g)].filter((m) => other.path.slice(0, m.index - 1) === op.path).map((m) => m[1]!),
+  );
 }
 const POOL_CAP = 60;
 export function remember<K extends PoolName>(pool: K, item: (typeof pools)[K][number]): void {
@@ -74,23 +95,60 @@ const rateArb = fc.oneof(
 const uuidOr = (known: fc.Arbitrary<unknown>, weight = 8) => fc.oneof({ weight, arbitrary: known }, { weight: 1, arbitrary: fc.uuid() });
 
 const HINTS: Record<string, (schema: JsonSchema) => fc.Arbitrary<unknown>> = {
-  beneficiaryId: () => fc.oneof({ weight: 12, arbitrary: fc.constantFrom(...beneficiaries) }, { weight: 1, arbitrary: fc.constantFrom(ids.beneficiaryAInactive, ids.beneficiaryB1) }, { weight: 1, arbitrary: fc.uuid() }),
-  sourceAccountCurrencyId: () => uuidOr(fc.oneof({ weight: 6, arbitrary: fc.constant(ids.acAUsd) }, { weight: 2, arbitrary: fc.constant(ids.acAUsdc) }, { weight: 1, arbitrary: fc.constant(ids.acBUsd) }), 12),
-  payrollAccountCurrencyId: () => uuidOr(fc.oneof({ weight: 6, arbitrary: fc.constant(ids.acPartnerAed) }, { weight: 1, arbitrary: fc.constantFrom(ids.acPartnerJpy, ids.acAAed, ids.acAUsd) }), 12),
-  accountId: () => uuidOr(fc.oneof({ weight: 6, arbitrary: fc.constant(ids.accountAUsd) }, { weight: 1, arbitrary: fc.constantFrom(ids.accountAUsdc, ids.accountBUsd, ids.accountPartnerBank, ids.accountAAed) })),
+  beneficiaryId: () =>
+    fc.oneof(
+      { weight: 12, arbitrary: fc.constantFrom(...beneficiaries) },
+      { weight: 1, arbitrary: fc.constantFrom(ids.beneficiaryAInactive, ids.beneficiaryB1) },
+      { weight: 1, arbitrary: fc.uuid() },
+    ),
+  sourceAccountCurrencyId: () =>
+    uuidOr(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constant(ids.acAUsd) },
+        { weight: 2, arbitrary: fc.constant(ids.acAUsdc) },
+        { weight: 1, arbitrary: fc.constant(ids.acBUsd) },
+      ),
+      12,
+    ),
+  payrollAccountCurrencyId: () =>
+    uuidOr(
+      fc.oneof({ weight: 6, arbitrary: fc.constant(ids.acPartnerAed) }, { weight: 1, arbitrary: fc.constantFrom(ids.acPartnerJpy, ids.acAAed, ids.acAUsd) }),
+      12,
+    ),
+  accountId: () =>
+    uuidOr(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constant(ids.accountAUsd) },
+        { weight: 1, arbitrary: fc.constantFrom(ids.accountAUsdc, ids.accountBUsd, ids.accountPartnerBank, ids.accountAAed) },
+      ),
+    ),
   requestId: () => uuidOr(fc.nat().map((n) => new PoolRef('requestIds', n))),
-  payoutId: () => uuidOr(fc.nat().map((n) => new PoolRef('payouts', n)), 3),
+  payoutId: () =>
+    uuidOr(
+      fc.nat().map((n) => new PoolRef('payouts', n)),
+      3,
+    ),
   cursor: () => fc.oneof({ weight: 3, arbitrary: fc.nat().map((n) => new PoolRef('cursors', n)) }, { weight: 1, arbitrary: fc.string({ maxLength: 30 }) }),
   amount: () => amountArb,
   exchangeRate: () => rateArb,
   rate: () => rateArb,
-  currency: () => fc.oneof({ weight: 8, arbitrary: fc.constant('USD') }, { weight: 2, arbitrary: fc.constantFrom(...currencies) }, { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{3,5}$/) }),
+  currency: () =>
+    fc.oneof(
+      { weight: 8, arbitrary: fc.constant('USD') },
+      { weight: 2, arbitrary: fc.constantFrom(...currencies) },
+      { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{3,5}$/) },
+    ),
   fromCurrencyCode: () => fc.oneof({ weight: 6, arbitrary: fc.constantFrom('USD', 'USDC') }, { weight: 1, arbitrary: fc.constantFrom(...currencies, 'XYZ') }),
   toCurrencyCode: () => fc.oneof({ weight: 6, arbitrary: fc.constantFrom('AED', 'JPY') }, { weight: 1, arbitrary: fc.constantFrom(...currencies, 'XYZ') }),
   expiresAt: () => fc.integer({ min: -120, max: 26 * 60 }).map((minutes) => new Date(Date.parse('2026-11-23T10:00:00.000Z') + minutes * 60_000).toISOString()),
-  feeHash: (schema) => fc.oneof({ weight: 1, arbitrary: schemaArb(schema, '') }, { weight: 1, arbitrary: fc.nat().map((n) => new PoolRef('payrollEstimates', n)) }),
+  feeHash: (schema) =>
+    fc.oneof({ weight: 1, arbitrary: schemaArb(schema, '') }, { weight: 1, arbitrary: fc.nat().map((n) => new PoolRef('payrollEstimates', n)) }),
   amountSplitDetails: (schema) =>
-    fc.uniqueArray(schemaArb(schema.items ?? {}, ''), { minLength: Math.max(schema.minItems ?? 0, 1), maxLength: 4, selector: (entry) => (entry as { beneficiaryId?: unknown }).beneficiaryId }),
+    fc.uniqueArray(schemaArb(schema.items ?? {}, ''), {
+      minLength: Math.max(schema.minItems ?? 0, 1),
+      maxLength: 4,
+      selector: (entry) => (entry as { beneficiaryId?: unknown }).beneficiaryId,
+    }),
   reason: (schema) => textArb(schema.minLength ?? 1, Math.min(schema.maxLength ?? 60, 60)),
 };
 
@@ -123,7 +181,8 @@ function schemaArb(schema: JsonSchema, hint: string): fc.Arbitrary<unknown> {
       return fc.boolean();
     default: {
       if (schema.format === 'uuid') return fc.uuid();
-      if (schema.format === 'date-time') return fc.date({ min: new Date('2026-01-01'), max: new Date('2027-12-31'), noInvalidDate: true }).map((date) => date.toISOString());
+      if (schema.format === 'date-time')
+        return fc.date({ min: new Date('2026-01-01'), max: new Date('2027-12-31'), noInvalidDate: true }).map((date) => date.toISOString());
       if (schema.pattern) {
         const [min, max] = [schema.minLength ?? 0, schema.maxLength ?? Infinity];
         // No filter: a filter that rarely passes makes fast-check spin synchronously (no test timeout
@@ -157,22 +216,48 @@ export function caseArb(spec: Spec, opIndex: number): fc.Arbitrary<Case> {
       Object.fromEntries(
         op.parameters
           .filter((p) => p.in === where)
-          .map((p) => [p.name, where === 'path' && !HINTS[p.name] ? uuidOr(fc.nat().map((n) => new PoolRef(`param:${p.name}`, n)), 3) : schemaArb(p.schema, p.name)]),
+          .map((p) => [
+            p.name,
+            where === 'path' && !HINTS[p.name]
+              ? uuidOr(
+                  fc.nat().map((n) => new PoolRef(`param:${p.name}`, n)),
+                  3,
+                )
+              : schemaArb(p.schema, p.name),
+          ]),
       ),
       { requiredKeys: op.parameters.filter((p) => p.in === where && (p.required || where === 'path')).map((p) => p.name) },
     );
   const user: fc.Arbitrary<User | null> =
-    op.role === 'public' ? fc.constant(null) : op.role === 'admin' ? fc.constant('admin') : fc.oneof({ weight: 9, arbitrary: fc.constant('userA' as const) }, { weight: 1, arbitrary: fc.constant('userB' as const) });
+    op.role === 'public'
+      ? fc.constant(null)
+      : op.role === 'admin'
+        ? fc.constant('admin')
+        : fc.oneof({ weight: 9, arbitrary: fc.constant('userA' as const) }, { weight: 1, arbitrary: fc.constant('userB' as const) });
   // Bodies from the schema, and now and then the spec's own request examples (foreign ids: 404s).
   const fromSchema = op.bodySchema ? schemaArb(op.bodySchema, '') : fc.constant(undefined);
-  const body = op.bodyExamples.length > 0 ? fc.oneof({ weight: 6, arbitrary: fromSchema }, { weight: 1, arbitrary: fc.constantFrom(...op.bodyExamples) }) : fromSchema;
+  const body =
+    op.bodyExamples.length > 0 ? fc.oneof({ weight: 6, arbitrary: fromSchema }, { weight: 1, arbitrary: fc.constantFrom(...op.bodyExamples) }) : fromSchema;
   const hasKey = op.parameters.some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
   const idempotencyKey = hasKey
-    ? fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('fuzz-key-1', 'fuzz-key-2') }, { weight: 1, arbitrary: fc.uuid() })
+    ? fc.oneof(
+        { weight: 6, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constantFrom('fuzz-key-1', 'fuzz-key-2') },
+        { weight: 1, arbitrary: fc.uuid() },
+      )
     : fc.constant(undefined);
-  const scenarioKind = ({ createPayrollRequest: 'payrollEstimate', createPayout: 'payoutEstimate', getPayout: 'payout' } as const)[op.operationId as 'createPayout'];
+  const scenarioKind = ({ createPayrollRequest: 'payrollEstimate', createPayout: 'payoutEstimate', getPayout: 'payout' } as const)[
+    op.operationId as 'createPayout'
+  ];
   const scenario = scenarioKind
-    ? fc.option(fc.record({ kind: fc.constant(scenarioKind), n: fc.nat(), purposeCodes: fc.array(fc.constantFrom('SAL', 'FCISS', 'PEN', 'OFS'), { minLength: 1, maxLength: 4 }) }), { freq: 2, nil: undefined })
+    ? fc.option(
+        fc.record({
+          kind: fc.constant(scenarioKind),
+          n: fc.nat(),
+          purposeCodes: fc.array(fc.constantFrom('SAL', 'FCISS', 'PEN', 'OFS'), { minLength: 1, maxLength: 4 }),
+        }),
+        { freq: 2, nil: undefined },
+      )
     : fc.constant(undefined);
   return fc.record({ op: fc.constant(opIndex), user, path: params('path'), query: params('query'), body, idempotencyKey, scenario });
 }
@@ -217,7 +302,10 @@ export function materialize(spec: Spec, tokens: Record<User, string>, c: Case): 
     const estimate = pick(pools.payrollEstimates, c.scenario.n);
     if (estimate) {
       user = estimate.user;
-      const entries = (estimate.body.amountSplitDetails as Array<Record<string, unknown>>).map((entry, i) => ({ ...entry, purposeCode: c.scenario!.purposeCodes[i % c.scenario!.purposeCodes.length] }));
+      const entries = (estimate.body.amountSplitDetails as Array<Record<string, unknown>>).map((entry, i) => ({
+        ...entry,
+        purposeCode: c.scenario!.purposeCodes[i % c.scenario!.purposeCodes.length],
+      }));
       body = { ...estimate.body, feeHash: estimate.feeHash, amountSplitDetails: entries };
     }
   } else if (c.scenario?.kind === 'payoutEstimate') {
@@ -259,7 +347,9 @@ export function harvest(spec: Spec, request: Request, response: RawResponse): vo
   const user = request.user as User;
   const body = request.body && 'json' in request.body ? (request.body.json as Record<string, unknown>) : {};
   for (const name of collectionOf(spec, request.op)) {
-    const found = [data?.id, ...((data?.items as Array<{ id?: unknown }> | undefined) ?? []).map((item) => item.id)].filter((id): id is string => typeof id === 'string');
+    const found = [data?.id, ...((data?.items as Array<{ id?: unknown }> | undefined) ?? []).map((item) => item.id)].filter(
+      (id): id is string => typeof id === 'string',
+    );
     const list = idPools.get(name) ?? [];
     for (const id of found) if (!list.includes(id)) list.push(id);
     idPools.set(name, list.slice(-POOL_CAP));
@@ -286,7 +376,12 @@ export function harvest(spec: Spec, request: Request, response: RawResponse): vo
       break;
     case 'listPayrollRequests':
     case 'listAdminPayrollRequests':
-      if (data.nextCursor) remember('cursors', { cursor: data.nextCursor as string, status: request.queryValues.status, admin: request.op.operationId === 'listAdminPayrollRequests' });
+      if (data.nextCursor)
+        remember('cursors', {
+          cursor: data.nextCursor as string,
+          status: request.queryValues.status,
+          admin: request.op.operationId === 'listAdminPayrollRequests',
+        });
       break;
     case 'listEvents':
       // Event cursors join the pool: valid for listEvents, a 400 for the request lists, and the reverse.
