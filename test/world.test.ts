@@ -8,7 +8,7 @@ import type { World, WorldPayrollRequest } from '../src/world/types.js';
 import { validateWorld } from '../src/world/validate.js';
 import { WorldValidationError } from '../src/world/validationError.js';
 import { freshDatabase } from './support/database.js';
-import { ids, testWorld } from './fixtures/world.js';
+import { beneficiaryA1Snapshot, ids, testWorld } from './fixtures/world.js';
 import { emptyDatabase as freshEmptyDatabase } from './support/database.js';
 
 const DEMO_FILE = new URL('../worlds/demo.json', import.meta.url);
@@ -360,17 +360,7 @@ describe('loadWorld', () => {
       [ids.requestACompleted],
     );
     expect(splits.map((s) => s.payout_transfer_id)).toEqual([ids.transferAPayout1, ids.transferAPayout2]);
-    expect(splits[0]!.beneficiary_snapshot).toEqual({
-      id: ids.beneficiaryA1,
-      firstName: 'Amal',
-      lastName: 'One',
-      displayName: 'Amal One',
-      type: 'INDIVIDUAL',
-      nationality: 'AE',
-      bankName: 'Emirates NBD',
-      iban: 'AE500261014000000000011',
-      reference: 'A-EMP-1',
-    });
+    expect(splits[0]!.beneficiary_snapshot).toEqual(beneficiaryA1Snapshot);
     expect(splits[1]!.beneficiary_snapshot).not.toHaveProperty('reference');
 
     const transfers = await db.query<{ id: string; amount_split_id: string | null; fee_amount: string | null; position: number }>(

@@ -146,21 +146,9 @@ export async function insertPayoutFeeEstimate(tx: Queryable, record: PayoutFeeEs
        internal_fee, total_fee, total_amount, rule_set, estimate_available, estimated_date, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
-      record.id,
-      record.customerId,
-      record.accountId,
-      record.beneficiaryId,
-      record.currencyCode,
-      record.amount,
-      record.fee,
-      record.internalFee,
-      record.totalFee,
-      record.totalAmount,
-      record.ruleSet,
-      record.isEstimateAvailable,
-      record.estimatedDate,
-      record.createdAt,
-      record.expiresAt,
+      ...[record.id, record.customerId, record.accountId, record.beneficiaryId, record.currencyCode],
+      ...[record.amount, record.fee, record.internalFee, record.totalFee, record.totalAmount],
+      ...[record.ruleSet, record.isEstimateAvailable, record.estimatedDate, record.createdAt, record.expiresAt],
     ],
   );
 }

@@ -2,20 +2,15 @@ import type { components } from '../../generated/api.js';
 import type { TransferStatus } from '../domain/transfers.js';
 import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
+import type { PayoutFeeEstimateRecord } from './feeEstimates.js';
 
-export interface NewPayout {
-  id: string;
-  customerId: string;
-  accountId: string;
+/** A payout keeps the figures of the estimate it was created from. */
+export interface NewPayout extends Pick<
+  PayoutFeeEstimateRecord,
+  'id' | 'customerId' | 'accountId' | 'beneficiaryId' | 'currencyCode' | 'amount' | 'fee' | 'internalFee' | 'totalFee' | 'totalAmount'
+> {
   accountCurrencyId: string;
-  beneficiaryId: string;
   feeEstimateId: string;
-  currencyCode: string;
-  amount: string;
-  fee: string;
-  internalFee: string;
-  totalFee: string;
-  totalAmount: string;
   at: Date;
 }
 
@@ -28,19 +23,9 @@ export async function insertPayout(tx: Queryable, payout: NewPayout): Promise<vo
             $6, $7, $8, $9, $10, $11, $12, 'PENDING', $13, $13
        FROM beneficiaries b WHERE b.id = $5`,
     [
-      payout.id,
-      payout.customerId,
-      payout.accountId,
-      payout.accountCurrencyId,
-      payout.beneficiaryId,
-      payout.feeEstimateId,
-      payout.currencyCode,
-      payout.amount,
-      payout.fee,
-      payout.internalFee,
-      payout.totalFee,
-      payout.totalAmount,
-      payout.at,
+      ...[payout.id, payout.customerId, payout.accountId, payout.accountCurrencyId, payout.beneficiaryId],
+      ...[payout.feeEstimateId, payout.currencyCode, payout.amount, payout.fee, payout.internalFee],
+      ...[payout.totalFee, payout.totalAmount, payout.at],
     ],
   );
 }

@@ -74,14 +74,7 @@ describe('races', () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409 && codeOf(r) === 'FEE_HASH_ALREADY_USED')).toHaveLength(49);
     expect(before.minus(await balance(ids.acAUsd)).equals(estimated.totalAmount)).toBe(true);
-    expect(await count(server.db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-    expect(
-      await count(
-        server.db,
-        "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)",
-        [createBody.feeHash],
-      ),
-    ).toBe(1);
+    await expectOneRequestDebitedOnce(createBody.feeHash);
     outcomes.push(`50 creates with one feeHash: ${tally(statuses)}`);
   });
 
@@ -199,14 +192,7 @@ describe('races', () => {
     for (const result of results) expect(result.json).toEqual(results[0]!.json);
     const bodies = new Set(results.map((r) => JSON.stringify(sortKeys(r.json))));
     expect(bodies.size).toBe(1);
-    expect(await count(server.db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-    expect(
-      await count(
-        server.db,
-        "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)",
-        [createBody.feeHash],
-      ),
-    ).toBe(1);
+    await expectOneRequestDebitedOnce(createBody.feeHash);
     expect(before.minus(await balance(ids.acAUsd)).equals(estimated.totalAmount)).toBe(true);
     outcomes.push(`20 creates with one Idempotency-Key: ${tally(results.map((r) => r.status))}, ${bodies.size} distinct body, one request, one debit`);
   });
@@ -223,3 +209,11 @@ describe('races', () => {
     expect(again.json).toEqual(first.json);
   });
 });
+
+/** Exactly one payroll request holds the feeHash, and exactly one creation debit was journaled for it. */
+async function expectOneRequestDebitedOnce(feeHash: string): Promise<void> {
+  expect(await count(server.db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [feeHash])).toBe(1);
+  const debits =
+    "SELECT count(*) AS n FROM journal_entries WHERE kind = 'PAYROLL_CREATED' AND payroll_request_id IN (SELECT id FROM payroll_requests WHERE fee_hash = $1)";
+  expect(await count(server.db, debits, [feeHash])).toBe(1);
+}
