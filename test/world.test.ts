@@ -397,8 +397,8 @@ describe('loadWorld', () => {
   it('writes nothing when the world is invalid, and rolls back as a whole when an insert fails', async () => {
     const db = await emptyDatabase();
     const invalid = clone(testWorld);
-    invalid.customers[0]!.spreadBips = 10_001;
-    await expect(loadWorld(db, invalid)).rejects.toThrow(/^world\.customers\[0\]\.spreadBips: must be <= 10000$/);
+    invalid.customers[0]!.spreadBips = 10_000; // 100 % would leave an effective rate of 0
+    await expect(loadWorld(db, invalid)).rejects.toThrow(/^world\.customers\[0\]\.spreadBips: must be <= 9999$/);
     expect(await isDatabaseEmpty(db)).toBe(true);
 
     await loadWorld(db, testWorld);

@@ -43,10 +43,11 @@ export const referenceDataDefs = {
       lastName: ref('text'),
       companyLegalName: ref('text'),
       spreadBips: {
-        description: "FX spread of the customer's fee profile, in basis points. Absent: no fee profile, spread 0.",
+        description:
+          "FX spread of the customer's fee profile, in basis points (below 10000: a spread of 100 % would leave an effective rate of 0). Absent: no fee profile, spread 0.",
         type: 'integer',
         minimum: 0,
-        maximum: 10000,
+        maximum: 9999,
       },
     },
   },
