@@ -11,7 +11,20 @@ export function createLogger(level: string): Logger {
     level,
     base: { service: 'payroll-fee-service' },
     redact: {
-      paths: ['authorization', '*.authorization', 'headers.authorization', '*.iban', '*.accountNumber', '*.bankCode', '*.swiftBic', 'token', '*.token', 'err.params', 'err.query', 'err.detail'],
+      paths: [
+        'authorization',
+        '*.authorization',
+        'headers.authorization',
+        '*.iban',
+        '*.accountNumber',
+        '*.bankCode',
+        '*.swiftBic',
+        'token',
+        '*.token',
+        'err.params',
+        'err.query',
+        'err.detail',
+      ],
       censor: '[redacted]',
     },
   });

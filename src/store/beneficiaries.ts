@@ -75,10 +75,10 @@ export function updateBeneficiary(tx: Queryable, id: string, fields: Beneficiary
 
 /** One of the customer's beneficiaries, locked for an update when `forUpdate`; null when none (or another customer's). */
 export async function findOwnBeneficiary(tx: Queryable, customerId: string, id: string, forUpdate = false): Promise<BeneficiaryRecord | null> {
-  const rows = await tx.query<BeneficiaryRecord>(
-    `SELECT ${COLUMNS} FROM beneficiaries WHERE customer_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
-    [customerId, id],
-  );
+  const rows = await tx.query<BeneficiaryRecord>(`SELECT ${COLUMNS} FROM beneficiaries WHERE customer_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [
+    customerId,
+    id,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -91,7 +91,10 @@ export async function findConflictingBeneficiary(
 ): Promise<{ id: string; active: boolean } | null> {
   const rows =
     conflict === 'reference'
-      ? await tx.query<{ id: string; active: boolean }>('SELECT id, active FROM beneficiaries WHERE customer_id = $1 AND reference = $2', [customerId, fields.reference])
+      ? await tx.query<{ id: string; active: boolean }>('SELECT id, active FROM beneficiaries WHERE customer_id = $1 AND reference = $2', [
+          customerId,
+          fields.reference,
+        ])
       : await tx.query<{ id: string; active: boolean }>(
           `SELECT id, active FROM beneficiaries WHERE customer_id = $1 AND (iban = $2
              OR (iban IS NULL AND $2::text IS NULL AND account_number = $3

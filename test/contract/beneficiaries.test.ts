@@ -172,7 +172,9 @@ describe('duplicates: 409 DUPLICATE_BENEFICIARY naming the existing beneficiary'
     // An inactive beneficiary still holds its account: the message says to reactivate it.
     await customer().DELETE('/v1/customers/beneficiaries/{beneficiaryId}', byId(first.id));
     const onInactive = await create({ ...priya, iban: first.iban!, reference: 'T-DUP-6' });
-    expect(onInactive.error!.error.message).toBe(`body.iban: beneficiary ${first.id} already has this bank account (inactive: reactivate it with active: true)`);
+    expect(onInactive.error!.error.message).toBe(
+      `body.iban: beneficiary ${first.id} already has this bank account (inactive: reactivate it with active: true)`,
+    );
   });
 
   it('another customer may hold the same IBAN and reference', async () => {

@@ -63,7 +63,9 @@ describe('checkBeneficiary', () => {
   });
 
   it('refuses an IBAN with wrong check digits, the wrong length for its country or an unknown country', () => {
-    expect(refusal({ ...individual, iban: 'AE070331234567890123457' })).toBe('body.iban: the check digits of AE070331234567890123457 are wrong (ISO 13616 mod 97)');
+    expect(refusal({ ...individual, iban: 'AE070331234567890123457' })).toBe(
+      'body.iban: the check digits of AE070331234567890123457 are wrong (ISO 13616 mod 97)',
+    );
     expect(refusal({ ...individual, iban: 'AE07033123456789012345' })).toBe('body.iban has 22 characters; an IBAN of AE has 23');
     expect(refusal({ ...individual, iban: 'ZZ070331234567890123456' })).toBe('body.iban: ZZ is not the country prefix of an IBAN');
     // US is a country but has no IBAN.

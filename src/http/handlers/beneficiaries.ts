@@ -1,11 +1,5 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import {
-  createBeneficiary,
-  deactivateBeneficiary,
-  getBeneficiary,
-  listBeneficiaries,
-  updateBeneficiary,
-} from '../../usecases/manageBeneficiaries.js';
+import { createBeneficiary, deactivateBeneficiary, getBeneficiary, listBeneficiaries, updateBeneficiary } from '../../usecases/manageBeneficiaries.js';
 import type { Handlers } from '../operations.js';
 
 /** The Beneficiaries tag: a customer's own beneficiaries and their bank accounts. */
