@@ -43,7 +43,7 @@ export function compactBankIdentifier(value: string): string {
 }
 
 /** Why `iban` (electronic form) is not a valid IBAN, or null when it is. */
-export function ibanProblem(iban: string): string | null {
+function ibanProblem(iban: string): string | null {
   const { valid, errorCodes } = validateIBAN(iban);
   if (valid) return null;
   const country = iban.slice(0, 2);
@@ -55,7 +55,7 @@ export function ibanProblem(iban: string): string | null {
 }
 
 /** Why `bic` (capitals) is not a valid BIC, or null when it is. */
-export function bicProblem(bic: string): string | null {
+function bicProblem(bic: string): string | null {
   return isValidBIC(bic) ? null : `body.swiftBic: ${bic} is not a valid BIC (8 or 11 characters: bank, country, location, optional branch)`;
 }
 

@@ -177,6 +177,16 @@ describe('duplicates: 409 DUPLICATE_BENEFICIARY naming the existing beneficiary'
     );
   });
 
+  it('two concurrent creates of the same account: one 201, one 409 (the unique index decides)', async () => {
+    const body = { ...priya, iban: 'AE300260001015333439608', reference: undefined };
+    const answers = await Promise.all([create(body), create(body), create(body)]);
+    expect(answers.map((a) => a.response.status).sort()).toEqual([201, 409, 409]);
+    const winner = answers.find((a) => a.response.status === 201)!.data!.data.id;
+    for (const loser of answers.filter((a) => a.response.status === 409)) {
+      expect(loser.error!.error.message).toBe(`body.iban: beneficiary ${winner} already has this bank account`);
+    }
+  });
+
   it('another customer may hold the same IBAN and reference', async () => {
     const mine = await created({ ...priya, iban: 'AE140260001015333439605', reference: 'T-SHARED' });
     const theirs = await otherCustomer().POST('/v1/customers/beneficiaries', { body: { ...priya, iban: mine.iban!, reference: 'T-SHARED' } });
