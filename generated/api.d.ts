@@ -560,6 +560,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/beneficiaries": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List beneficiaries
+         * @description Lists the beneficiaries of the caller's customer, newest first (`createdAt` descending, then
+         *     `id` descending), active and deactivated ones unless `active` says which, optionally only those
+         *     matching the search `q` (names and `reference`). **`iban` and `accountNumber` are masked**
+         *     (`AE07 **** **** 3456`; the rule is in `Beneficiary`): read one beneficiary's bank details whole
+         *     with `getBeneficiary`.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`.
+         *
+         *     ## Pagination
+         *     Up to `limit` items (1 to 100, default 20) per page. When more follow, `nextCursor` is an opaque
+         *     string: pass it as `cursor`, with the same `active` and `q`, for the next page; it is null on
+         *     the last page. Pages are keyed on (`createdAt`, `id`), so beneficiaries created while paging
+         *     never shift or repeat items of later pages. A malformed cursor, or one issued for other filters,
+         *     gets 400 `VALIDATION_ERROR`; so do a `limit` outside 1..100 and any other query parameter.
+         */
+        get: operations["listBeneficiaries"];
+        put?: never;
+        /**
+         * Create a beneficiary
+         * @description Adds a beneficiary (an employee, a supplier) of the caller's customer, active at once: its `id`
+         *     is the `beneficiaryId` of payroll estimates and payouts. The rules are those of
+         *     `CreateBeneficiaryRequest`: 400 `VALIDATION_ERROR` naming the field for a bad IBAN (unknown
+         *     country, wrong length, wrong check digits), a malformed BIC, an unknown country, missing bank
+         *     details or names; 409 `DUPLICATE_BENEFICIARY` naming the existing beneficiary when the customer
+         *     already has this bank account or this `reference`. The response shows the bank details whole
+         *     (they are the caller's own input), normalised as stored.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`
+         *     (a replay returns the same beneficiary, same `id`).
+         */
+        post: operations["createBeneficiary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/beneficiaries/{beneficiaryId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's beneficiaries (a UUID); a malformed id is answered with 400
+                 *     `VALIDATION_ERROR`, another customer's beneficiary with 404 `NOT_FOUND`.
+                 * @example 7b1e0006-0000-4000-8000-000000000001
+                 */
+                beneficiaryId: components["parameters"]["BeneficiaryPathId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a beneficiary
+         * @description One beneficiary of the caller's customer, active or not, **with its bank details whole** (the
+         *     only read that shows them; `listBeneficiaries` masks them).
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. A beneficiary that does not exist and
+         *     one of another customer get the same 404 `NOT_FOUND`.
+         */
+        get: operations["getBeneficiary"];
+        put?: never;
+        post?: never;
+        /**
+         * Deactivate a beneficiary
+         * @description Marks one of the caller's beneficiaries inactive and returns it (bank details whole). It is
+         *     never deleted: payroll requests and payouts keep referring to it and keep their snapshot of it.
+         *     From then on new estimates naming it get 404 `NOT_FOUND`; requests already created go on.
+         *     `updateBeneficiary` with `active: true` reactivates it. Deactivating an inactive beneficiary
+         *     changes nothing and answers it again.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. A beneficiary that does not exist and
+         *     one of another customer get the same 404 `NOT_FOUND`.
+         */
+        delete: operations["deactivateBeneficiary"];
+        options?: never;
+        head?: never;
+        /**
+         * Update or reactivate a beneficiary
+         * @description Changes some fields of one of the caller's beneficiaries (`UpdateBeneficiaryRequest`: absent
+         *     fields keep their value, `null` removes an optional one) and returns it whole. `active: true`
+         *     reactivates a deactivated beneficiary. The result must follow the rules of
+         *     `CreateBeneficiaryRequest`: 400 `VALIDATION_ERROR` naming the field, or 409
+         *     `DUPLICATE_BENEFICIARY` when it would take another beneficiary's bank account or `reference`;
+         *     nothing changes then.
+         *
+         *     Payroll requests and payouts already created keep the snapshot of the beneficiary they were
+         *     made with: an edit changes new estimates only.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. A beneficiary that does not exist and
+         *     one of another customer get the same 404 `NOT_FOUND`.
+         */
+        patch: operations["updateBeneficiary"];
+        trace?: never;
+    };
     "/v1/customers/events": {
         parameters: {
             query?: never;
@@ -1445,6 +1562,7 @@ export interface components {
          *     | `FEE_HASH_ALREADY_USED` | 409 | The `feeHash` has already created a payroll request or payout; each is single-use. |
          *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
          *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
+         *     | `DUPLICATE_BENEFICIARY` | 409 | Creating or updating a beneficiary would give the customer a second beneficiary with the same bank account (the same `iban`, or the same `accountNumber`, `bankCode` and `swiftBic`) or the same `reference`; the message names the field and the existing beneficiary's id (an inactive one counts: reactivate it). Nothing changes. |
          *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
          *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
@@ -1455,7 +1573,7 @@ export interface components {
          * @example VALIDATION_ERROR
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "DUPLICATE_BENEFICIARY" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description The envelope of every error response. */
         ErrorEnvelope: {
             /**
@@ -1799,12 +1917,12 @@ export interface components {
             /** @description Beneficiary identifier. */
             id: components["schemas"]["Uuid"];
             /**
-             * @description First name.
+             * @description First name; empty for a `BUSINESS` recorded without personal names.
              * @example Omar
              */
             firstName: string;
             /**
-             * @description Last name.
+             * @description Last name; empty for a `BUSINESS` recorded without personal names.
              * @example Farouk
              */
             lastName: string;
@@ -1840,6 +1958,21 @@ export interface components {
              * @example Salary March 2025
              */
             reference?: string;
+            /**
+             * @description Legal name of a `BUSINESS`; absent when not recorded.
+             * @example Atlas Supplies LLC
+             */
+            companyName?: string;
+            /**
+             * @description National bank or routing code of the account; absent when not recorded.
+             * @example HDFC0000123
+             */
+            bankCode?: string;
+            /**
+             * @description BIC of the beneficiary's bank; absent when not recorded.
+             * @example EBILAEAD
+             */
+            swiftBic?: string;
         };
         /**
          * @description One beneficiary's share of the payroll request. It links to its payout transfer through
@@ -2401,6 +2534,299 @@ export interface components {
             data: components["schemas"]["Payout"];
         };
         /**
+         * @description A country, as its ISO 3166-1 alpha-2 code in capitals (`AE`, `IN`; `XK` for Kosovo). The code
+         *     must name a real country — one of the countries of the `ibantools` country list — or the request
+         *     gets 400 `VALIDATION_ERROR` naming the field.
+         * @example IN
+         */
+        CountryCode: string;
+        /**
+         * @description A person (`INDIVIDUAL`) or company (`BUSINESS`) the customer pays, with the bank account paid.
+         *     Payroll requests and payouts keep an immutable snapshot of it (`BeneficiarySnapshot`): editing
+         *     or deactivating it later never changes them.
+         *
+         *     The account is identified either by `iban` or by `accountNumber` with a `bankCode` and/or a
+         *     `swiftBic`. Bank details are personal data: `getBeneficiary`, `createBeneficiary` and
+         *     `updateBeneficiary` (the caller's own input, or the record it asked for by id) show `iban` and
+         *     `accountNumber` whole; `listBeneficiaries` masks them (see those fields). Optional fields are
+         *     absent when not recorded.
+         */
+        Beneficiary: {
+            /** @description Beneficiary identifier, the `beneficiaryId` of payroll estimates and payouts. */
+            id: components["schemas"]["Uuid"];
+            /** @description Kind of beneficiary. */
+            type: components["schemas"]["BeneficiaryType"];
+            /**
+             * @description First name; always present for an `INDIVIDUAL`, optional for a `BUSINESS`.
+             * @example Priya
+             */
+            firstName?: string;
+            /**
+             * @description Last name; always present for an `INDIVIDUAL`, optional for a `BUSINESS`.
+             * @example Nair
+             */
+            lastName?: string;
+            /**
+             * @description Legal name of the company; always present for a `BUSINESS`.
+             * @example Atlas Supplies LLC
+             */
+            companyName?: string;
+            /**
+             * @description Name shown to people.
+             * @example Priya Nair
+             */
+            displayName: string;
+            /** @description Nationality (of a company, its country of registration), ISO 3166-1 alpha-2. */
+            nationality: components["schemas"]["CountryCode"];
+            /**
+             * @description Name of the beneficiary's bank.
+             * @example Emirates NBD
+             */
+            bankName: string;
+            /**
+             * @description IBAN, in electronic form (capitals, no spaces). Absent when the account is identified by
+             *     `accountNumber`.
+             *
+             *     **Masked in `listBeneficiaries`**: a value of 12 characters or more shows its first 4 and last
+             *     4 characters around two fixed groups of asterisks, `AE07 **** **** 3456` whatever its length
+             *     (the length is not revealed either); a value of 8 to 11 characters shows only its last 4,
+             *     `**** **** 5678`; a shorter one shows none, `**** ****`.
+             * @example AE070331234567890123456
+             */
+            iban?: string;
+            /**
+             * @description Bank account number (without spaces), with `bankCode` and/or `swiftBic`; absent when the
+             *     account is identified by `iban`. Masked in `listBeneficiaries` by the rule of `iban`.
+             * @example 019100123456
+             */
+            accountNumber?: string;
+            /**
+             * @description National bank or routing code (sort code, ABA routing number, IFSC…) of the account.
+             * @example HDFC0000123
+             */
+            bankCode?: string;
+            /**
+             * @description BIC (SWIFT code) of the bank, 8 or 11 characters, in capitals.
+             * @example EBILAEAD
+             */
+            swiftBic?: string;
+            /**
+             * @description The customer's own reference for the beneficiary (an employee number); unique among the customer's beneficiaries.
+             * @example ACME-EMP-1001
+             */
+            reference?: string;
+            /**
+             * Format: email
+             * @description Contact e-mail address of the beneficiary.
+             * @example priya.nair@example.com
+             */
+            email?: string;
+            /**
+             * @description False once deactivated (`deactivateBeneficiary`): an inactive beneficiary cannot be paid (new
+             *     estimates answer 404 `NOT_FOUND`) until `updateBeneficiary` sets `active: true` again.
+             * @example true
+             */
+            active: boolean;
+            /** @description When the beneficiary was created. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the beneficiary last changed (its creation, at first). */
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /**
+         * @description One page of beneficiaries, newest first (`createdAt` descending, then `id` descending), with
+         *     `iban` and `accountNumber` masked.
+         */
+        BeneficiaryPage: {
+            /** @description The beneficiaries of this page; at most `limit`, possibly none. */
+            items: components["schemas"]["Beneficiary"][];
+            /**
+             * @description Opaque cursor of the next page: pass it as `cursor`, with the same `active` and `q`, to
+             *     continue. Null on the last page.
+             * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6IjdiMWUwMDA2LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsImYiOltudWxsLG51bGxdfQ
+             */
+            nextCursor: string | null;
+        };
+        /** @description Success envelope carrying one page of beneficiaries. */
+        BeneficiaryPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of beneficiaries. */
+            data: components["schemas"]["BeneficiaryPage"];
+        };
+        /**
+         * @description A new beneficiary. Rules (400 `VALIDATION_ERROR` naming the field otherwise, nothing created):
+         *     - `INDIVIDUAL`: `firstName` and `lastName` required. `BUSINESS`: `companyName` required, personal
+         *       names optional. `displayName` defaults to `firstName lastName`, or to `companyName` for a
+         *       `BUSINESS`. Names are trimmed and must not be blank.
+         *     - `nationality`: a real ISO 3166-1 alpha-2 country (`CountryCode`).
+         *     - Bank details: **either** an `iban` **or** an `accountNumber` with a `bankCode` and/or a
+         *       `swiftBic` (not both, not neither). An `iban` may be written with spaces and in lower case; it
+         *       is stored in electronic form (capitals, no spaces) and must have a known country prefix, the
+         *       length of that country's IBAN (`AE`: 23 characters) and a valid check digits (ISO 13616
+         *       mod 97). A `swiftBic` must be a well-formed BIC of a known country (8 or 11 characters).
+         *     - `reference`: unique among the customer's beneficiaries.
+         *     - The same bank account twice for one customer (the same `iban`, or the same `accountNumber`,
+         *       `bankCode` and `swiftBic`), or a `reference` already used, gets 409 `DUPLICATE_BENEFICIARY`
+         *       naming the existing beneficiary — inactive ones included (reactivate it instead).
+         */
+        CreateBeneficiaryRequest: {
+            /** @description Kind of beneficiary. */
+            type: components["schemas"]["BeneficiaryType"];
+            /**
+             * @description First name; required for an `INDIVIDUAL`.
+             * @example Priya
+             */
+            firstName?: string;
+            /**
+             * @description Last name; required for an `INDIVIDUAL`.
+             * @example Nair
+             */
+            lastName?: string;
+            /**
+             * @description Legal name of the company; required for a `BUSINESS`.
+             * @example Atlas Supplies LLC
+             */
+            companyName?: string;
+            /**
+             * @description Name shown to people; defaults from the names.
+             * @example Priya Nair
+             */
+            displayName?: string;
+            /** @description Nationality (of a company, its country of registration). */
+            nationality: components["schemas"]["CountryCode"];
+            /**
+             * @description Name of the beneficiary's bank.
+             * @example Emirates NBD
+             */
+            bankName: string;
+            /**
+             * @description IBAN, spaces allowed; stored without spaces in capitals.
+             * @example AE07 0331 2345 6789 0123 456
+             */
+            iban?: string;
+            /**
+             * @description Bank account number, when there is no IBAN; spaces are removed.
+             * @example 019100123456
+             */
+            accountNumber?: string;
+            /**
+             * @description National bank or routing code of the account.
+             * @example HDFC0000123
+             */
+            bankCode?: string;
+            /**
+             * @description BIC of the bank (8 or 11 characters; stored in capitals).
+             * @example EBILAEAD
+             */
+            swiftBic?: string;
+            /**
+             * @description The customer's own reference (an employee number), unique among its beneficiaries.
+             * @example ACME-EMP-1001
+             */
+            reference?: string;
+            /**
+             * Format: email
+             * @description Contact e-mail address.
+             * @example priya.nair@example.com
+             */
+            email?: string;
+        };
+        /** @description Success envelope carrying one beneficiary, its bank details whole. */
+        BeneficiaryResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the beneficiary. */
+            data: components["schemas"]["Beneficiary"];
+        };
+        /**
+         * @description The fields to change; absent fields keep their value, and `null` removes an optional one
+         *     (`firstName` and `lastName` of a `BUSINESS`, `companyName` of an `INDIVIDUAL`, `iban`,
+         *     `accountNumber`, `bankCode`, `swiftBic`, `reference`, `email`). The beneficiary as it would be
+         *     after the change must follow every rule of `CreateBeneficiaryRequest` (400 `VALIDATION_ERROR`
+         *     naming the field, 409 `DUPLICATE_BENEFICIARY` for another beneficiary's bank account or
+         *     reference); nothing changes otherwise. `active: true` reactivates a deactivated beneficiary,
+         *     `active: false` deactivates it (as `deactivateBeneficiary` does). `displayName` is not
+         *     recomputed when names change: send it too.
+         *
+         *     Payroll requests and payouts already created keep their snapshot of the beneficiary: an edit
+         *     applies to new estimates only.
+         */
+        UpdateBeneficiaryRequest: {
+            /** @description Kind of beneficiary. */
+            type?: components["schemas"]["BeneficiaryType"];
+            /**
+             * @description First name; required for an `INDIVIDUAL`.
+             * @example Priya
+             */
+            firstName?: string | null;
+            /**
+             * @description Last name; required for an `INDIVIDUAL`.
+             * @example Nair
+             */
+            lastName?: string | null;
+            /**
+             * @description Legal name of the company; required for a `BUSINESS`.
+             * @example Atlas Supplies LLC
+             */
+            companyName?: string | null;
+            /**
+             * @description Name shown to people; defaults from the names.
+             * @example Priya Nair
+             */
+            displayName?: string;
+            /** @description Nationality (of a company, its country of registration). */
+            nationality?: components["schemas"]["CountryCode"];
+            /**
+             * @description Name of the beneficiary's bank.
+             * @example Emirates NBD
+             */
+            bankName?: string;
+            /**
+             * @description IBAN, spaces allowed; stored without spaces in capitals.
+             * @example AE07 0331 2345 6789 0123 456
+             */
+            iban?: string | null;
+            /**
+             * @description Bank account number, when there is no IBAN; spaces are removed.
+             * @example 019100123456
+             */
+            accountNumber?: string | null;
+            /**
+             * @description National bank or routing code of the account.
+             * @example HDFC0000123
+             */
+            bankCode?: string | null;
+            /**
+             * @description BIC of the bank (8 or 11 characters; stored in capitals).
+             * @example EBILAEAD
+             */
+            swiftBic?: string | null;
+            /**
+             * @description The customer's own reference (an employee number), unique among its beneficiaries.
+             * @example ACME-EMP-1001
+             */
+            reference?: string | null;
+            /**
+             * Format: email
+             * @description Contact e-mail address.
+             * @example priya.nair@example.com
+             */
+            email?: string | null;
+            /**
+             * @description False deactivates the beneficiary, true reactivates it.
+             * @example true
+             */
+            active?: boolean;
+        };
+        /**
          * @description Type of a webhook event; an endpoint receives only the types it subscribed to.
          *
          *     | Type | Sent when | `data` |
@@ -2900,8 +3326,9 @@ export interface components {
          *     `INVALID_STATE` (the move is not in the transition table; the message names the current status),
          *     `INSUFFICIENT_FUNDS` (accepting a quote whose top-up exceeds the source account currency's
          *     `available`; the message names the shortfall and the request stays `QUOTE_PROVIDED`),
-         *     or `IDEMPOTENCY_KEY_IN_PROGRESS` (a request with the same `Idempotency-Key` is still running after
-         *     10 s).
+         *     `IDEMPOTENCY_KEY_IN_PROGRESS` (a request with the same `Idempotency-Key` is still running after
+         *     10 s), or `DUPLICATE_BENEFICIARY` (the customer already has a beneficiary with this bank account
+         *     or `reference`; the message names it).
          */
         Conflict: {
             headers: {
@@ -3029,6 +3456,23 @@ export interface components {
             };
         };
         /**
+         * @description VALIDATION_ERROR (the message names the field): the body breaks the contract (an unknown field,
+         *     a wrong type, a malformed `email`, a string too long or empty) or a rule of
+         *     `CreateBeneficiaryRequest`: missing names for the type, an unknown `nationality`, an IBAN with an
+         *     unknown country, the wrong length for its country or wrong check digits, a malformed BIC, bank
+         *     details missing or given twice (`iban` and `accountNumber`), an `accountNumber` without `bankCode`
+         *     or `swiftBic`. A malformed `beneficiaryId` or `Idempotency-Key` also gets it. Nothing changes.
+         */
+        BeneficiaryBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
          * @description VALIDATION_ERROR (the message names the problem): the body breaks the contract (an unknown event
          *     type, an empty or repeated `eventTypes`, a `url` that is not a URL or longer than 2048
          *     characters, a `description` over 200 characters, an unknown field); the `url` is not `https`
@@ -3133,6 +3577,35 @@ export interface components {
          * @example 9b2d4f6a-8c1e-4a3b-b5d7-e9f1a3c5e7b9
          */
         PayoutId: components["schemas"]["Uuid"];
+        /**
+         * @description Maximum number of beneficiaries on the page, 1 to 100; 20 when absent.
+         * @example 20
+         */
+        BeneficiaryLimit: number;
+        /**
+         * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+         *     valid with the same `active` and `q` it was issued for: a cursor from other filters, or a
+         *     malformed one, gets 400 `VALIDATION_ERROR`.
+         * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6IjdiMWUwMDA2LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsImYiOltudWxsLG51bGxdfQ
+         */
+        BeneficiaryCursor: string;
+        /**
+         * @description Only active (`true`) or only deactivated (`false`) beneficiaries; both when absent.
+         * @example true
+         */
+        BeneficiaryActiveFilter: boolean;
+        /**
+         * @description Search: only beneficiaries whose `displayName`, `firstName`, `lastName`, `companyName` or
+         *     `reference` contains this text, ignoring case (1 to 100 characters). Bank details are not searched.
+         * @example nair
+         */
+        BeneficiarySearch: string;
+        /**
+         * @description Id of one of the caller's beneficiaries (a UUID); a malformed id is answered with 400
+         *     `VALIDATION_ERROR`, another customer's beneficiary with 404 `NOT_FOUND`.
+         * @example 7b1e0006-0000-4000-8000-000000000001
+         */
+        BeneficiaryPathId: components["schemas"]["Uuid"];
         /**
          * @description Maximum number of events on the page, 1 to 100; 20 when absent.
          * @example 20
@@ -3745,6 +4218,258 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBeneficiaries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of beneficiaries on the page, 1 to 100; 20 when absent.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["BeneficiaryLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid with the same `active` and `q` it was issued for: a cursor from other filters, or a
+                 *     malformed one, gets 400 `VALIDATION_ERROR`.
+                 * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6IjdiMWUwMDA2LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsImYiOltudWxsLG51bGxdfQ
+                 */
+                cursor?: components["parameters"]["BeneficiaryCursor"];
+                /**
+                 * @description Only active (`true`) or only deactivated (`false`) beneficiaries; both when absent.
+                 * @example true
+                 */
+                active?: components["parameters"]["BeneficiaryActiveFilter"];
+                /**
+                 * @description Search: only beneficiaries whose `displayName`, `firstName`, `lastName`, `companyName` or
+                 *     `reference` contains this text, ignoring case (1 to 100 characters). Bank details are not searched.
+                 * @example nair
+                 */
+                q?: components["parameters"]["BeneficiarySearch"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the caller's beneficiaries, bank details masked. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BeneficiaryPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBeneficiary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBeneficiaryRequest"];
+            };
+        };
+        responses: {
+            /** @description The created beneficiary, active. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BeneficiaryResponse"];
+                };
+            };
+            400: components["responses"]["BeneficiaryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBeneficiary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's beneficiaries (a UUID); a malformed id is answered with 400
+                 *     `VALIDATION_ERROR`, another customer's beneficiary with 404 `NOT_FOUND`.
+                 * @example 7b1e0006-0000-4000-8000-000000000001
+                 */
+                beneficiaryId: components["parameters"]["BeneficiaryPathId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The beneficiary. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BeneficiaryResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deactivateBeneficiary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's beneficiaries (a UUID); a malformed id is answered with 400
+                 *     `VALIDATION_ERROR`, another customer's beneficiary with 404 `NOT_FOUND`.
+                 * @example 7b1e0006-0000-4000-8000-000000000001
+                 */
+                beneficiaryId: components["parameters"]["BeneficiaryPathId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The beneficiary, inactive. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BeneficiaryResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateBeneficiary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's beneficiaries (a UUID); a malformed id is answered with 400
+                 *     `VALIDATION_ERROR`, another customer's beneficiary with 404 `NOT_FOUND`.
+                 * @example 7b1e0006-0000-4000-8000-000000000001
+                 */
+                beneficiaryId: components["parameters"]["BeneficiaryPathId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBeneficiaryRequest"];
+            };
+        };
+        responses: {
+            /** @description The beneficiary after the change, bank details whole. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BeneficiaryResponse"];
+                };
+            };
+            400: components["responses"]["BeneficiaryBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -18,6 +18,7 @@ const WORLD_TABLES = {
   beneficiaries: [
     ...['id uuid', 'customer_id uuid', 'first_name text', 'last_name text', 'display_name text', 'type text'],
     ...['nationality text', 'bank_name text', 'iban text', 'account_number text', 'reference text', 'active boolean'],
+    ...['company_name text', 'bank_code text', 'swift_bic text', 'email text'],
   ],
   exchange_rates: ['from_code text', 'to_code text', 'rate numeric'],
   bank_fees: ['currency_code text', 'per_beneficiary numeric'],

@@ -121,9 +121,19 @@ const SCOPED_TO_A = new Set([
   'deleteWebhookEndpoint',
   'listWebhookDeliveries',
   'retryWebhookDelivery',
+  'getBeneficiary',
+  'updateBeneficiary',
+  'deactivateBeneficiary',
 ]);
 /** Customer operations on the caller's own collection: B gets its own (2xx), never A's. */
-const OWN_COLLECTION = new Set(['listPayrollRequests', 'createWebhookEndpoint', 'listWebhookEndpoints', 'listEvents']);
+const OWN_COLLECTION = new Set([
+  'listPayrollRequests',
+  'createWebhookEndpoint',
+  'listWebhookEndpoints',
+  'listEvents',
+  'createBeneficiary',
+  'listBeneficiaries',
+]);
 /** Customer operations an admin may call (operations support): no 403 for an admin. */
 const ADMIN_MAY_READ = new Set(['getPayrollRequest']);
 

@@ -186,6 +186,8 @@ export interface StateSnapshot {
   requests: Array<{ id: string; status: string }>;
   payouts: Array<{ id: string; status: string }>;
   rates: Array<{ pair: string; rate: string }>;
+  /** A digest of every beneficiary row: a refused update or deactivation changes none. */
+  beneficiaries: string;
 }
 
 /** Tables a rejected request may legitimately write: the stored answer of an Idempotency-Key. */
@@ -219,7 +221,8 @@ export async function snapshot(db: Database): Promise<StateSnapshot> {
              'counts', json_build_object(${counts.join(',\n')}),
              'requests', (SELECT COALESCE(json_agg(json_build_object('id', id, 'status', status) ORDER BY id), '[]') FROM payroll_requests),
              'payouts', (SELECT COALESCE(json_agg(json_build_object('id', id, 'status', status) ORDER BY id), '[]') FROM payouts),
-             'rates', (SELECT COALESCE(json_agg(json_build_object('pair', from_code || '/' || to_code, 'rate', rate::text) ORDER BY from_code, to_code), '[]') FROM exchange_rates)
+             'rates', (SELECT COALESCE(json_agg(json_build_object('pair', from_code || '/' || to_code, 'rate', rate::text) ORDER BY from_code, to_code), '[]') FROM exchange_rates),
+             'beneficiaries', (SELECT md5(COALESCE(string_agg(b::text, ',' ORDER BY b.id), '')) FROM beneficiaries b)
            )::text AS state`;
         }),
     );

@@ -1,6 +1,7 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import type { Handlers } from '../operations.js';
 import { adminHandlers } from './admin.js';
+import { beneficiaryHandlers } from './beneficiaries.js';
 import { healthHandlers } from './health.js';
 import { payoutHandlers } from './payouts.js';
 import { payrollHandlers } from './payroll.js';
@@ -8,5 +9,12 @@ import { webhookHandlers } from './webhooks.js';
 
 /** Every operation of the spec, grouped by its tag. A missing one fails to compile here. */
 export function allHandlers(deps: UseCaseDeps): Handlers {
-  return { ...payrollHandlers(deps), ...payoutHandlers(deps), ...webhookHandlers(deps), ...adminHandlers(deps), ...healthHandlers(deps) };
+  return {
+    ...payrollHandlers(deps),
+    ...payoutHandlers(deps),
+    ...beneficiaryHandlers(deps),
+    ...webhookHandlers(deps),
+    ...adminHandlers(deps),
+    ...healthHandlers(deps),
+  };
 }

@@ -25,7 +25,7 @@ export function referenceRows(world: World): Pick<WorldTableRows, ReferenceTable
     accounts: world.accounts.map((a) => columns(a, ['id', 'accountProvider', 'customerId'])),
     beneficiaries: world.beneficiaries.map((b) => ({
       ...columns(b, ['id', 'customerId', 'firstName', 'lastName', 'displayName', 'type', 'nationality', 'bankName']),
-      ...columns(b, ['iban', 'accountNumber', 'reference']),
+      ...columns(b, ['iban', 'accountNumber', 'reference', 'companyName', 'bankCode', 'swiftBic', 'email']),
       active: b.active ?? true,
     })),
     exchange_rates: world.rates.map((r) => ({ from_code: r.from, to_code: r.to, rate: r.rate })),

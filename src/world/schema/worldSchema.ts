@@ -16,7 +16,7 @@ const DESCRIPTION = [
   "- `customers`: business customers. `spreadBips` is the FX spread of the customer's fee profile in basis points; absent means no fee profile, which means a spread of 0.",
   '- `users`: people who call the API. role `customer` requires `customerId` (the customer the user acts for); role `admin` (operations staff who quote FX rates) has no `customerId`.',
   "- `accounts`: accounts at a provider (`accountProvider`, e.g. FIREBLOCKS, CIRCLE, PAYROLL_PARTNER_BANK), each holding one or more account currencies with an opening `balance`; `available` starts equal to the balance. `customerId` null marks one of the platform's partner-bank accounts, which every customer may use as the payroll account of a distribution.",
-  '- `beneficiaries`: the people or businesses a customer pays. `active` defaults to true; inactive beneficiaries cannot be paid. `iban`, `accountNumber` and `reference` are optional.',
+  '- `beneficiaries`: the people or businesses a customer pays. `active` defaults to true; inactive beneficiaries cannot be paid. `iban`, `accountNumber`, `reference`, `companyName`, `bankCode`, `swiftBic` and `email` are optional; `reference`, `iban` and (`accountNumber`, `bankCode`, `swiftBic`) are unique per customer.',
   '- `rates`: exchange rates; `rate` is the number of `to` units one `from` unit buys (USD to AED 3.6725). A pair that is not listed has no rate (EXCHANGE_RATE_UNAVAILABLE).',
   '- `fees.bankFeePerBeneficiary`: the fixed bank fee per beneficiary, in the payroll currency, keyed by currency code.',
   "- `fees.processor`: the payment processor's debit fee per (accountProvider, source currency): clamp(amount x percentBps/10000 + fixed, min, max).",

@@ -5,6 +5,7 @@
  * later cases reach deeper into the use cases.
  */
 import fc from 'fast-check';
+import { composeIBAN } from 'ibantools';
 import { ids } from '../../fixtures/world.js';
 import { type JsonSchema, type Operation, type RawResponse, type Spec, fillPath } from '../spec.js';
 
@@ -150,7 +151,24 @@ const HINTS: Record<string, (schema: JsonSchema) => fc.Arbitrary<unknown>> = {
       selector: (entry) => (entry as { beneficiaryId?: unknown }).beneficiaryId,
     }),
   reason: (schema) => textArb(schema.minLength ?? 1, Math.min(schema.maxLength ?? 60, 60)),
+  // Beneficiaries: mostly valid bank details, so that creates and updates get through (and collide).
+  iban: () =>
+    fc.oneof(
+      { weight: 6, arbitrary: fc.stringMatching(/^[0-9]{19}$/).map((bban) => composeIBAN({ countryCode: 'AE', bban }) ?? bban) },
+      { weight: 1, arbitrary: fc.constantFrom('AE070331234567890123456', 'AE070331234567890123457', 'GB82 WEST 1234 5698 7654 32', 'ZZ00') },
+    ),
+  accountNumber: () => fc.stringMatching(/^[0-9]{6,16}$/),
+  swiftBic: () => fc.constantFrom('EBILAEAD', 'CHASUS33', 'NBADAEAAXXX', 'EBIL1EAD'),
+  nationality: () => fc.oneof({ weight: 8, arbitrary: fc.constantFrom('AE', 'IN', 'US', 'PH') }, { weight: 1, arbitrary: fc.constantFrom('ZZ', 'UK') }),
+  email: () => fc.constantFrom('pay@example.com', 'priya.nair@example.com', 'not-an-email'),
 };
+/**
+ * Path parameters taken from the pool of the resources the run created, even where a hint knows
+ * world ids: deactivating the world's beneficiaries would leave the payroll cases nobody to pay.
+ */
+const POOLED_PATH_PARAMS = new Set(['beneficiaryId']);
+/** World resources never join a path pool (a list answers them too). */
+const WORLD_IDS = new Set<string>(Object.values(ids));
 
 /** Free text: printable ASCII mostly, sometimes any code unit (NUL, lone surrogates, RTL marks…). */
 const textArb = (minLength: number, maxLength: number) =>
@@ -218,7 +236,7 @@ export function caseArb(spec: Spec, opIndex: number): fc.Arbitrary<Case> {
           .filter((p) => p.in === where)
           .map((p) => [
             p.name,
-            where === 'path' && !HINTS[p.name]
+            where === 'path' && (!HINTS[p.name] || POOLED_PATH_PARAMS.has(p.name))
               ? uuidOr(
                   fc.nat().map((n) => new PoolRef(`param:${p.name}`, n)),
                   3,
@@ -351,7 +369,7 @@ export function harvest(spec: Spec, request: Request, response: RawResponse): vo
       (id): id is string => typeof id === 'string',
     );
     const list = idPools.get(name) ?? [];
-    for (const id of found) if (!list.includes(id)) list.push(id);
+    for (const id of found) if (!list.includes(id) && !WORLD_IDS.has(id)) list.push(id);
     idPools.set(name, list.slice(-POOL_CAP));
   }
   switch (request.op.operationId) {
@@ -382,6 +400,9 @@ export function harvest(spec: Spec, request: Request, response: RawResponse): vo
           status: request.queryValues.status,
           admin: request.op.operationId === 'listAdminPayrollRequests',
         });
+      break;
+    case 'listBeneficiaries':
+      if (data.nextCursor) remember('cursors', { cursor: data.nextCursor as string, status: undefined, admin: false });
       break;
     case 'listEvents':
       // Event cursors join the pool: valid for listEvents, a 400 for the request lists, and the reverse.

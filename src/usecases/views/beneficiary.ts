@@ -1,0 +1,33 @@
+import type { components } from '../../../generated/api.js';
+import { maskBankIdentifier } from '../../domain/beneficiaries.js';
+import type { BeneficiaryRecord } from '../../store/beneficiaries.js';
+
+type Beneficiary = components['schemas']['Beneficiary'];
+
+/**
+ * A beneficiary as the API shows it, absent fields left out. `masked`: `iban` and `accountNumber`
+ * in the list's masked form (maskBankIdentifier); whole otherwise (get, create, update, deactivate).
+ */
+export function toBeneficiary(row: BeneficiaryRecord, masked = false): Beneficiary {
+  const show = (value: string | null) => (value === null ? undefined : masked ? maskBankIdentifier(value) : value);
+  const view: Beneficiary = {
+    id: row.id,
+    type: row.type,
+    firstName: row.firstName ?? undefined,
+    lastName: row.lastName ?? undefined,
+    companyName: row.companyName ?? undefined,
+    displayName: row.displayName,
+    nationality: row.nationality,
+    bankName: row.bankName,
+    iban: show(row.iban),
+    accountNumber: show(row.accountNumber),
+    bankCode: row.bankCode ?? undefined,
+    swiftBic: row.swiftBic ?? undefined,
+    reference: row.reference ?? undefined,
+    email: row.email ?? undefined,
+    active: row.active,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+  return Object.fromEntries(Object.entries(view).filter(([, value]) => value !== undefined)) as Beneficiary;
+}
