@@ -123,7 +123,7 @@ const SCOPED_TO_A = new Set([
   'retryWebhookDelivery',
 ]);
 /** Customer operations on the caller's own collection: B gets its own (2xx), never A's. */
-const OWN_COLLECTION = new Set(['listPayrollRequests', 'createWebhookEndpoint', 'listWebhookEndpoints', 'listEvents']);
+const OWN_COLLECTION = new Set(['listPayrollRequests', 'createWebhookEndpoint', 'listWebhookEndpoints', 'listEvents', 'getPayrollCsvTemplate']);
 /** Customer operations an admin may call (operations support): no 403 for an admin. */
 const ADMIN_MAY_READ = new Set(['getPayrollRequest']);
 
