@@ -171,7 +171,12 @@ export function expectEnvelope(spec: Spec, response: RawResponse, context: strin
   expect(body!.success, where).toBe(false);
   const error = body!.error as Record<string, unknown>;
   // `details` lists the problems when more than one is known (an array of objects with a message).
-  expect(Object.keys(error).filter((key) => key !== 'details').sort(), where).toEqual(['code', 'message']);
+  expect(
+    Object.keys(error)
+      .filter((key) => key !== 'details')
+      .sort(),
+    where,
+  ).toEqual(['code', 'message']);
   if ('details' in error) expect(Array.isArray(error.details) && error.details.every((detail) => typeof detail?.message === 'string'), where).toBe(true);
   expect(typeof error.message, where).toBe('string');
   expect(spec.errorCodes.has(error.code as string), `${where}: code not in ErrorCode`).toBe(true);
