@@ -43,7 +43,9 @@ function placeOf(detail: ErrorDetail): string {
 
 /** One 400 for several problems: each in `details`, the first few in the message too. */
 export function validationProblems(subject: string, problems: readonly ErrorDetail[]): DomainError {
-  const shown = problems.slice(0, 5).map((problem) => `${placeOf(problem)}${problem.message}`);
+  // A message that already names its field ("amountSplitDetails[0].amount must …") is shown as it is.
+  const namesItsField = (problem: ErrorDetail) => problem.field !== undefined && problem.message.startsWith(problem.field.replace(/^body\./, ''));
+  const shown = problems.slice(0, 5).map((problem) => (namesItsField(problem) ? problem.message : `${placeOf(problem)}${problem.message}`));
   const more = problems.length > shown.length ? `; and ${problems.length - shown.length} more (see details)` : '';
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   return new DomainError('VALIDATION_ERROR', `${subject} has ${count}: ${shown.join('; ')}${more}`, [...problems]);
