@@ -13,6 +13,7 @@ export interface Figures extends RoundsResult {
   readAnswerBytes: number | null;
   estimate1k: { ms: number } | null;
   estimate10k: { ms: number } | null;
+  estimate10kCsv: { ms: number } | null;
   read1k: { ms: number } | null;
   memory: {
     /** Peaks sampled once a second while the scenarios ran; totalMb is the peak of their sum at one moment. */
@@ -78,6 +79,9 @@ export function formatTable(figures: Figures): string {
   single('estimate-1k', figures.estimate1k);
   single('estimate-10k', figures.estimate10k);
   single('read-1k (1,000 splits)', figures.read1k);
+  single('estimate-10k as CSV (by reference)', figures.estimate10kCsv);
+  if (figures.estimate10k && figures.estimate10kCsv)
+    lines.push(`estimate-10k CSV / JSON: ${(figures.estimate10kCsv.ms / figures.estimate10k.ms).toFixed(2)}× (issue 17: at most 2×)`);
   if (figures.estimate1k && figures.estimate10k) lines.push(`estimate-10k / estimate-1k: ${(figures.estimate10k.ms / figures.estimate1k.ms).toFixed(1)}×`);
   const { memory } = figures;
   lines.push(

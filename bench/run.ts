@@ -8,6 +8,7 @@
  *   read          GET /v1/customers/payroll/requests/:id of a request with 50 splits
  *   estimate-1k   one estimate of 1,000 beneficiaries, end to end (median of several)
  *   estimate-10k  one estimate of 10,000 beneficiaries (median of several)
+ *   estimate-10k-csv  the same payroll as a CSV file naming beneficiaries by reference (median of several)
  *   read-1k       one read of a request with 1,000 splits (median of several)
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
@@ -29,9 +30,9 @@ import { log, outcome, single, type Target } from './load.js';
 import { children, databaseProcesses, kbOf, memorySampler, start, stop, tail, waitFor } from './processes.js';
 import { type Figures, formatTable, mbOf } from './report.js';
 import { runRounds } from './rounds.js';
-import { benchIds, benchWorld, estimateBody } from './world.js';
+import { benchIds, benchWorld, estimateBody, estimateCsvBody } from './world.js';
 
-const SCENARIOS = ['baseline', 'estimate5', 'read', 'estimate1k', 'estimate10k', 'read1k'] as const;
+const SCENARIOS = ['baseline', 'estimate5', 'read', 'estimate1k', 'estimate10k', 'estimate10kCsv', 'read1k'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 const { values: args } = parseArgs({
@@ -200,6 +201,14 @@ async function measure(tmp: string, server: Server, externalName: string | undef
     single(`estimate-${count / 1000}k`, `${base}${estimatePath}`, { method: 'POST', headers: post, body: estimateBody(count) }, isEstimate);
   const estimate1k = wanted('estimate1k') ? await estimate(1000) : null;
   const estimate10k = wanted('estimate10k') ? await estimate(10_000) : null;
+  const estimate10kCsv = wanted('estimate10kCsv')
+    ? await single(
+        'estimate-10k-csv',
+        `${base}${estimatePath}?sourceAccountCurrencyId=${benchIds.acUsd}&payrollAccountCurrencyId=${benchIds.acPartnerAed}`,
+        { method: 'POST', headers: { ...auth, 'content-type': 'text/csv' }, body: estimateCsvBody(10_000) },
+        isEstimate,
+      )
+    : null;
   const read1k = wanted('read1k')
     ? await single('read-1k', `${base}/v1/customers/payroll/requests/${benchIds.request1k}`, { headers: auth }, hasSplits(1000))
     : null;
@@ -213,6 +222,7 @@ async function measure(tmp: string, server: Server, externalName: string | undef
     ...loadFigures,
     estimate1k,
     estimate10k,
+    estimate10kCsv,
     read1k,
     memory: {
       nodeRssMb: mbOf(peak.nodeRssKb),

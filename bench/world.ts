@@ -202,6 +202,13 @@ export function benchWorld(): World {
 }
 
 /** An estimate body of `count` entries: every fifth a PAYROLL (AED) amount, the rest SOURCE (USD). */
+/** The same payroll as estimateBody(count) as a CSV file, naming each beneficiary by reference (as a spreadsheet does). */
+export function estimateCsvBody(count: number): string {
+  const rows = ['beneficiaryReference,amount,amountCurrencyType'];
+  for (let n = 1; n <= count; n++) rows.push(n % 5 === 0 ? `BENCH-${n},${3000 + n}.50,PAYROLL` : `BENCH-${n},${1000 + n}.25,SOURCE`);
+  return `${rows.join('\r\n')}\r\n`;
+}
+
 export function estimateBody(count: number): string {
   const amountSplitDetails = [];
   for (let n = 1; n <= count; n++) {

@@ -4,6 +4,38 @@
  */
 
 export interface paths {
+    "/v1/customers/payroll/template.csv": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the payroll CSV template
+         * @description A CSV file to start a payroll spreadsheet from: the header row of every column
+         *     `PayrollCsv` accepts, and one example row. Fill it in, then send it to `estimatePayrollFee`
+         *     and `createPayrollRequest` with `Content-Type: text/csv`. The file is the same for every caller
+         *     (`Content-Disposition: attachment; filename="payroll-template.csv"`).
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`.
+         */
+        get: operations["getPayrollCsvTemplate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/payroll/estimate": {
         parameters: {
             query?: never;
@@ -109,6 +141,14 @@ export interface paths {
          *     An estimate stores a feeHash, so it takes an `Idempotency-Key` like every state-changing POST: a
          *     retried estimate with the same key returns the same feeHash instead of issuing another.
          *
+         *     ## From a spreadsheet
+         *     The same estimate is taken from a CSV file (`Content-Type: text/csv`, format in `PayrollCsv`),
+         *     with the two account currencies as the query parameters `sourceAccountCurrencyId` and
+         *     `payrollAccountCurrencyId`. The answer is the estimate the JSON form of the same rows gives (same
+         *     figures, `lines` in file order, a `feeHash` that creates the request from the JSON body or from
+         *     the same file). Every problem of the file is reported at once, in `error.details`, each with
+         *     its row and column.
+         *
          *     The response carries, beyond the interface's fields, the whole `feeBreakdown` and one `lines`
          *     entry per beneficiary, so that every figure is explained before any money moves. The fee
          *     breakdown becomes `metadata.feeBreakdown` of the request created from the `feeHash`, and the
@@ -187,6 +227,13 @@ export interface paths {
          *     get 409 `FEE_HASH_ALREADY_USED`. Body validation (400 `VALIDATION_ERROR`) follows the rules of
          *     the estimate (at least 1 and at most 10,000 entries, amounts above zero and within their
          *     decimals, no beneficiary twice) and comes before any of the checks above.
+         *
+         *     ## From a spreadsheet
+         *     The request is also created from the CSV file that was estimated (`Content-Type: text/csv`,
+         *     format in `PayrollCsv`), with `feeHash`, `sourceAccountCurrencyId` and `payrollAccountCurrencyId`
+         *     as query parameters; every row then needs its `purposeCode`. The file is checked whole as for
+         *     the estimate (all problems at once, in `error.details`), then the rows are compared with the
+         *     estimate as a JSON body's entries would be.
          *
          *     The 201 body is the request as `getPayrollRequest` returns it: status `PENDING`, the quote
          *     fields (`quote` and each split's quoted figures included), `acceptedByCustomerAt` and
@@ -1346,6 +1393,121 @@ export interface components {
          */
         WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"];
         /**
+         * @description A payroll distribution as a CSV file (RFC 4180), one row per beneficiary, as a finance team
+         *     keeps it in a spreadsheet. `GET /v1/customers/payroll/template.csv` returns a file to start from.
+         *
+         *     - **Encoding:** UTF-8, with or without a byte-order mark.
+         *     - **Separator:** comma or semicolon (taken from the header row); fields may be quoted with `"`
+         *       (a quote inside a quoted field is doubled); lines end with LF or CRLF; blank lines are
+         *       ignored.
+         *     - **Header row:** required. Column names are case-insensitive and may come in any order:
+         *
+         *       | Column | Required | Value |
+         *       |---|---|---|
+         *       | `beneficiaryId` | one of the two, per row | the beneficiary's id (uuid) |
+         *       | `beneficiaryReference` | one of the two, per row | the beneficiary's `reference` (as set on the beneficiary) |
+         *       | `amount` | yes | decimal, greater than zero, `.` as the decimal separator, no thousands separator, within the currency's minor units |
+         *       | `amountCurrencyType` | no (default `SOURCE`) | `SOURCE` or `PAYROLL` |
+         *       | `purposeCode` | no for an estimate; yes to create a request | `SAL`, `FCISS`, `PEN` or `OFS` |
+         *
+         *       Each row names its beneficiary by `beneficiaryId` or by `beneficiaryReference`, not both.
+         *     - **Limits:** at most 10,000 data rows, and at most 2 MB (`BODY_LIMIT`; 413
+         *       `PAYLOAD_TOO_LARGE` beyond).
+         *
+         *     The file is checked whole: every problem is reported at once in one 400 `VALIDATION_ERROR`,
+         *     each in `error.details` with its `row` (the header is row 1) and `column` — an unknown, missing
+         *     or repeated column, an empty file, a row naming no beneficiary or both an id and a reference, an
+         *     unknown reference or id, an inactive beneficiary, a beneficiary in two rows (naming both rows), a
+         *     malformed amount, an amount not above zero, more decimals than the currency allows, an unknown
+         *     `amountCurrencyType` or `purposeCode`, too many rows. Once the file is valid, the estimate's own
+         *     rules apply as for JSON (rate, conversion to zero, figure limits); a problem of one entry is then
+         *     reported with the row it came from.
+         */
+        PayrollCsv: string;
+        /**
+         * @description Machine-readable error code; branch on it, never on the message.
+         *
+         *     | Code | HTTP | Meaning |
+         *     |---|---|---|
+         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, more decimals than the currency's minor units allow (the message names the currency and its limit), an entry converting to zero, a figure above the amount maximum (10^15), a payout estimate amount with more than 15 significant digits, a rate outside its bounds (`RateString`), an FX record outside `FX_RECORD_TOLERANCE_BPS` of the accepted quote, duplicate beneficiary, empty list. The message names the offending field or entry. |
+         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
+         *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
+         *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount, or the stored estimate it names was made for another account, currency, beneficiary or amount. |
+         *     | `INSUFFICIENT_FUNDS` | 400, 409 | 400 when creating a payroll request or payout: the account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. 409 when accepting a quote whose adjustment is a top-up larger than `available`: the message names the shortfall, nothing changes and the request stays `QUOTE_PROVIDED`. |
+         *     | `FEE_ESTIMATE_UNAVAILABLE` | 400 | The payout `feeHash` comes from an estimate with `isEstimateAvailable` false (no payout fee schedule), which cannot create a payout. |
+         *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
+         *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
+         *     | `NOT_FOUND` | 404 | The resource does not exist or is not accessible to the caller (the two cases are not distinguished), or the path is unknown. |
+         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this HTTP method. |
+         *     | `FEE_HASH_ALREADY_USED` | 409 | The `feeHash` has already created a payroll request or payout; each is single-use. |
+         *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
+         *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
+         *     | `DUPLICATE_BENEFICIARY` | 409 | Creating or updating a beneficiary would give the customer a second beneficiary with the same bank account (the same `iban`, or the same `accountNumber`, `bankCode` and `swiftBic`) or the same `reference`; the message names the field and the existing beneficiary's id (an inactive one counts: reactivate it). Nothing changes. |
+         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
+         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
+         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
+         *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
+         *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
+         *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
+         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable; retry later. |
+         * @example VALIDATION_ERROR
+         * @enum {string}
+         */
+        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "DUPLICATE_BENEFICIARY" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        /**
+         * @description One of several problems found in the same request. A payroll CSV file is checked whole, and
+         *     every problem of the file is listed, each with its `row` and `column`; a JSON body whose
+         *     validation found more than one problem lists each with its `field`.
+         */
+        ErrorDetail: {
+            /**
+             * @description The offending field of a JSON body or parameter, written as in the message (`body.amountSplitDetails[3].amount`, `query.feeHash`).
+             * @example body.amountSplitDetails[3].amount
+             */
+            field?: string;
+            /**
+             * @description The 1-based line of the CSV file, counting the header row as line 1 (so the first data row is row 2), as a spreadsheet numbers it.
+             * @example 4
+             */
+            row?: number;
+            /**
+             * @description The CSV column, by its header name as written in the file.
+             * @example amount
+             */
+            column?: string;
+            /**
+             * @description What is wrong, naming the value and the rule.
+             * @example 12.345 has 3 decimal places; a SOURCE amount in USD allows at most 2
+             */
+            message: string;
+        };
+        /** @description The envelope of every error response. */
+        ErrorEnvelope: {
+            /**
+             * @description Always false on error.
+             * @example false
+             * @constant
+             */
+            success: false;
+            /** @description What went wrong. */
+            error: {
+                /** @description Machine-readable error code. */
+                code: components["schemas"]["ErrorCode"];
+                /**
+                 * @description Human-readable explanation; names the offending field or ids where relevant.
+                 * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
+                 */
+                message: string;
+                /**
+                 * @description Present when more than one problem is known (a payroll CSV file with several bad rows, a
+                 *     body with several invalid fields): one item per problem, in the order of the input. The
+                 *     `message` then summarises them (with the total count); clients that show errors per row or
+                 *     field read `details`. At most the first 1,000 problems are listed.
+                 */
+                details?: components["schemas"]["ErrorDetail"][];
+            };
+        };
+        /**
          * Format: uuid
          * @description An identifier, a UUID string.
          */
@@ -1543,55 +1705,6 @@ export interface components {
             success: true;
             /** @description The payload, the payroll fee estimate. */
             data: components["schemas"]["PayrollFeeEstimate"];
-        };
-        /**
-         * @description Machine-readable error code; branch on it, never on the message.
-         *
-         *     | Code | HTTP | Meaning |
-         *     |---|---|---|
-         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, more decimals than the currency's minor units allow (the message names the currency and its limit), an entry converting to zero, a figure above the amount maximum (10^15), a payout estimate amount with more than 15 significant digits, a rate outside its bounds (`RateString`), an FX record outside `FX_RECORD_TOLERANCE_BPS` of the accepted quote, duplicate beneficiary, empty list. The message names the offending field or entry. |
-         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
-         *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
-         *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount, or the stored estimate it names was made for another account, currency, beneficiary or amount. |
-         *     | `INSUFFICIENT_FUNDS` | 400, 409 | 400 when creating a payroll request or payout: the account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. 409 when accepting a quote whose adjustment is a top-up larger than `available`: the message names the shortfall, nothing changes and the request stays `QUOTE_PROVIDED`. |
-         *     | `FEE_ESTIMATE_UNAVAILABLE` | 400 | The payout `feeHash` comes from an estimate with `isEstimateAvailable` false (no payout fee schedule), which cannot create a payout. |
-         *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
-         *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
-         *     | `NOT_FOUND` | 404 | The resource does not exist or is not accessible to the caller (the two cases are not distinguished), or the path is unknown. |
-         *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this HTTP method. |
-         *     | `FEE_HASH_ALREADY_USED` | 409 | The `feeHash` has already created a payroll request or payout; each is single-use. |
-         *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
-         *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
-         *     | `DUPLICATE_BENEFICIARY` | 409 | Creating or updating a beneficiary would give the customer a second beneficiary with the same bank account (the same `iban`, or the same `accountNumber`, `bankCode` and `swiftBic`) or the same `reference`; the message names the field and the existing beneficiary's id (an inactive one counts: reactivate it). Nothing changes. |
-         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
-         *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
-         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
-         *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
-         *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
-         *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
-         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable; retry later. |
-         * @example VALIDATION_ERROR
-         * @enum {string}
-         */
-        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "DUPLICATE_BENEFICIARY" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
-        /** @description The envelope of every error response. */
-        ErrorEnvelope: {
-            /**
-             * @description Always false on error.
-             * @example false
-             * @constant
-             */
-            success: false;
-            /** @description What went wrong. */
-            error: {
-                /** @description Machine-readable error code. */
-                code: components["schemas"]["ErrorCode"];
-                /**
-                 * @description Human-readable explanation; names the offending field or ids where relevant.
-                 * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
-                 */
-                message: string;
-            };
         };
         /**
          * @description Status of a payroll request.
@@ -3280,8 +3393,8 @@ export interface components {
         };
     };
     responses: {
-        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index, the field and, for decimals, the currency's limit), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
-        EstimatePayrollFeeBadRequest: {
+        /** @description VALIDATION_ERROR: the request breaks the contract or a validation rule; the message names the offending field. */
+        ValidationError: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -3302,6 +3415,55 @@ export interface components {
         };
         /** @description FORBIDDEN: the caller's role may not use this operation: a customer token on an admin operation, or an admin token on an operation that acts for a customer. */
         Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description RATE_LIMITED, for one of two reasons; both carry `Retry-After` (seconds).
+         *     - The caller used up its budget of requests for the minute. The budget belongs to the
+         *       authenticated user (`RATE_LIMIT_PER_MINUTE`, 600 by default) — never to the raw header, so new
+         *       tokens buy nothing — and, for requests without a valid token, to the client address
+         *       (`RATE_LIMIT_ANONYMOUS_PER_MINUTE`, 60 by default; behind a proxy, the address `TRUST_PROXY`
+         *       lets through). Every response carries the `RateLimit-Limit`, `RateLimit-Remaining` and
+         *       `RateLimit-Reset` headers. With `REDIS_URL` set, every instance of the service shares one
+         *       budget.
+         *     - A heavy operation (an estimate or a creation of more than 1,000 entries,
+         *       `HEAVY_OPERATION_ENTRIES`) while the caller's customer already has 2 of them running
+         *       (`HEAVY_OPERATIONS_PER_CUSTOMER`, per instance): one customer cannot starve the others. Retry
+         *       after a second. While the customer is at that cap, a body plainly too big to be light (over
+         *       256 bytes per allowed entry: 256 KB by default) is refused before it is read. Such a refusal is
+         *       never stored as an `Idempotency-Key`'s answer.
+         */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description INTERNAL_ERROR: an unexpected failure; no details are disclosed. */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index, the field and, for decimals, the currency's limit), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
+        EstimatePayrollFeeBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -3365,55 +3527,6 @@ export interface components {
         };
         /** @description IDEMPOTENCY_KEY_REUSED: the `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. */
         IdempotencyKeyReused: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /**
-         * @description RATE_LIMITED, for one of two reasons; both carry `Retry-After` (seconds).
-         *     - The caller used up its budget of requests for the minute. The budget belongs to the
-         *       authenticated user (`RATE_LIMIT_PER_MINUTE`, 600 by default) — never to the raw header, so new
-         *       tokens buy nothing — and, for requests without a valid token, to the client address
-         *       (`RATE_LIMIT_ANONYMOUS_PER_MINUTE`, 60 by default; behind a proxy, the address `TRUST_PROXY`
-         *       lets through). Every response carries the `RateLimit-Limit`, `RateLimit-Remaining` and
-         *       `RateLimit-Reset` headers. With `REDIS_URL` set, every instance of the service shares one
-         *       budget.
-         *     - A heavy operation (an estimate or a creation of more than 1,000 entries,
-         *       `HEAVY_OPERATION_ENTRIES`) while the caller's customer already has 2 of them running
-         *       (`HEAVY_OPERATIONS_PER_CUSTOMER`, per instance): one customer cannot starve the others. Retry
-         *       after a second. While the customer is at that cap, a body plainly too big to be light (over
-         *       256 bytes per allowed entry: 256 KB by default) is refused before it is read. Such a refusal is
-         *       never stored as an `Idempotency-Key`'s answer.
-         */
-        TooManyRequests: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "Retry-After": components["headers"]["RetryAfter"];
-                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description INTERNAL_ERROR: an unexpected failure; no details are disclosed. */
-        InternalError: {
-            headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorEnvelope"];
-            };
-        };
-        /** @description VALIDATION_ERROR: the request breaks the contract or a validation rule; the message names the offending field. */
-        ValidationError: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -3530,6 +3643,20 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description With a `text/csv` body only (required then): the account currency to debit, as
+         *     `sourceAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
+         *     `VALIDATION_ERROR`): the body says it.
+         * @example 7b1e0005-0000-4000-8000-000000000001
+         */
+        CsvSourceAccountCurrencyId: components["schemas"]["Uuid"];
+        /**
+         * @description With a `text/csv` body only (required then): the payroll account currency, as
+         *     `payrollAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
+         *     `VALIDATION_ERROR`).
+         * @example 7b1e0005-0000-4000-8000-000000000004
+         */
+        CsvPayrollAccountCurrencyId: components["schemas"]["Uuid"];
+        /**
          * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
          * @example 20
          */
@@ -3546,6 +3673,11 @@ export interface components {
          * @example QUOTE_PROVIDED
          */
         PayrollStatusFilter: components["schemas"]["PayrollRequestStatus"];
+        /**
+         * @description With a `text/csv` body only (required then): the `feeHash` of the estimate, as `feeHash` of the
+         *     JSON body. With a JSON body it is refused (400 `VALIDATION_ERROR`).
+         */
+        CsvFeeHash: components["schemas"]["FeeHash"];
         /**
          * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
@@ -3696,9 +3828,57 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    estimatePayrollFee: {
+    getPayrollCsvTemplate: {
         parameters: {
             query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template, as CSV. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": components["schemas"]["PayrollCsv"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    estimatePayrollFee: {
+        parameters: {
+            query?: {
+                /**
+                 * @description With a `text/csv` body only (required then): the account currency to debit, as
+                 *     `sourceAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
+                 *     `VALIDATION_ERROR`): the body says it.
+                 * @example 7b1e0005-0000-4000-8000-000000000001
+                 */
+                sourceAccountCurrencyId?: components["parameters"]["CsvSourceAccountCurrencyId"];
+                /**
+                 * @description With a `text/csv` body only (required then): the payroll account currency, as
+                 *     `payrollAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
+                 *     `VALIDATION_ERROR`).
+                 * @example 7b1e0005-0000-4000-8000-000000000004
+                 */
+                payrollAccountCurrencyId?: components["parameters"]["CsvPayrollAccountCurrencyId"];
+            };
             header?: {
                 /**
                  * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
@@ -3735,6 +3915,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EstimatePayrollFeeRequest"];
+                "text/csv": components["schemas"]["PayrollCsv"];
             };
         };
         responses: {
@@ -3813,7 +3994,27 @@ export interface operations {
     };
     createPayrollRequest: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description With a `text/csv` body only (required then): the `feeHash` of the estimate, as `feeHash` of the
+                 *     JSON body. With a JSON body it is refused (400 `VALIDATION_ERROR`).
+                 */
+                feeHash?: components["parameters"]["CsvFeeHash"];
+                /**
+                 * @description With a `text/csv` body only (required then): the account currency to debit, as
+                 *     `sourceAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
+                 *     `VALIDATION_ERROR`): the body says it.
+                 * @example 7b1e0005-0000-4000-8000-000000000001
+                 */
+                sourceAccountCurrencyId?: components["parameters"]["CsvSourceAccountCurrencyId"];
+                /**
+                 * @description With a `text/csv` body only (required then): the payroll account currency, as
+                 *     `payrollAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
+                 *     `VALIDATION_ERROR`).
+                 * @example 7b1e0005-0000-4000-8000-000000000004
+                 */
+                payrollAccountCurrencyId?: components["parameters"]["CsvPayrollAccountCurrencyId"];
+            };
             header?: {
                 /**
                  * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
@@ -3850,6 +4051,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["CreatePayrollRequestRequest"];
+                "text/csv": components["schemas"]["PayrollCsv"];
             };
         };
         responses: {

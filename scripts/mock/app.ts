@@ -37,6 +37,8 @@ interface BundledSpec {
 interface Answer {
   status: number;
   body?: unknown;
+  /** The example's media type: JSON, or a file's (text/csv). */
+  mediaType?: string;
 }
 
 /** Follows a local `$ref` ("#/components/examples/…") of the bundled spec. */
@@ -65,12 +67,12 @@ function responsesByOperation(spec: BundledSpec): Map<string, Record<string, Res
   return byOperation;
 }
 
-/** Every example of a response, by name (a lone `example` is named "example"). */
-function examplesOf(spec: BundledSpec, response: ResponseObject): [string, unknown][] {
-  const media = response.content?.['application/json'];
-  if (!media) return [];
-  if (media.examples) return Object.entries(media.examples).map(([name, example]) => [name, deref(spec, example).value]);
-  return media.example === undefined ? [] : [['example', media.example]];
+/** Every example of a response, by name (a lone `example` is named "example"), of its first media type (JSON, or a file's). */
+function examplesOf(spec: BundledSpec, response: ResponseObject): { mediaType?: string; examples: [string, unknown][] } {
+  const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
+  if (!media) return { examples: [] };
+  if (media.examples) return { mediaType, examples: Object.entries(media.examples).map(([name, example]) => [name, deref(spec, example).value]) };
+  return { mediaType, examples: media.example === undefined ? [] : [['example', media.example]] };
 }
 
 /** The answer the `Prefer` header asks for, the success example when it asks nothing; undefined when there is none. */
@@ -78,10 +80,10 @@ function chooseAnswer(spec: BundledSpec, responses: Record<string, ResponseObjec
   const statuses = Object.entries(responses).filter(([status]) => /^\d{3}$/.test(status));
   const wanted = Object.fromEntries((prefer ?? '').split(/[,;]/).map((part) => part.trim().split('=') as [string, string?]));
   const withBody = (status: string, response: ResponseObject, name?: string): Answer | undefined => {
-    const examples = examplesOf(spec, response);
+    const { mediaType, examples } = examplesOf(spec, response);
     if (examples.length === 0) return response.content || name !== undefined ? undefined : { status: Number(status) };
     const example = name === undefined ? examples[0] : examples.find(([candidate]) => candidate === name);
-    return example && { status: Number(status), body: example[1] };
+    return example && { status: Number(status), body: example[1], ...(mediaType ? { mediaType } : {}) };
   };
   if (wanted.example) {
     for (const [status, response] of statuses) {
@@ -108,6 +110,7 @@ function answerFromExamples(spec: BundledSpec): RequestHandler {
       return sendError(res, 'INTERNAL_ERROR', `The mock has no example${asked} for ${operationId}`);
     }
     if (answer.body === undefined) return void res.status(answer.status).end();
+    if (answer.mediaType && answer.mediaType !== 'application/json') return void res.status(answer.status).type(answer.mediaType).send(answer.body);
     res.status(answer.status).json(answer.body);
   };
 }
@@ -121,6 +124,7 @@ export function createMockApp(specFile: string): Express {
   app.set('etag', false);
   app.use(requestId);
   app.use(express.json({ limit: '2mb' }));
+  app.use(express.text({ type: 'text/csv', limit: '2mb' }));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: specFile,

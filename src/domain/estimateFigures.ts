@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import type { components } from '../../generated/api.js';
-import { validationError } from './errors.js';
+import { DomainError, validationError, validationProblems } from './errors.js';
 import { type CurrencyUnits, type SettlementScales, assertBelowAmountLimit, assertScale, customerPays, promised, settlementScales } from './minorUnits.js';
 import { Money, bipsFraction, parseAmount, sum } from './money.js';
 import { type FeeSchedule, MAX_SPLIT_ENTRIES, scheduleFee } from './payrollFees.js';
@@ -84,29 +84,51 @@ export interface NormalisedEntry {
   requestedAmount: Decimal;
 }
 
-/** Validation rules 1–5 of the estimate, each limit named with its currency. */
+function normaliseEntry(entry: EstimateEntryInput, index: number, scales: SettlementScales, seenAt: Map<string, number>): NormalisedEntry {
+  const field = `amountSplitDetails[${index}]`;
+  const beneficiaryId = entry.beneficiaryId.toLowerCase();
+  const earlier = seenAt.get(beneficiaryId);
+  if (earlier !== undefined) {
+    throw validationError(
+      `${field}.beneficiaryId duplicates amountSplitDetails[${earlier}].beneficiaryId (${beneficiaryId}); each beneficiary may appear once`,
+    );
+  }
+  seenAt.set(beneficiaryId, index);
+  const amountCurrencyType = entry.amountCurrencyType ?? 'SOURCE';
+  const requestedAmount = parseAmount(entry.amount);
+  if (!requestedAmount.greaterThan(0)) throw validationError(`${field}.amount must be greater than zero`);
+  const isSource = amountCurrencyType === 'SOURCE';
+  const scale = isSource ? scales.source : scales.payroll;
+  assertScale(requestedAmount, scale, `${field}.amount`, amountCurrencyType, isSource ? scales.sourceCode : scales.payrollCode);
+  return { beneficiaryId, amountCurrencyType, requestedAmount };
+}
+
+/**
+ * Validation rules 1–5 of the estimate, each limit named with its currency. Every entry is
+ * checked: one problem is said by the message alone, several are listed in `details` too.
+ */
 export function normaliseEstimateEntries(entries: readonly EstimateEntryInput[], scales: SettlementScales): NormalisedEntry[] {
   if (entries.length === 0) throw validationError('amountSplitDetails must have at least one entry');
   if (entries.length > MAX_SPLIT_ENTRIES) throw validationError(`amountSplitDetails must have at most ${MAX_SPLIT_ENTRIES} entries`);
   const seenAt = new Map<string, number>();
-  return entries.map((entry, index) => {
-    const field = `amountSplitDetails[${index}]`;
-    const beneficiaryId = entry.beneficiaryId.toLowerCase();
-    const earlier = seenAt.get(beneficiaryId);
-    if (earlier !== undefined) {
-      throw validationError(
-        `${field}.beneficiaryId duplicates amountSplitDetails[${earlier}].beneficiaryId (${beneficiaryId}); each beneficiary may appear once`,
-      );
+  const problems: DomainError[] = [];
+  const normalised = entries.map((entry, index) => {
+    try {
+      return normaliseEntry(entry, index, scales, seenAt);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      problems.push(error);
+      return null;
     }
-    seenAt.set(beneficiaryId, index);
-    const amountCurrencyType = entry.amountCurrencyType ?? 'SOURCE';
-    const requestedAmount = parseAmount(entry.amount);
-    if (!requestedAmount.greaterThan(0)) throw validationError(`${field}.amount must be greater than zero`);
-    const isSource = amountCurrencyType === 'SOURCE';
-    const scale = isSource ? scales.source : scales.payroll;
-    assertScale(requestedAmount, scale, `${field}.amount`, amountCurrencyType, isSource ? scales.sourceCode : scales.payrollCode);
-    return { beneficiaryId, amountCurrencyType, requestedAmount };
   });
+  if (problems.length === 1) throw problems[0]!;
+  if (problems.length > 1) {
+    throw validationProblems(
+      'The request body',
+      problems.map(({ message }) => ({ field: `body.${/^\S+/.exec(message)![0].replace(/:$/, '')}`, message })),
+    );
+  }
+  return normalised as NormalisedEntry[];
 }
 
 /**

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Config } from '../config.js';
 import { type Authenticate, authenticateRequest, bearerAuthHandler } from './auth.js';
-import { jsonBody } from './body.js';
+import { requestBody } from './body.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
 import { allHandlers } from './handlers/index.js';
 import { HeavyOperationGate } from './heavyOperations.js';
@@ -32,8 +32,8 @@ export interface AppOptions {
  * The HTTP pipeline in one readable order, limits before work: request id → access log → security
  * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
  * limit per verified user, else per client address → a plainly heavy body of a customer already at
- * its cap of heavy operations refused unread → JSON body (2 MB for a verified caller, 8 KB
- * otherwise) → validator (bearerAuth answers 401 where a token is required, then the request
+ * its cap of heavy operations refused unread → body (JSON or a CSV file, 2 MB for a verified
+ * caller; JSON of 8 KB otherwise) → validator (bearerAuth answers 401 where a token is required, then the request
  * against the spec; responses too when enabled) → the per-customer cap on heavy operations → the
  * handler of the operation, mounted by the validator from the spec's paths → unknown routes → the
  * one error handler.
@@ -56,7 +56,7 @@ export function createApp(options: AppOptions): Express {
   app.use(options.rateLimit);
   const heavyOperations = new HeavyOperationGate(options.heavyOperations);
   app.use(heavyOperations.refuseEarly());
-  app.use(jsonBody(options.bodyLimit));
+  app.use(requestBody(options.bodyLimit));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: SPEC_PATH,

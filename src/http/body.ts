@@ -6,16 +6,18 @@ import { sendError } from './envelope.js';
 const ANONYMOUS_BODY_BYTES = 8 * 1024;
 
 /**
- * The JSON body, read after authentication: up to `limit` for a verified caller; up to 8 KB
- * otherwise, refused from its Content-Length before a byte of it is read (413 PAYLOAD_TOO_LARGE,
- * and the connection closed), so that junk tokens cannot make the service receive, buffer and
- * parse megabytes.
+ * The body, read after authentication: JSON, or a payroll CSV file (`text/csv`, as a string) for
+ * a verified caller, up to `limit`; JSON of up to 8 KB otherwise, refused from its Content-Length
+ * before a byte of it is read (413 PAYLOAD_TOO_LARGE, and the connection closed), so that junk
+ * tokens cannot make the service receive, buffer and parse megabytes.
  */
-export function jsonBody(limit: string): RequestHandler {
-  const verified = express.json({ limit });
+export function requestBody(limit: string): RequestHandler {
+  const verifiedJson = express.json({ limit });
+  const verifiedCsv = express.text({ type: 'text/csv', limit });
   const anonymous = express.json({ limit: ANONYMOUS_BODY_BYTES });
   return (req, res, next) => {
-    if (principalOf(res)) return verified(req, res, next);
+    // Each parser passes a request of another content type through untouched.
+    if (principalOf(res)) return verifiedJson(req, res, (error?: unknown) => (error ? next(error) : verifiedCsv(req, res, next)));
     if (Number(req.headers['content-length'] ?? 0) > ANONYMOUS_BODY_BYTES) {
       closeAfterAnswer(req, res);
       return sendError(res, 'PAYLOAD_TOO_LARGE', `Without a valid bearer token a request body may hold at most ${ANONYMOUS_BODY_BYTES / 1024} KB`);

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, type ErrorDetail } from '../domain/errors.js';
 import { BEARER_REQUIRED } from './auth.js';
 import { type ErrorCode, STATUS_OF, sendError } from './envelope.js';
 
@@ -38,7 +38,7 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) return;
-    if (error instanceof DomainError) return sendError(res, error.code, error.message, error.httpStatus ?? STATUS_OF[error.code]);
+    if (error instanceof DomainError) return sendError(res, error.code, error.message, error.httpStatus ?? STATUS_OF[error.code], error.details);
     const http = (error ?? {}) as HttpLikeError;
     if (http.type === 'entity.parse.failed') return sendError(res, 'VALIDATION_ERROR', 'The request body is not valid JSON');
     if (http.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
@@ -46,7 +46,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported');
     }
     const code = http.status !== undefined ? CODE_OF_STATUS[http.status] : undefined;
-    if (code) return sendError(res, code, clientMessage(code, http, req.method, req.path));
+    if (code) return sendError(res, code, clientMessage(code, http, req.method, req.path), STATUS_OF[code], validatorDetails(code, http));
     if (isUnrepresentableInput(error)) {
       // The contract let through a value PostgreSQL cannot hold (a NUL character, an id the uuid
       // type does not parse): the transaction rolled back; the caller's input is at fault, not us.
@@ -79,7 +79,7 @@ function clientMessage(code: ErrorCode, error: HttpLikeError, method: string, pa
     case 'METHOD_NOT_ALLOWED':
       return `${method} is not allowed on ${path}`;
     case 'UNSUPPORTED_MEDIA_TYPE':
-      return 'The request body must be application/json';
+      return 'The request body must be application/json (or text/csv where the operation takes a CSV file)';
     case 'PAYLOAD_TOO_LARGE':
       return 'The request body is too large';
     case 'UNAUTHORIZED':
@@ -90,13 +90,25 @@ function clientMessage(code: ErrorCode, error: HttpLikeError, method: string, pa
   }
 }
 
-/** '/body/amountSplitDetails/0/beneficiaryId' + 'must match format "uuid"' → 'body.amountSplitDetails[0].beneficiaryId must …'. */
-function describeIssue(issue: ValidatorIssue): string {
-  const field = (issue.path ?? '')
+/** Several validator issues: each in `details`, with its field (one issue is said by the message alone). */
+function validatorDetails(code: ErrorCode, error: HttpLikeError): ErrorDetail[] | undefined {
+  const issues = error.errors ?? [];
+  if (code !== 'VALIDATION_ERROR' || issues.length < 2) return undefined;
+  return issues.map((issue) => ({ field: fieldOf(issue), message: describeIssue(issue) }));
+}
+
+/** '/body/amountSplitDetails/0/beneficiaryId' → 'body.amountSplitDetails[0].beneficiaryId'. */
+function fieldOf(issue: ValidatorIssue): string {
+  return (issue.path ?? '')
     .split('/')
     .filter(Boolean)
     .map((part, index) => (/^\d+$/.test(part) ? `[${part}]` : index === 0 ? (part === 'params' ? 'path' : part) : `.${part}`))
     .join('');
+}
+
+/** '/body/amountSplitDetails/0/beneficiaryId' + 'must match format "uuid"' → 'body.amountSplitDetails[0].beneficiaryId must …'. */
+function describeIssue(issue: ValidatorIssue): string {
+  const field = fieldOf(issue);
   const message = issue.message ?? 'is not valid';
   if (message.startsWith('must have required property')) return `${field} is required`;
   if (message.startsWith('Unknown query parameter')) return `${field} is not an accepted query parameter`;

@@ -25,8 +25,9 @@ export class HeavyOperationGate {
 
   constructor(private readonly limits: Config['heavyOperations']) {}
 
-  /** Heavy: a body whose `amountSplitDetails` has more than the configured entries. */
+  /** Heavy: a body whose `amountSplitDetails` (or CSV file, one row per line) has more than the configured entries. */
   isHeavy(body: unknown): boolean {
+    if (typeof body === 'string') return lineBreaks(body, this.limits.entries + 1) > this.limits.entries;
     const entries = (body as { amountSplitDetails?: unknown } | null | undefined)?.amountSplitDetails;
     return Array.isArray(entries) && entries.length > this.limits.entries;
   }
@@ -72,4 +73,11 @@ export class HeavyOperationGate {
       `Too many heavy operations at once: at most ${this.limits.perCustomer} of more than ${this.limits.entries} entries per customer; retry after the Retry-After seconds`,
     );
   }
+}
+
+/** Line breaks in `text`, counted up to `enough` (a CSV file's rows, the header aside). */
+function lineBreaks(text: string, enough: number): number {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1 && count < enough; at = text.indexOf('\n', at + 1)) count += 1;
+  return count;
 }

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { DomainError, validationError } from '../domain/errors.js';
+import { DomainError, type ErrorDetail, validationError } from '../domain/errors.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type StoredResponse, fingerprint, runIdempotent } from '../usecases/idempotency.js';
 import { type ErrorCode, STATUS_OF, sendError } from './envelope.js';
@@ -12,11 +12,13 @@ export interface IdempotentRequest {
   method: string;
   path: string;
   body: unknown;
+  /** The query: part of what a request asks for (a CSV body's account currencies and feeHash). */
+  query: Record<string, unknown>;
 }
 
 interface StoredBody {
   success: boolean;
-  error?: { code: ErrorCode; message: string };
+  error?: { code: ErrorCode; message: string; details?: ErrorDetail[] };
 }
 
 /**
@@ -31,7 +33,7 @@ export async function answerIdempotently(
   res: Response,
   handler: (db: UseCaseDeps['db']) => Promise<{ status: number; data: unknown }>,
 ): Promise<void> {
-  const { key, userId, method, path, body } = request;
+  const { key, userId, method, path, body, query } = request;
   // An empty or blank header is a client bug (an unset variable), not "no key": refused, not ignored.
   if (key !== undefined && key.trim() === '') throw validationError('header.Idempotency-Key must not be empty');
   const run = async (db: UseCaseDeps['db']): Promise<StoredResponse> => {
@@ -40,11 +42,14 @@ export async function answerIdempotently(
       return { status, body: { success: true, data } };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { status: error.httpStatus ?? STATUS_OF[error.code], body: { success: false, error: { code: error.code, message: error.message } } };
+      return {
+        status: error.httpStatus ?? STATUS_OF[error.code],
+        body: { success: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } },
+      };
     }
   };
-  const response = key ? await runIdempotent(deps, { userId, key, requestHash: fingerprint(method, path, body) }, run) : await run(deps.db);
+  const response = key ? await runIdempotent(deps, { userId, key, requestHash: fingerprint(method, path, body, query) }, run) : await run(deps.db);
   const stored = response.body as StoredBody;
   if (stored.success) res.status(response.status).json(stored);
-  else sendError(res, stored.error!.code, stored.error!.message, response.status);
+  else sendError(res, stored.error!.code, stored.error!.message, response.status, stored.error!.details);
 }

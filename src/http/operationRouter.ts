@@ -116,7 +116,7 @@ function bind<K extends OperationId>(
         const { status, data } = await handler(input);
         return sendData(res, status, data, options.validateResponses);
       }
-      const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body };
+      const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body, query: req.query };
       // A stored answer is a value: JSON text is parsed before it is kept.
       await answerIdempotently(deps, request, res, async (db) => {
         const { status, data } = await handlersOn({ ...deps, db })[id](input);

@@ -6,6 +6,7 @@
  */
 import type { operations, paths } from '../../generated/api.js';
 import type { JsonText } from '../usecases/jsonText.js';
+import type { TextBody } from '../usecases/textBody.js';
 import type { Principal } from '../usecases/principal.js';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -30,20 +31,27 @@ export type PathParams<K extends OperationId> = Op<K>['parameters'] extends { pa
 export type QueryParams<K extends OperationId> = [NonNullable<Op<K>['parameters']['query']>] extends [never] ? None : NonNullable<Op<K>['parameters']['query']>;
 
 type JsonContent<R> = R extends { content: { 'application/json': infer B } } ? B : never;
+type CsvContent<R> = R extends { content: { 'text/csv': infer B } } ? B : never;
 
-/** The JSON body; `undefined` when the operation takes none (or when an optional one was not sent). */
-export type RequestBody<K extends OperationId> = JsonContent<Op<K>['requestBody']> | (undefined extends Op<K>['requestBody'] ? undefined : never);
+/**
+ * The body: JSON, or the text of a CSV file where the operation takes `text/csv`; `undefined`
+ * when the operation takes none (or when an optional one was not sent).
+ */
+export type RequestBody<K extends OperationId> =
+  JsonContent<Op<K>['requestBody']> | CsvContent<Op<K>['requestBody']> | (undefined extends Op<K>['requestBody'] ? undefined : never);
 
 type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 203 | 204 | 205 | 206>;
 
 type Data<R> = JsonContent<R> extends { data: infer D } ? D : never;
+/** A response the spec offers as `text/csv` may be answered with the file's text. */
+type Csv<R> = [CsvContent<R>] extends [never] ? never : TextBody;
 
 /**
  * What a handler answers: one of the operation's 2xx statuses and the `data` of that response's
  * envelope, as a value or as JSON text already built (sent as it is).
  */
 type Result<K extends OperationId> = {
-  [S in SuccessStatus<K>]: { status: S; data: Data<Responses<K>[S]> | JsonText<Data<Responses<K>[S]>> };
+  [S in SuccessStatus<K>]: { status: S; data: Data<Responses<K>[S]> | JsonText<Data<Responses<K>[S]>> | Csv<Responses<K>[S]> };
 }[SuccessStatus<K>];
 
 /**

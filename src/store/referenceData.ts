@@ -111,6 +111,20 @@ export async function findBeneficiaries(tx: Queryable, customerId: string, ids: 
   return tx.query<BeneficiaryRow>('SELECT id, customer_id, active FROM beneficiaries WHERE customer_id = $1 AND id = ANY($2::uuid[])', [customerId, ids]);
 }
 
+/** The caller's beneficiaries with one of `ids` or one of `references` (a payroll CSV file names them so). */
+export async function findBeneficiariesByIdOrReference(
+  tx: Queryable,
+  customerId: string,
+  ids: readonly string[],
+  references: readonly string[],
+): Promise<{ id: string; reference: string | null; active: boolean }[]> {
+  return tx.query('SELECT id, reference, active FROM beneficiaries WHERE customer_id = $1 AND (id = ANY($2::uuid[]) OR reference = ANY($3::text[]))', [
+    customerId,
+    ids,
+    references,
+  ]);
+}
+
 /** A fee schedule as stored: exact decimal strings. */
 export interface FeeScheduleText {
   percentBps: string;

@@ -21,10 +21,14 @@ export interface StoredResponse {
 /** A concurrent repeat waits this long for the first execution before answering 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
 
-/** Same method, path and JSON body (whatever its key order or spacing) → same fingerprint. */
-export function fingerprint(method: string, path: string, body: unknown): string {
+/**
+ * Same method, path, JSON body (whatever its key order or spacing) and query → same fingerprint.
+ * An empty query adds nothing, so keys stored before queries counted keep their fingerprint.
+ */
+export function fingerprint(method: string, path: string, body: unknown, query: Record<string, unknown> = {}): string {
+  const queryPart = Object.keys(query).length > 0 ? `?${canonicalJson(query)}` : '';
   return createHash('sha256')
-    .update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
+    .update(`${method} ${path}${queryPart}\n${canonicalJson(body ?? null)}`)
     .digest('hex');
 }
 

@@ -202,6 +202,27 @@ describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR 
       'VALIDATION_ERROR',
       /^amountSplitDetails\[2\]\.beneficiaryId duplicates amountSplitDetails\[0\]\.beneficiaryId/,
     ));
+  it('several bad entries: every one listed in error.details with its field', async () => {
+    const { error, response } = await estimate(
+      usdToAed([
+        { beneficiaryId: ids.beneficiaryA1, amount: '0.00' },
+        { beneficiaryId: ids.beneficiaryA2, amount: '10.001' },
+        { beneficiaryId: ids.beneficiaryA1, amount: '20' },
+      ]),
+    );
+    expect(response.status).toBe(400);
+    expect(error!.error.message).toMatch(
+      /^The request body has 3 problems: amountSplitDetails\[0\]\.amount must be greater than zero; amountSplitDetails\[1\]\.amount has 3/,
+    );
+    expect(error!.error.details).toEqual([
+      { field: 'body.amountSplitDetails[0].amount', message: 'amountSplitDetails[0].amount must be greater than zero' },
+      { field: 'body.amountSplitDetails[1].amount', message: 'amountSplitDetails[1].amount has 3 decimal places; a SOURCE amount in USD allows at most 2' },
+      {
+        field: 'body.amountSplitDetails[2].beneficiaryId',
+        message: `amountSplitDetails[2].beneficiaryId duplicates amountSplitDetails[0].beneficiaryId (${ids.beneficiaryA1}); each beneficiary may appear once`,
+      },
+    ]);
+  });
   it('an unknown amountCurrencyType', () =>
     expectError(one({ amountCurrencyType: 'EUR' as 'SOURCE' }), 400, 'VALIDATION_ERROR', /amountCurrencyType must be equal to one of the allowed values/));
   it('a malformed beneficiaryId', () =>

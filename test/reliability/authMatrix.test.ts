@@ -133,6 +133,7 @@ const OWN_COLLECTION = new Set([
   'listEvents',
   'createBeneficiary',
   'listBeneficiaries',
+  'getPayrollCsvTemplate',
 ]);
 /** Customer operations an admin may call (operations support): no 403 for an admin. */
 const ADMIN_MAY_READ = new Set(['getPayrollRequest']);

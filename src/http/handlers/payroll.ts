@@ -3,15 +3,25 @@ import type { UseCaseDeps } from '../../usecases/deps.js';
 import { estimatePayrollFee } from '../../usecases/estimatePayrollFee.js';
 import { getPayrollRequestJson } from '../../usecases/getPayrollRequest.js';
 import { listCustomerPayrollRequests } from '../../usecases/listPayrollRequests.js';
+import { createPayrollRequestFromCsv, estimatePayrollFeeFromCsv, payrollCsvTemplate, refuseCsvQueryWithJson } from '../../usecases/payrollCsv.js';
 import { acceptPayrollQuote, cancelPayrollRequest } from '../../usecases/quoteLifecycle.js';
 import type { Handlers } from '../operations.js';
 
 /** The Payroll tag: a customer's distributions, from the fee estimate to the accepted quote. */
 export function payrollHandlers(deps: UseCaseDeps) {
   return {
-    estimatePayrollFee: async ({ caller, body }) => ({ status: 200, data: await estimatePayrollFee(deps, caller, body) }),
+    getPayrollCsvTemplate: async ({ caller }) => ({ status: 200, data: payrollCsvTemplate(caller) }),
+    estimatePayrollFee: async ({ caller, body, query }) => {
+      if (typeof body === 'string') return { status: 200, data: await estimatePayrollFeeFromCsv(deps, caller, body, query) };
+      refuseCsvQueryWithJson(query);
+      return { status: 200, data: await estimatePayrollFee(deps, caller, body) };
+    },
     listPayrollRequests: async ({ caller, query }) => ({ status: 200, data: await listCustomerPayrollRequests(deps, caller, query) }),
-    createPayrollRequest: async ({ caller, body }) => ({ status: 201, data: await createPayrollRequest(deps, caller, body) }),
+    createPayrollRequest: async ({ caller, body, query }) => {
+      if (typeof body === 'string') return { status: 201, data: await createPayrollRequestFromCsv(deps, caller, body, query) };
+      refuseCsvQueryWithJson(query);
+      return { status: 201, data: await createPayrollRequest(deps, caller, body) };
+    },
     getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await getPayrollRequestJson(deps, caller, params.requestId) }),
     acceptPayrollQuote: async ({ caller, params }) => ({ status: 200, data: await acceptPayrollQuote(deps, caller, params.requestId) }),
     cancelPayrollRequest: async ({ caller, params, body }) => ({ status: 200, data: await cancelPayrollRequest(deps, caller, params.requestId, body) }),

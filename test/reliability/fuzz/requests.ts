@@ -361,6 +361,8 @@ export function materialize(spec: Spec, tokens: Record<User, string>, c: Case): 
 
 /** Keeps what a successful answer created, so later cases reach deeper into the use cases. */
 export function harvest(spec: Spec, request: Request, response: RawResponse): void {
+  // A file (the payroll CSV template) creates nothing to remember.
+  if (response.json === undefined) return;
   const data = (response.json as { data: Record<string, unknown> }).data;
   const user = request.user as User;
   const body = request.body && 'json' in request.body ? (request.body.json as Record<string, unknown>) : {};

@@ -1,0 +1,119 @@
+import { CsvError, parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
+import type { ErrorDetail } from './errors.js';
+import { MAX_SPLIT_ENTRIES } from './payrollFees.js';
+
+/**
+ * The layout of a payroll CSV file (the spec's `PayrollCsv`), pure: the header row read into
+ * columns, every data row kept with its 1-based line (the header is line 1, as a spreadsheet
+ * numbers it). Problems of the layout are collected, not thrown, so that a file is answered
+ * once with all of them.
+ */
+
+/** The columns a file may have, by the lower-case form of their name. */
+export const PAYROLL_CSV_COLUMNS = ['beneficiaryId', 'beneficiaryReference', 'amount', 'amountCurrencyType', 'purposeCode'] as const;
+export type PayrollCsvColumn = (typeof PAYROLL_CSV_COLUMNS)[number];
+
+/** The template's columns, as a finance team fills them (a reference is what a spreadsheet knows), and its example row. */
+const TEMPLATE_COLUMNS: readonly PayrollCsvColumn[] = ['beneficiaryReference', 'beneficiaryId', 'amount', 'amountCurrencyType', 'purposeCode'];
+const TEMPLATE_EXAMPLE: Record<PayrollCsvColumn, string> = {
+  beneficiaryReference: 'EMP-0001',
+  beneficiaryId: '',
+  amount: '1000.00',
+  amountCurrencyType: 'SOURCE',
+  purposeCode: 'SAL',
+};
+
+/** The template file: the header row and one example row. */
+export function payrollCsvTemplateText(): string {
+  return stringify([TEMPLATE_COLUMNS, TEMPLATE_COLUMNS.map((column) => TEMPLATE_EXAMPLE[column])]);
+}
+
+const COLUMN_BY_LOWER_NAME = new Map<string, PayrollCsvColumn>(PAYROLL_CSV_COLUMNS.map((column) => [column.toLowerCase(), column]));
+
+export interface PayrollCsvRow {
+  /** 1-based line of the file: the first data row is 2. */
+  row: number;
+  /** Each column's trimmed text; empty when the column is absent or the cell blank. */
+  cells: Record<PayrollCsvColumn, string>;
+}
+
+export interface PayrollCsvLayout {
+  rows: PayrollCsvRow[];
+  /** The header's names as written, for messages: `column` of a problem is the file's own name. */
+  headerNames: Partial<Record<PayrollCsvColumn, string>>;
+  problems: ErrorDetail[];
+}
+
+interface ParsedRecord {
+  record: string[];
+  info: { lines: number };
+}
+
+/** The separator, from the header line: a semicolon file has no comma in its header (names never hold either). */
+function separatorOf(text: string): ',' | ';' {
+  const headerLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
+  return headerLine.includes(';') && !headerLine.includes(',') ? ';' : ',';
+}
+
+function parseRecords(text: string): { records: ParsedRecord[]; problem?: ErrorDetail } {
+  try {
+    const records = parse(text, { bom: true, delimiter: separatorOf(text), trim: true, skip_empty_lines: true, relax_column_count: true, info: true });
+    // With `info: true` each record comes with its position; csv-parse's sync types do not say so.
+    return { records: records as unknown as ParsedRecord[] };
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    const line = (error as CsvError & { lines?: number }).lines;
+    return { records: [], problem: { ...(line ? { row: line } : {}), message: `the file is not valid CSV: ${error.message}` } };
+  }
+}
+
+/** Header problems: each column known and once, `amount` and a beneficiary column present. */
+function readHeader(names: string[], requirePurposeCode: boolean): { columns: (PayrollCsvColumn | null)[]; problems: ErrorDetail[] } {
+  const problems: ErrorDetail[] = [];
+  const seen = new Set<PayrollCsvColumn>();
+  const columns = names.map((name) => {
+    const column = COLUMN_BY_LOWER_NAME.get(name.toLowerCase()) ?? null;
+    if (!column) problems.push({ row: 1, column: name, message: `unknown column "${name}"; the columns are ${PAYROLL_CSV_COLUMNS.join(', ')}` });
+    else if (seen.has(column)) problems.push({ row: 1, column: name, message: `the column ${column} appears twice` });
+    if (column) seen.add(column);
+    return column;
+  });
+  if (!seen.has('amount')) problems.push({ row: 1, column: 'amount', message: 'the column amount is missing' });
+  if (!seen.has('beneficiaryId') && !seen.has('beneficiaryReference')) {
+    problems.push({ row: 1, column: 'beneficiaryReference', message: 'a column beneficiaryId or beneficiaryReference is needed to name each beneficiary' });
+  }
+  if (requirePurposeCode && !seen.has('purposeCode')) {
+    problems.push({ row: 1, column: 'purposeCode', message: 'the column purposeCode is missing; a payroll request needs a purpose code per row' });
+  }
+  return { columns, problems };
+}
+
+function emptyCells(): Record<PayrollCsvColumn, string> {
+  return { beneficiaryId: '', beneficiaryReference: '', amount: '', amountCurrencyType: '', purposeCode: '' };
+}
+
+/** Reads the file's layout; the rows' values are checked by payrollCsvRows. */
+export function readPayrollCsvLayout(text: string, options: { requirePurposeCode: boolean }): PayrollCsvLayout {
+  const { records, problem } = parseRecords(text);
+  if (problem) return { rows: [], headerNames: {}, problems: [problem] };
+  const [header, ...data] = records;
+  if (!header) return { rows: [], headerNames: {}, problems: [{ row: 1, message: 'the file is empty; it needs a header row and at least one row' }] };
+  const { columns, problems } = readHeader(header.record, options.requirePurposeCode);
+  const headerNames: PayrollCsvLayout['headerNames'] = {};
+  columns.forEach((column, index) => {
+    if (column && headerNames[column] === undefined) headerNames[column] = header.record[index];
+  });
+  if (data.length === 0) problems.push({ row: 2, message: 'the file has a header row but no rows to pay' });
+  if (data.length > MAX_SPLIT_ENTRIES) problems.push({ message: `the file has ${data.length} rows; at most ${MAX_SPLIT_ENTRIES} are allowed` });
+  if (problems.length > 0) return { rows: [], headerNames, problems };
+  const rows = data.map(({ record, info }) => {
+    const cells = emptyCells();
+    columns.forEach((column, index) => {
+      if (column) cells[column] = record[index] ?? '';
+    });
+    if (record.length > columns.length) problems.push({ row: info.lines, message: `the row has ${record.length} fields; the header has ${columns.length}` });
+    return { row: info.lines, cells };
+  });
+  return { rows, headerNames, problems };
+}

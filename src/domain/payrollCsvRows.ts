@@ -1,0 +1,121 @@
+import type { components } from '../../generated/api.js';
+import { DomainError, type ErrorDetail } from './errors.js';
+import type { AmountCurrencyType } from './estimateFigures.js';
+import { type SettlementScales, assertScale } from './minorUnits.js';
+import { parseAmount } from './money.js';
+import type { PayrollCsvColumn, PayrollCsvLayout } from './payrollCsvFile.js';
+
+/**
+ * The values of a payroll CSV file's rows, pure: each row names one beneficiary (by id or by
+ * reference, not both), an amount above zero within its currency's minor units (the same rule as
+ * a JSON entry), an optional amountCurrencyType and purposeCode. Every problem is collected with
+ * its row and column.
+ */
+
+type PurposeCode = components['schemas']['PurposeCode'];
+
+const PURPOSE_CODES: readonly PurposeCode[] = ['SAL', 'FCISS', 'PEN', 'OFS'];
+const AMOUNT_CURRENCY_TYPES: readonly AmountCurrencyType[] = ['SOURCE', 'PAYROLL'];
+/** The spec's AmountString: at most 15 integer digits and 8 decimals, no sign, no exponent, no separators. */
+const AMOUNT_PATTERN = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,8})?$/;
+const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** Who a row pays, as the file names them. */
+export type CsvBeneficiary = { beneficiaryId: string } | { beneficiaryReference: string };
+
+export interface PayrollCsvEntry {
+  row: number;
+  beneficiary: CsvBeneficiary;
+  amount: string;
+  amountCurrencyType: AmountCurrencyType;
+  purposeCode: PurposeCode | undefined;
+}
+
+interface RowContext {
+  row: number;
+  problems: ErrorDetail[];
+  headerNames: PayrollCsvLayout['headerNames'];
+}
+
+function report(context: RowContext, column: PayrollCsvColumn, message: string): void {
+  context.problems.push({ row: context.row, column: context.headerNames[column] ?? column, message });
+}
+
+function beneficiaryOf(cells: Record<PayrollCsvColumn, string>, context: RowContext): CsvBeneficiary | null {
+  const { beneficiaryId, beneficiaryReference } = cells;
+  if (beneficiaryId && beneficiaryReference) {
+    report(context, 'beneficiaryId', 'give beneficiaryId or beneficiaryReference, not both');
+    return null;
+  }
+  if (beneficiaryReference) return { beneficiaryReference };
+  if (!beneficiaryId) {
+    report(context, context.headerNames.beneficiaryReference ? 'beneficiaryReference' : 'beneficiaryId', 'the row names no beneficiary');
+    return null;
+  }
+  if (!UUID_PATTERN.test(beneficiaryId)) {
+    report(context, 'beneficiaryId', `${beneficiaryId} is not a beneficiary id (a uuid)`);
+    return null;
+  }
+  return { beneficiaryId: beneficiaryId.toLowerCase() };
+}
+
+function amountCurrencyTypeOf(text: string, context: RowContext): AmountCurrencyType | null {
+  if (!text) return 'SOURCE';
+  const value = AMOUNT_CURRENCY_TYPES.find((type) => type === text.toUpperCase());
+  if (!value) report(context, 'amountCurrencyType', `${text} is not an amountCurrencyType; use SOURCE or PAYROLL`);
+  return value ?? null;
+}
+
+function purposeCodeOf(text: string, requirePurposeCode: boolean, context: RowContext): PurposeCode | undefined | null {
+  if (!text) {
+    if (requirePurposeCode) report(context, 'purposeCode', `the row has no purposeCode; use one of ${PURPOSE_CODES.join(', ')}`);
+    return requirePurposeCode ? null : undefined;
+  }
+  const value = PURPOSE_CODES.find((code) => code === text.toUpperCase());
+  if (!value) report(context, 'purposeCode', `${text} is not a purposeCode; use one of ${PURPOSE_CODES.join(', ')}`);
+  return value ?? null;
+}
+
+/** The amount within the rules of a JSON entry (the money rules are written once, in minorUnits). */
+function amountIsValid(text: string, type: AmountCurrencyType | null, scales: SettlementScales, context: RowContext): boolean {
+  if (!AMOUNT_PATTERN.test(text)) {
+    report(context, 'amount', text ? `${text} is not an amount: digits with "." before at most 8 decimals, no sign or separators` : 'the row has no amount');
+    return false;
+  }
+  const amount = parseAmount(text);
+  if (!amount.greaterThan(0)) {
+    report(context, 'amount', `${text} must be greater than zero`);
+    return false;
+  }
+  if (!type) return false;
+  const isSource = type === 'SOURCE';
+  try {
+    assertScale(amount, isSource ? scales.source : scales.payroll, text, type, isSource ? scales.sourceCode : scales.payrollCode);
+    return true;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    report(context, 'amount', error.message);
+    return false;
+  }
+}
+
+/** Every row's values; `problems` lists what is wrong, with rows and columns. */
+export function readPayrollCsvEntries(
+  layout: PayrollCsvLayout,
+  scales: SettlementScales,
+  requirePurposeCode: boolean,
+): { entries: PayrollCsvEntry[]; problems: ErrorDetail[] } {
+  const problems: ErrorDetail[] = [...layout.problems];
+  const entries: PayrollCsvEntry[] = [];
+  for (const { row, cells } of layout.rows) {
+    const context = { row, problems, headerNames: layout.headerNames };
+    const beneficiary = beneficiaryOf(cells, context);
+    const amountCurrencyType = amountCurrencyTypeOf(cells.amountCurrencyType, context);
+    const amountOk = amountIsValid(cells.amount, amountCurrencyType, scales, context);
+    const purposeCode = purposeCodeOf(cells.purposeCode, requirePurposeCode, context);
+    if (beneficiary && amountCurrencyType && amountOk && purposeCode !== null) {
+      entries.push({ row, beneficiary, amount: cells.amount, amountCurrencyType, purposeCode });
+    }
+  }
+  return { entries, problems };
+}

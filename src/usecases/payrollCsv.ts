@@ -1,0 +1,123 @@
+import type { components } from '../../generated/api.js';
+import { DomainError, type ErrorDetail, validationError, validationProblems } from '../domain/errors.js';
+import { settlementScales } from '../domain/minorUnits.js';
+import { type ResolvedCsvEntry, namedBeneficiaries, resolveCsvBeneficiaries } from '../domain/payrollCsvBeneficiaries.js';
+import { payrollCsvTemplateText, readPayrollCsvLayout } from '../domain/payrollCsvFile.js';
+import { readPayrollCsvEntries } from '../domain/payrollCsvRows.js';
+import { findBeneficiariesByIdOrReference } from '../store/referenceData.js';
+import { createPayrollRequest } from './createPayrollRequest.js';
+import type { UseCaseDeps } from './deps.js';
+import { estimatePayrollFee } from './estimatePayrollFee.js';
+import { estimateReference } from './estimateReference.js';
+import { type Principal, requireCustomer } from './principal.js';
+import { TextBody } from './textBody.js';
+
+/**
+ * Payroll from a spreadsheet: a CSV file becomes the JSON body the estimate and the creation
+ * already take, so the figures, the feeHash and every rule after the file's own checks are the
+ * same. The file is checked whole first (layout, values, beneficiaries) and refused once with all
+ * its problems; an entry refused later by the estimate or the creation is reported with its row.
+ */
+
+type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
+type PayrollRequest = components['schemas']['PayrollRequest'];
+
+/** The query parameters that stand for the JSON body's top-level fields when the body is a file. */
+export interface PayrollCsvQuery {
+  sourceAccountCurrencyId?: string | undefined;
+  payrollAccountCurrencyId?: string | undefined;
+  feeHash?: string | undefined;
+}
+
+type Field = keyof PayrollCsvQuery;
+
+/** With a JSON body the body says it all: a query parameter meant for a file is refused, not ignored. */
+export function refuseCsvQueryWithJson(query: PayrollCsvQuery): void {
+  const given = (Object.keys(query) as Field[]).filter((name) => query[name] !== undefined);
+  if (given.length > 0) throw validationError(`query.${given[0]} is only for a text/csv body; with a JSON body give it in the body`);
+}
+
+function required(query: PayrollCsvQuery, fields: readonly Field[]): Record<Field, string> {
+  const missing = fields.filter((name) => !query[name]);
+  if (missing.length > 0) throw validationError(`query.${missing.join(' and query.')} required with a text/csv body`);
+  return query as Record<Field, string>;
+}
+
+/** The file's entries, each paying a known active beneficiary once, or the 400 listing every problem. */
+async function readFile(
+  deps: UseCaseDeps,
+  customerId: string,
+  csv: string,
+  accounts: Record<Field, string>,
+  forCreation: boolean,
+): Promise<ResolvedCsvEntry[]> {
+  const reference = await estimateReference(deps, customerId, accounts);
+  const scales = settlementScales(
+    { code: reference.source.currency_code, decimals: reference.source.decimals },
+    { code: reference.payroll.currency_code, decimals: reference.payroll.decimals },
+  );
+  const layout = readPayrollCsvLayout(csv, { requirePurposeCode: forCreation });
+  const { entries, problems } = readPayrollCsvEntries(layout, scales, forCreation);
+  const { ids, references } = namedBeneficiaries(entries);
+  const known = entries.length > 0 ? await findBeneficiariesByIdOrReference(deps.db, customerId, ids, references) : [];
+  const resolution = resolveCsvBeneficiaries(entries, known, (column) => layout.headerNames[column] ?? column);
+  const all = [...problems, ...resolution.problems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+  if (all.length > 0) throw validationProblems('The CSV file', all);
+  return resolution.resolved;
+}
+
+/**
+ * An error the estimate or creation reports for `amountSplitDetails[i]` is said again with the
+ * file's row, in `details` (`FEE_HASH_MISMATCH` too: the file differs from what was estimated).
+ */
+async function withRows<T>(entries: readonly ResolvedCsvEntry[], work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const index = error instanceof DomainError ? /amountSplitDetails\[(\d+)\]/.exec(error.message)?.[1] : undefined;
+    const entry = index === undefined ? undefined : entries[Number(index)];
+    // An error with a status of its own (none names an entry today) is passed on as it is.
+    if (!(error instanceof DomainError) || !entry || error.httpStatus !== undefined) throw error;
+    const detail: ErrorDetail = { row: entry.row, message: error.message };
+    throw new DomainError(error.code, `Row ${entry.row} of the CSV file: ${error.message}`, [detail]);
+  }
+}
+
+export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Principal, csv: string, query: PayrollCsvQuery): Promise<PayrollFeeEstimate> {
+  const customerId = requireCustomer(caller);
+  const accounts = required(query, ['sourceAccountCurrencyId', 'payrollAccountCurrencyId']);
+  const entries = await readFile(deps, customerId, csv, accounts, false);
+  const amountSplitDetails = entries.map(({ beneficiaryId, amount, amountCurrencyType }) => ({ beneficiaryId, amount, amountCurrencyType }));
+  return withRows(entries, () =>
+    estimatePayrollFee(deps, caller, {
+      sourceAccountCurrencyId: accounts.sourceAccountCurrencyId,
+      payrollAccountCurrencyId: accounts.payrollAccountCurrencyId,
+      amountSplitDetails,
+    }),
+  );
+}
+
+export async function createPayrollRequestFromCsv(deps: UseCaseDeps, caller: Principal, csv: string, query: PayrollCsvQuery): Promise<PayrollRequest> {
+  const customerId = requireCustomer(caller);
+  const fields = required(query, ['feeHash', 'sourceAccountCurrencyId', 'payrollAccountCurrencyId']);
+  const entries = await readFile(deps, customerId, csv, fields, true);
+  const amountSplitDetails = entries.map(({ row, beneficiaryId, amount, amountCurrencyType, purposeCode }) => {
+    // readFile has refused every row without one, since a purpose code is required to create.
+    if (!purposeCode) throw new Error(`row ${row} reached creation without a purposeCode`);
+    return { beneficiaryId, amount, amountCurrencyType, purposeCode };
+  });
+  return withRows(entries, () =>
+    createPayrollRequest(deps, caller, {
+      feeHash: fields.feeHash,
+      sourceAccountCurrencyId: fields.sourceAccountCurrencyId,
+      payrollAccountCurrencyId: fields.payrollAccountCurrencyId,
+      amountSplitDetails,
+    }),
+  );
+}
+
+/** The file to start a payroll spreadsheet from; for customer users, as the payroll operations. */
+export function payrollCsvTemplate(caller: Principal): TextBody {
+  requireCustomer(caller);
+  return new TextBody('text/csv', payrollCsvTemplateText(), 'payroll-template.csv');
+}

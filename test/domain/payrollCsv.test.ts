@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { resolveCsvBeneficiaries } from '../../src/domain/payrollCsvBeneficiaries.js';
+import { payrollCsvTemplateText, readPayrollCsvLayout } from '../../src/domain/payrollCsvFile.js';
+import { readPayrollCsvEntries } from '../../src/domain/payrollCsvRows.js';
+
+const usdToAed = { source: 2, payroll: 2, sourceCode: 'USD', payrollCode: 'AED' };
+const B1 = '7e570006-0000-4000-8000-000000000001';
+
+describe('payroll CSV file layout', () => {
+  it('numbers rows as a spreadsheet does: header 1, blank lines and multi-line quoted fields counted', () => {
+    const layout = readPayrollCsvLayout('beneficiaryReference,amount\n\nR-1,1.00\n"R\n2",2.00\n', { requirePurposeCode: false });
+    expect(layout.problems).toEqual([]);
+    expect(layout.rows.map(({ row, cells }) => [row, cells.beneficiaryReference])).toEqual([
+      [3, 'R-1'],
+      [5, 'R\n2'],
+    ]);
+  });
+
+  it('keeps a semicolon file whole, decimal points and all', () => {
+    const layout = readPayrollCsvLayout('beneficiaryId;amount;purposeCode\r\n' + `${B1};1000.50;SAL\r\n`, { requirePurposeCode: true });
+    expect(layout.problems).toEqual([]);
+    expect(layout.rows[0]!.cells).toMatchObject({ beneficiaryId: B1, amount: '1000.50', purposeCode: 'SAL' });
+  });
+
+  it('reports every header problem together, in the names the file used', () => {
+    const layout = readPayrollCsvLayout('Amount,AMOUNT,notes\n1.00,2.00,x\n', { requirePurposeCode: true });
+    expect(layout.problems).toEqual([
+      { row: 1, column: 'AMOUNT', message: 'the column amount appears twice' },
+      { row: 1, column: 'notes', message: expect.stringMatching(/^unknown column "notes"/) },
+      { row: 1, column: 'beneficiaryReference', message: 'a column beneficiaryId or beneficiaryReference is needed to name each beneficiary' },
+      { row: 1, column: 'purposeCode', message: 'the column purposeCode is missing; a payroll request needs a purpose code per row' },
+    ]);
+  });
+
+  it('reads its own template back without a problem', () => {
+    const layout = readPayrollCsvLayout(payrollCsvTemplateText(), { requirePurposeCode: true });
+    const { entries, problems } = readPayrollCsvEntries(layout, usdToAed, true);
+    expect([...layout.problems, ...problems]).toEqual([]);
+    expect(entries).toEqual([
+      { row: 2, beneficiary: { beneficiaryReference: 'EMP-0001' }, amount: '1000.00', amountCurrencyType: 'SOURCE', purposeCode: 'SAL' },
+    ]);
+  });
+});
+
+describe('payroll CSV beneficiaries', () => {
+  const entry = (row: number, beneficiary: { beneficiaryId: string } | { beneficiaryReference: string }) =>
+    ({ row, beneficiary, amount: '1.00', amountCurrencyType: 'SOURCE', purposeCode: undefined }) as const;
+  const name = (column: string) => column;
+
+  it('matches ids and references, and names both rows of a beneficiary paid twice (once by id, once by reference)', () => {
+    const { resolved, problems } = resolveCsvBeneficiaries(
+      [entry(2, { beneficiaryReference: 'R-1' }), entry(3, { beneficiaryId: B1 })],
+      [{ id: B1, reference: 'R-1', active: true }],
+      name,
+    );
+    expect(resolved.map((line) => [line.row, line.beneficiaryId])).toEqual([[2, B1]]);
+    expect(problems).toEqual([{ row: 3, column: 'beneficiaryId', message: `${B1} is also in row 2; each beneficiary may appear once` }]);
+  });
+
+  it('refuses a reference two beneficiaries share, rather than guessing', () => {
+    const other = '7e570006-0000-4000-8000-000000000002';
+    const { problems } = resolveCsvBeneficiaries(
+      [entry(2, { beneficiaryReference: 'R-1' })],
+      [
+        { id: B1, reference: 'R-1', active: true },
+        { id: other, reference: 'R-1', active: true },
+      ],
+      name,
+    );
+    expect(problems).toEqual([{ row: 2, column: 'beneficiaryReference', message: 'the reference R-1 names 2 beneficiaries; use beneficiaryId for this row' }]);
+  });
+});
