@@ -646,7 +646,7 @@ export interface paths {
          *
          *     ## CSV
          *     With `Accept: text/csv` (preferred over `application/json`), the answer is the whole statement
-         *     of the range as CSV (`text/csv; charset=utf-8`, RFC 4180): a header row, then one row per posting,
+         *     of the range as CSV (`text/csv; charset=utf-8`, RFC 4180, CRLF line ends): a header row, then one row per posting,
          *     newest first, with the columns of the JSON items in the same order (`id`, `kind`, `amount`,
          *     `balanceAfter`, `createdAt`, `payrollRequestId`, `transferId`, `payoutId`, `fundingId`), the same
          *     values, and an empty field for null. It is not paged: `limit` and `cursor` are refused (400

@@ -29,6 +29,12 @@ const fund = (accountCurrencyId: string, amount: string, options: { reference?: 
 
 type StatementFilter = { from?: string; to?: string };
 
+/** The statement's 200 is JSON or CSV: openapi-fetch types its data as either; a JSON call must get the page. */
+function pageOf(data: components['schemas']['AccountTransactionPageResponse'] | string | undefined, error: unknown) {
+  if (data === undefined || typeof data === 'string') throw new Error(`expected a JSON page: ${JSON.stringify(error ?? data)}`);
+  return data.data;
+}
+
 /** Every line of the statement, page by page (`limit` per page), newest first. */
 async function wholeStatement(accountCurrencyId: string, filter: StatementFilter = {}, limit = 100, userId = ids.userA): Promise<Transaction[]> {
   const lines: Transaction[] = [];
@@ -37,11 +43,11 @@ async function wholeStatement(accountCurrencyId: string, filter: StatementFilter
     const { data, error } = await server.as(userId).GET(STATEMENT, {
       params: { path: { accountCurrencyId }, query: { ...filter, limit, ...(cursor && { cursor }) } },
     });
-    if (!data) throw new Error(JSON.stringify(error));
-    expect(data.data.items.length).toBeLessThanOrEqual(limit);
-    lines.push(...data.data.items);
-    if (data.data.nextCursor === null) return lines;
-    cursor = data.data.nextCursor;
+    const page = pageOf(data, error);
+    expect(page.items.length).toBeLessThanOrEqual(limit);
+    lines.push(...page.items);
+    if (page.nextCursor === null) return lines;
+    cursor = page.nextCursor;
   }
   throw new Error('the statement never ended');
 }
@@ -229,8 +235,8 @@ describe('GET /v1/customers/account-currencies/{accountCurrencyId}/transactions'
     expect(await bad({ from: at, to: at })).toBe('query.to must be after query.from');
     expect(await bad({ cursor: 'not-a-cursor' })).toBe('query.cursor is not a cursor this service issued');
     expect(await bad({ cursor: Buffer.from('null').toString('base64url') })).toBe('query.cursor is not a cursor this service issued');
-    const { data } = await server.as(ids.userA).GET(STATEMENT, { params: { path: { accountCurrencyId: ids.acAAed }, query: { limit: 1 } } });
-    expect(await bad({ cursor: data!.data.nextCursor!, from: '2020-01-01T00:00:00Z' })).toBe('query.cursor belongs to other from/to filters');
+    const first = await server.as(ids.userA).GET(STATEMENT, { params: { path: { accountCurrencyId: ids.acAAed }, query: { limit: 1 } } });
+    expect(await bad({ cursor: pageOf(first.data, first.error).nextCursor!, from: '2020-01-01T00:00:00Z' })).toBe('query.cursor belongs to other from/to filters');
     expect(await bad({ limit: 0 })).toContain('limit');
     expect(await bad({ from: '2026-02-30T00:00:00Z' })).toContain('from');
   });
@@ -245,7 +251,8 @@ describe('GET /v1/customers/account-currencies/{accountCurrencyId}/transactions'
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    const text = data as unknown as string;
+    if (typeof data !== 'string') throw new Error('expected CSV text');
+    const text = data;
     expect(text.split('\r\n')[0]).toBe('id,kind,amount,balanceAfter,createdAt,payrollRequestId,transferId,payoutId,fundingId');
     const rows = parse(text, { columns: true }) as Record<string, string>[];
     expect(rows).toEqual(json.map((line) => Object.fromEntries(Object.entries(line).map(([key, value]) => [key, value ?? '']))));

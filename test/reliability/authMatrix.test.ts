@@ -37,6 +37,7 @@ beforeAll(async () => {
     amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '10.00' }],
   };
   resources.accountId = ids.accountAUsd;
+  resources.accountCurrencyId = ids.acAUsd;
   const payoutQuery = `amount=25.00&currency=USD&beneficiaryId=${ids.beneficiaryA3}`;
   const payoutEstimate = dataOf<{ feeHash: string }>(await call(api, 'GET', `/v1/accounts/${ids.accountAUsd}/payouts/estimate?${payoutQuery}`, ids.userA));
   bodies.createPayout = { feeHash: payoutEstimate.feeHash, beneficiaryId: ids.beneficiaryA3, amount: '25.00', currency: 'USD' };
@@ -121,9 +122,10 @@ const SCOPED_TO_A = new Set([
   'deleteWebhookEndpoint',
   'listWebhookDeliveries',
   'retryWebhookDelivery',
+  'listAccountTransactions',
 ]);
 /** Customer operations on the caller's own collection: B gets its own (2xx), never A's. */
-const OWN_COLLECTION = new Set(['listPayrollRequests', 'createWebhookEndpoint', 'listWebhookEndpoints', 'listEvents']);
+const OWN_COLLECTION = new Set(['listPayrollRequests', 'createWebhookEndpoint', 'listWebhookEndpoints', 'listEvents', 'listAccounts']);
 /** Customer operations an admin may call (operations support): no 403 for an admin. */
 const ADMIN_MAY_READ = new Set(['getPayrollRequest']);
 

@@ -1,9 +1,9 @@
 import { exportAccountTransactionsCsv, listAccountTransactions } from '../../usecases/accountStatement.js';
-import { fundAccountCurrency, listAccounts } from '../../usecases/accounts.js';
+import { listAccounts } from '../../usecases/accounts.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import type { Handlers } from '../operations.js';
 
-/** The Accounts tag: the caller's accounts and balances, an account currency's statement (JSON or CSV), and fundings. */
+/** The Accounts tag: the caller's accounts and balances, and an account currency's statement (JSON or CSV). */
 export function accountHandlers(deps: UseCaseDeps) {
   return {
     listAccounts: async ({ caller }) => ({ status: 200, data: await listAccounts(deps, caller) }),
@@ -11,6 +11,5 @@ export function accountHandlers(deps: UseCaseDeps) {
       mediaType === 'text/csv'
         ? { status: 200, csv: await exportAccountTransactionsCsv(deps, caller, params.accountCurrencyId, query) }
         : { status: 200, data: await listAccountTransactions(deps, caller, params.accountCurrencyId, query) },
-    fundAccountCurrency: async ({ caller, params, body }) => ({ status: 201, data: await fundAccountCurrency(deps, caller, params.accountCurrencyId, body) }),
   } satisfies Partial<Handlers>;
 }
