@@ -2705,7 +2705,8 @@ export interface components {
              */
             amount: string;
             /**
-             * @description The external reference of the incoming money (a bank transfer's reference, a deposit id), 1 to 140 characters, not only spaces.
+             * @description The external reference of the incoming money (a bank transfer's reference, a deposit id): 1 to
+             *     140 characters, not only spaces, no control characters (line breaks, tabs, NUL).
              * @example WIRE 2026-11-23 ACME-0042
              */
             reference: string;

@@ -156,10 +156,10 @@ describe('POST /v1/admin/account-currencies/{accountCurrencyId}/fundings', () =>
     expect((await balancesOf(server.db, ids.acBUsd)).balance.equals(before.balance)).toBe(true);
   });
 
-  it('refuses a missing or blank reference with 400 naming it', async () => {
-    const blank = await server.as(ids.admin).POST(FUNDINGS, { params: { path: { accountCurrencyId: ids.acBUsd } }, body: { amount: '1.00', reference: '   ' } });
-    expect(blank.response.status).toBe(400);
-    expect(blank.error!.error.message).toContain('reference');
+  it.each(['', '   ', 'WIRE\n42', 'NUL\u0000'])('refuses the reference %j with 400 naming it', async (reference) => {
+    const { error, response } = await server.as(ids.admin).POST(FUNDINGS, { params: { path: { accountCurrencyId: ids.acBUsd } }, body: { amount: '1.00', reference } });
+    expect(response.status).toBe(400);
+    expect(error!.error.message).toContain('body.reference');
   });
 
   it('a partner-bank account currency or an unknown id gets 404; a customer token gets 403', async () => {
@@ -286,4 +286,45 @@ describe('GET /v1/customers/account-currencies/{accountCurrencyId}/transactions'
     const { response } = await server.as(ids.admin).GET(STATEMENT, { params: { path: { accountCurrencyId: ids.acAUsd } } });
     expect(response.status).toBe(403);
   });
+
+  it('refuses a CSV range of more than 10,000 postings with 400 (nothing truncated) and serves a narrower range whole', async () => {
+    // 10,001 postings of 0.01 AED to A's AED account currency, one a second from 2001-01-01, each
+    // balanced by EXTERNAL, with the running balance the ledger would have stored.
+    await server.db.transaction(async (tx) => {
+      const [account] = await tx.query<{ balance: string }>('SELECT balance::text FROM account_currencies WHERE id = $1 FOR UPDATE', [ids.acAAed]);
+      await tx.query(
+        `WITH entries AS (
+           INSERT INTO journal_entries (kind, created_at)
+           SELECT 'OPENING_BALANCE', timestamptz '2001-01-01T00:00:00Z' + n * interval '1 second' FROM generate_series(1, 10001) n
+           RETURNING id
+         ), numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM entries)
+         INSERT INTO postings (journal_entry_id, account_key, account_currency_id, currency_code, amount, balance_after)
+         SELECT id, side.key, side.ac, 'AED', side.amount, side.after
+           FROM numbered, LATERAL (VALUES ('EXTERNAL', NULL::uuid, -0.01, NULL::numeric, 1),
+                                          ('CUSTOMER:' || $1, $1::uuid, 0.01, $2::numeric + n * 0.01, 2)) AS side(key, ac, amount, after, o)
+          ORDER BY id, side.o`,
+        [ids.acAAed, account!.balance],
+      );
+      await tx.query('UPDATE account_currencies SET balance = balance + 100.01, available = available + 100.01 WHERE id = $1', [ids.acAAed]);
+    });
+    const csv = (query: StatementFilter) =>
+      server.as(ids.userA).GET(STATEMENT, { params: { path: { accountCurrencyId: ids.acAAed }, query }, headers: { Accept: 'text/csv' }, parseAs: 'text' });
+    const wide = await csv({});
+    expect(wide.response.status).toBe(400);
+    expect(wide.error!.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'The statement has more than 10000 postings between query.from and query.to; narrow the range',
+    });
+    const narrow = await csv({ from: '2001-01-01T00:00:01Z', to: '2001-01-01T00:00:11Z' });
+    expect(narrow.response.status).toBe(200);
+    if (typeof narrow.data !== 'string') throw new Error('expected CSV text');
+    const rows = parse(narrow.data, { columns: true }) as Record<string, string>[];
+    expect(rows.map((row) => row.createdAt)).toEqual(Array.from({ length: 10 }, (_, i) => new Date(Date.UTC(2001, 0, 1, 0, 0, 10 - i)).toISOString()));
+    expect(rows.every((row) => row.amount === '0.01' && row.kind === 'OPENING_BALANCE')).toBe(true);
+    // The newest page chains, and ends at the balance.
+    const newest = await server.as(ids.userA).GET(STATEMENT, { params: { path: { accountCurrencyId: ids.acAAed }, query: { limit: 100 } } });
+    const page = pageOf(newest.data, newest.error).items;
+    expectRunningBalance(page.slice(0, -1).concat({ ...page.at(-1)!, amount: page.at(-1)!.balanceAfter }));
+    expect(page[0]!.balanceAfter).toBe((await balanceShown(ids.userA, ids.acAAed)).balance);
+  }, 120_000);
 });

@@ -122,6 +122,13 @@ const HINTS: Record<string, (schema: JsonSchema) => fc.Arbitrary<unknown>> = {
         { weight: 1, arbitrary: fc.constantFrom(ids.accountAUsdc, ids.accountBUsd, ids.accountPartnerBank, ids.accountAAed) },
       ),
     ),
+  accountCurrencyId: () =>
+    uuidOr(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constant(ids.acAUsd) },
+        { weight: 1, arbitrary: fc.constantFrom(ids.acAUsdc, ids.acAAed, ids.acBUsd, ids.acPartnerAed, ids.acPartnerJpy) },
+      ),
+    ),
   requestId: () => uuidOr(fc.nat().map((n) => new PoolRef('requestIds', n))),
   payoutId: () =>
     uuidOr(
@@ -150,6 +157,7 @@ const HINTS: Record<string, (schema: JsonSchema) => fc.Arbitrary<unknown>> = {
       selector: (entry) => (entry as { beneficiaryId?: unknown }).beneficiaryId,
     }),
   reason: (schema) => textArb(schema.minLength ?? 1, Math.min(schema.maxLength ?? 60, 60)),
+  reference: (schema) => textArb(schema.minLength ?? 1, Math.min(schema.maxLength ?? 60, 60)),
 };
 
 /** Free text: printable ASCII mostly, sometimes any code unit (NUL, lone surrogates, RTL marks…). */
@@ -382,6 +390,10 @@ export function harvest(spec: Spec, request: Request, response: RawResponse): vo
           status: request.queryValues.status,
           admin: request.op.operationId === 'listAdminPayrollRequests',
         });
+      break;
+    case 'listAccountTransactions':
+      // Statement cursors join the pool too: valid only for the statement and its filters.
+      if (data.nextCursor) remember('cursors', { cursor: data.nextCursor as string, status: undefined, admin: false });
       break;
     case 'listEvents':
       // Event cursors join the pool: valid for listEvents, a 400 for the request lists, and the reverse.
