@@ -70,7 +70,8 @@ function encodeCursor(postingId: string, range: Range): string {
 
 function decodeCursor(cursor: string, range: Range): string {
   const parsed = cursorFields(cursor);
-  if (!parsed || typeof parsed.i !== 'string' || !/^[1-9][0-9]{0,17}$/.test(parsed.i)) throw validationError('query.cursor is not a cursor this service issued');
+  if (!parsed || typeof parsed.i !== 'string' || !/^[1-9][0-9]{0,17}$/.test(parsed.i))
+    throw validationError('query.cursor is not a cursor this service issued');
   if ((parsed.f ?? null) !== (range.from?.toISOString() ?? null) || (parsed.t ?? null) !== (range.to?.toISOString() ?? null)) {
     throw validationError('query.cursor belongs to other from/to filters');
   }

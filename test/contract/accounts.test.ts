@@ -57,9 +57,10 @@ function expectRunningBalance(lines: readonly Transaction[]): void {
   lines.forEach((line, index) => {
     const older = lines[index + 1];
     const before = older ? new Money(older.balanceAfter) : new Money(0);
-    expect(before.plus(line.amount).equals(line.balanceAfter), `line ${line.id} (${line.kind}): ${before.toFixed()} + ${line.amount} ≠ ${line.balanceAfter}`).toBe(
-      true,
-    );
+    expect(
+      before.plus(line.amount).equals(line.balanceAfter),
+      `line ${line.id} (${line.kind}): ${before.toFixed()} + ${line.amount} ≠ ${line.balanceAfter}`,
+    ).toBe(true);
     if (older) expect(BigInt(line.id) > BigInt(older.id)).toBe(true);
   });
 }
@@ -157,7 +158,9 @@ describe('POST /v1/admin/account-currencies/{accountCurrencyId}/fundings', () =>
   });
 
   it.each(['', '   ', 'WIRE\n42', 'NUL\u0000'])('refuses the reference %j with 400 naming it', async (reference) => {
-    const { error, response } = await server.as(ids.admin).POST(FUNDINGS, { params: { path: { accountCurrencyId: ids.acBUsd } }, body: { amount: '1.00', reference } });
+    const { error, response } = await server
+      .as(ids.admin)
+      .POST(FUNDINGS, { params: { path: { accountCurrencyId: ids.acBUsd } }, body: { amount: '1.00', reference } });
     expect(response.status).toBe(400);
     expect(error!.error.message).toContain('body.reference');
   });
@@ -236,7 +239,9 @@ describe('GET /v1/customers/account-currencies/{accountCurrencyId}/transactions'
     expect(await bad({ cursor: 'not-a-cursor' })).toBe('query.cursor is not a cursor this service issued');
     expect(await bad({ cursor: Buffer.from('null').toString('base64url') })).toBe('query.cursor is not a cursor this service issued');
     const first = await server.as(ids.userA).GET(STATEMENT, { params: { path: { accountCurrencyId: ids.acAAed }, query: { limit: 1 } } });
-    expect(await bad({ cursor: pageOf(first.data, first.error).nextCursor!, from: '2020-01-01T00:00:00Z' })).toBe('query.cursor belongs to other from/to filters');
+    expect(await bad({ cursor: pageOf(first.data, first.error).nextCursor!, from: '2020-01-01T00:00:00Z' })).toBe(
+      'query.cursor belongs to other from/to filters',
+    );
     expect(await bad({ limit: 0 })).toContain('limit');
     expect(await bad({ from: '2026-02-30T00:00:00Z' })).toContain('from');
   });

@@ -7,7 +7,7 @@ import { Money } from '../../src/domain/money.js';
 import { checkFundingAmount, checkStatementRange, runningBalances, transactionKind } from '../../src/domain/statement.js';
 import { thrownBy } from '../support/errors.js';
 
-const m = (text: string) => new Money(text);
+const m = (value: string | number) => new Money(value);
 
 describe('transactionKind', () => {
   it('names every journal kind that posts to a customer account currency', () => {
@@ -59,7 +59,10 @@ describe('runningBalances', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 10 ** 9 }), fc.array(fc.integer({ min: -(10 ** 7), max: 10 ** 7 }), { maxLength: 40 }), (opening, cents) => {
         const amounts = cents.map((c) => m(c).dividedBy(100));
-        const after = runningBalances(new Map([['a', m(opening)]]), amounts.map((amount) => ({ accountCurrencyId: 'a', amount })));
+        const after = runningBalances(
+          new Map([['a', m(opening)]]),
+          amounts.map((amount) => ({ accountCurrencyId: 'a', amount })),
+        );
         let previous = m(opening);
         after.forEach((value, index) => {
           expect(value!.equals(previous.plus(amounts[index]!))).toBe(true);
@@ -89,7 +92,9 @@ describe('checkFundingAmount', () => {
   it('refuses zero, too many decimals, and a balance reaching 10^15, naming body.amount', () => {
     expect(message(() => checkFundingAmount('0.00', usd, m('0')))).toBe('body.amount must be greater than zero');
     expect(message(() => checkFundingAmount('1.5', jpy, m('0')))).toBe('body.amount has 1 decimal place; a funding amount in JPY allows at most 0');
-    expect(message(() => checkFundingAmount('1.00', usd, m('999999999999999')))).toContain('body.amount: the balance after the funding would be 1000000000000000 USD');
+    expect(message(() => checkFundingAmount('1.00', usd, m('999999999999999')))).toContain(
+      'body.amount: the balance after the funding would be 1000000000000000 USD',
+    );
     expect(checkFundingAmount('0.99', usd, m('999999999999999')).toFixed()).toBe('0.99');
   });
 });

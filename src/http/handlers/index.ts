@@ -9,5 +9,12 @@ import { webhookHandlers } from './webhooks.js';
 
 /** Every operation of the spec, grouped by its tag. A missing one fails to compile here. */
 export function allHandlers(deps: UseCaseDeps): Handlers {
-  return { ...payrollHandlers(deps), ...payoutHandlers(deps), ...accountHandlers(deps), ...webhookHandlers(deps), ...adminHandlers(deps), ...healthHandlers(deps) };
+  return {
+    ...payrollHandlers(deps),
+    ...payoutHandlers(deps),
+    ...accountHandlers(deps),
+    ...webhookHandlers(deps),
+    ...adminHandlers(deps),
+    ...healthHandlers(deps),
+  };
 }
