@@ -724,6 +724,153 @@ export interface paths {
         patch: operations["updateBeneficiary"];
         trace?: never;
     };
+    "/v1/customers/accounts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts and balances
+         * @description The caller's accounts, each with its account currencies (`id`, the currency with its
+         *     `decimals`, `balance`, `available`, `accountProvider`), and the platform's partner-bank payroll
+         *     account currencies the caller may choose as `payrollAccountCurrencyId` — in their own list,
+         *     `payrollAccountCurrencies`, without balances (those are the platform's). This is where a
+         *     client finds every id an estimate or a payout needs: no id has to be copied from elsewhere.
+         *
+         *     `balance` is the sum of the account currency's postings (see `listAccountTransactions`);
+         *     `available` is what a new debit may use. Every movement moves both together, so they are equal
+         *     today.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/account-currencies/{accountCurrencyId}/transactions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+                 */
+                accountCurrencyId: components["parameters"]["AccountCurrencyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an account currency's statement
+         * @description The statement of one of the caller's account currencies: every posting of the double-entry
+         *     ledger that moved it, newest first, each with its signed `amount`, the `balanceAfter` it, its
+         *     `kind` and the payroll request, transfer, single payout or funding it belongs to.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. An account currency that does not
+         *     exist, is another customer's, or is a platform partner-bank account currency gets 404
+         *     `NOT_FOUND` (the three are answered identically).
+         *
+         *     ## Running balance
+         *     Each journal entry locks the account currencies it moves before posting, so an account
+         *     currency's postings are applied one at a time, in the order of their `id`; each posting
+         *     stores the balance it left (`balanceAfter`) when it is written, in the same transaction. Hence,
+         *     whatever runs concurrently: the newest line's `balanceAfter` equals the account currency's
+         *     `balance`, each line's `balanceAfter` is the older line's plus its own `amount`, and a line
+         *     once listed never changes. A database that held money before the ledger was introduced starts
+         *     each statement with one `OPENING_BALANCE` line of the balance at that moment.
+         *
+         *     ## Filters and pagination
+         *     `from` (inclusive) and `to` (exclusive) select postings by `createdAt`; `to` must be after `from`.
+         *     Up to `limit` lines (1 to 100, default 20) per page; when more follow, `nextCursor` is an opaque
+         *     string: pass it as `cursor`, with the same `from` and `to`, for the next (older) page; it is
+         *     null on the last page. Pages are keyed on the posting `id`, so postings made while paging never
+         *     shift or repeat lines. A malformed cursor, one issued for other filters, `to` not after `from`,
+         *     and any unknown query parameter get 400 `VALIDATION_ERROR`.
+         *
+         *     ## CSV
+         *     With `Accept: text/csv` (preferred over `application/json`), the answer is the whole statement
+         *     of the range as CSV (`text/csv; charset=utf-8`, RFC 4180, CRLF line ends): a header row, then one row per posting,
+         *     newest first, with the columns of the JSON items in the same order (`id`, `kind`, `amount`,
+         *     `balanceAfter`, `createdAt`, `payrollRequestId`, `transferId`, `payoutId`, `fundingId`), the same
+         *     values, and an empty field for null. It is not paged: `limit` and `cursor` are refused (400
+         *     `VALIDATION_ERROR`). At most 10,000 postings: a range holding more is refused with 400
+         *     `VALIDATION_ERROR` (nothing is truncated); narrow `from`/`to`, or page through the JSON form.
+         *     Errors are always the JSON envelope. Any other `Accept` gets JSON.
+         */
+        get: operations["listAccountTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/account-currencies/{accountCurrencyId}/fundings": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+                 */
+                accountCurrencyId: components["parameters"]["AccountCurrencyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fund a customer's account currency
+         * @description Records money arriving in a customer's account currency from outside the platform (a wire, a
+         *     deposit): the only way money enters. It is a journal entry of the ledger like every other
+         *     movement (kind `FUNDING`: the external world's account to the customer's account currency, the
+         *     two postings summing to zero), so `balance` and `available` both rise by `amount` and the
+         *     statement shows a `FUNDING` line with this funding's `id` as its `fundingId`.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`. Only customers' account currencies
+         *     are funded: an unknown id, or a platform partner-bank account currency (which money reaches
+         *     only through the FX conversion of a payroll request), gets 404 `NOT_FOUND`. `amount` must be
+         *     greater than zero, within the currency's `decimals`, and leave the balance below 10^15;
+         *     otherwise 400 `VALIDATION_ERROR` naming `body.amount`. Takes an optional `Idempotency-Key`: a
+         *     retried funding with the same key is answered with the first funding, never posted twice.
+         */
+        post: operations["fundAccountCurrency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/events": {
         parameters: {
             query?: never;
@@ -2940,6 +3087,201 @@ export interface components {
             active?: boolean;
         };
         /**
+         * @description One currency of one of the caller's accounts, with its two figures as they stand at read time.
+         *     `balance` is the sum of every posting of the account currency (its statement); `available` is
+         *     what a new debit (a payroll request, a single payout, an accept's top-up) may use. Every money
+         *     movement of the service moves both by the same amount in the same journal entry — a payroll
+         *     request's total leaves at its creation, before the processor holds it — so today `available`
+         *     always equals `balance`; clients should still check `available` before a debit.
+         */
+        AccountCurrencyBalance: {
+            /** @description Account currency id, as `sourceAccountCurrencyId` of an estimate takes it. */
+            id: components["schemas"]["Uuid"];
+            /** @description The owning account (the `accountId` of the payout operations). */
+            accountId: components["schemas"]["Uuid"];
+            /** @description Provider that holds the account. */
+            accountProvider: components["schemas"]["AccountProvider"];
+            /** @description The currency held, with its minor units (`decimals`). */
+            currency: components["schemas"]["Currency"];
+            /** @description Balance, in this currency (at least its minor units of decimals). */
+            balance: components["schemas"]["DecimalString"];
+            /** @description Available balance, in this currency. */
+            available: components["schemas"]["DecimalString"];
+        };
+        /** @description One of the caller's accounts and the currencies it holds. */
+        CustomerAccount: {
+            /** @description Account id. */
+            id: components["schemas"]["Uuid"];
+            /** @description Provider that holds the account. */
+            accountProvider: components["schemas"]["AccountProvider"];
+            /** @description The account's currencies, by currency code. */
+            currencies: components["schemas"]["AccountCurrencyBalance"][];
+        };
+        /**
+         * @description A platform partner-bank account currency that any customer may choose as the
+         *     `payrollAccountCurrencyId` of a payroll estimate. It belongs to the platform, not to the caller:
+         *     no balance is shown, and it has no statement (`listAccountTransactions` answers 404).
+         */
+        PayrollAccountCurrencyOption: {
+            /** @description Account currency id, as `payrollAccountCurrencyId` of an estimate takes it. */
+            id: components["schemas"]["Uuid"];
+            /** @description The platform's partner-bank account. */
+            accountId: components["schemas"]["Uuid"];
+            /** @description Provider that holds the account (`PAYROLL_PARTNER_BANK`). */
+            accountProvider: components["schemas"]["AccountProvider"];
+            /** @description The payroll currency paid out from this account currency. */
+            currency: components["schemas"]["Currency"];
+        };
+        /**
+         * @description Everything the caller needs to fill in an estimate: its own accounts (the possible
+         *     `sourceAccountCurrencyId`s and payout `accountId`s, with balances) and, separately, the
+         *     platform's partner-bank payroll account currencies (the possible `payrollAccountCurrencyId`s).
+         */
+        AccountList: {
+            /** @description The caller's accounts, by provider then id; each with its currencies. */
+            accounts: components["schemas"]["CustomerAccount"][];
+            /**
+             * @description The partner-bank account currencies any customer may pay a payroll into, by currency code.
+             *     Marked by being in this list: they are never in `accounts`, and carry no balance.
+             */
+            payrollAccountCurrencies: components["schemas"]["PayrollAccountCurrencyOption"][];
+        };
+        /** @description Success envelope carrying the caller's accounts and the payroll account currencies it may use. */
+        AccountListResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the accounts. */
+            data: components["schemas"]["AccountList"];
+        };
+        /**
+         * @description What moved the account currency. Each is one kind of journal entry of the ledger:
+         *
+         *     | Kind | Sign | Journal entry |
+         *     |---|---|---|
+         *     | `OPENING_BALANCE` | + | the balance the account currency started with (world loading, or the snapshot taken when the ledger was introduced) |
+         *     | `FUNDING` | + | an admin's `fundAccountCurrency`: money arriving from outside (`fundingId`) |
+         *     | `PAYROLL_DEBIT` | − | `createPayrollRequest`: the request's total (amount plus fees) |
+         *     | `PAYROLL_ADJUSTMENT` | − or + | `acceptPayrollQuote`: the top-up the quote costs more (−), or the excess it costs less (+) |
+         *     | `PAYROLL_REFUND` | + | the request's total returned: cancelled, or its processor or bank leg failed (`transferId` names the failed leg) |
+         *     | `PAYROLL_PAYOUT_RETURNED` | + | a payout of a payroll request failed: what the customer paid for that beneficiary at the accepted quote (`transferId` names the payout) |
+         *     | `PAYOUT_DEBIT` | − | `createPayout`: the single payout's total (amount plus fees) |
+         *     | `PAYOUT_REFUND` | + | a single payout failed: its total returned |
+         *
+         *     New kinds may be added; clients should tolerate values not listed here.
+         * @example PAYROLL_DEBIT
+         * @enum {string}
+         */
+        AccountTransactionKind: "OPENING_BALANCE" | "FUNDING" | "PAYROLL_DEBIT" | "PAYROLL_ADJUSTMENT" | "PAYROLL_REFUND" | "PAYROLL_PAYOUT_RETURNED" | "PAYOUT_DEBIT" | "PAYOUT_REFUND";
+        /**
+         * @description One posting of the account currency: a line of its statement. The postings of an account
+         *     currency are applied one after another (each journal entry locks the account currency), and
+         *     `balanceAfter` is stored with the posting when it is written: the balance before it plus its
+         *     `amount`. So for every two consecutive lines, the newer's `balanceAfter` is the older's plus the
+         *     newer's `amount`, and the newest line's `balanceAfter` is the account currency's `balance`.
+         */
+        AccountTransaction: {
+            /**
+             * @description The posting's id (a decimal integer written as a string); ids grow in the order postings are applied.
+             * @example 10452
+             */
+            id: string;
+            /** @description What moved the account currency. */
+            kind: components["schemas"]["AccountTransactionKind"];
+            /**
+             * @description Signed, with the currency's minor units of decimals at least; + credits the account currency, − debits it.
+             * @example -3524.74
+             */
+            amount: components["schemas"]["SignedDecimalString"];
+            /**
+             * @description The account currency's balance right after this posting.
+             * @example 996475.26
+             */
+            balanceAfter: components["schemas"]["DecimalString"];
+            /** @description When the journal entry was made (the `from`/`to` filters apply to it). */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description The payroll request it belongs to, or null. */
+            payrollRequestId: components["schemas"]["Uuid"] | null;
+            /** @description The transfer of that payroll request it belongs to (a failed leg, a failed payout), or null. */
+            transferId: components["schemas"]["Uuid"] | null;
+            /** @description The single payout it belongs to, or null. */
+            payoutId: components["schemas"]["Uuid"] | null;
+            /** @description The funding it belongs to (kind `FUNDING`), or null. */
+            fundingId: components["schemas"]["Uuid"] | null;
+        };
+        /** @description One page of an account currency's statement, newest first (posting `id` descending). */
+        AccountTransactionPage: {
+            /** @description The postings of this page; at most `limit`, possibly none. */
+            items: components["schemas"]["AccountTransaction"][];
+            /**
+             * @description Opaque cursor of the next (older) page: pass it as `cursor`, with the same `from` and `to`, to
+             *     continue. Null on the last page.
+             * @example eyJpIjoiMTA0NTIiLCJmIjpudWxsLCJ0IjpudWxsfQ
+             */
+            nextCursor: string | null;
+        };
+        /** @description Success envelope carrying one page of an account currency's statement. */
+        AccountTransactionPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of the statement. */
+            data: components["schemas"]["AccountTransactionPage"];
+        };
+        /** @description Money arriving in a customer's account currency from outside the platform. */
+        FundAccountCurrencyRequest: {
+            /**
+             * @description The amount credited, a decimal string in the account currency: greater than zero, with at most
+             *     the currency's `decimals` places (2 for USD, 0 for JPY), and the account currency's balance
+             *     after it must stay below 10^15. A breach is 400 `VALIDATION_ERROR` naming `body.amount`.
+             * @example 25000.00
+             */
+            amount: string;
+            /**
+             * @description The external reference of the incoming money (a bank transfer's reference, a deposit id): 1 to
+             *     140 characters, not only spaces, no control characters (line breaks, tabs, NUL).
+             * @example WIRE 2026-11-23 ACME-0042
+             */
+            reference: string;
+        };
+        /** @description A funding of a customer's account currency, as recorded. */
+        Funding: {
+            /** @description Funding id (the `fundingId` of its statement line). */
+            id: components["schemas"]["Uuid"];
+            /** @description The account currency credited. */
+            accountCurrencyId: components["schemas"]["Uuid"];
+            /** @description The amount credited, with the currency's minor units of decimals. */
+            amount: components["schemas"]["DecimalString"];
+            /** @description The account currency's currency. */
+            currency: components["schemas"]["CurrencyCode"];
+            /**
+             * @description The external reference given.
+             * @example WIRE 2026-11-23 ACME-0042
+             */
+            reference: string;
+            /** @description When the funding was posted. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description The account currency's balance right after the funding (the `balanceAfter` of its statement line). */
+            balanceAfter: components["schemas"]["DecimalString"];
+        };
+        /** @description Success envelope carrying a funding. */
+        FundingResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the funding. */
+            data: components["schemas"]["Funding"];
+        };
+        /**
          * @description Type of a webhook event; an endpoint receives only the types it subscribed to.
          *
          *     | Type | Sent when | `data` |
@@ -3738,6 +4080,33 @@ export interface components {
          * @example 7b1e0006-0000-4000-8000-000000000001
          */
         BeneficiaryPathId: components["schemas"]["Uuid"];
+        /**
+         * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+         */
+        AccountCurrencyId: components["schemas"]["Uuid"];
+        /**
+         * @description Only postings made at or after this instant (inclusive), an RFC 3339 date-time.
+         * @example 2026-11-01T00:00:00.000Z
+         */
+        StatementFrom: string;
+        /**
+         * @description Only postings made before this instant (exclusive), an RFC 3339 date-time; must be after `from`.
+         * @example 2026-12-01T00:00:00.000Z
+         */
+        StatementTo: string;
+        /**
+         * @description Maximum number of postings on the page, 1 to 100; 20 when absent. JSON only (refused with `Accept: text/csv`).
+         * @example 20
+         */
+        TransactionLimit: number;
+        /**
+         * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+         *     valid with the same `from` and `to` it was issued for: a cursor from other filters, or a malformed
+         *     one, gets 400 `VALIDATION_ERROR`. JSON only (refused with `Accept: text/csv`).
+         * @example eyJpIjoiMTA0NTIiLCJmIjpudWxsLCJ0IjpudWxsfQ
+         */
+        TransactionCursor: string;
         /**
          * @description Maximum number of events on the page, 1 to 100; 20 when absent.
          * @example 20
@@ -4672,6 +5041,173 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's accounts and the payroll account currencies it may use. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAccountTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only postings made at or after this instant (inclusive), an RFC 3339 date-time.
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                from?: components["parameters"]["StatementFrom"];
+                /**
+                 * @description Only postings made before this instant (exclusive), an RFC 3339 date-time; must be after `from`.
+                 * @example 2026-12-01T00:00:00.000Z
+                 */
+                to?: components["parameters"]["StatementTo"];
+                /**
+                 * @description Maximum number of postings on the page, 1 to 100; 20 when absent. JSON only (refused with `Accept: text/csv`).
+                 * @example 20
+                 */
+                limit?: components["parameters"]["TransactionLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid with the same `from` and `to` it was issued for: a cursor from other filters, or a malformed
+                 *     one, gets 400 `VALIDATION_ERROR`. JSON only (refused with `Accept: text/csv`).
+                 * @example eyJpIjoiMTA0NTIiLCJmIjpudWxsLCJ0IjpudWxsfQ
+                 */
+                cursor?: components["parameters"]["TransactionCursor"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+                 */
+                accountCurrencyId: components["parameters"]["AccountCurrencyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the statement (JSON), or the whole statement of the range (CSV). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountTransactionPageResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    fundAccountCurrency: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+                 */
+                accountCurrencyId: components["parameters"]["AccountCurrencyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FundAccountCurrencyRequest"];
+            };
+        };
+        responses: {
+            /** @description The funding, posted. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

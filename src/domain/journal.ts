@@ -48,13 +48,16 @@ export type JournalKind =
   | 'PAYOUT_FAILED_CREDIT_BACK'
   | 'SINGLE_PAYOUT_DEBITED'
   | 'SINGLE_PAYOUT_SENT'
-  | 'SINGLE_PAYOUT_REFUNDED';
+  | 'SINGLE_PAYOUT_REFUNDED'
+  /** An admin's funding: money arriving in a customer's account currency from outside (issue 16). */
+  | 'FUNDING';
 
 /** What the entry belongs to, for the store's foreign keys and audits. */
 export interface JournalRefs {
   payrollRequestId?: string;
   transferId?: string;
   payoutId?: string;
+  fundingId?: string;
 }
 
 export interface JournalEntry {

@@ -163,3 +163,8 @@ export function singlePayoutRefunded(payout: SinglePayout, refs: JournalRefs): J
 export function openingBalance(account: LedgerAccount, currency: string, amount: Decimal): JournalEntry {
   return journalEntry('OPENING_BALANCE', move(EXTERNAL, account, currency, amount));
 }
+
+/** A funding (admin): money arrives from outside into a customer's account currency. */
+export function funded(accountCurrencyId: string, currency: string, amount: Decimal, refs: JournalRefs): JournalEntry {
+  return journalEntry('FUNDING', move(EXTERNAL, customer(accountCurrencyId), currency, amount), refs);
+}

@@ -1,7 +1,6 @@
 import type { Response } from 'express';
 import type { components } from '../../generated/api.js';
 import { JsonText } from '../usecases/jsonText.js';
-import { TextBody } from '../usecases/textBody.js';
 
 type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 type ErrorDetail = components['schemas']['ErrorDetail'];
@@ -46,15 +45,8 @@ export function sendError(res: Response, code: ErrorCode, message: string, statu
  * The success envelope. JSON text already built is sent as it is, unless `parseJsonText` (the
  * response validator is on: it checks what passes through res.json, so the text is parsed for it).
  */
-export function sendData<T>(res: Response, status: number, data: T | JsonText<T> | TextBody, parseJsonText = false): void {
-  if (data instanceof TextBody) sendFile(res, status, data);
-  else if (!(data instanceof JsonText)) res.status(status).json({ success: true as const, data });
+export function sendData<T>(res: Response, status: number, data: T | JsonText<T>, parseJsonText = false): void {
+  if (!(data instanceof JsonText)) res.status(status).json({ success: true as const, data });
   else if (parseJsonText) res.status(status).json({ success: true as const, data: data.parse() });
   else res.status(status).type('application/json').send(`{"success":true,"data":${data.text}}`);
-}
-
-/** A file answer (CSV): its own media type, UTF-8, saved under its name by a browser. */
-function sendFile(res: Response, status: number, file: TextBody): void {
-  if (file.filename) res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);
-  res.status(status).type(`${file.mediaType}; charset=utf-8`).send(file.text);
 }

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type * as OpenApiValidator from 'express-openapi-validator';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Principal } from '../usecases/principal.js';
@@ -27,6 +27,8 @@ interface OperationTraits {
   secured: boolean;
   /** Takes an Idempotency-Key header: answers are stored and replayed. */
   idempotent: boolean;
+  /** The media types of its success responses, JSON first: more than one when it also answers CSV. */
+  mediaTypes: string[];
 }
 
 /** The handler table on some deps: the app's own, or those of one idempotent request's transaction. */
@@ -82,7 +84,20 @@ function traitsOf(apiDoc: ApiDoc, pathItem: PathItemObject, operation: Operation
   const parameters = [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])];
   const idempotent = parameters.some((parameter) => 'in' in parameter && parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key');
   if (idempotent && !secured) throw new Error(`${where}: an Idempotency-Key is kept per user; the operation needs security`);
-  return { secured, idempotent };
+  const success = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
+  const offered = success.flatMap(([, response]) => ('content' in response ? Object.keys(response.content ?? {}) : []));
+  const mediaTypes = [...new Set(['application/json', ...offered])];
+  return { secured, idempotent, mediaTypes };
+}
+
+/** What any handler answers, seen from the router: data (or JSON text), or CSV text. */
+type SuccessAnswer = { status: number; data: unknown } | CsvAnswer;
+type CsvAnswer = { status: number; csv: string; filename?: string | undefined };
+
+/** A CSV answer, saved under its file name by a browser when it has one. */
+function sendCsv(res: Response, { status, csv, filename }: CsvAnswer): void {
+  if (filename) res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+  res.status(status).type('text/csv; charset=utf-8').send(csv);
 }
 
 interface Binding {
@@ -110,17 +125,22 @@ function bind<K extends OperationId>(
     const principal: Principal | undefined = res.locals.principal;
     if (traits.secured && !principal) throw new Error(`operation ${id} reached without an authenticated caller`);
     const caller: Caller<K> = res.locals.principal;
-    const input = { params: req.params, query: req.query, body: req.body, caller };
+    // With one media type there is nothing to negotiate; else the client's preference, JSON on a tie or none.
+    const mediaType = traits.mediaTypes.length === 1 ? traits.mediaTypes[0]! : req.accepts(traits.mediaTypes) || traits.mediaTypes[0]!;
+    const input = { params: req.params, query: req.query, body: req.body, caller, mediaType };
     const answer = async () => {
       if (!traits.idempotent || !principal) {
-        const { status, data } = await handler(input);
-        return sendData(res, status, data, options.validateResponses);
+        const result: SuccessAnswer = await handler(input);
+        // CSV is sent past the response validator (it checks only what passes through res.json).
+        if ('csv' in result) return sendCsv(res, result);
+        return sendData(res, result.status, result.data, options.validateResponses);
       }
       const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body, query: req.query };
       // A stored answer is a value: JSON text is parsed before it is kept.
       await answerIdempotently(deps, request, res, async (db) => {
-        const { status, data } = await handlersOn({ ...deps, db })[id](input);
-        return { status, data: data instanceof JsonText ? data.parse() : data };
+        const result: SuccessAnswer = await handlersOn({ ...deps, db })[id](input);
+        if ('csv' in result) throw new Error(`operation ${id}: an idempotent answer is stored as JSON, not CSV`);
+        return { status: result.status, data: result.data instanceof JsonText ? result.data.parse() : result.data };
       });
     };
     await (gate ? gate.run(principal, req.body, res, answer) : answer());

@@ -6,7 +6,6 @@
  */
 import type { operations, paths } from '../../generated/api.js';
 import type { JsonText } from '../usecases/jsonText.js';
-import type { TextBody } from '../usecases/textBody.js';
 import type { Principal } from '../usecases/principal.js';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -43,15 +42,16 @@ export type RequestBody<K extends OperationId> =
 type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, 200 | 201 | 202 | 203 | 204 | 205 | 206>;
 
 type Data<R> = JsonContent<R> extends { data: infer D } ? D : never;
-/** A response the spec offers as `text/csv` may be answered with the file's text. */
-type Csv<R> = [CsvContent<R>] extends [never] ? never : TextBody;
+
+/** A success response the spec also offers as `text/csv` may be answered with CSV text instead of data. */
+type CsvResult<R, S> = R extends { content: { 'text/csv': string } } ? { status: S; csv: string; filename?: string } : never;
 
 /**
  * What a handler answers: one of the operation's 2xx statuses and the `data` of that response's
  * envelope, as a value or as JSON text already built (sent as it is).
  */
 type Result<K extends OperationId> = {
-  [S in SuccessStatus<K>]: { status: S; data: Data<Responses<K>[S]> | JsonText<Data<Responses<K>[S]>> | Csv<Responses<K>[S]> };
+  [S in SuccessStatus<K>]: { status: S; data: Data<Responses<K>[S]> | JsonText<Data<Responses<K>[S]>> } | CsvResult<Responses<K>[S], S>;
 }[SuccessStatus<K>];
 
 /**
@@ -66,6 +66,11 @@ interface HandlerInput<K extends OperationId> {
   query: QueryParams<K>;
   body: RequestBody<K>;
   caller: Caller<K>;
+  /**
+   * The media type of the answer, negotiated from the Accept header among those the operation's
+   * success responses offer (`application/json` unless the spec offers more and the client prefers one).
+   */
+  mediaType: string;
 }
 
 /** The stub of one operation: validated input in, a status and data the spec allows out. */

@@ -1,7 +1,9 @@
+import type { Decimal } from 'decimal.js';
 import { notFound } from '../domain/errors.js';
 import { type JournalEntry, accountKey, movesMoney } from '../domain/journal.js';
 import { type FundedAccount, assertFundsCover } from '../domain/ledger.js';
 import { Money, formatExact } from '../domain/money.js';
+import { type PendingPosting, runningBalances } from '../domain/statement.js';
 import type { Queryable } from './db.js';
 
 /**
@@ -19,7 +21,14 @@ export interface DatedEntry {
   at: Date | string;
 }
 
-/** The single place a balance changes: many entries in two round trips, whatever their number. */
+/**
+ * The single place a balance changes: many entries in three round trips, whatever their number.
+ * The account currencies moved are locked (in one order, so that two entries can never wait on
+ * each other) and their balances read first; each posting to one of them stores the balance it
+ * leaves (`balance_after`, the statement's running balance), in the order the postings get their
+ * ids. Postings of one account currency therefore get increasing ids in the order they are
+ * applied, and each balance_after is the previous one plus its amount.
+ */
 export async function postJournalEntries(tx: Queryable, dated: readonly DatedEntry[]): Promise<void> {
   const moving = dated.filter(({ entry }) => movesMoney(entry));
   if (moving.length === 0) return;
@@ -33,33 +42,38 @@ export async function postJournalEntries(tx: Queryable, dated: readonly DatedEnt
     payroll_request_id: entry.refs.payrollRequestId ?? null,
     transfer_id: entry.refs.transferId ?? null,
     payout_id: entry.refs.payoutId ?? null,
+    funding_id: entry.refs.fundingId ?? null,
     created_at: at,
   }));
-  const postings = moving.flatMap(({ entry }, index) =>
+  const pending = moving.flatMap(({ entry }, index) =>
     entry.postings.map((posting) => ({
-      journal_entry_id: ids[index]!.id,
-      account_key: accountKey(posting.account),
-      account_currency_id: 'accountCurrencyId' in posting.account ? posting.account.accountCurrencyId : null,
-      currency_code: posting.currency,
-      amount: formatExact(posting.amount),
+      entryId: ids[index]!.id,
+      posting,
+      accountCurrencyId: 'accountCurrencyId' in posting.account ? posting.account.accountCurrencyId.toLowerCase() : null,
+      amount: posting.amount,
     })),
   );
-  // Several account currencies (a credit-back moves the partner bank's and the customer's): lock
-  // them in one order first, so that two such entries can never wait on each other.
-  const accountCurrencyIds = [...new Set(postings.flatMap((posting) => (posting.account_currency_id ? [posting.account_currency_id] : [])))];
-  if (accountCurrencyIds.length > 1) {
-    await tx.query('SELECT id FROM account_currencies WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [accountCurrencyIds]);
-  }
+  const after = runningBalances(await lockBalances(tx, pending), pending);
+  const postings = pending.map(({ entryId, posting, accountCurrencyId, amount }, seq) => ({
+    seq,
+    journal_entry_id: entryId,
+    account_key: accountKey(posting.account),
+    account_currency_id: accountCurrencyId,
+    currency_code: posting.currency,
+    amount: formatExact(amount),
+    balance_after: after[seq] ? formatExact(after[seq]) : null,
+  }));
   await tx.query(
     `WITH entries AS (
-       INSERT INTO journal_entries (id, kind, payroll_request_id, transfer_id, payout_id, created_at)
-       SELECT id, kind, payroll_request_id, transfer_id, payout_id, created_at
-         FROM jsonb_to_recordset($1::jsonb) AS e(id bigint, kind text, payroll_request_id uuid, transfer_id uuid, payout_id uuid, created_at timestamptz)
+       INSERT INTO journal_entries (id, kind, payroll_request_id, transfer_id, payout_id, funding_id, created_at)
+       SELECT id, kind, payroll_request_id, transfer_id, payout_id, funding_id, created_at
+         FROM jsonb_to_recordset($1::jsonb) AS e(id bigint, kind text, payroll_request_id uuid, transfer_id uuid, payout_id uuid, funding_id uuid, created_at timestamptz)
        RETURNING id
      ), posted AS (
-       INSERT INTO postings (journal_entry_id, account_key, account_currency_id, currency_code, amount)
-       SELECT journal_entry_id, account_key, account_currency_id, currency_code, amount
-         FROM jsonb_to_recordset($2::jsonb) AS p(journal_entry_id bigint, account_key text, account_currency_id uuid, currency_code text, amount numeric)
+       INSERT INTO postings (journal_entry_id, account_key, account_currency_id, currency_code, amount, balance_after)
+       SELECT journal_entry_id, account_key, account_currency_id, currency_code, amount, balance_after
+         FROM jsonb_to_recordset($2::jsonb) AS p(seq integer, journal_entry_id bigint, account_key text, account_currency_id uuid, currency_code text, amount numeric, balance_after numeric)
+        ORDER BY seq
        RETURNING account_currency_id, amount
      )
      UPDATE account_currencies ac SET balance = ac.balance + d.delta, available = ac.available + d.delta
@@ -67,6 +81,17 @@ export async function postJournalEntries(tx: Queryable, dated: readonly DatedEnt
       WHERE ac.id = d.account_currency_id`,
     [JSON.stringify(entries), JSON.stringify(postings)],
   );
+}
+
+/** Locks the account currencies the postings move, in id order, and reads their balances. */
+async function lockBalances(tx: Queryable, postings: readonly PendingPosting[]): Promise<Map<string, Decimal>> {
+  const accountCurrencyIds = [...new Set(postings.flatMap((posting) => (posting.accountCurrencyId ? [posting.accountCurrencyId] : [])))];
+  if (accountCurrencyIds.length === 0) return new Map();
+  const rows = await tx.query<{ id: string; balance: string }>(
+    'SELECT id::text, balance::text FROM account_currencies WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
+    [accountCurrencyIds],
+  );
+  return new Map(rows.map((row) => [row.id, new Money(row.balance)]));
 }
 
 export function postJournalEntry(tx: Queryable, entry: JournalEntry, at: Date): Promise<void> {

@@ -10,7 +10,6 @@ import type { UseCaseDeps } from './deps.js';
 import { estimatePayrollFee } from './estimatePayrollFee.js';
 import { estimateReference } from './estimateReference.js';
 import { type Principal, requireCustomer } from './principal.js';
-import { TextBody } from './textBody.js';
 
 /**
  * Payroll from a spreadsheet: a CSV file becomes the JSON body the estimate and the creation
@@ -117,7 +116,7 @@ export async function createPayrollRequestFromCsv(deps: UseCaseDeps, caller: Pri
 }
 
 /** The file to start a payroll spreadsheet from; for customer users, as the payroll operations. */
-export function payrollCsvTemplate(caller: Principal): TextBody {
+export function payrollCsvTemplate(caller: Principal): { csv: string; filename: string } {
   requireCustomer(caller);
-  return new TextBody('text/csv', payrollCsvTemplateText(), 'payroll-template.csv');
+  return { csv: payrollCsvTemplateText(), filename: 'payroll-template.csv' };
 }

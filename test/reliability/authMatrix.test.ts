@@ -37,6 +37,7 @@ beforeAll(async () => {
     amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '10.00' }],
   };
   resources.accountId = ids.accountAUsd;
+  resources.accountCurrencyId = ids.acAUsd;
   const payoutQuery = `amount=25.00&currency=USD&beneficiaryId=${ids.beneficiaryA3}`;
   const payoutEstimate = dataOf<{ feeHash: string }>(await call(api, 'GET', `/v1/accounts/${ids.accountAUsd}/payouts/estimate?${payoutQuery}`, ids.userA));
   bodies.createPayout = { feeHash: payoutEstimate.feeHash, beneficiaryId: ids.beneficiaryA3, amount: '25.00', currency: 'USD' };
@@ -124,6 +125,7 @@ const SCOPED_TO_A = new Set([
   'getBeneficiary',
   'updateBeneficiary',
   'deactivateBeneficiary',
+  'listAccountTransactions',
 ]);
 /** Customer operations on the caller's own collection: B gets its own (2xx), never A's. */
 const OWN_COLLECTION = new Set([
@@ -134,6 +136,7 @@ const OWN_COLLECTION = new Set([
   'createBeneficiary',
   'listBeneficiaries',
   'getPayrollCsvTemplate',
+  'listAccounts',
 ]);
 /** Customer operations an admin may call (operations support): no 403 for an admin. */
 const ADMIN_MAY_READ = new Set(['getPayrollRequest']);

@@ -1,3 +1,4 @@
+import { fundAccountCurrency } from '../../usecases/accounts.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import { listAdminPayrollRequests } from '../../usecases/listPayrollRequests.js';
 import { providePayrollQuote } from '../../usecases/quoteLifecycle.js';
@@ -5,7 +6,7 @@ import { recordFxExchange } from '../../usecases/recordFxExchange.js';
 import { updateExchangeRate } from '../../usecases/updateExchangeRate.js';
 import type { Handlers } from '../operations.js';
 
-/** The Admin tag: the platform's queue of payroll requests, FX quotes and exchanges, and rates. */
+/** The Admin tag: the platform's queue of payroll requests, FX quotes and exchanges, rates, and fundings. */
 export function adminHandlers(deps: UseCaseDeps) {
   return {
     listAdminPayrollRequests: async ({ caller, query }) => ({ status: 200, data: await listAdminPayrollRequests(deps, caller, query) }),
@@ -15,5 +16,6 @@ export function adminHandlers(deps: UseCaseDeps) {
       const pair = { from: params.fromCurrencyCode, to: params.toCurrencyCode };
       return { status: 200, data: await updateExchangeRate(deps, caller, pair, body) };
     },
+    fundAccountCurrency: async ({ caller, params, body }) => ({ status: 201, data: await fundAccountCurrency(deps, caller, params.accountCurrencyId, body) }),
   } satisfies Partial<Handlers>;
 }

@@ -1,5 +1,6 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import type { Handlers } from '../operations.js';
+import { accountHandlers } from './accounts.js';
 import { adminHandlers } from './admin.js';
 import { beneficiaryHandlers } from './beneficiaries.js';
 import { healthHandlers } from './health.js';
@@ -13,6 +14,7 @@ export function allHandlers(deps: UseCaseDeps): Handlers {
     ...payrollHandlers(deps),
     ...payoutHandlers(deps),
     ...beneficiaryHandlers(deps),
+    ...accountHandlers(deps),
     ...webhookHandlers(deps),
     ...adminHandlers(deps),
     ...healthHandlers(deps),

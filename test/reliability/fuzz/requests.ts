@@ -123,6 +123,13 @@ const HINTS: Record<string, (schema: JsonSchema) => fc.Arbitrary<unknown>> = {
         { weight: 1, arbitrary: fc.constantFrom(ids.accountAUsdc, ids.accountBUsd, ids.accountPartnerBank, ids.accountAAed) },
       ),
     ),
+  accountCurrencyId: () =>
+    uuidOr(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constant(ids.acAUsd) },
+        { weight: 1, arbitrary: fc.constantFrom(ids.acAUsdc, ids.acAAed, ids.acBUsd, ids.acPartnerAed, ids.acPartnerJpy) },
+      ),
+    ),
   requestId: () => uuidOr(fc.nat().map((n) => new PoolRef('requestIds', n))),
   payoutId: () =>
     uuidOr(
@@ -161,6 +168,7 @@ const HINTS: Record<string, (schema: JsonSchema) => fc.Arbitrary<unknown>> = {
   swiftBic: () => fc.constantFrom('EBILAEAD', 'CHASUS33', 'NBADAEAAXXX', 'EBIL1EAD'),
   nationality: () => fc.oneof({ weight: 8, arbitrary: fc.constantFrom('AE', 'IN', 'US', 'PH') }, { weight: 1, arbitrary: fc.constantFrom('ZZ', 'UK') }),
   email: () => fc.constantFrom('pay@example.com', 'priya.nair@example.com', 'not-an-email'),
+  reference: (schema) => textArb(schema.minLength ?? 1, Math.min(schema.maxLength ?? 60, 60)),
 };
 /**
  * Path parameters taken from the pool of the resources the run created, even where a hint knows
@@ -404,6 +412,8 @@ export function harvest(spec: Spec, request: Request, response: RawResponse): vo
         });
       break;
     case 'listBeneficiaries':
+    case 'listAccountTransactions':
+      // Statement cursors join the pool too: valid only for the statement and its filters.
       if (data.nextCursor) remember('cursors', { cursor: data.nextCursor as string, status: undefined, admin: false });
       break;
     case 'listEvents':

@@ -1,0 +1,15 @@
+import { exportAccountTransactionsCsv, listAccountTransactions } from '../../usecases/accountStatement.js';
+import { listAccounts } from '../../usecases/accounts.js';
+import type { UseCaseDeps } from '../../usecases/deps.js';
+import type { Handlers } from '../operations.js';
+
+/** The Accounts tag: the caller's accounts and balances, and an account currency's statement (JSON or CSV). */
+export function accountHandlers(deps: UseCaseDeps) {
+  return {
+    listAccounts: async ({ caller }) => ({ status: 200, data: await listAccounts(deps, caller) }),
+    listAccountTransactions: async ({ caller, params, query, mediaType }) =>
+      mediaType === 'text/csv'
+        ? { status: 200, csv: await exportAccountTransactionsCsv(deps, caller, params.accountCurrencyId, query) }
+        : { status: 200, data: await listAccountTransactions(deps, caller, params.accountCurrencyId, query) },
+  } satisfies Partial<Handlers>;
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { components } from '../../generated/api.js';
+import { notFound } from '../domain/errors.js';
+import { funded } from '../domain/journalEntries.js';
+import { Money, formatExact } from '../domain/money.js';
+import { checkFundingAmount } from '../domain/statement.js';
+import { type AccountCurrencyRow, findAccountCurrency, insertFunding, listAccountCurrencies } from '../store/accounts.js';
+import type { Queryable } from '../store/db.js';
+import { postJournalEntry } from '../store/ledger.js';
+import type { UseCaseDeps } from './deps.js';
+import { type Principal, requireAdmin, requireCustomer } from './principal.js';
+import { toAccountList, toFunding } from './views/accounts.js';
+
+type Schemas = components['schemas'];
+
+/** The caller's accounts with their balances, and the partner-bank account currencies it may pay a payroll into. */
+export async function listAccounts(deps: UseCaseDeps, caller: Principal): Promise<Schemas['AccountList']> {
+  const customerId = requireCustomer(caller);
+  return toAccountList(await deps.db.transaction((tx) => listAccountCurrencies(tx, customerId)));
+}
+
+/**
+ * One of the customer's account currencies: missing, another customer's and the platform's are
+ * all the same 404. `lock` takes its row lock.
+ */
+export async function customerAccountCurrency(tx: Queryable, customerId: string | null, accountCurrencyId: string, lock = false): Promise<AccountCurrencyRow> {
+  const account = await findAccountCurrency(tx, accountCurrencyId, lock);
+  const visible = account && account.customer_id !== null && (customerId === null || account.customer_id === customerId);
+  if (!visible) throw notFound(`Account currency ${accountCurrencyId} not found`);
+  return account;
+}
+
+/**
+ * Admin: money arrives in a customer's account currency — one FUNDING journal entry from EXTERNAL.
+ * The account currency is locked first, so the balance the amount is checked against is the one it adds to.
+ */
+export async function fundAccountCurrency(
+  deps: UseCaseDeps,
+  caller: Principal,
+  accountCurrencyId: string,
+  body: Schemas['FundAccountCurrencyRequest'],
+): Promise<Schemas['Funding']> {
+  requireAdmin(caller);
+  return deps.db.transaction(async (tx) => {
+    const account = await customerAccountCurrency(tx, null, accountCurrencyId, true);
+    const balance = new Money(account.balance);
+    const amount = checkFundingAmount(body.amount, { code: account.currency_code, decimals: account.decimals }, balance);
+    const funding = {
+      id: randomUUID(),
+      account_currency_id: account.id,
+      amount: formatExact(amount),
+      reference: body.reference,
+      created_by_user_id: caller.userId,
+      created_at: deps.clock(),
+    };
+    await insertFunding(tx, funding);
+    await postJournalEntry(tx, funded(account.id, account.currency_code, amount, { fundingId: funding.id }), funding.created_at);
+    return toFunding(funding, account, balance.plus(amount));
+  });
+}
