@@ -1,4 +1,5 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
+import { updateCustomerSettings } from '../../usecases/customerSettings.js';
 import { listAdminPayrollRequests } from '../../usecases/listPayrollRequests.js';
 import { providePayrollQuote } from '../../usecases/quoteLifecycle.js';
 import { recordFxExchange } from '../../usecases/recordFxExchange.js';
@@ -15,5 +16,6 @@ export function adminHandlers(deps: UseCaseDeps) {
       const pair = { from: params.fromCurrencyCode, to: params.toCurrencyCode };
       return { status: 200, data: await updateExchangeRate(deps, caller, pair, body) };
     },
+    updateCustomerSettings: async ({ caller, params, body }) => ({ status: 200, data: await updateCustomerSettings(deps, caller, params.customerId, body) }),
   } satisfies Partial<Handlers>;
 }

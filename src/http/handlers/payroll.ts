@@ -3,6 +3,7 @@ import type { UseCaseDeps } from '../../usecases/deps.js';
 import { estimatePayrollFee } from '../../usecases/estimatePayrollFee.js';
 import { getPayrollRequestJson } from '../../usecases/getPayrollRequest.js';
 import { listCustomerPayrollRequests } from '../../usecases/listPayrollRequests.js';
+import { approvePayrollRequest, rejectPayrollRequest } from '../../usecases/payrollApproval.js';
 import { acceptPayrollQuote, cancelPayrollRequest } from '../../usecases/quoteLifecycle.js';
 import type { Handlers } from '../operations.js';
 
@@ -15,5 +16,7 @@ export function payrollHandlers(deps: UseCaseDeps) {
     getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await getPayrollRequestJson(deps, caller, params.requestId) }),
     acceptPayrollQuote: async ({ caller, params }) => ({ status: 200, data: await acceptPayrollQuote(deps, caller, params.requestId) }),
     cancelPayrollRequest: async ({ caller, params, body }) => ({ status: 200, data: await cancelPayrollRequest(deps, caller, params.requestId, body) }),
+    approvePayrollRequest: async ({ caller, params }) => ({ status: 200, data: await approvePayrollRequest(deps, caller, params.requestId) }),
+    rejectPayrollRequest: async ({ caller, params, body }) => ({ status: 200, data: await rejectPayrollRequest(deps, caller, params.requestId, body) }),
   } satisfies Partial<Handlers>;
 }
