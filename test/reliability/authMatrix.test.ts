@@ -113,6 +113,8 @@ const SCOPED_TO_A = new Set([
   'getPayrollRequest',
   'acceptPayrollQuote',
   'cancelPayrollRequest',
+  'approvePayrollRequest',
+  'rejectPayrollRequest',
   'estimatePayrollFee',
   'createPayrollRequest',
   'estimatePayoutFees',
