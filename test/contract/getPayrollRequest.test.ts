@@ -48,8 +48,21 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
         // Issue 14's additions: the figures at the quote and what failed payouts credited back.
         'quote',
         'returnedAmount',
+        // Issue 17's addition: four-eyes approval.
+        'approval',
       ].sort(),
     );
+    // A world request of a customer who did not opt in: no approval, and none recorded.
+    expect(request.approval).toEqual({
+      required: false,
+      approvers: [],
+      createdByUserId: null,
+      approvedByUserId: null,
+      approvedAt: null,
+      rejectedByUserId: null,
+      rejectedAt: null,
+      rejectionReason: null,
+    });
     expect(request).toMatchObject({
       id: ids.requestACompleted,
       status: 'COMPLETED',
