@@ -6,7 +6,7 @@ import { forbidden } from './errors.js';
  */
 
 /** The one permission a customer user may hold: approving and rejecting payroll requests. */
-export const APPROVER = 'approver';
+const APPROVER = 'approver';
 
 /** The user acting on a request, with the permissions read in the same transaction. */
 export interface ApprovalActor {

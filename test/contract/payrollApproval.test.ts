@@ -87,9 +87,7 @@ describe('PATCH /v1/admin/customers/{customerId}/settings', () => {
     const unknown = await setApproval(true, ids.admin, '7e570002-0000-4000-8000-000000000099');
     expect(unknown.response.status).toBe(404);
     expect(unknown.error?.error.code).toBe('NOT_FOUND');
-    const empty = await server
-      .as(ids.admin)
-      .PATCH('/v1/admin/customers/{customerId}/settings', { params: { path: { customerId: ids.customerA } }, body: {} });
+    const empty = await server.as(ids.admin).PATCH('/v1/admin/customers/{customerId}/settings', { params: { path: { customerId: ids.customerA } }, body: {} });
     expect(empty.response.status).toBe(400);
     expect(empty.error?.error.code).toBe('VALIDATION_ERROR');
   });

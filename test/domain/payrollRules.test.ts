@@ -19,7 +19,9 @@ describe('payroll request transitions', () => {
     expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'approve')).not.toThrow();
     expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'reject')).not.toThrow();
     expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'cancel')).not.toThrow();
-    expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'quote')).toThrow(`Payroll request ${id} is AWAITING_APPROVAL; quote is allowed from PENDING or QUOTE_PROVIDED`);
+    expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'quote')).toThrow(
+      `Payroll request ${id} is AWAITING_APPROVAL; quote is allowed from PENDING or QUOTE_PROVIDED`,
+    );
     expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'startExecution')).toThrow('startExecution is allowed from QUOTE_ACCEPTED');
     expect(() => assertTransition(id, 'PENDING', 'approve')).toThrow(`Payroll request ${id} is PENDING; approve is allowed from AWAITING_APPROVAL`);
     expect(() => assertTransition(id, 'COMPLETED', 'fail')).toThrow(`Payroll request ${id} is COMPLETED; fail is allowed from EXECUTING or PAYOUT_INITIATED`);
