@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
 import { beneficiaryA1Snapshot, ids } from '../fixtures/world.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { noApproval } from '../support/payroll.js';
 
 let server: TestServer;
 beforeAll(async () => (server = await startTestServer()));
@@ -53,16 +54,7 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
       ].sort(),
     );
     // A world request of a customer who did not opt in: no approval, and none recorded.
-    expect(request.approval).toEqual({
-      required: false,
-      approvers: [],
-      createdByUserId: null,
-      approvedByUserId: null,
-      approvedAt: null,
-      rejectedByUserId: null,
-      rejectedAt: null,
-      rejectionReason: null,
-    });
+    expect(request.approval).toEqual(noApproval);
     expect(request).toMatchObject({
       id: ids.requestACompleted,
       status: 'COMPLETED',

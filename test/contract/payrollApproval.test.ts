@@ -10,7 +10,7 @@ import type { components } from '../../generated/api.js';
 import { Money } from '../../src/domain/money.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
-import { type PayrollEntry, type PayrollRequest, accept, cancel, estimateAndCreate, quote, readRequest, recordFx } from '../support/payroll.js';
+import { type PayrollEntry, type PayrollRequest, accept, cancel, estimateAndCreate, noApproval, quote, readRequest, recordFx } from '../support/payroll.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 
@@ -98,16 +98,7 @@ describe('PATCH /v1/admin/customers/{customerId}/settings', () => {
     const plain = await estimateAndCreate(creator(), [{ beneficiaryId: ids.beneficiaryA2, amount: '10.00' }]);
     expect(plain.created.response.status).toBe(201);
     expect(plain.created.data!.data.status).toBe('PENDING');
-    expect(plain.created.data!.data.approval).toEqual({
-      required: false,
-      approvers: [],
-      createdByUserId: null,
-      approvedByUserId: null,
-      approvedAt: null,
-      rejectedByUserId: null,
-      rejectedAt: null,
-      rejectionReason: null,
-    });
+    expect(plain.created.data!.data.approval).toEqual(noApproval);
     expect(before.minus(await balance()).equals(plain.estimate.totalAmount)).toBe(true);
     expect((await setApproval(true)).data!.data.requiresPayrollApproval).toBe(true);
     const waiting = await createAwaiting([{ beneficiaryId: ids.beneficiaryA2, amount: '10.00' }]);
