@@ -241,10 +241,22 @@ export interface paths {
          *     `returnedSourceCurrencyAmount` null, `returnedAmount` zero. The figures are final only once a
          *     quote is accepted (see `PayrollQuoteFigures`).
          *
+         *     ## Four-eyes approval (customers who opted in)
+         *     For a customer who requires payroll approval (`updateCustomerSettings`), steps 1 to 3 and 6 run
+         *     as above, the feeHash is consumed, but step 4 and the debit of step 5 wait for the approval: the
+         *     request is created in `AWAITING_APPROVAL` (201, `approval.required` true, `approval.approvers`
+         *     naming who may approve it) and nothing is debited. Another user of the customer with the
+         *     `approver` permission approves it (`approvePayrollRequest`: the debit of steps 4 and 5, at the
+         *     figures the feeHash locked, even after it expired; → `PENDING`) or rejects it
+         *     (`rejectPayrollRequest`: → `CANCELLED`); the creator may cancel it (`cancelPayrollRequest`).
+         *
          *     ## Status transitions
          *     | From | Trigger | To |
          *     |---|---|---|
          *     | — | `createPayrollRequest` (feeHash consumed, funds debited) | `PENDING` |
+         *     | — | `createPayrollRequest` for a customer who requires approval (feeHash consumed, nothing debited) | `AWAITING_APPROVAL` |
+         *     | `AWAITING_APPROVAL` | `approvePayrollRequest` by another approver (funds debited) | `PENDING` |
+         *     | `AWAITING_APPROVAL` | `rejectPayrollRequest` by an approver, or `cancelPayrollRequest` by the creator (nothing to return) | `CANCELLED` |
          *     | `PENDING` | `providePayrollQuote` (admin) | `QUOTE_PROVIDED` |
          *     | `QUOTE_PROVIDED` | `providePayrollQuote` after the quote expired (re-quote) | `QUOTE_PROVIDED` |
          *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt`, the adjustment settled (top-up debited or excess refunded) | `QUOTE_ACCEPTED` |
@@ -260,6 +272,113 @@ export interface paths {
          *     with `getPayrollRequest` (poll every 30 s while `EXECUTING` or `PAYOUT_INITIATED`).
          */
         post: operations["createPayrollRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/requests/{requestId}/approve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a payroll request
+         * @description Four-eyes approval (only for customers who require payroll approval, see `PayrollApproval`):
+         *     approves one of the caller's customer's requests in `AWAITING_APPROVAL`. In one transaction the
+         *     request's `totalAmount` is debited from the source account currency exactly as
+         *     `createPayrollRequest` debits it for a customer without approval (`balance` and `available` both
+         *     fall by it; one journal entry), the request moves to `PENDING` and `approval.approvedByUserId` and
+         *     `approval.approvedAt` are set. From `PENDING` on, the request follows the usual workflow (the
+         *     admin's quote, accept). No request body.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - The caller must be a user of the request's customer other than its creator
+         *       (`approval.createdByUserId`), holding the `approver` permission. The creator gets 403
+         *       `FORBIDDEN` ("… you created it: another approver must approve it"), even when they are an
+         *       approver; a user without the permission gets 403 `FORBIDDEN` saying so.
+         *     - Allowed only from `AWAITING_APPROVAL`; from any other status (already approved, rejected,
+         *       cancelled), 409 `INVALID_STATE` naming the current status. Of two approvers who approve at the
+         *       same time, one succeeds and the other gets 409 `INVALID_STATE`: the funds are debited once.
+         *     - `available` must cover `totalAmount`, as at creation; otherwise 400 `INSUFFICIENT_FUNDS`,
+         *       nothing is debited and the request stays `AWAITING_APPROVAL` (fund the account and approve
+         *       again, or reject).
+         *     - **The locked figures are honoured.** The fees and the estimate's figures were locked by the
+         *       `feeHash` when the request was created: an approval after the `feeHash`'s `expiresAt` still
+         *       debits exactly the request's `totalAmount`, at the locked fees and estimated rate; nothing is
+         *       re-estimated.
+         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         */
+        post: operations["approvePayrollRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/requests/{requestId}/reject": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a payroll request
+         * @description Four-eyes approval (only for customers who require payroll approval, see `PayrollApproval`):
+         *     rejects one of the caller's customer's requests in `AWAITING_APPROVAL`: → `CANCELLED`, with
+         *     `reason` stored as `approval.rejectionReason` and as `cancellationReason`, and
+         *     `approval.rejectedByUserId` and `approval.rejectedAt` set. Nothing was debited, so nothing
+         *     moves; the `feeHash` stays consumed.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - The caller must be a user of the request's customer holding the `approver` permission;
+         *       otherwise 403 `FORBIDDEN` saying so. The creator may reject their own request when they hold
+         *       the permission: refusing moves no money, so it needs no second pair of eyes (the creator can
+         *       also withdraw it with `cancelPayrollRequest`).
+         *     - Allowed only from `AWAITING_APPROVAL`; from any other status, 409 `INVALID_STATE` naming the
+         *       current status.
+         *     - `reason` is 1 to 500 characters; otherwise 400 `VALIDATION_ERROR`.
+         *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         */
+        post: operations["rejectPayrollRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -416,6 +535,9 @@ export interface paths {
          *     - Allowed from `PENDING` or `QUOTE_PROVIDED` (also when the quote has expired); from any other
          *       status, 409 `INVALID_STATE` naming the current status. Once accepted, a request can no longer
          *       be cancelled.
+         *     - From `AWAITING_APPROVAL` (four-eyes approval): only the request's creator may cancel it (the
+         *       creator withdraws it; an approver rejects it with `rejectPayrollRequest`), otherwise 403
+         *       `FORBIDDEN`. Nothing was debited, so nothing returns.
          *     - The quote fields keep the values reached before cancelling.
          *     - `reason` is 1 to 500 characters; otherwise 400 `VALIDATION_ERROR`.
          *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
@@ -1376,6 +1498,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/customers/{customerId}/settings": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the customer (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 6f1c2a9e-4b7d-4e3a-9c5f-1a2b3c4d5e6f
+                 */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a customer's settings
+         * @description Changes the settings of one customer that the body names; a field left out keeps its value.
+         *     Answers the settings as they now are, with the customer's users who hold the `approver`
+         *     permission. Admin role only: a customer token gets 403 `FORBIDDEN`. An unknown customer gets
+         *     404 `NOT_FOUND`; an empty body 400 `VALIDATION_ERROR`.
+         *
+         *     `requiresPayrollApproval` turns four-eyes approval on or off for the customer's payroll requests
+         *     created afterwards (see `PayrollApproval` and the `AWAITING_APPROVAL` status). A request keeps
+         *     the rule it was created under. The world file sets the initial value
+         *     (`customers[].requiresPayrollApproval`, false when absent) and the `approver` permission of
+         *     users (`users[].permissions`).
+         */
+        patch: operations["updateCustomerSettings"];
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1580,10 +1744,10 @@ export interface components {
          *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
          *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
          *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount, or the stored estimate it names was made for another account, currency, beneficiary or amount. |
-         *     | `INSUFFICIENT_FUNDS` | 400, 409 | 400 when creating a payroll request or payout: the account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. 409 when accepting a quote whose adjustment is a top-up larger than `available`: the message names the shortfall, nothing changes and the request stays `QUOTE_PROVIDED`. |
+         *     | `INSUFFICIENT_FUNDS` | 400, 409 | 400 when creating a payroll request or payout: the account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. 400 too when approving a payroll request (four-eyes approval): nothing is debited and the request stays `AWAITING_APPROVAL`. 409 when accepting a quote whose adjustment is a top-up larger than `available`: the message names the shortfall, nothing changes and the request stays `QUOTE_PROVIDED`. |
          *     | `FEE_ESTIMATE_UNAVAILABLE` | 400 | The payout `feeHash` comes from an estimate with `isEstimateAvailable` false (no payout fee schedule), which cannot create a payout. |
          *     | `UNAUTHORIZED` | 401 | The bearer token is missing, malformed, expired or wrongly signed, or its user is unknown. |
-         *     | `FORBIDDEN` | 403 | The caller is authenticated but its role may not use the operation (a customer calling an admin operation). |
+         *     | `FORBIDDEN` | 403 | The caller is authenticated but may not use the operation: its role (a customer calling an admin operation), or, for four-eyes approval, approving a payroll request it created, or approving or rejecting without the `approver` permission. |
          *     | `NOT_FOUND` | 404 | The resource does not exist or is not accessible to the caller (the two cases are not distinguished), or the path is unknown. |
          *     | `METHOD_NOT_ALLOWED` | 405 | The path exists but not with this HTTP method. |
          *     | `FEE_HASH_ALREADY_USED` | 409 | The `feeHash` has already created a payroll request or payout; each is single-use. |
@@ -1858,6 +2022,7 @@ export interface components {
          *
          *     | Status | Meaning | Client next action |
          *     |---|---|---|
+         *     | `AWAITING_APPROVAL` | Only for customers who require four-eyes approval (`PayrollApproval`): the `feeHash` is consumed, nothing is debited yet. | Another user with the `approver` permission (`approval.approvers`) approves or rejects it; the creator may cancel it. |
          *     | `PENDING` | Source funds debited, awaiting the admin's FX quote. | Wait for the quote. |
          *     | `QUOTE_PROVIDED` | An admin provided an FX quote (`quotedAt`, `quoteExpiresAt`). | Accept the quote before `quoteExpiresAt`, or cancel. |
          *     | `QUOTE_ACCEPTED` | The customer accepted the quote. | None: the system executes the transfers. |
@@ -1868,13 +2033,19 @@ export interface components {
          *     | `FAILED` | The request failed (`failureReason`). | Contact support. |
          *     | `CANCELLED` | The request was cancelled (`cancellationReason`). | None. |
          *
-         *     `COMPLETED`, `PARTIALLY_COMPLETED`, `FAILED` and `CANCELLED` are final.
+         *     `COMPLETED`, `PARTIALLY_COMPLETED`, `FAILED` and `CANCELLED` are final. `AWAITING_APPROVAL` occurs
+         *     only for customers who opted in to four-eyes approval (`updateCustomerSettings`); a request of any
+         *     other customer starts in `PENDING`. The worker never touches a request in `AWAITING_APPROVAL`, and
+         *     an admin quote on it is refused with 409 `INVALID_STATE`.
          *
          *     Transitions:
          *
          *     | From | Trigger | To |
          *     |---|---|---|
          *     | — | `createPayrollRequest` (feeHash consumed, funds debited) | `PENDING` |
+         *     | — | `createPayrollRequest` for a customer who requires approval (feeHash consumed, nothing debited) | `AWAITING_APPROVAL` |
+         *     | `AWAITING_APPROVAL` | `approvePayrollRequest` by another approver of the customer (funds debited at the locked figures, even after the `feeHash` expired) | `PENDING` |
+         *     | `AWAITING_APPROVAL` | `rejectPayrollRequest` by an approver, or `cancelPayrollRequest` by the creator (nothing to return) | `CANCELLED` |
          *     | `PENDING` | `providePayrollQuote` (admin) | `QUOTE_PROVIDED` |
          *     | `QUOTE_PROVIDED` | `providePayrollQuote` after the quote expired (re-quote) | `QUOTE_PROVIDED` |
          *     | `QUOTE_PROVIDED` | `acceptPayrollQuote` before `quoteExpiresAt`, the adjustment settled (top-up debited or excess refunded) | `QUOTE_ACCEPTED` |
@@ -1891,7 +2062,7 @@ export interface components {
          * @example COMPLETED
          * @enum {string}
          */
-        PayrollRequestStatus: "PENDING" | "QUOTE_PROVIDED" | "QUOTE_ACCEPTED" | "EXECUTING" | "PAYOUT_INITIATED" | "COMPLETED" | "PARTIALLY_COMPLETED" | "FAILED" | "CANCELLED";
+        PayrollRequestStatus: "AWAITING_APPROVAL" | "PENDING" | "QUOTE_PROVIDED" | "QUOTE_ACCEPTED" | "EXECUTING" | "PAYOUT_INITIATED" | "COMPLETED" | "PARTIALLY_COMPLETED" | "FAILED" | "CANCELLED";
         /**
          * @description One payroll request in a list: its status and headline figures, without the accounts, splits,
          *     transfers and FX record (read those with getPayrollRequest).
@@ -2157,6 +2328,66 @@ export interface components {
              *     Zero for a request of `SOURCE` entries only.
              */
             adjustmentAmount: components["schemas"]["SignedDecimalString"];
+        };
+        /**
+         * @description The four-eyes approval of a payroll request (an addition to the interface). `required` is true
+         *     only for a request created while its customer required payroll approval (a per-customer setting
+         *     that a platform admin changes with `updateCustomerSettings`); for every other request it is false,
+         *     `approvers` is empty and the other fields are null.
+         *
+         *     A request that needs approval is created in `AWAITING_APPROVAL`: its `feeHash` is consumed but
+         *     nothing is debited. Another user of the same customer who holds the `approver` permission either
+         *     approves it (`approvePayrollRequest`: the funds are debited, → `PENDING`, `approvedByUserId` and
+         *     `approvedAt` set) or rejects it (`rejectPayrollRequest`: → `CANCELLED`, nothing debited,
+         *     `rejectedByUserId`, `rejectedAt` and `rejectionReason` set).
+         */
+        PayrollApproval: {
+            /**
+             * @description True when the request needed (or needs) an approval before its funds are debited.
+             * @example true
+             */
+            required: boolean;
+            /**
+             * @description Who may approve or reject it, as the customer's users are now: every user of the customer with
+             *     the `approver` permission except the user who created the request. Empty when `required` is
+             *     false. Ordered by last name, first name and id.
+             */
+            approvers: components["schemas"]["UserSummary"][];
+            /**
+             * Format: uuid
+             * @description The customer user who created the request (who may not approve it); null when `required` is false.
+             * @example 2f4e6a8c-1b3d-4e5f-8a7b-9c0d1e2f3a4b
+             */
+            createdByUserId: string | null;
+            /**
+             * Format: uuid
+             * @description The approver who approved the request; null until approved.
+             * @example 8b1c3d5e-7f9a-4b2c-8d4e-6f8a0b2c4d6e
+             */
+            approvedByUserId: string | null;
+            /**
+             * Format: date-time
+             * @description When the request was approved (and its funds debited); null until approved.
+             * @example 2025-03-03T08:20:00.000Z
+             */
+            approvedAt: string | null;
+            /**
+             * Format: uuid
+             * @description The approver who rejected the request; null unless rejected.
+             * @example null
+             */
+            rejectedByUserId: string | null;
+            /**
+             * Format: date-time
+             * @description When the request was rejected; null unless rejected.
+             * @example null
+             */
+            rejectedAt: string | null;
+            /**
+             * @description The approver's reason for rejecting (also the request's `cancellationReason`); null unless rejected.
+             * @example null
+             */
+            rejectionReason: string | null;
         };
         /** @description Additional data of the payroll request. */
         PayrollRequestMetadata: {
@@ -2498,7 +2729,7 @@ export interface components {
          *
          *     | Status | `quotedFxRate`, `quoteExpiresAt`, `quotedByUserId`, `quotedByUser`, `quotedAt`, `quote` | `acceptedByCustomerAt` | `fxExchange` | `cancellationReason` / `failureReason` |
          *     |---|---|---|---|---|
-         *     | `PENDING` | null | null | null | null |
+         *     | `AWAITING_APPROVAL`, `PENDING` | null | null | null | null |
          *     | `QUOTE_PROVIDED` | set | null | null | null |
          *     | `QUOTE_ACCEPTED` | set | set | null | null |
          *     | `EXECUTING` | set | set | null | null |
@@ -2508,7 +2739,8 @@ export interface components {
          *
          *     A re-quote replaces the quote fields and recomputes `quote` and every split's quoted figures. Each
          *     amount split's `payoutTransferId` is null until the payout transfers are created (from
-         *     `PAYOUT_INITIATED` on). See `PayrollRequestStatus` for the transitions.
+         *     `PAYOUT_INITIATED` on). See `PayrollRequestStatus` for the transitions. `approval` is always
+         *     present: see `PayrollApproval` (four-eyes approval, for customers who opted in).
          *
          *     ## The honoured quote
          *     The estimate's figures are indicative; the admin's quote fixes the final ones. From
@@ -2603,6 +2835,11 @@ export interface components {
              */
             failureReason: string | null;
             /**
+             * @description Four-eyes approval (an addition to the interface): whether the request needs an approval,
+             *     who may give it, and who approved or rejected it and when.
+             */
+            approval: components["schemas"]["PayrollApproval"];
+            /**
              * @description Σ of the splits' `returnedSourceCurrencyAmount`, in the source currency (an addition to the
              *     interface): what failed payouts credited back to the source account; zero (`"0.00"` in USD)
              *     while no payout has failed.
@@ -2637,6 +2874,14 @@ export interface components {
             success: true;
             /** @description The payload, the payroll request. */
             data: components["schemas"]["PayrollRequest"];
+        };
+        /** @description Why the approver rejects the payroll request. */
+        RejectPayrollRequestRequest: {
+            /**
+             * @description Why the request is rejected; stored as `approval.rejectionReason` and as the request's `cancellationReason`.
+             * @example Two employees are paid twice in this run
+             */
+            reason: string;
         };
         /** @description Why the payroll request is cancelled. */
         CancelPayrollRequestRequest: {
@@ -3687,6 +3932,38 @@ export interface components {
             /** @description The payload, the exchange rate as stored. */
             data: components["schemas"]["ExchangeRate"];
         };
+        /** @description The settings to change; a field left out keeps its value. */
+        UpdateCustomerSettingsRequest: {
+            /**
+             * @description Whether the customer's new payroll requests need four-eyes approval. Requests already created
+             *     keep the rule they were created under: turning it off does not release a request in
+             *     `AWAITING_APPROVAL`, which still needs an approval (or a rejection or cancellation).
+             * @example true
+             */
+            requiresPayrollApproval?: boolean;
+        };
+        /** @description A customer's settings that a platform admin manages (an addition to the interface). */
+        CustomerSettings: {
+            /** @description The customer. */
+            customerId: components["schemas"]["Uuid"];
+            /**
+             * @description True: every payroll request the customer creates waits in `AWAITING_APPROVAL` until another of
+             *     its users with the `approver` permission approves it (see `PayrollApproval`). False (the
+             *     default): creating a request debits the funds at once, as the interface document describes.
+             */
+            requiresPayrollApproval: boolean;
+            /** @description The customer's users who hold the `approver` permission, ordered by last name, first name and id. */
+            approvers: components["schemas"]["UserSummary"][];
+        };
+        /** @description Envelope of a customer's settings. */
+        CustomerSettingsResponse: {
+            /**
+             * @description Always true.
+             * @constant
+             */
+            success: true;
+            data: components["schemas"]["CustomerSettings"];
+        };
         /** @description Liveness status; the process is up and serving HTTP. */
         Health: {
             /**
@@ -3755,7 +4032,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description FORBIDDEN: the caller's role may not use this operation: a customer token on an admin operation, or an admin token on an operation that acts for a customer. */
+        /** @description FORBIDDEN: the caller may not use this operation: a customer token on an admin operation, an admin token on an operation that acts for a customer, or (four-eyes approval) a user approving their own payroll request or approving or rejecting without the approver permission. The message says which. */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -3827,7 +4104,8 @@ export interface components {
         /**
          * @description The request conflicts with the current state: `FEE_HASH_ALREADY_USED` (the feeHash already created
          *     a payroll request or payout), `QUOTE_EXPIRED` (accepting a quote past its `quoteExpiresAt`),
-         *     `INVALID_STATE` (the move is not in the transition table; the message names the current status),
+         *     `INVALID_STATE` (the move is not in the transition table, e.g. approving a request that another
+         *     approver has just approved; the message names the current status),
          *     `INSUFFICIENT_FUNDS` (accepting a quote whose top-up exceeds the source account currency's
          *     `available`; the message names the shortfall and the request stays `QUOTE_PROVIDED`),
          *     `IDEMPOTENCY_KEY_IN_PROGRESS` (a request with the same `Idempotency-Key` is still running after
@@ -3885,6 +4163,20 @@ export interface components {
          *     stays unused.
          */
         CreatePayrollRequestBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /**
+         * @description VALIDATION_ERROR when the path parameter or the `Idempotency-Key` is malformed, or
+         *     INSUFFICIENT_FUNDS when the source account currency's `available` is below the request's
+         *     `totalAmount` (as at creation): nothing is debited and the request stays `AWAITING_APPROVAL`.
+         */
+        ApprovePayrollRequestBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
@@ -4147,6 +4439,11 @@ export interface components {
          * @example AED
          */
         ToCurrencyCode: components["schemas"]["CurrencyCode"];
+        /**
+         * @description Id of the customer (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example 6f1c2a9e-4b7d-4e3a-9c5f-1a2b3c4d5e6f
+         */
+        CustomerId: components["schemas"]["Uuid"];
         /**
          * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
          *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
@@ -4424,7 +4721,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The created payroll request, in `PENDING`, its total debited. */
+            /** @description The created payroll request, in `PENDING`, its total debited (in `AWAITING_APPROVAL`, nothing debited, for a customer who requires approval). */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4435,6 +4732,142 @@ export interface operations {
                 };
             };
             400: components["responses"]["CreatePayrollRequestBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    approvePayrollRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payroll request, now `PENDING`, its total debited. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ApprovePayrollRequestBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rejectPayrollRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectPayrollRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The payroll request, now `CANCELLED`, nothing debited. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -5750,6 +6183,52 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateCustomerSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the customer (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 6f1c2a9e-4b7d-4e3a-9c5f-1a2b3c4d5e6f
+                 */
+                customerId: components["parameters"]["CustomerId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCustomerSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The customer's settings as stored. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSettingsResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

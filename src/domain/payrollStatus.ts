@@ -5,7 +5,7 @@ import type { TransferOutcome } from './transfers.js';
 /** The spec's statuses: a status added to the spec fails to compile until ACTIONS_FROM covers it. */
 export type PayrollRequestStatus = components['schemas']['PayrollRequestStatus'];
 
-export type PayrollAction = 'quote' | 'accept' | 'cancel' | 'startExecution' | 'recordFxExchange' | 'fail' | 'finishPayouts';
+export type PayrollAction = 'approve' | 'reject' | 'quote' | 'accept' | 'cancel' | 'startExecution' | 'recordFxExchange' | 'fail' | 'finishPayouts';
 
 /**
  * The transition table of the spec (PayrollRequestStatus): which actions each status allows.
@@ -13,6 +13,8 @@ export type PayrollAction = 'quote' | 'accept' | 'cancel' | 'startExecution' | '
  * checks; this table only says whether the move is allowed at all.
  */
 const ACTIONS_FROM: Record<PayrollRequestStatus, readonly PayrollAction[]> = {
+  // Only for customers who require four-eyes approval; nothing is debited until 'approve'.
+  AWAITING_APPROVAL: ['approve', 'reject', 'cancel'],
   PENDING: ['quote', 'cancel'],
   QUOTE_PROVIDED: ['quote', 'accept', 'cancel'],
   QUOTE_ACCEPTED: ['startExecution'],

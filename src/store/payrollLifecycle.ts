@@ -18,14 +18,19 @@ export interface NewPayrollRequest {
   sourceAmountForExchange: string;
   feeBreakdown: components['schemas']['FeeBreakdown'];
   feeHash: string;
+  /** The customer user creating it. */
+  createdByUserId: string;
+  /** Four-eyes approval: created AWAITING_APPROVAL, nothing debited; otherwise PENDING. */
+  approvalRequired: boolean;
   at: Date;
 }
 
 export async function insertPayrollRequest(tx: Queryable, request: NewPayrollRequest): Promise<void> {
   await tx.query(
     `INSERT INTO payroll_requests (id, customer_id, source_account_currency_id, payroll_account_currency_id, total_amount, debited_amount,
-       status, estimated_fx_rate, estimated_received_amount, source_amount_for_exchange, metadata, fee_hash, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $5, 'PENDING', $6, $7, $8, $9::jsonb, $10, $11, $11)`,
+       status, estimated_fx_rate, estimated_received_amount, source_amount_for_exchange, metadata, fee_hash, created_at, updated_at,
+       created_by_user_id, approval_required)
+     VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $13::boolean THEN 'AWAITING_APPROVAL' ELSE 'PENDING' END, $6, $7, $8, $9::jsonb, $10, $11, $11, $12, $13)`,
     [
       request.id,
       request.customerId,
@@ -38,6 +43,8 @@ export async function insertPayrollRequest(tx: Queryable, request: NewPayrollReq
       JSON.stringify({ feeBreakdown: request.feeBreakdown }),
       request.feeHash,
       request.at,
+      request.createdByUserId,
+      request.approvalRequired,
     ],
   );
 }

@@ -59,6 +59,16 @@ const FX_EXCHANGE = `(SELECT json_build_object('id', f.id, 'payrollRequestId', f
       'recordedAt', ${iso('f.recorded_at')}, 'createdAt', ${iso('f.created_at')})
     FROM fx_exchanges f JOIN users u ON u.id = f.recorded_by_user_id WHERE f.payroll_request_id = r.id LIMIT 1)`;
 
+/** Four-eyes approval; the approvers as store/payrollApproval.ts findApprovers lists them. */
+const APPROVAL = `json_build_object('required', r.approval_required,
+    'approvers', CASE WHEN r.approval_required THEN COALESCE((SELECT json_agg(json_build_object('id', au.id, 'firstName', au.first_name,
+        'lastName', au.last_name, 'email', au.email) ORDER BY au.last_name, au.first_name, au.id)
+      FROM users au WHERE au.customer_id = r.customer_id AND 'approver' = ANY(au.permissions) AND au.id IS DISTINCT FROM r.created_by_user_id),
+      '[]'::json) ELSE '[]'::json END,
+    'createdByUserId', CASE WHEN r.approval_required THEN r.created_by_user_id END,
+    'approvedByUserId', r.approved_by_user_id, 'approvedAt', ${iso('r.approved_at')},
+    'rejectedByUserId', r.rejected_by_user_id, 'rejectedAt', ${iso('r.rejected_at')}, 'rejectionReason', r.rejection_reason)`;
+
 const REQUEST = `json_build_object('id', r.id,
     'sourceAccountCurrencyId', r.source_account_currency_id, 'sourceAccountCurrency', s.json,
     'payrollAccountCurrencyId', r.payroll_account_currency_id, 'payrollAccountCurrency', p.json,
@@ -67,7 +77,7 @@ const REQUEST = `json_build_object('id', r.id,
     'quotedFxRate', r.quote_rate::text, 'quoteExpiresAt', ${iso('r.quote_expires_at')}, 'quotedByUserId', q.id,
     'quotedByUser', CASE WHEN q.id IS NOT NULL THEN json_build_object('id', q.id, 'firstName', q.first_name, 'lastName', q.last_name, 'email', q.email) END,
     'quotedAt', ${iso('r.quoted_at')}, 'quote', ${QUOTE}, 'acceptedByCustomerAt', ${iso('r.accepted_by_customer_at')},
-    'cancellationReason', r.cancellation_reason, 'failureReason', r.failure_reason, 'metadata', r.metadata,
+    'cancellationReason', r.cancellation_reason, 'failureReason', r.failure_reason, 'approval', ${APPROVAL}, 'metadata', r.metadata,
     'amountSplitDetails', COALESCE(${SPLITS}, '[]'::json), 'transfers', COALESCE(${TRANSFERS}, '[]'::json), 'fxExchange', ${FX_EXCHANGE},
     'customer', json_build_object('id', r.customer_id, 'firstName', cu.first_name, 'lastName', cu.last_name,
       'company', json_build_object('legalName', cu.company_legal_name)),

@@ -25,6 +25,9 @@ export interface LockedPayrollRequest {
   quote_total_amount: string | null;
   quote_adjustment_amount: string | null;
   metadata: components['schemas']['PayrollRequestMetadata'];
+  /** Four-eyes approval: who created the request (null before migration 010) and whether it needs an approval. */
+  created_by_user_id: string | null;
+  approval_required: boolean;
   payroll_currency_code: string;
   payroll_decimals: number;
   source_currency_code: string;
@@ -37,7 +40,7 @@ export async function lockPayrollRequest(tx: Queryable, requestId: string): Prom
     `SELECT r.id, r.customer_id, r.status, r.source_account_currency_id, r.payroll_account_currency_id, r.total_amount::text,
             r.source_amount_for_exchange::text, COALESCE(r.debited_amount, r.total_amount)::text AS debited_amount, r.quote_rate::text,
             r.quote_expires_at, r.quote_source_amount_for_exchange::text, r.quote_total_amount::text, r.quote_adjustment_amount::text,
-            r.metadata, pac.currency_code AS payroll_currency_code, pc.decimals AS payroll_decimals,
+            r.metadata, r.created_by_user_id, r.approval_required, pac.currency_code AS payroll_currency_code, pc.decimals AS payroll_decimals,
             sac.currency_code AS source_currency_code, sc.decimals AS source_decimals
        FROM payroll_requests r
        JOIN account_currencies pac ON pac.id = r.payroll_account_currency_id

@@ -56,6 +56,13 @@ export interface PayrollRequestRow {
   quoted_by_first_name: string | null;
   quoted_by_last_name: string | null;
   quoted_by_email: string | null;
+  approval_required: boolean;
+  created_by_user_id: string | null;
+  approved_by_user_id: string | null;
+  approved_at: Date | null;
+  rejected_by_user_id: string | null;
+  rejected_at: Date | null;
+  rejection_reason: string | null;
 }
 
 /**
@@ -78,7 +85,8 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string): P
             p.payroll_account_currency_id, p.payroll_currency_code, p.payroll_currency_name, p.payroll_currency_decimals,
             p.payroll_account_provider,
             q.id AS quoted_by_user_id, q.first_name AS quoted_by_first_name, q.last_name AS quoted_by_last_name,
-            q.email AS quoted_by_email
+            q.email AS quoted_by_email, r.approval_required, r.created_by_user_id, r.approved_by_user_id, r.approved_at,
+            r.rejected_by_user_id, r.rejected_at, r.rejection_reason
        FROM payroll_requests r
        JOIN customers cu ON cu.id = r.customer_id
        CROSS JOIN LATERAL (

@@ -11,8 +11,8 @@ const FEE_SCHEDULE = ['account_provider text', 'currency_code text', 'percent_bp
 /** The columns written per table, in insert order: parents before the rows that refer to them. */
 const WORLD_TABLES = {
   currencies: ['id uuid', 'code text', 'name text', 'symbol text', 'decimals integer'],
-  customers: ['id uuid', 'first_name text', 'last_name text', 'company_legal_name text', 'spread_bips integer'],
-  users: ['id uuid', 'first_name text', 'last_name text', 'email text', 'role text', 'customer_id uuid'],
+  customers: ['id uuid', 'first_name text', 'last_name text', 'company_legal_name text', 'spread_bips integer', 'requires_payroll_approval boolean'],
+  users: ['id uuid', 'first_name text', 'last_name text', 'email text', 'role text', 'customer_id uuid', 'permissions text[]'],
   accounts: ['id uuid', 'account_provider text', 'customer_id uuid'],
   account_currencies: ['id uuid', 'account_id uuid', 'currency_code text', 'balance numeric', 'available numeric'],
   beneficiaries: [
@@ -53,8 +53,16 @@ const WORLD_TABLES = {
 
 type WorldTable = keyof typeof WORLD_TABLES;
 
-/** Decimals, ids and timestamps travel as strings (exact); jsonb as any JSON value. */
-type ValueOf<SqlType extends string> = SqlType extends 'integer' ? number : SqlType extends 'boolean' ? boolean : SqlType extends 'jsonb' ? unknown : string;
+/** Decimals, ids and timestamps travel as strings (exact); jsonb as any JSON value; text[] as a JSON array of strings. */
+type ValueOf<SqlType extends string> = SqlType extends 'integer'
+  ? number
+  : SqlType extends 'boolean'
+    ? boolean
+    : SqlType extends 'jsonb'
+      ? unknown
+      : SqlType extends 'text[]'
+        ? string[]
+        : string;
 
 /** `['id uuid', 'decimals integer']` → `{ id: string | null; decimals: number | null }`. */
 type RowOf<Columns extends readonly string[]> = {

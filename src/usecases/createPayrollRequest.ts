@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { DomainError, notFound } from '../domain/errors.js';
-import { payrollCreated } from '../domain/journalEntries.js';
 import { Money } from '../domain/money.js';
 import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../store/feeEstimates.js';
 import type { Queryable } from '../store/db.js';
-import { debitWithin } from '../store/ledger.js';
+import { customerRequiresApproval } from '../store/payrollApproval.js';
 import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { payrollRequestChanged } from './events.js';
+import { debitPayrollTotal } from './payrollDebit.js';
 import { type Principal, requireCustomer } from './principal.js';
 import { reloadPayrollRequest } from './views/payrollRequest.js';
 
@@ -20,7 +20,8 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
  * Create a payroll request from a feeHash, in one transaction: consume the feeHash, check the
  * body against the estimate it locked, snapshot the beneficiaries and store the splits with the
  * locked lines and fee breakdown, then check and debit the funds. Any failure rolls back, so the feeHash stays
- * unused unless it was already used.
+ * unused unless it was already used. For a customer who requires four-eyes approval the request
+ * waits in AWAITING_APPROVAL instead and nothing is debited: approvePayrollRequest debits it.
  */
 export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequest> {
   const customerId = requireCustomer(caller);
@@ -37,6 +38,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     );
 
     const breakdown = estimate.fee_breakdown;
+    const approvalRequired = await customerRequiresApproval(tx, customerId);
     await insertPayrollRequest(tx, {
       id: requestId,
       customerId,
@@ -48,6 +50,8 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       sourceAmountForExchange: estimate.source_currency_amount,
       feeBreakdown: breakdown,
       feeHash: estimate.fee_hash,
+      createdByUserId: caller.userId,
+      approvalRequired,
       at: now,
     });
     await insertSplitsWithSnapshots(
@@ -62,16 +66,16 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       })),
       now,
     );
-    // available ≥ totalAmount, then the total moves to the processor leg (journal PAYROLL_CREATED).
-    // After the request row, which the journal entry refers to; a shortfall rolls everything back.
-    const total = new Money(estimate.total_amount);
-    const ledger = {
-      sourceAccountCurrencyId: estimate.source_account_currency_id,
-      sourceCurrency: breakdown.feeCurrencyCode,
-      payrollAccountCurrencyId: estimate.payroll_account_currency_id,
-      payrollCurrency: breakdown.payrollCurrencyCode,
-    };
-    await debitWithin(tx, estimate.source_account_currency_id, total, payrollCreated(ledger, total, { payrollRequestId: requestId }), now);
+    // A shortfall rolls everything back; a request awaiting approval is debited when approved.
+    if (!approvalRequired) {
+      const ledger = {
+        sourceAccountCurrencyId: estimate.source_account_currency_id,
+        sourceCurrency: breakdown.feeCurrencyCode,
+        payrollAccountCurrencyId: estimate.payroll_account_currency_id,
+        payrollCurrency: breakdown.payrollCurrencyCode,
+      };
+      await debitPayrollTotal(tx, ledger, new Money(estimate.total_amount), requestId, now);
+    }
     await payrollRequestChanged(tx, requestId, now);
     return reloadPayrollRequest(tx, requestId);
   });

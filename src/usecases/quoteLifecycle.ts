@@ -3,6 +3,7 @@ import { DomainError, validationError } from '../domain/errors.js';
 import { acceptSettled, payrollCancelled } from '../domain/journalEntries.js';
 import { assertRate } from '../domain/minorUnits.js';
 import { Money, formatExact } from '../domain/money.js';
+import { assertMayWithdraw } from '../domain/payrollApproval.js';
 import { assertTransition } from '../domain/payrollStatus.js';
 import { quoteFigures, settleAdjustment } from '../domain/settlement.js';
 import { quoteFiguresView, splitSettlementView } from '../domain/settlementView.js';
@@ -111,7 +112,10 @@ export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, r
   });
 }
 
-/** Customer: cancel before acceptance; the debited total returns to the source account. */
+/**
+ * Customer: cancel before acceptance; the debited total returns to the source account. A request
+ * awaiting approval debited nothing: only its creator withdraws it, and nothing returns.
+ */
 export async function cancelPayrollRequest(
   deps: UseCaseDeps,
   caller: Principal,
@@ -123,8 +127,12 @@ export async function cancelPayrollRequest(
     const now = deps.clock();
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'cancel');
-    // Before acceptance the total is what creation debited.
-    await postJournalEntry(tx, payrollCancelled(payrollLedgerOf(request), new Money(request.total_amount), requestRefs(request)), now);
+    if (request.status === 'AWAITING_APPROVAL') {
+      assertMayWithdraw(requestId, request.created_by_user_id, caller.userId);
+    } else {
+      // Before acceptance the total is what creation (or the approval) debited.
+      await postJournalEntry(tx, payrollCancelled(payrollLedgerOf(request), new Money(request.total_amount), requestRefs(request)), now);
+    }
     await setCancellationReason(tx, requestId, body.reason);
     await recordStatusChange(tx, request, 'CANCELLED', now);
     return reloadPayrollRequest(tx, requestId);

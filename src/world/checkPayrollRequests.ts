@@ -26,6 +26,8 @@ export function checkPayrollRequests(world: World, index: WorldIndex): void {
 
   requests.forEach((request, r) => {
     const at: At = (...rest) => ['payrollRequests', r, ...rest];
+    // A world file records no creator or approval: an approval flow starts from the API.
+    if (request.status === 'AWAITING_APPROVAL') fail(at('status'), 'AWAITING_APPROVAL is not loaded from a world file; create the request through the API');
     const source = checkAccountsAndBreakdown(request, at, index);
     const splits = checkSplits(request, at, index, seenSplitIds);
     checkPayoutLinks(request, at, index, splits, seenTransferIds);

@@ -74,7 +74,7 @@ function indexCurrencies(world: World): Map<string, number> {
   return codes;
 }
 
-/** Role customer ⇔ customerId. */
+/** Role customer ⇔ customerId; permissions only for customer users. */
 function indexUsers(world: World, index: Pick<WorldIndex, 'customers'>): Map<string, number> {
   const users = uniqueIndex(
     world.users,
@@ -89,6 +89,8 @@ function indexUsers(world: World, index: Pick<WorldIndex, 'customers'>): Map<str
       requireCustomer(index, customerId, ['users', i, 'customerId']);
     } else if (customerId !== null) {
       fail(['users', i, 'customerId'], 'must be absent or null for a user with role admin');
+    } else if ((user.permissions ?? []).length > 0) {
+      fail(['users', i, 'permissions'], 'are for users with role customer (approver approves their payroll requests)');
     }
   });
   return users;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
 import { beneficiaryA1Snapshot, ids } from '../fixtures/world.js';
 import { type TestServer, startTestServer } from '../support/server.js';
+import { noApproval } from '../support/payroll.js';
 
 let server: TestServer;
 beforeAll(async () => (server = await startTestServer()));
@@ -48,8 +49,12 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
         // Issue 14's additions: the figures at the quote and what failed payouts credited back.
         'quote',
         'returnedAmount',
+        // Issue 17's addition: four-eyes approval.
+        'approval',
       ].sort(),
     );
+    // A world request of a customer who did not opt in: no approval, and none recorded.
+    expect(request.approval).toEqual(noApproval);
     expect(request).toMatchObject({
       id: ids.requestACompleted,
       status: 'COMPLETED',

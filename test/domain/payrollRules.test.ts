@@ -13,8 +13,17 @@ describe('payroll request transitions', () => {
     expect(() => assertTransition(id, 'QUOTE_PROVIDED', 'accept')).not.toThrow();
     expect(() => assertTransition(id, 'EXECUTING', 'recordFxExchange')).not.toThrow();
     expect(() => assertTransition(id, 'QUOTE_ACCEPTED', 'cancel')).toThrow(
-      new DomainError('INVALID_STATE', `Payroll request ${id} is QUOTE_ACCEPTED; cancel is allowed from PENDING or QUOTE_PROVIDED`),
+      new DomainError('INVALID_STATE', `Payroll request ${id} is QUOTE_ACCEPTED; cancel is allowed from AWAITING_APPROVAL or PENDING or QUOTE_PROVIDED`),
     );
+    // Four-eyes approval: approve and reject only from AWAITING_APPROVAL, which allows nothing else but cancel.
+    expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'approve')).not.toThrow();
+    expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'reject')).not.toThrow();
+    expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'cancel')).not.toThrow();
+    expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'quote')).toThrow(
+      `Payroll request ${id} is AWAITING_APPROVAL; quote is allowed from PENDING or QUOTE_PROVIDED`,
+    );
+    expect(() => assertTransition(id, 'AWAITING_APPROVAL', 'startExecution')).toThrow('startExecution is allowed from QUOTE_ACCEPTED');
+    expect(() => assertTransition(id, 'PENDING', 'approve')).toThrow(`Payroll request ${id} is PENDING; approve is allowed from AWAITING_APPROVAL`);
     expect(() => assertTransition(id, 'COMPLETED', 'fail')).toThrow(`Payroll request ${id} is COMPLETED; fail is allowed from EXECUTING or PAYOUT_INITIATED`);
     expect(() => assertTransition(id, 'PENDING', 'accept')).toThrow('accept is allowed from QUOTE_PROVIDED');
   });

@@ -114,6 +114,8 @@ const SCOPED_TO_A = new Set([
   'getPayrollRequest',
   'acceptPayrollQuote',
   'cancelPayrollRequest',
+  'approvePayrollRequest',
+  'rejectPayrollRequest',
   'estimatePayrollFee',
   'createPayrollRequest',
   'estimatePayoutFees',

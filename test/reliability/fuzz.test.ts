@@ -45,7 +45,7 @@ const BROKEN_RUNS = Number(process.env.FUZZ_BROKEN_RUNS ?? 3600);
 
 let spec: Spec;
 let server: TestServer;
-const tokens: Record<User, string> = { userA: '', userB: '', admin: '' };
+const tokens: Record<User, string> = { userA: '', userB: '', admin: '', userA2: '' };
 
 const stats = {
   cases: 0,

@@ -18,6 +18,18 @@ export type CreatePayrollRequestRequest = Schemas['CreatePayrollRequestRequest']
 export type PayrollEntry = Schemas['EstimateAmountSplitEntry'] & { purposeCode?: Schemas['PurposeCode'] };
 export type PayrollAccounts = Pick<EstimatePayrollFeeRequest, 'sourceAccountCurrencyId' | 'payrollAccountCurrencyId'>;
 
+/** `approval` of a request that needed none (its customer had not opted in to four-eyes approval). */
+export const noApproval: PayrollRequest['approval'] = {
+  required: false,
+  approvers: [],
+  createdByUserId: null,
+  approvedByUserId: null,
+  approvedAt: null,
+  rejectedByUserId: null,
+  rejectedAt: null,
+  rejectionReason: null,
+};
+
 /** Customer A's USD account currency paying into the partner bank's AED account: the usual pair. */
 export const usdToAed: PayrollAccounts = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed };
 

@@ -1,5 +1,6 @@
 import { fundAccountCurrency } from '../../usecases/accounts.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
+import { updateCustomerSettings } from '../../usecases/customerSettings.js';
 import { listAdminPayrollRequests } from '../../usecases/listPayrollRequests.js';
 import { providePayrollQuote } from '../../usecases/quoteLifecycle.js';
 import { recordFxExchange } from '../../usecases/recordFxExchange.js';
@@ -17,5 +18,6 @@ export function adminHandlers(deps: UseCaseDeps) {
       return { status: 200, data: await updateExchangeRate(deps, caller, pair, body) };
     },
     fundAccountCurrency: async ({ caller, params, body }) => ({ status: 201, data: await fundAccountCurrency(deps, caller, params.accountCurrencyId, body) }),
+    updateCustomerSettings: async ({ caller, params, body }) => ({ status: 200, data: await updateCustomerSettings(deps, caller, params.customerId, body) }),
   } satisfies Partial<Handlers>;
 }

@@ -4,6 +4,7 @@ import { estimatePayrollFee } from '../../usecases/estimatePayrollFee.js';
 import { getPayrollRequestJson } from '../../usecases/getPayrollRequest.js';
 import { listCustomerPayrollRequests } from '../../usecases/listPayrollRequests.js';
 import { createPayrollRequestFromCsv, estimatePayrollFeeFromCsv, payrollCsvTemplate, refuseCsvQueryWithJson } from '../../usecases/payrollCsv.js';
+import { approvePayrollRequest, rejectPayrollRequest } from '../../usecases/payrollApproval.js';
 import { acceptPayrollQuote, cancelPayrollRequest } from '../../usecases/quoteLifecycle.js';
 import type { Handlers } from '../operations.js';
 
@@ -25,5 +26,7 @@ export function payrollHandlers(deps: UseCaseDeps) {
     getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await getPayrollRequestJson(deps, caller, params.requestId) }),
     acceptPayrollQuote: async ({ caller, params }) => ({ status: 200, data: await acceptPayrollQuote(deps, caller, params.requestId) }),
     cancelPayrollRequest: async ({ caller, params, body }) => ({ status: 200, data: await cancelPayrollRequest(deps, caller, params.requestId, body) }),
+    approvePayrollRequest: async ({ caller, params }) => ({ status: 200, data: await approvePayrollRequest(deps, caller, params.requestId) }),
+    rejectPayrollRequest: async ({ caller, params, body }) => ({ status: 200, data: await rejectPayrollRequest(deps, caller, params.requestId, body) }),
   } satisfies Partial<Handlers>;
 }

@@ -12,6 +12,7 @@ import {
   findPayrollRequestRow,
   findTransfers,
 } from '../../store/payrollRequests.js';
+import { findApprovers } from '../../store/payrollApproval.js';
 import { toTransfer } from './transfer.js';
 
 type Schemas = components['schemas'];
@@ -25,7 +26,8 @@ export async function loadPayrollRequest(tx: Queryable, requestId: string): Prom
   const row = await findPayrollRequestRow(tx, requestId);
   if (!row) return null;
   const [splits, transfers, fx] = [await findAmountSplits(tx, requestId), await findTransfers(tx, requestId), await findFxExchange(tx, requestId)];
-  return toPayrollRequest(row, splits, transfers, fx);
+  const approvers = row.approval_required ? await findApprovers(tx, row.customer_id, row.created_by_user_id) : [];
+  return { ...toPayrollRequest(row, splits, transfers, fx), approval: approvalOf(row, approvers) };
 }
 
 /** The request that a use case has just changed, inside the same transaction: it exists. */
@@ -35,7 +37,12 @@ export async function reloadPayrollRequest(tx: Queryable, requestId: string): Pr
   return request;
 }
 
-function toPayrollRequest(row: PayrollRequestRow, splits: AmountSplitRow[], transfers: TransferRow[], fx: FxExchangeRow | null): PayrollRequest {
+function toPayrollRequest(
+  row: PayrollRequestRow,
+  splits: AmountSplitRow[],
+  transfers: TransferRow[],
+  fx: FxExchangeRow | null,
+): Omit<PayrollRequest, 'approval'> {
   const splitById = new Map(splits.map((split) => [split.id, split]));
   return {
     id: row.id,
@@ -113,6 +120,20 @@ function quoteOf(row: PayrollRequestRow): Schemas['PayrollQuoteFigures'] | null 
     receivedAmount: row.quote_received_amount,
     debitedAmount: row.debited_amount,
     adjustmentAmount: row.quote_adjustment_amount,
+  };
+}
+
+/** Four-eyes approval: who may approve (when required), and who approved or rejected and when. */
+function approvalOf(row: PayrollRequestRow, approvers: Schemas['UserSummary'][]): Schemas['PayrollApproval'] {
+  return {
+    required: row.approval_required,
+    approvers,
+    createdByUserId: row.approval_required ? row.created_by_user_id : null,
+    approvedByUserId: row.approved_by_user_id,
+    approvedAt: isoOrNull(row.approved_at),
+    rejectedByUserId: row.rejected_by_user_id,
+    rejectedAt: isoOrNull(row.rejected_at),
+    rejectionReason: row.rejection_reason,
   };
 }
 

@@ -20,8 +20,11 @@ export function referenceRows(world: World): Pick<WorldTableRows, ReferenceTable
   const { fees } = world;
   return {
     currencies: world.currencies.map((c) => ({ ...columns(c, ['code', 'name', 'symbol', 'decimals']), id: c.id ?? randomUUID() })),
-    customers: world.customers.map((c) => columns(c, ['id', 'firstName', 'lastName', 'companyLegalName', 'spreadBips'])),
-    users: world.users.map((u) => columns(u, ['id', 'firstName', 'lastName', 'email', 'role', 'customerId'])),
+    customers: world.customers.map((c) => ({
+      ...columns(c, ['id', 'firstName', 'lastName', 'companyLegalName', 'spreadBips']),
+      requires_payroll_approval: c.requiresPayrollApproval ?? false,
+    })),
+    users: world.users.map((u) => ({ ...columns(u, ['id', 'firstName', 'lastName', 'email', 'role', 'customerId']), permissions: [...(u.permissions ?? [])] })),
     accounts: world.accounts.map((a) => columns(a, ['id', 'accountProvider', 'customerId'])),
     beneficiaries: world.beneficiaries.map((b) => ({
       ...columns(b, ['id', 'customerId', 'firstName', 'lastName', 'displayName', 'type', 'nationality', 'bankName']),

@@ -9,6 +9,7 @@ const AMOUNT_CURRENCY_TYPES = specEnum<Schemas['AmountCurrencyType']>()(['SOURCE
 const TRANSFER_TYPES = specEnum<Schemas['TransferType']>()(['PROCESSOR_INTERNAL_DEBIT', 'PROCESSOR_TO_BANK', 'BANK_TO_BENEFICIARY']);
 const TRANSFER_STATUSES = specEnum<Schemas['TransferStatus']>()(['PENDING', 'INITIATED', 'PROCESSING', 'COMPLETED', 'FAILED']);
 const PAYROLL_STATUSES = specEnum<Schemas['PayrollRequestStatus']>()([
+  'AWAITING_APPROVAL',
   'PENDING',
   'QUOTE_PROVIDED',
   'QUOTE_ACCEPTED',

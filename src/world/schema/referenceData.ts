@@ -49,6 +49,12 @@ export const referenceDataDefs = {
         minimum: 0,
         maximum: 9999,
       },
+      requiresPayrollApproval: {
+        description:
+          "Four-eyes approval: the customer's payroll requests wait in AWAITING_APPROVAL until another of its users with the approver permission approves them. Absent: false.",
+        type: 'boolean',
+        default: false,
+      },
     },
   },
   user: {
@@ -64,6 +70,12 @@ export const referenceDataDefs = {
       customerId: {
         description: 'Required for role customer; absent or null for role admin.',
         anyOf: [ref('uuid'), { type: 'null' }],
+      },
+      permissions: {
+        description: "A customer user's permissions: approver approves and rejects the customer's payroll requests (four-eyes approval). Absent: none.",
+        type: 'array',
+        uniqueItems: true,
+        items: { enum: ['approver'] },
       },
     },
   },

@@ -9,8 +9,9 @@ import { composeIBAN } from 'ibantools';
 import { ids } from '../../fixtures/world.js';
 import { type JsonSchema, type Operation, type RawResponse, type Spec, fillPath } from '../spec.js';
 
-export type User = 'userA' | 'userB' | 'admin';
-export const userIds: Record<User, string> = { userA: ids.userA, userB: ids.userB, admin: ids.admin };
+/** userA2: customer A's approver (four-eyes approval), who approves what userA created. */
+export type User = 'userA' | 'userB' | 'admin' | 'userA2';
+export const userIds: Record<User, string> = { userA: ids.userA, userB: ids.userB, admin: ids.admin, userA2: ids.userA2Approver };
 
 // ---------------------------------------------------------------------------------------------
 // Pools of real resources, filled from the world and from the answers of earlier cases.
@@ -157,6 +158,7 @@ const HINTS: Record<string, (schema: JsonSchema) => fc.Arbitrary<unknown>> = {
       maxLength: 4,
       selector: (entry) => (entry as { beneficiaryId?: unknown }).beneficiaryId,
     }),
+  customerId: () => uuidOr(fc.constantFrom(ids.customerA, ids.customerB)),
   reason: (schema) => textArb(schema.minLength ?? 1, Math.min(schema.maxLength ?? 60, 60)),
   // Beneficiaries: mostly valid bank details, so that creates and updates get through (and collide).
   iban: () =>
@@ -259,7 +261,12 @@ export function caseArb(spec: Spec, opIndex: number): fc.Arbitrary<Case> {
       ? fc.constant(null)
       : op.role === 'admin'
         ? fc.constant('admin')
-        : fc.oneof({ weight: 9, arbitrary: fc.constant('userA' as const) }, { weight: 1, arbitrary: fc.constant('userB' as const) });
+        : fc.oneof(
+            { weight: 9, arbitrary: fc.constant('userA' as const) },
+            { weight: 1, arbitrary: fc.constant('userB' as const) },
+            // Customer A's approver, mostly where approving and rejecting are done.
+            { weight: ['approvePayrollRequest', 'rejectPayrollRequest'].includes(op.operationId) ? 6 : 1, arbitrary: fc.constant('userA2' as const) },
+          );
   // Bodies from the schema, and now and then the spec's own request examples (foreign ids: 404s).
   const fromSchema = op.bodySchema ? schemaArb(op.bodySchema, '') : fc.constant(undefined);
   const body =

@@ -1,0 +1,64 @@
+import type { components } from '../../generated/api.js';
+import { type ApprovalActor, assertMayApprove, assertMayReject } from '../domain/payrollApproval.js';
+import { Money } from '../domain/money.js';
+import { assertTransition } from '../domain/payrollStatus.js';
+import type { Queryable } from '../store/db.js';
+import { findUserPermissions, setApproved, setRejected } from '../store/payrollApproval.js';
+import type { UseCaseDeps } from './deps.js';
+import { recordStatusChange } from './events.js';
+import { lockRequestFor } from './payrollAccess.js';
+import { debitPayrollTotal } from './payrollDebit.js';
+import { payrollLedgerOf } from './payrollSettlement.js';
+import { type Principal, requireCustomer } from './principal.js';
+import { reloadPayrollRequest } from './views/payrollRequest.js';
+
+type PayrollRequest = components['schemas']['PayrollRequest'];
+
+/**
+ * Four-eyes approval (issue 17). A request of a customer who requires approval waits in
+ * AWAITING_APPROVAL with nothing debited. The request's row lock serialises approvers: of two
+ * who approve at once, the second finds it PENDING and gets 409 INVALID_STATE, so it is debited once.
+ */
+
+/**
+ * Another approver of the customer approves: the total is debited by the creation's own debit
+ * path (400 INSUFFICIENT_FUNDS leaves the request AWAITING_APPROVAL), at the figures the feeHash
+ * locked even after it expired, and the request moves to PENDING.
+ */
+export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<PayrollRequest> {
+  requireCustomer(caller);
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock();
+    const request = await lockRequestFor(tx, caller, requestId);
+    assertTransition(requestId, request.status, 'approve');
+    assertMayApprove(requestId, request.created_by_user_id, await actorOf(tx, caller));
+    await debitPayrollTotal(tx, payrollLedgerOf(request), new Money(request.total_amount), request.id, now);
+    await setApproved(tx, request.id, caller.userId, now);
+    await recordStatusChange(tx, request, 'PENDING', now);
+    return reloadPayrollRequest(tx, request.id);
+  });
+}
+
+/** An approver of the customer rejects: → CANCELLED with the reason; nothing was debited, nothing moves. */
+export async function rejectPayrollRequest(
+  deps: UseCaseDeps,
+  caller: Principal,
+  requestId: string,
+  body: components['schemas']['RejectPayrollRequestRequest'],
+): Promise<PayrollRequest> {
+  requireCustomer(caller);
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock();
+    const request = await lockRequestFor(tx, caller, requestId);
+    assertTransition(requestId, request.status, 'reject');
+    assertMayReject(await actorOf(tx, caller));
+    await setRejected(tx, request.id, caller.userId, now, body.reason);
+    await recordStatusChange(tx, request, 'CANCELLED', now);
+    return reloadPayrollRequest(tx, request.id);
+  });
+}
+
+/** The caller's permissions as they are now, read in the deciding transaction. */
+async function actorOf(tx: Queryable, caller: Principal): Promise<ApprovalActor> {
+  return { userId: caller.userId, permissions: await findUserPermissions(tx, caller.userId) };
+}
