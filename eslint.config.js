@@ -42,7 +42,7 @@ const LAYERS = {
   // The rest of the composition root (the server's entry point, the app's wiring) may import anything.
   root: { files: ['src/main.ts', 'src/server.ts', 'src/composition.ts', 'src/composition/**'], imports: '*' },
   // The published client must not pull in the server.
-  client: { folder: 'client', imports: ['generated'] },
+  client: { folder: 'packages/client', imports: ['generated'] },
   generated: { folder: 'generated', imports: [] },
   // Tests, scripts, the benchmark and the examples reach into any layer.
   test: { folder: 'test', imports: '*' },
@@ -85,8 +85,8 @@ const policies = [
   { allow: { to: { module: { origin: ['external', 'core'] } } } },
   ...layerPolicies,
   // Webhook signing is one module, shared with the published client that verifies the signatures; the server
-  // signs in its use cases or adapters, and takes nothing else from client/.
-  { from: layersSelector(['usecases', 'adapters']), allow: { to: { element: { types: 'client', fileInternalPath: 'webhooks.ts' } } } },
+  // signs in its use cases or adapters, and takes nothing else from packages/client/.
+  { from: layersSelector(['usecases', 'adapters']), allow: { to: { element: { types: 'client', fileInternalPath: 'src/webhooks.ts' } } } },
   ...OWNED_PACKAGES.map(({ packages, layer }) => ({
     from: layersSelector(layers.map(([name]) => name).filter((name) => name !== layer && !ANYTHING_GOES.includes(name))),
     disallow: { to: { module: { origin: 'external', source: packages } } },
@@ -108,7 +108,7 @@ export function resolve(source, file) {
 }
 
 export default defineConfig(
-  { ignores: ['generated/', 'dist/', 'data/', 'coverage/', 'node_modules/'] },
+  { ignores: ['generated/', 'dist/', 'packages/*/dist/', 'data/', 'coverage/', 'node_modules/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

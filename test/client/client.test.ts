@@ -1,7 +1,7 @@
 // The published client (client/index.ts) against the real app: bearer auth, Idempotency-Key,
 // unwrap and PayrollApiError, and type checks that a wrong call does not compile (tsc --noEmit).
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { PayrollApiError, createPayrollClient, isFinalPayrollStatus, unwrap, type components } from '../../client/index.js';
+import { PayrollApiError, createPayrollClient, isFinalPayrollStatus, unwrap, type components } from '../../packages/client/src/index.js';
 import { ids } from '../fixtures/world.js';
 import { thrownBy } from '../support/errors.js';
 import { type TestServer, startTestServer } from '../support/server.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PayrollApiError, createPayrollClient, unwrap } from '../../client/index.js';
+import { PayrollApiError, createPayrollClient, unwrap } from '../../packages/client/src/index.js';
 import { bundledSpecCopy, inRepo } from '../support/build.js';
 import { freePort } from '../support/processes.js';
 

@@ -15,7 +15,11 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function typeCheckExample(source: string): void {
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'readme-example', private: true, type: 'module' }));
   writeFileSync(join(scratch, 'example.ts'), source);
-  typeCheck(scratch, { files: ['example.ts'], skipLibCheck: true, paths: { 'payroll-fee-service': [inRepo('client', 'index.ts')] } });
+  typeCheck(scratch, {
+    files: ['example.ts'],
+    skipLibCheck: true,
+    paths: { 'payroll-fee-service': [inRepo('packages', 'client', 'src', 'index.ts')], 'payroll-fee-service/types': [inRepo('generated', 'api.d.ts')] },
+  });
 }
 
 describe('README: client usage example', () => {

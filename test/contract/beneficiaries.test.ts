@@ -3,7 +3,7 @@
 // its field; duplicates are 409; another customer's beneficiary is 404 everywhere; lists mask bank
 // details; snapshots of existing payroll requests never change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../../client/index.js';
+import type { components } from '../../generated/api.js';
 import { ids } from '../fixtures/world.js';
 import { estimateAndCreate, payrollBodies } from '../support/payroll.js';
 import { type TestServer, startTestServer } from '../support/server.js';

@@ -4,7 +4,7 @@
  * so a spec change breaks these helpers where it breaks a real client.
  */
 import { expect } from 'vitest';
-import type { PayrollClient, components } from '../../client/index.js';
+import type { PayrollClient, components } from '../../packages/client/src/index.js';
 import { ids } from '../fixtures/world.js';
 import type { TestServer } from './server.js';
 

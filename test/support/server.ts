@@ -1,5 +1,5 @@
 import type { Store } from 'express-rate-limit';
-import { type PayrollClient, createPayrollClient } from '../../client/index.js';
+import { type PayrollClient, createPayrollClient } from '../../packages/client/src/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { createLogger } from '../../src/logger.js';

@@ -8,10 +8,10 @@
  * const estimate = unwrap(await api.POST('/v1/customers/payroll/estimate', { body }));
  * ```
  *
- * Published as the package's main export (built into `dist/client/`); the project's own contract
+ * The main export of the `payroll-fee-service` package (packages/client, built into its `dist/`); the project's own contract
  * tests drive the server through it, so a spec change that breaks a client breaks the build.
  */
-import createClient, { type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import createClient, { type Client, type ClientPathsWithMethod, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import type { components, operations, paths } from 'payroll-fee-service/types';
 
 export type { components, operations, paths };
@@ -47,28 +47,21 @@ export interface CallOptions {
 }
 
 type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-type MediaType = `${string}/${string}`;
-type PathsWithMethod<Paths, Method extends HttpMethod> = {
-  [Path in keyof Paths]: Paths[Path] extends { [M in Method]: unknown } ? Path : never;
-}[keyof Paths];
-// `{} extends Pick<T, K>` is openapi-fetch's own test for an optional key: the empty object type is the point.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-type RequiredKeysOfHelper<T> = { [K in keyof T]: {} extends Pick<T, K> ? never : K }[keyof T];
-type RequiredKeysOf<T> = RequiredKeysOfHelper<T> extends undefined ? never : RequiredKeysOfHelper<T>;
-// openapi-fetch constrains an operation to Record<string | number, any>; every generated one is (the same `any`,
-// or the constraint would not match openapi-fetch's).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Operation<T> = Extract<T, Record<string | number, any>>;
-// As openapi-fetch's InitParam: the options argument is optional exactly when nothing in it is required;
-// the call options are added after inference.
-type InitParam<Init> =
-  RequiredKeysOf<Init> extends never ? [(Init & CallOptions & { [key: string]: unknown })?] : [Init & CallOptions & { [key: string]: unknown }];
+// The options argument is optional exactly when openapi-fetch's MaybeOptionalInit admits `undefined` (nothing
+// in it is required); the call options are added after inference, as openapi-fetch adds its own extras.
+type InitParam<Init> = undefined extends Init ? [(Init & CallOptions)?] : [Init & CallOptions];
 
-/** One HTTP method of the client: the paths that have it, their options, their typed responses. */
-export type PayrollClientMethod<Method extends HttpMethod> = <Path extends PathsWithMethod<paths, Method>, Init extends MaybeOptionalInit<paths[Path], Method>>(
+/**
+ * One HTTP method of the client: openapi-fetch's own method type (its exported `ClientPathsWithMethod`,
+ * `MaybeOptionalInit` and `FetchResponse`), whose options also take {@link CallOptions}.
+ */
+export type PayrollClientMethod<Method extends HttpMethod> = <
+  Path extends ClientPathsWithMethod<Client<paths>, Method>,
+  Init extends MaybeOptionalInit<paths[Path], Method>,
+>(
   url: Path,
   ...init: InitParam<Init>
-) => Promise<FetchResponse<Operation<paths[Path][Method]>, Init, MediaType>>;
+) => Promise<FetchResponse<paths[Path][Method] & Record<string, unknown>, Init, `${string}/${string}`>>;
 
 /** The client: openapi-fetch's call style (`api.GET(path, { params, body, headers })`) for every operation. */
 export interface PayrollClient {

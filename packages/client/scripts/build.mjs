@@ -1,0 +1,35 @@
+// npm run build (and prepack): dist/ as published. Compiles src/ (JavaScript + declarations), then copies
+// in what the repository generates from the spec: the types (generated/api.d.ts → dist/api.d.ts, the
+// package's "./types" export; the declarations, which name it `payroll-fee-service/types` in src/, import it
+// as `./api.js`, which every module resolution finds, Node10's included) and the bundled
+// spec (redocly bundle → dist/openapi.json, written without indentation). The spec ships once, as JSON
+// (which any YAML 1.2 parser reads too): a second, YAML copy would add a third of a megabyte, and the
+// installed package (with openapi-fetch) must stay under 1 MB (test/client/pack.test.ts).
+import { execFileSync } from 'node:child_process';
+import process from 'node:process';
+import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = join(pkg, '..', '..');
+const bin = (name) => join(repo, 'node_modules', '.bin', name);
+const run = (command, args) => {
+  try {
+    execFileSync(command, args, { cwd: pkg, stdio: 'pipe', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
+  } catch (error) {
+    process.stderr.write(`${[command, ...args].join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    process.exit(1);
+  }
+};
+
+rmSync(join(pkg, 'dist'), { recursive: true, force: true });
+run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+copyFileSync(join(repo, 'generated', 'api.d.ts'), join(pkg, 'dist', 'api.d.ts'));
+for (const file of readdirSync(join(pkg, 'dist')).filter((name) => name.endsWith('.d.ts') && name !== 'api.d.ts')) {
+  const path = join(pkg, 'dist', file);
+  writeFileSync(path, readFileSync(path, 'utf8').replaceAll("from 'payroll-fee-service/types'", "from './api.js'"));
+}
+const spec = join(pkg, 'dist', 'openapi.json');
+run(bin('redocly'), ['bundle', join(repo, 'openapi', 'openapi.yaml'), '-o', spec]);
+writeFileSync(spec, JSON.stringify(JSON.parse(readFileSync(spec, 'utf8'))));
