@@ -116,7 +116,7 @@ async function createPayroll(p: Payroll) {
     return { beneficiaryId: BENEFICIARIES[n]!, amount: amountOf(entry.units, Math.min(entry.places, scale)), amountCurrencyType: entry.type };
   });
   for (const [n, entry] of p.entries.entries()) {
-    await db.query('UPDATE beneficiaries SET reference = $2 WHERE id = $1', [BENEFICIARIES[n], entry.fails ? 'FAIL-PROPERTY' : null]);
+    await db.query('UPDATE beneficiaries SET reference = $2 WHERE id = $1', [BENEFICIARIES[n], entry.fails ? `FAIL-PROPERTY-${n}` : null]);
   }
   const accounts = { sourceAccountCurrencyId: p.pair.source, payrollAccountCurrencyId: p.pair.payroll };
   const estimate = await unlessZeroRefused(() => estimatePayrollFee(deps, customer, { ...accounts, amountSplitDetails: entries }));
