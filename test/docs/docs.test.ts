@@ -176,18 +176,21 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
   });
 
   it('lists the tags in the order of the workflow, and the payroll operations from the estimate to the poll', async () => {
-    expect(tags).toEqual(['Payroll', 'Payouts', 'Webhooks', 'Admin', 'Operations']);
+    expect(tags).toEqual(['Payroll', 'Payouts', 'Beneficiaries', 'Accounts', 'Webhooks', 'Admin', 'Operations']);
     const menu = page.locator('[data-component-name="Menu/Menu"]').first();
     const estimate = menu.getByText('Estimate the fees of a payroll distribution', { exact: true });
     if (!(await estimate.isVisible())) await menu.getByText('Payroll', { exact: true }).first().click();
     await estimate.waitFor({ state: 'visible' });
     const sidebar = await menu.innerText();
     const order = [
+      'Download the payroll CSV template',
       'Estimate the fees of a payroll distribution',
       'Create a payroll request',
       'Accept the FX quote',
       'Get a payroll request',
       'Payouts',
+      'Beneficiaries',
+      'Accounts',
       'Webhooks',
       'Admin',
     ];
