@@ -13,6 +13,11 @@ export async function findUser(tx: Queryable, userId: string): Promise<UserRow |
   return rows[0] ?? null;
 }
 
+/** The users with this email address, compared case-insensitively (the column is not unique). */
+export async function findUsersByEmail(tx: Queryable, email: string): Promise<UserRow[]> {
+  return tx.query<UserRow>('SELECT id, role, customer_id FROM users WHERE lower(email) = lower($1) ORDER BY id', [email]);
+}
+
 export interface CurrencyRow {
   code: string;
   decimals: number;

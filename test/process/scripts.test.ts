@@ -2,8 +2,10 @@
 // and the Redis probe the Redis tests skip by.
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ids } from '../fixtures/world.js';
 import { inRepo } from '../support/build.js';
+import { type FreshDatabase, freshDatabase } from '../support/database.js';
 import { redisAnswers } from '../support/redis.js';
 
 interface Ran {
@@ -26,12 +28,23 @@ function npmRun(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Pr
 
 const DANA = '7b1e0003-0000-4000-8000-000000000001';
 
+/** The `sub` and lifetime of a printed token. */
+function claims(stdout: string): { sub: string; ttl: number } {
+  const payload = JSON.parse(Buffer.from(stdout.trim().split('.')[1]!, 'base64url').toString()) as { sub: string; exp: number; iat: number };
+  return { sub: payload.sub, ttl: payload.exp - payload.iat };
+}
+
 describe('npm run token', () => {
   it('--help prints the usage, no stack trace, and exits 0', async () => {
     const { code, stdout, stderr } = await npmRun('token', ['--help']);
     expect(code).toBe(0);
-    expect(stdout).toContain('usage: npm run -s token -- --user <userId (uuid)>');
+    expect(stdout).toContain('usage: npm run -s token -- (--user <userId (uuid)> | --email <address>)');
     expect(stdout + stderr).not.toMatch(/\n\s+at /);
+    // The world's users, so a reader starts without an id table: email, role, name, company, id.
+    expect(stdout).toContain('Users of worlds/demo.json:');
+    expect(stdout).toMatch(new RegExp(`dana\\.haddad@acme-trading\\.example +customer +Dana Haddad, Acme Trading LLC +${DANA}`));
+    expect(stdout).toMatch(/omar\.nasser@ops\.payroll\.example +admin +Omar Nasser +7b1e0003-0000-4000-8000-000000000003/);
+    expect(stdout).toMatch(/rania\.saleh@acme-trading\.example +customer, approver +Rania Saleh/);
   }, 60_000);
 
   it('an unknown option prints what is wrong and the usage, exit 2', async () => {
@@ -52,10 +65,58 @@ describe('npm run token', () => {
   it('prints a token for a user of the world', async () => {
     const { code, stdout } = await npmRun('token', ['--user', DANA, '--ttl', '60']);
     expect(code).toBe(0);
-    const payload = JSON.parse(Buffer.from(stdout.trim().split('.')[1]!, 'base64url').toString()) as { sub: string; exp: number; iat: number };
-    expect(payload.sub).toBe(DANA);
-    expect(payload.exp - payload.iat).toBe(60);
+    expect(claims(stdout)).toEqual({ sub: DANA, ttl: 60 });
   }, 60_000);
+
+  it('--email names the user by address, in any case', async () => {
+    const { code, stdout } = await npmRun('token', ['--email', 'Dana.Haddad@acme-trading.example']);
+    expect(code).toBe(0);
+    expect(claims(stdout)).toEqual({ sub: DANA, ttl: 3600 });
+  }, 60_000);
+
+  it('refuses an email the world does not hold, saying so, and prints no token', async () => {
+    const { code, stdout, stderr } = await npmRun('token', ['--email', 'nobody@acme-trading.example']);
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('no user with email nobody@acme-trading.example in worlds/demo.json');
+  }, 60_000);
+
+  it('takes --user or --email, not both, and an email must look like one (usage, exit 2)', async () => {
+    for (const args of [['--user', DANA, '--email', 'dana.haddad@acme-trading.example'], ['--email', 'dana.haddad'], []]) {
+      const { code, stdout, stderr } = await npmRun('token', args);
+      expect({ args, code, stdout }).toEqual({ args, code: 2, stdout: '' });
+      expect(stderr).toContain('usage:');
+    }
+  }, 120_000);
+});
+
+describe('npm run token with DATABASE_URL: the users table is asked', () => {
+  let database: FreshDatabase;
+  beforeAll(async () => {
+    database = await freshDatabase();
+  });
+  afterAll(() => database?.drop());
+
+  it('finds a user by email there, and says when none or several have it', async () => {
+    const env = { DATABASE_URL: database.url };
+    const found = await npmRun('token', ['--email', 'alice@alpha.example', '--ttl', '60'], env);
+    expect(found.code, found.stderr).toBe(0);
+    expect(claims(found.stdout)).toEqual({ sub: ids.userA, ttl: 60 });
+
+    const missing = await npmRun('token', ['--email', 'dana.haddad@acme-trading.example'], env);
+    expect({ code: missing.code, stdout: missing.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(missing.stderr).toContain('no user with email dana.haddad@acme-trading.example in the database at DATABASE_URL');
+
+    const twin = '7b1e0003-0000-4000-8000-0000000000aa';
+    await database.db.query(
+      `INSERT INTO users (id, first_name, last_name, email, role, customer_id) SELECT $1, 'Al', 'Twin', upper(email), role, customer_id FROM users WHERE id = $2`,
+      [twin, ids.userA],
+    );
+    const ambiguous = await npmRun('token', ['--email', 'alice@alpha.example'], env);
+    expect({ code: ambiguous.code, stdout: ambiguous.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(ambiguous.stderr).toContain('2 users have email alice@alpha.example');
+    expect(ambiguous.stderr).toContain(twin);
+  }, 120_000);
 });
 
 describe('the Redis probe (Redis tests skip without a server)', () => {
