@@ -154,11 +154,15 @@ async function replayCase(server: TestServer, example: ExampleCase): Promise<Raw
 describe('the spec’s examples', () => {
   it('every request body has a named example, every example pairs with a response example, every required parameter has an example', () => {
     expect(spec.bodiesWithoutExamples, 'request bodies without a named example').toEqual([]);
-    expect(spec.cases.filter((example) => !example.expected).map((example) => `${example.operationId} ${example.name}`), 'examples with no response example to pair with').toEqual(
-      [],
-    );
+    expect(
+      spec.cases.filter((example) => !example.expected).map((example) => `${example.operationId} ${example.name}`),
+      'examples with no response example to pair with',
+    ).toEqual([]);
     const unsupplied = spec.cases.filter((example) => example.missing.length > 0 && !(SETUP[example.name] ?? SETUP[example.operationId])?.prepare);
-    expect(unsupplied.map((example) => `${example.operationId}: ${example.missing.join(', ')}`), 'required parameters without an example').toEqual([]);
+    expect(
+      unsupplied.map((example) => `${example.operationId}: ${example.missing.join(', ')}`),
+      'required parameters without an example',
+    ).toEqual([]);
   });
 
   it('every setup step is for an example the spec has', () => {
