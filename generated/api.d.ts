@@ -292,7 +292,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -350,7 +350,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -399,7 +399,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -465,7 +465,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -513,7 +513,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -563,7 +563,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 * @example 7b1e0004-0000-4000-8000-000000000001
                  */
                 accountId: components["parameters"]["AccountId"];
             };
@@ -631,7 +631,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 * @example 7b1e0004-0000-4000-8000-000000000001
                  */
                 accountId: components["parameters"]["AccountId"];
             };
@@ -699,7 +699,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 * @example 7b1e0004-0000-4000-8000-000000000001
                  */
                 accountId: components["parameters"]["AccountId"];
                 /**
@@ -897,7 +897,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+                 * @example 7b1e0005-0000-4000-8000-000000000001
                  */
                 accountCurrencyId: components["parameters"]["AccountCurrencyId"];
             };
@@ -963,7 +963,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+                 * @example 7b1e0005-0000-4000-8000-000000000001
                  */
                 accountCurrencyId: components["parameters"]["AccountCurrencyId"];
             };
@@ -1309,7 +1309,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -1382,7 +1382,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -1512,7 +1512,7 @@ export interface paths {
             path: {
                 /**
                  * @description Id of the customer (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 6f1c2a9e-4b7d-4e3a-9c5f-1a2b3c4d5e6f
+                 * @example 7b1e0002-0000-4000-8000-000000000001
                  */
                 customerId: components["parameters"]["CustomerId"];
             };
@@ -2356,13 +2356,13 @@ export interface components {
             /**
              * Format: uuid
              * @description The customer user who created the request (who may not approve it); null when `required` is false.
-             * @example 2f4e6a8c-1b3d-4e5f-8a7b-9c0d1e2f3a4b
+             * @example 7b1e0003-0000-4000-8000-000000000001
              */
             createdByUserId: string | null;
             /**
              * Format: uuid
              * @description The approver who approved the request; null until approved.
-             * @example 8b1c3d5e-7f9a-4b2c-8d4e-6f8a0b2c4d6e
+             * @example 7b1e0003-0000-4000-8000-000000000004
              */
             approvedByUserId: string | null;
             /**
@@ -2802,7 +2802,7 @@ export interface components {
             /**
              * Format: uuid
              * @description Admin user who provided the quote; null before the quote.
-             * @example 2d7e9b41-8c3a-4f6e-b1d2-7a8c9e0f1a2b
+             * @example 7b1e0003-0000-4000-8000-000000000003
              */
             quotedByUserId: string | null;
             /** @description Admin user who provided the quote; null before the quote. */
@@ -2941,7 +2941,7 @@ export interface components {
              * @description Fee quote hash, needed by the Create Payout Request endpoint: three parts separated by colons,
              *     `<estimateId>:<expiresAtUnixSeconds>:<signature>`, the signature being the base64url
              *     HMAC-SHA256 of the first two parts. Treat it as opaque; it is single-use and expires at `expiresAt`.
-             * @example b6d767d2-f8ed-4d21-9a3b-4c5d6e7f8a9b:1741358700:tAES4dnZQDh66QdfcyUZSlDLegEVUvGjGk2v-415_Hg
+             * @example 1798c699-7fba-44f1-853a-0e83f6e251bc:1795428900:T1wbcj-Hp_PggUgdNoL2UhSHaqd4cZVXg7-G9roo3Xc
              */
             feeHash: string;
             /** @description When the feeHash expires (the same lifetime as a payroll feeHash); create the payout before then. */
@@ -2965,7 +2965,7 @@ export interface components {
         CreatePayoutRequest: {
             /**
              * @description The `feeHash` of the payout fee estimate (estimatePayoutFees), `<estimateId>:<expiresAtUnixSeconds>:<signature>`; treat it as opaque. Consumed by a successful creation.
-             * @example b6d767d2-f8ed-4d21-9a3b-4c5d6e7f8a9b:1741358700:tAES4dnZQDh66QdfcyUZSlDLegEVUvGjGk2v-415_Hg
+             * @example 1798c699-7fba-44f1-853a-0e83f6e251bc:1795428900:T1wbcj-Hp_PggUgdNoL2UhSHaqd4cZVXg7-G9roo3Xc
              */
             feeHash: string;
             /** @description The beneficiary of the estimate. */
@@ -3610,7 +3610,7 @@ export interface components {
              * @description Opaque cursor after the last event of this page (or the `cursor` given, when the page is
              *     empty): pass it as `cursor` for the next page now when `hasMore`, or later for the events
              *     written since. Never null.
-             * @example eyJ0IjoiNzQ1IiwicCI6MTIwfQ
+             * @example eyJ0IjoiNzQ1IiwicCI6IjEyMCJ9
              */
             nextCursor: string;
             /**
@@ -4299,7 +4299,7 @@ export interface components {
          * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
          *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
          *     malformed one, gets 400 `VALIDATION_ERROR`.
-         * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6ImY0N2FjMTBiLTU4Y2MtNDM3Mi1hNTY3LTBlMDJiMmMzZDQ3OSIsInMiOm51bGx9
+         * @example eyJjIjoiMjAyNi0xMS0yM1QwNDozMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA3LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsInMiOiJRVU9URV9QUk9WSURFRCJ9
          */
         Cursor: string;
         /**
@@ -4314,12 +4314,12 @@ export interface components {
         CsvFeeHash: components["schemas"]["FeeHash"];
         /**
          * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         * @example 7b1e0007-0000-4000-8000-000000000001
          */
         RequestId: components["schemas"]["Uuid"];
         /**
          * @description Id of one of the caller's accounts (a UUID).
-         * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+         * @example 7b1e0004-0000-4000-8000-000000000001
          */
         AccountId: components["schemas"]["Uuid"];
         /**
@@ -4335,7 +4335,7 @@ export interface components {
         PayoutCurrency: components["schemas"]["CurrencyCode"];
         /**
          * @description The beneficiary to pay (a UUID); must be an active beneficiary of the caller's customer.
-         * @example 8f14e45f-ceea-4e7a-9b2c-3d4e5f6a7b8c
+         * @example 7b1e0006-0000-4000-8000-000000000001
          */
         BeneficiaryId: components["schemas"]["Uuid"];
         /**
@@ -4352,7 +4352,7 @@ export interface components {
          * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
          *     valid with the same `active` and `q` it was issued for: a cursor from other filters, or a
          *     malformed one, gets 400 `VALIDATION_ERROR`.
-         * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6IjdiMWUwMDA2LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsImYiOltudWxsLG51bGxdfQ
+         * @example eyJjIjoiMjAyNi0xMS0yM1QxMDowMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA2LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMSIsImYiOlt0cnVlLCJuYWlyIl19
          */
         BeneficiaryCursor: string;
         /**
@@ -4374,7 +4374,7 @@ export interface components {
         BeneficiaryPathId: components["schemas"]["Uuid"];
         /**
          * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-         * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+         * @example 7b1e0005-0000-4000-8000-000000000001
          */
         AccountCurrencyId: components["schemas"]["Uuid"];
         /**
@@ -4396,7 +4396,7 @@ export interface components {
          * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
          *     valid with the same `from` and `to` it was issued for: a cursor from other filters, or a malformed
          *     one, gets 400 `VALIDATION_ERROR`. JSON only (refused with `Accept: text/csv`).
-         * @example eyJpIjoiMTA0NTIiLCJmIjpudWxsLCJ0IjpudWxsfQ
+         * @example eyJpIjoiMTIiLCJmIjoiMjAyNi0xMS0wMVQwMDowMDowMC4wMDBaIiwidCI6IjIwMjYtMTItMDFUMDA6MDA6MDAuMDAwWiJ9
          */
         TransactionCursor: string;
         /**
@@ -4408,7 +4408,7 @@ export interface components {
          * @description Opaque cursor from the `nextCursor` of a previous page: the events after it are listed. Absent
          *     for the oldest events kept. Valid with any `type` filter; a malformed one gets 400
          *     `VALIDATION_ERROR`.
-         * @example eyJ0IjoiNzQ1IiwicCI6MTIwfQ
+         * @example eyJ0IjoiNzQ1IiwicCI6IjEyMCJ9
          */
         EventCursor: string;
         /**
@@ -4441,7 +4441,7 @@ export interface components {
         ToCurrencyCode: components["schemas"]["CurrencyCode"];
         /**
          * @description Id of the customer (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-         * @example 6f1c2a9e-4b7d-4e3a-9c5f-1a2b3c4d5e6f
+         * @example 7b1e0002-0000-4000-8000-000000000001
          */
         CustomerId: components["schemas"]["Uuid"];
         /**
@@ -4619,7 +4619,7 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
                  *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
                  *     malformed one, gets 400 `VALIDATION_ERROR`.
-                 * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6ImY0N2FjMTBiLTU4Y2MtNDM3Mi1hNTY3LTBlMDJiMmMzZDQ3OSIsInMiOm51bGx9
+                 * @example eyJjIjoiMjAyNi0xMS0yM1QwNDozMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA3LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsInMiOiJRVU9URV9QUk9WSURFRCJ9
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -4779,7 +4779,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -4845,7 +4845,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -4915,7 +4915,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -4959,7 +4959,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -5020,7 +5020,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -5070,7 +5070,7 @@ export interface operations {
                 currency: components["parameters"]["PayoutCurrency"];
                 /**
                  * @description The beneficiary to pay (a UUID); must be an active beneficiary of the caller's customer.
-                 * @example 8f14e45f-ceea-4e7a-9b2c-3d4e5f6a7b8c
+                 * @example 7b1e0006-0000-4000-8000-000000000001
                  */
                 beneficiaryId: components["parameters"]["BeneficiaryId"];
             };
@@ -5085,7 +5085,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 * @example 7b1e0004-0000-4000-8000-000000000001
                  */
                 accountId: components["parameters"]["AccountId"];
             };
@@ -5147,7 +5147,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 * @example 7b1e0004-0000-4000-8000-000000000001
                  */
                 accountId: components["parameters"]["AccountId"];
             };
@@ -5195,7 +5195,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of one of the caller's accounts (a UUID).
-                 * @example 4e732ced-3463-4d65-8f1a-2b3c4d5e6f7a
+                 * @example 7b1e0004-0000-4000-8000-000000000001
                  */
                 accountId: components["parameters"]["AccountId"];
                 /**
@@ -5238,7 +5238,7 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
                  *     valid with the same `active` and `q` it was issued for: a cursor from other filters, or a
                  *     malformed one, gets 400 `VALIDATION_ERROR`.
-                 * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6IjdiMWUwMDA2LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsImYiOltudWxsLG51bGxdfQ
+                 * @example eyJjIjoiMjAyNi0xMS0yM1QxMDowMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA2LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMSIsImYiOlt0cnVlLCJuYWlyIl19
                  */
                 cursor?: components["parameters"]["BeneficiaryCursor"];
                 /**
@@ -5533,7 +5533,7 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
                  *     valid with the same `from` and `to` it was issued for: a cursor from other filters, or a malformed
                  *     one, gets 400 `VALIDATION_ERROR`. JSON only (refused with `Accept: text/csv`).
-                 * @example eyJpIjoiMTA0NTIiLCJmIjpudWxsLCJ0IjpudWxsfQ
+                 * @example eyJpIjoiMTIiLCJmIjoiMjAyNi0xMS0wMVQwMDowMDowMC4wMDBaIiwidCI6IjIwMjYtMTItMDFUMDA6MDA6MDAuMDAwWiJ9
                  */
                 cursor?: components["parameters"]["TransactionCursor"];
             };
@@ -5548,7 +5548,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+                 * @example 7b1e0005-0000-4000-8000-000000000001
                  */
                 accountCurrencyId: components["parameters"]["AccountCurrencyId"];
             };
@@ -5611,7 +5611,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 3b8f5d21-6a4c-4e9b-8d7f-2c1e0a9b8d7c
+                 * @example 7b1e0005-0000-4000-8000-000000000001
                  */
                 accountCurrencyId: components["parameters"]["AccountCurrencyId"];
             };
@@ -5657,7 +5657,7 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of a previous page: the events after it are listed. Absent
                  *     for the oldest events kept. Valid with any `type` filter; a malformed one gets 400
                  *     `VALIDATION_ERROR`.
-                 * @example eyJ0IjoiNzQ1IiwicCI6MTIwfQ
+                 * @example eyJ0IjoiNzQ1IiwicCI6IjEyMCJ9
                  */
                 cursor?: components["parameters"]["EventCursor"];
                 /**
@@ -5960,7 +5960,7 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
                  *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
                  *     malformed one, gets 400 `VALIDATION_ERROR`.
-                 * @example eyJjIjoiMjAyNS0wMy0wNVQwODowNTowMC4wMDBaIiwiaSI6ImY0N2FjMTBiLTU4Y2MtNDM3Mi1hNTY3LTBlMDJiMmMzZDQ3OSIsInMiOm51bGx9
+                 * @example eyJjIjoiMjAyNi0xMS0yM1QwNDozMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA3LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsInMiOiJRVU9URV9QUk9WSURFRCJ9
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -6035,7 +6035,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -6105,7 +6105,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+                 * @example 7b1e0007-0000-4000-8000-000000000001
                  */
                 requestId: components["parameters"]["RequestId"];
             };
@@ -6203,7 +6203,7 @@ export interface operations {
             path: {
                 /**
                  * @description Id of the customer (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 6f1c2a9e-4b7d-4e3a-9c5f-1a2b3c4d5e6f
+                 * @example 7b1e0002-0000-4000-8000-000000000001
                  */
                 customerId: components["parameters"]["CustomerId"];
             };

@@ -1,0 +1,199 @@
+// Examples that run: every named request example of the spec (and, for an operation without a body,
+// its parameter examples) is sent to the real server on a fresh copy of the demo world
+// (worlds/demo.json), and must be answered with the status of the response example it pairs with
+// (test/spec/examples.ts says how they pair); every response example validates against its schema.
+// The few setup steps and substitutions an example cannot avoid (a fresh feeHash, a resource the
+// demo world does not hold) are listed in SETUP below, each with its reason.
+import { randomUUID } from 'node:crypto';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type RawResponse, send } from '../reliability/spec.js';
+import { type TestServer, startTestServer } from '../support/server.js';
+import { drain, workerFor } from '../support/worker.js';
+import { DEMO_WORLD, type ExampleCase, type ExampleSpec, loadExampleSpec } from './examples.js';
+
+const userWith = (role: string, permission?: string) =>
+  DEMO_WORLD.users.find((user) => user.role === role && (permission ? user.permissions?.includes(permission) : !user.permissions))!.id;
+/** Dana Haddad (Acme, customer), Omar Nasser (admin), Rania Saleh (Acme, approver). */
+const CUSTOMER = userWith('customer');
+const ADMIN = userWith('admin');
+const APPROVER = userWith('customer', 'approver');
+
+interface Replay {
+  server: TestServer;
+  /** Replays another example (with its own setup) on the same world and returns the answer. */
+  replay(operationId: string, name?: string): Promise<RawResponse>;
+}
+
+interface Substitutions {
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: Record<string, unknown>;
+}
+
+interface Setup {
+  reason: string;
+  /** Who sends the example when not the role's user (Dana for customer operations, Omar for Admin ones). */
+  user?: string;
+  prepare?: (replay: Replay) => Promise<Substitutions | void>;
+}
+
+const dataOf = (response: RawResponse) => (response.json as { data: Record<string, unknown> }).data;
+const feeHashOf = async (replay: Replay, operationId: string, name?: string) => dataOf(await replay.replay(operationId, name)).feeHash as string;
+const createdEndpoint = async (replay: Replay) => dataOf(await replay.replay('createWebhookEndpoint', 'CreateWebhookEndpointRequest')).id as string;
+
+/** Keyed by operationId, or by the request example's name where one operation's examples differ. */
+const SETUP: Record<string, Setup> = {
+  CreatePayrollRequestRequest: {
+    reason: 'a feeHash is valid for 15 minutes: the one of replaying the estimate example it names',
+    prepare: async (replay) => ({ body: { feeHash: await feeHashOf(replay, 'estimatePayrollFee', 'EstimatePayrollFeeSourceOnlyRequest') } }),
+  },
+  CreatePayrollRequestCsvRequest: {
+    reason: 'the query parameter feeHash (no example: it expires) of replaying the CSV estimate example',
+    prepare: async (replay) => ({ query: { feeHash: await feeHashOf(replay, 'estimatePayrollFee', 'EstimatePayrollFeeCsvRequest') } }),
+  },
+  createPayout: {
+    reason: 'the feeHash of replaying the payout estimate example',
+    prepare: async (replay) => ({ body: { feeHash: await feeHashOf(replay, 'estimatePayoutFees') } }),
+  },
+  getPayout: {
+    reason: 'the demo world holds no payout: the one of replaying createPayout',
+    prepare: async (replay) => ({ path: { payoutId: dataOf(await replay.replay('createPayout', 'CreatePayoutRequest')).id as string } }),
+  },
+  approvePayrollRequest: awaitingApproval(),
+  rejectPayrollRequest: awaitingApproval(),
+  acceptPayrollQuote: {
+    reason: 'the example request is PENDING in the demo world: quote it first (the quote example)',
+    prepare: async (replay) => {
+      expect((await replay.replay('providePayrollQuote', 'ProvidePayrollQuoteRequest')).status).toBe(200);
+    },
+  },
+  recordFxExchange: {
+    reason: 'the FX is recorded once the quote is accepted and the funds reached the bank: quote and accept the example request, run the worker',
+    prepare: async (replay) => {
+      expect((await replay.replay('acceptPayrollQuote')).status).toBe(200);
+      await drain(workerFor(replay.server));
+    },
+  },
+  deleteWebhookEndpoint: {
+    reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
+    prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),
+  },
+  listWebhookDeliveries: {
+    reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
+    prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),
+  },
+  retryWebhookDelivery: {
+    reason: 'a delivery needs an endpoint and an event: create the endpoint, cancel the example request, retry its delivery',
+    prepare: async (replay) => {
+      const endpointId = await createdEndpoint(replay);
+      expect((await replay.replay('cancelPayrollRequest', 'CancelPayrollRequestRequest')).status).toBe(200);
+      const listed = await send(`${replay.server.baseUrl}/v1/customers/webhook-endpoints/${endpointId}/deliveries`, {
+        headers: { authorization: `Bearer ${await replay.server.token(CUSTOMER)}` },
+      });
+      const [delivery] = dataOf(listed).items as Array<{ id: string }>;
+      return { path: { endpointId, deliveryId: delivery!.id } };
+    },
+  },
+};
+
+function awaitingApproval(): Setup {
+  return {
+    reason:
+      'the demo world holds no request AWAITING_APPROVAL: require approval for Acme (the settings example), create the request example as Dana; Rania (approver) sends the example',
+    user: APPROVER,
+    prepare: async (replay) => {
+      expect((await replay.replay('updateCustomerSettings', 'UpdateCustomerSettingsRequest')).status).toBe(200);
+      const created = await replay.replay('createPayrollRequest', 'CreatePayrollRequestRequest');
+      expect(dataOf(created).status).toBe('AWAITING_APPROVAL');
+      return { path: { requestId: dataOf(created).id as string } };
+    },
+  };
+}
+
+let spec: ExampleSpec;
+const servers: TestServer[] = [];
+
+beforeAll(async () => {
+  spec = await loadExampleSpec();
+});
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+function findCase(operationId: string, name = operationId): ExampleCase {
+  const found = spec.cases.find((candidate) => candidate.operationId === operationId && candidate.name === name);
+  if (!found) throw new Error(`no example ${name} of ${operationId} in the spec`);
+  return found;
+}
+
+async function replayCase(server: TestServer, example: ExampleCase): Promise<RawResponse> {
+  const setup = SETUP[example.name] ?? SETUP[example.operationId];
+  const replay: Replay = { server, replay: (operationId, name) => replayCase(server, findCase(operationId, name)) };
+  const substitutions = (await setup?.prepare?.(replay)) ?? {};
+  const pathValues = { ...example.path_, ...substitutions.path };
+  const url = new URL(server.baseUrl + example.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(pathValues[name] ?? '')));
+  for (const [name, value] of Object.entries({ ...example.query, ...substitutions.query })) {
+    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, item);
+  }
+  const user = setup?.user ?? (example.role === 'admin' ? ADMIN : CUSTOMER);
+  const headers: Record<string, string> = { accept: example.accept };
+  if (example.role !== 'public') headers.authorization = `Bearer ${await server.token(user)}`;
+  if (example.idempotent) headers['idempotency-key'] = randomUUID();
+  let body: string | undefined;
+  if (example.body) {
+    headers['content-type'] = example.body.contentType;
+    const value = substitutions.body ? { ...(example.body.value as object), ...substitutions.body } : example.body.value;
+    body = typeof value === 'string' ? value : JSON.stringify(value);
+  }
+  return send(url.toString(), { method: example.method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) });
+}
+
+describe('the spec’s examples', () => {
+  it('every request body has a named example, every example pairs with a response example, every required parameter has an example', () => {
+    expect(spec.bodiesWithoutExamples, 'request bodies without a named example').toEqual([]);
+    expect(
+      spec.cases.filter((example) => !example.expected).map((example) => `${example.operationId} ${example.name}`),
+      'examples with no response example to pair with',
+    ).toEqual([]);
+    const unsupplied = spec.cases.filter((example) => example.missing.length > 0 && !(SETUP[example.name] ?? SETUP[example.operationId])?.prepare);
+    expect(
+      unsupplied.map((example) => `${example.operationId}: ${example.missing.join(', ')}`),
+      'required parameters without an example',
+    ).toEqual([]);
+  });
+
+  it('every setup step is for an example the spec has', () => {
+    const names = new Set(spec.cases.flatMap((example) => [example.name, example.operationId]));
+    expect(Object.keys(SETUP).filter((key) => !names.has(key))).toEqual([]);
+  });
+
+  it('every response example validates against its response schema', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    const invalid = spec.responseExamples.flatMap((example) => {
+      if (!example.schema) return [];
+      const validate = ajv.compile(example.schema as object);
+      return validate(example.value) ? [] : [`${example.operationId} ${example.status} ${example.name}: ${ajv.errorsText(validate.errors)}`];
+    });
+    expect(invalid).toEqual([]);
+  });
+});
+
+describe('each request example replayed on the demo world answers the status of its response example', async () => {
+  const { cases } = await loadExampleSpec();
+  it.each(cases.map((example) => [`${example.operationId} ${example.name}`, example] as const))('%s', async (_title, example) => {
+    const server = await startTestServer({ world: DEMO_WORLD });
+    servers.push(server);
+    const response = await replayCase(server, example);
+    if (process.env.EXAMPLES_DUMP) dump(example, response);
+    expect(response.status, `${example.operationId} ${example.name} → ${response.text.slice(0, 600)}`).toBe(example.expected?.status);
+  });
+});
+
+function dump(example: ExampleCase, response: RawResponse): void {
+  // EXAMPLES_DUMP=1: print each answer, to recompute the response examples from what the server says.
+  console.log(`### ${example.operationId} ${example.name} ${response.status}\n${response.json ? JSON.stringify(response.json, null, 2) : response.text}`);
+}
