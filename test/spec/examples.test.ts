@@ -80,9 +80,26 @@ const SETUP: Record<string, Setup> = {
     reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
     prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),
   },
+  listWebhookEndpoints: {
+    reason: 'the demo world holds no webhook endpoint: replay createWebhookEndpoint first',
+    prepare: async (replay) => {
+      await createdEndpoint(replay);
+    },
+  },
   listWebhookDeliveries: {
-    reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
-    prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),
+    reason: 'the demo world holds no webhook endpoint nor event: create the endpoint, cancel the example request (one delivery)',
+    prepare: async (replay) => {
+      const endpointId = await createdEndpoint(replay);
+      expect((await replay.replay('cancelPayrollRequest', 'CancelPayrollRequestRequest')).status).toBe(200);
+      return { path: { endpointId } };
+    },
+  },
+  listEvents: {
+    reason: 'the demo world holds no event: replay createPayout and run the worker, which settles the payout',
+    prepare: async (replay) => {
+      expect((await replay.replay('createPayout', 'CreatePayoutRequest')).status).toBe(201);
+      await drain(workerFor(replay.server));
+    },
   },
   retryWebhookDelivery: {
     reason: 'a delivery needs an endpoint and an event: create the endpoint, cancel the example request, retry its delivery',
