@@ -212,7 +212,9 @@ describe('each request example replayed on the demo world answers the status of 
     if (process.env.EXAMPLES_DUMP) dump(example, response);
     expect(response.status, `${example.operationId} ${example.name} → ${response.text.slice(0, 600)}`).toBe(example.expected?.status);
     if (FIGURES_CHECKED.has(example.name)) {
-      expect(figuresOf(response.json), `the figures of ${example.expected?.name} are not what the demo world answers`).toEqual(figuresOf(example.expected?.value));
+      expect(figuresOf(response.json), `the figures of ${example.expected?.name} are not what the demo world answers`).toEqual(
+        figuresOf(example.expected?.value),
+      );
     }
   });
 });
