@@ -1888,8 +1888,8 @@ export interface components {
         FeeHash: string;
         /**
          * Format: date-time
-         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2025-03-03T09:05:00.000Z`.
-         * @example 2025-03-03T09:05:00.000Z
+         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2026-11-23T09:05:00.000Z`.
+         * @example 2026-11-23T09:05:00.000Z
          */
         Timestamp: string;
         /**
@@ -2368,7 +2368,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the request was approved (and its funds debited); null until approved.
-             * @example 2025-03-03T08:20:00.000Z
+             * @example 2026-11-23T08:20:00.000Z
              */
             approvedAt: string | null;
             /**
@@ -2419,7 +2419,7 @@ export interface components {
             lastName: string;
             /**
              * @description Name shown to people.
-             * @example Omar Farouk
+             * @example Priya Nair
              */
             displayName: string;
             /** @description Kind of beneficiary. */
@@ -2451,7 +2451,7 @@ export interface components {
             reference?: string;
             /**
              * @description Legal name of a `BUSINESS`; absent when not recorded.
-             * @example Atlas Supplies LLC
+             * @example Gulf Catering Services LLC
              */
             companyName?: string;
             /**
@@ -2589,7 +2589,7 @@ export interface components {
             lastName: string;
             /**
              * @description Name shown to people.
-             * @example Omar Farouk
+             * @example Priya Nair
              */
             displayName: string;
         };
@@ -2701,7 +2701,7 @@ export interface components {
         Company: {
             /**
              * @description Registered legal name of the company.
-             * @example Haddad Trading LLC
+             * @example Acme Trading LLC
              */
             legalName: string;
         };
@@ -2796,7 +2796,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the admin-provided quote expires; null before the quote.
-             * @example 2025-03-03T10:30:00.000Z
+             * @example 2026-11-23T10:30:00.000Z
              */
             quoteExpiresAt: string | null;
             /**
@@ -2810,7 +2810,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the quote was provided; null before the quote.
-             * @example 2025-03-03T10:00:00.000Z
+             * @example 2026-11-23T10:00:00.000Z
              */
             quotedAt: string | null;
             /**
@@ -2821,7 +2821,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the customer accepted the quote; null before acceptance.
-             * @example 2025-03-03T10:10:00.000Z
+             * @example 2026-11-23T10:10:00.000Z
              */
             acceptedByCustomerAt: string | null;
             /**
@@ -3073,7 +3073,7 @@ export interface components {
             lastName?: string;
             /**
              * @description Legal name of the company; always present for a `BUSINESS`.
-             * @example Atlas Supplies LLC
+             * @example Gulf Catering Services LLC
              */
             companyName?: string;
             /**
@@ -3193,7 +3193,7 @@ export interface components {
             lastName?: string;
             /**
              * @description Legal name of the company; required for a `BUSINESS`.
-             * @example Atlas Supplies LLC
+             * @example Gulf Catering Services LLC
              */
             companyName?: string;
             /**
@@ -3279,7 +3279,7 @@ export interface components {
             lastName?: string | null;
             /**
              * @description Legal name of the company; required for a `BUSINESS`.
-             * @example Atlas Supplies LLC
+             * @example Gulf Catering Services LLC
              */
             companyName?: string | null;
             /**
@@ -3651,7 +3651,7 @@ export interface components {
             /**
              * Format: uri
              * @description Where events are POSTed.
-             * @example https://erp.haddad-trading.test/webhooks/payroll
+             * @example https://erp.acme-trading.example/webhooks/payroll
              */
             url: string;
             /**
@@ -3697,7 +3697,7 @@ export interface components {
              *     addresses are refused. Plain `http` is accepted only for a loopback host (`localhost`,
              *     `127.0.0.0/8`, `::1`), and only when the service is configured for development
              *     (`WEBHOOK_ALLOW_LOOPBACK=true`). No credentials in the URL.
-             * @example https://erp.haddad-trading.test/webhooks/payroll
+             * @example https://erp.acme-trading.example/webhooks/payroll
              */
             url: string;
             /**
@@ -3725,7 +3725,7 @@ export interface components {
             /**
              * Format: uri
              * @description Where events are POSTed.
-             * @example https://erp.haddad-trading.test/webhooks/payroll
+             * @example https://erp.acme-trading.example/webhooks/payroll
              */
             url: string;
             /**
@@ -3848,7 +3848,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When an attempt succeeded (the latest one, after a retry by hand); null until then.
-             * @example 2025-03-03T11:40:01.200Z
+             * @example 2026-11-23T11:40:01.200Z
              */
             deliveredAt: string | null;
         };
@@ -4299,7 +4299,6 @@ export interface components {
          * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
          *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
          *     malformed one, gets 400 `VALIDATION_ERROR`.
-         * @example eyJjIjoiMjAyNi0xMS0yM1QwNDozMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA3LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsInMiOiJRVU9URV9QUk9WSURFRCJ9
          */
         Cursor: string;
         /**
@@ -4352,7 +4351,6 @@ export interface components {
          * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
          *     valid with the same `active` and `q` it was issued for: a cursor from other filters, or a
          *     malformed one, gets 400 `VALIDATION_ERROR`.
-         * @example eyJjIjoiMjAyNi0xMS0yM1QxMDowMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA2LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMSIsImYiOlt0cnVlLCJuYWlyIl19
          */
         BeneficiaryCursor: string;
         /**
@@ -4396,7 +4394,6 @@ export interface components {
          * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
          *     valid with the same `from` and `to` it was issued for: a cursor from other filters, or a malformed
          *     one, gets 400 `VALIDATION_ERROR`. JSON only (refused with `Accept: text/csv`).
-         * @example eyJpIjoiMTIiLCJmIjoiMjAyNi0xMS0wMVQwMDowMDowMC4wMDBaIiwidCI6IjIwMjYtMTItMDFUMDA6MDA6MDAuMDAwWiJ9
          */
         TransactionCursor: string;
         /**
@@ -4408,7 +4405,6 @@ export interface components {
          * @description Opaque cursor from the `nextCursor` of a previous page: the events after it are listed. Absent
          *     for the oldest events kept. Valid with any `type` filter; a malformed one gets 400
          *     `VALIDATION_ERROR`.
-         * @example eyJ0IjoiNzQ1IiwicCI6IjEyMCJ9
          */
         EventCursor: string;
         /**
@@ -4619,7 +4615,6 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
                  *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
                  *     malformed one, gets 400 `VALIDATION_ERROR`.
-                 * @example eyJjIjoiMjAyNi0xMS0yM1QwNDozMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA3LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsInMiOiJRVU9URV9QUk9WSURFRCJ9
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
@@ -5238,7 +5233,6 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
                  *     valid with the same `active` and `q` it was issued for: a cursor from other filters, or a
                  *     malformed one, gets 400 `VALIDATION_ERROR`.
-                 * @example eyJjIjoiMjAyNi0xMS0yM1QxMDowMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA2LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMSIsImYiOlt0cnVlLCJuYWlyIl19
                  */
                 cursor?: components["parameters"]["BeneficiaryCursor"];
                 /**
@@ -5533,7 +5527,6 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
                  *     valid with the same `from` and `to` it was issued for: a cursor from other filters, or a malformed
                  *     one, gets 400 `VALIDATION_ERROR`. JSON only (refused with `Accept: text/csv`).
-                 * @example eyJpIjoiMTIiLCJmIjoiMjAyNi0xMS0wMVQwMDowMDowMC4wMDBaIiwidCI6IjIwMjYtMTItMDFUMDA6MDA6MDAuMDAwWiJ9
                  */
                 cursor?: components["parameters"]["TransactionCursor"];
             };
@@ -5657,7 +5650,6 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of a previous page: the events after it are listed. Absent
                  *     for the oldest events kept. Valid with any `type` filter; a malformed one gets 400
                  *     `VALIDATION_ERROR`.
-                 * @example eyJ0IjoiNzQ1IiwicCI6IjEyMCJ9
                  */
                 cursor?: components["parameters"]["EventCursor"];
                 /**
@@ -5960,7 +5952,6 @@ export interface operations {
                  * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
                  *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
                  *     malformed one, gets 400 `VALIDATION_ERROR`.
-                 * @example eyJjIjoiMjAyNi0xMS0yM1QwNDozMDowMC4wMDBaIiwiaSI6IjdiMWUwMDA3LTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMiIsInMiOiJRVU9URV9QUk9WSURFRCJ9
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**

@@ -58,8 +58,12 @@ const SETUP: Record<string, Setup> = {
     prepare: async (replay) => ({ body: { feeHash: await feeHashOf(replay, 'estimatePayoutFees') } }),
   },
   getPayout: {
-    reason: 'the demo world holds no payout: the one of replaying createPayout',
-    prepare: async (replay) => ({ path: { payoutId: dataOf(await replay.replay('createPayout', 'CreatePayoutRequest')).id as string } }),
+    reason: 'the demo world holds no payout: the one of replaying createPayout, settled by the worker',
+    prepare: async (replay) => {
+      const payoutId = dataOf(await replay.replay('createPayout', 'CreatePayoutRequest')).id as string;
+      await drain(workerFor(replay.server));
+      return { path: { payoutId } };
+    },
   },
   approvePayrollRequest: awaitingApproval(),
   rejectPayrollRequest: awaitingApproval(),
@@ -80,9 +84,26 @@ const SETUP: Record<string, Setup> = {
     reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
     prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),
   },
+  listWebhookEndpoints: {
+    reason: 'the demo world holds no webhook endpoint: replay createWebhookEndpoint first',
+    prepare: async (replay) => {
+      await createdEndpoint(replay);
+    },
+  },
   listWebhookDeliveries: {
-    reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
-    prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),
+    reason: 'the demo world holds no webhook endpoint nor event: create the endpoint, cancel the example request (one delivery)',
+    prepare: async (replay) => {
+      const endpointId = await createdEndpoint(replay);
+      expect((await replay.replay('cancelPayrollRequest', 'CancelPayrollRequestRequest')).status).toBe(200);
+      return { path: { endpointId } };
+    },
+  },
+  listEvents: {
+    reason: 'the demo world holds no event: replay createPayout and run the worker, which settles the payout',
+    prepare: async (replay) => {
+      expect((await replay.replay('createPayout', 'CreatePayoutRequest')).status).toBe(201);
+      await drain(workerFor(replay.server));
+    },
   },
   retryWebhookDelivery: {
     reason: 'a delivery needs an endpoint and an event: create the endpoint, cancel the example request, retry its delivery',
@@ -190,8 +211,62 @@ describe('each request example replayed on the demo world answers the status of 
     const response = await replayCase(server, example);
     if (process.env.EXAMPLES_DUMP) dump(example, response);
     expect(response.status, `${example.operationId} ${example.name} → ${response.text.slice(0, 600)}`).toBe(example.expected?.status);
+    if (FIGURES_CHECKED.has(example.name)) {
+      expect(figuresOf(response.json), `the figures of ${example.expected?.name} are not what the demo world answers`).toEqual(
+        figuresOf(example.expected?.value),
+      );
+    }
   });
 });
+
+/**
+ * Examples whose response example must show the figures the demo world answers, so that the docs
+ * cannot drift from the server: amounts, balances, fees, rates, statuses, currencies and ids of the
+ * demo world (not the generated ids, timestamps or feeHashes, which differ on every run).
+ */
+const FIGURES_CHECKED = new Set([
+  'EstimatePayrollFeeRequest',
+  'EstimatePayrollFeeSourceOnlyRequest',
+  'EstimatePayrollFeeCsvRequest',
+  'CreatePayrollRequestRequest',
+  'approvePayrollRequest',
+  'RejectPayrollRequestRequest',
+  'ProvidePayrollQuoteRequest',
+  'acceptPayrollQuote',
+  'RecordFxExchangeRequest',
+  'getPayrollRequest',
+  'CancelPayrollRequestRequest',
+  'listPayrollRequests',
+  'listAdminPayrollRequests',
+  'CreatePayoutRequest',
+  'getPayout',
+  'listAccounts',
+  'listAccountTransactions',
+  'FundAccountCurrencyRequest',
+  'UpdateCustomerSettingsRequest',
+  'getBeneficiary',
+  'listBeneficiaries',
+  'listEvents',
+]);
+
+const FIGURE_KEY = /amount|balance|available|fee|rate|status|currency|beneficiaryId|kind|decimals|required|approvers|reason|count/i;
+const GENERATED = /^(feeHash|expiresAt|estimatedDate|nextCursor|secret)$|At$/;
+/** A uuid the server generates (the demo world's ids all start with 7b1e). */
+const GENERATED_ID = /^(?!7b1e)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** "path = value" for every stable figure of a JSON value, e.g. "data.lines.0.amount = 3654.13". */
+function figuresOf(value: unknown, path = '', figures: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((item, index) => figuresOf(item, `${path}.${index}`, figures));
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (GENERATED.test(key)) continue;
+      if (item !== null && typeof item === 'object') figuresOf(item, `${path}.${key}`, figures);
+      else if (typeof item === 'string' && GENERATED_ID.test(item)) continue;
+      else if (FIGURE_KEY.test(key) || FIGURE_KEY.test(path)) figures.push(`${path}.${key} = ${String(item)}`);
+    }
+  }
+  return figures.sort();
+}
 
 function dump(example: ExampleCase, response: RawResponse): void {
   // EXAMPLES_DUMP=1: print each answer, to recompute the response examples from what the server says.
