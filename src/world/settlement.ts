@@ -137,7 +137,7 @@ function settleRequest(request: WorldPayrollRequest, at: At, facts: ReadonlyMap<
 export interface WorldSettlement {
   /** In the order of world.payrollRequests. */
   requests: RequestSettlement[];
-  /** Opening balances, then each request's history: every balance is the sum of its postings. */
+  /** Opening balances, then each request's history, oldest request first: every balance is the sum of its postings. */
   journal: DatedEntry[];
 }
 
@@ -150,6 +150,9 @@ export function settleWorld(world: World): WorldSettlement {
   const openings = world.accounts.flatMap((account) =>
     account.currencies.map((c) => ({ entry: openingBalance(facts.get(c.id)!.account, c.currency, parseAmount(c.balance)), at: loadedAt })),
   );
-  const histories = settlements.flatMap((settlement, r) => settlement.entries.map((entry) => ({ entry, at: requests[r]!.createdAt })));
+  // Posted oldest request first, so that a statement (newest posting first) is also newest date first.
+  const histories = settlements
+    .flatMap((settlement, r) => settlement.entries.map((entry) => ({ entry, at: requests[r]!.createdAt })))
+    .sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   return { requests: settlements, journal: [...openings, ...histories] };
 }
