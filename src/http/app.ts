@@ -13,6 +13,7 @@ import { allHandlers } from './handlers/index.js';
 import { HeavyOperationGate } from './heavyOperations.js';
 import { operationHandlers } from './operationRouter.js';
 import { accessLog, requestId } from './requestContext.js';
+import { cacheValidatorRouteRegexps } from './routeRegexpCache.js';
 
 const SPEC_PATH = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 
@@ -57,6 +58,8 @@ export function createApp(options: AppOptions): Express {
   const heavyOperations = new HeavyOperationGate(options.heavyOperations);
   app.use(heavyOperations.refuseEarly());
   app.use(requestBody(options.bodyLimit));
+  // The validator compiles the spec's routes on every request; compiled once instead (see the module).
+  cacheValidatorRouteRegexps();
   app.use(
     OpenApiValidator.middleware({
       apiSpec: SPEC_PATH,

@@ -31,11 +31,16 @@ const QUOTE = `CASE WHEN r.quote_rate IS NULL OR r.quote_source_amount_for_excha
       'receivedAmount', r.quote_received_amount::text, 'debitedAmount', COALESCE(r.debited_amount, r.total_amount)::text,
       'adjustmentAmount', r.quote_adjustment_amount::text) END`;
 
+/**
+ * The splits in one pass: their JSON, and the returned source amounts of those that have one (the
+ * caller sums them, a money rule in TypeScript), so amount_splits is read once for both.
+ */
 const SPLITS = `(SELECT json_agg(json_build_object('id', sp.id, 'beneficiaryId', sp.beneficiary_id, 'beneficiarySnapshot', sp.beneficiary_snapshot,
       'amountCurrencyType', sp.amount_currency_type, 'sourceCurrencyAmount', sp.source_currency_amount::text, 'amount', sp.amount::text,
       'quotedSourceCurrencyAmount', sp.quoted_source_currency_amount::text, 'quotedAmount', sp.quoted_amount::text,
       'returnedSourceCurrencyAmount', sp.returned_source_currency_amount::text, 'purposeCode', sp.purpose_code,
-      'payoutTransferId', sp.payout_transfer_id, 'createdAt', ${iso('sp.created_at')}, 'payrollRequestId', sp.payroll_request_id) ORDER BY sp.position)
+      'payoutTransferId', sp.payout_transfer_id, 'createdAt', ${iso('sp.created_at')}, 'payrollRequestId', sp.payroll_request_id) ORDER BY sp.position) AS json,
+      array_agg(sp.returned_source_currency_amount::text) FILTER (WHERE sp.returned_source_currency_amount IS NOT NULL) AS returned
     FROM amount_splits sp WHERE sp.payroll_request_id = r.id)`;
 
 const TRANSFERS = `(SELECT json_agg(json_strip_nulls(json_build_object('id', t.id, 'payrollRequestId', t.payroll_request_id,
@@ -78,7 +83,7 @@ const REQUEST = `json_build_object('id', r.id,
     'quotedByUser', CASE WHEN q.id IS NOT NULL THEN json_build_object('id', q.id, 'firstName', q.first_name, 'lastName', q.last_name, 'email', q.email) END,
     'quotedAt', ${iso('r.quoted_at')}, 'quote', ${QUOTE}, 'acceptedByCustomerAt', ${iso('r.accepted_by_customer_at')},
     'cancellationReason', r.cancellation_reason, 'failureReason', r.failure_reason, 'approval', ${APPROVAL}, 'metadata', r.metadata,
-    'amountSplitDetails', COALESCE(${SPLITS}, '[]'::json), 'transfers', COALESCE(${TRANSFERS}, '[]'::json), 'fxExchange', ${FX_EXCHANGE},
+    'amountSplitDetails', COALESCE(sx.json, '[]'::json), 'transfers', COALESCE(${TRANSFERS}, '[]'::json), 'fxExchange', ${FX_EXCHANGE},
     'customer', json_build_object('id', r.customer_id, 'firstName', cu.first_name, 'lastName', cu.last_name,
       'company', json_build_object('legalName', cu.company_legal_name)),
     'createdAt', ${iso('r.created_at')}, 'updatedAt', ${iso('r.updated_at')})`;
@@ -100,13 +105,13 @@ export interface PayrollRequestJson {
 export async function findPayrollRequestJson(tx: Queryable, requestId: string, customerId: string | null): Promise<PayrollRequestJson | null> {
   const rows = await tx.query<PayrollRequestJson>(
     `SELECT ${REQUEST}::text AS json, s.decimals AS "sourceDecimals",
-            COALESCE((SELECT array_agg(returned_source_currency_amount::text) FROM amount_splits
-                       WHERE payroll_request_id = r.id AND returned_source_currency_amount IS NOT NULL), '{}') AS "returnedAmounts"
+            COALESCE(sx.returned, '{}') AS "returnedAmounts"
        FROM payroll_requests r
        JOIN customers cu ON cu.id = r.customer_id
        ${ACCOUNT_CURRENCY_OF('r.source_account_currency_id', SOURCE_ACCOUNT_CURRENCY)} s
        ${ACCOUNT_CURRENCY_OF('r.payroll_account_currency_id', PAYROLL_ACCOUNT_CURRENCY)} p
        LEFT JOIN users q ON q.id = r.quoted_by_user_id
+       CROSS JOIN LATERAL ${SPLITS} sx
       WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)`,
     [requestId, customerId],
   );
