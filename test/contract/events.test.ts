@@ -47,7 +47,7 @@ async function readAll(cursor?: string, limit = 3, type?: EventType[]): Promise<
  * just-written event may show up a moment later, never out of order.
  */
 async function eventsOnce(cursor: string | undefined, ready: (events: Event[]) => boolean): Promise<Event[]> {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const { events } = await readAll(cursor, 100);
     if (ready(events) || Date.now() > deadline) return events;

@@ -51,7 +51,8 @@ async function createAwaiting(entries: PayrollEntry[] = [{ beneficiaryId: ids.be
 
 /** The request's payroll_request.status_changed events, oldest first, as listEvents serves them. */
 async function eventsOf(requestId: string, expected: number): Promise<PayrollRequest[]> {
-  const deadline = Date.now() + 15_000;
+  // Events show once every older transaction has ended (listEvents): on the shared test server another file's long transaction can hold them back for a while.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const found: Event[] = [];
     let cursor: string | undefined;

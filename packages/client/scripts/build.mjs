@@ -30,6 +30,13 @@ for (const file of readdirSync(join(pkg, 'dist')).filter((name) => name.endsWith
   const path = join(pkg, 'dist', file);
   writeFileSync(path, readFileSync(path, 'utf8').replaceAll("from 'payroll-fee-service/types'", "from './api.js'"));
 }
+// The generated types indent by 4 spaces, a fifth of the file: halved (a JSDoc line keeps its one
+// extra space), which keeps the installed package under 1 MB with every description and example.
+const types = join(pkg, 'dist', 'api.d.ts');
+writeFileSync(
+  types,
+  readFileSync(types, 'utf8').replace(/^ +/gm, (indent) => ' '.repeat(Math.floor(indent.length / 4) * 2 + (indent.length % 4))),
+);
 const spec = join(pkg, 'dist', 'openapi.json');
 run(bin('redocly'), ['bundle', join(repo, 'openapi', 'openapi.yaml'), '-o', spec]);
 writeFileSync(spec, JSON.stringify(JSON.parse(readFileSync(spec, 'utf8'))));
