@@ -1732,7 +1732,9 @@ export interface components {
          *     malformed amount, an amount not above zero, more decimals than the currency allows, an unknown
          *     `amountCurrencyType` or `purposeCode`, too many rows. Once the file is valid, the estimate's own
          *     rules apply as for JSON (rate, conversion to zero, figure limits); a problem of one entry is then
-         *     reported with the row it came from.
+         *     reported with the row it came from. An unknown column is reported and otherwise ignored, so the
+         *     rows are still checked in the same answer; a repeated or missing column leaves the rows
+         *     unreadable, and only the header's problems are reported.
          */
         PayrollCsv: string;
         /**

@@ -68,12 +68,18 @@ function parseRecords(text: string): { records: ParsedRecord[]; problem?: ErrorD
   }
 }
 
-/** Header problems: each column known and once, `amount` and a beneficiary column present. */
-function readHeader(names: string[], requirePurposeCode: boolean): { columns: (PayrollCsvColumn | null)[]; problems: ErrorDetail[] } {
+/**
+ * Header problems: each column known and once, `amount` and a beneficiary column present. An
+ * unknown column is ignored for the rows (they are still checked, so the answer lists the rows'
+ * problems too); a repeated or missing one makes the rows unreadable (`blocking`).
+ */
+function readHeader(names: string[], requirePurposeCode: boolean): { columns: (PayrollCsvColumn | null)[]; problems: ErrorDetail[]; blocking: boolean } {
   const problems: ErrorDetail[] = [];
+  let unknownColumns = 0;
   const seen = new Set<PayrollCsvColumn>();
   const columns = names.map((name) => {
     const column = COLUMN_BY_LOWER_NAME.get(name.toLowerCase()) ?? null;
+    if (!column) unknownColumns += 1;
     if (!column) problems.push({ row: 1, column: name, message: `unknown column "${name}"; the columns are ${PAYROLL_CSV_COLUMNS.join(', ')}` });
     else if (seen.has(column)) problems.push({ row: 1, column: name, message: `the column ${column} appears twice` });
     if (column) seen.add(column);
@@ -86,7 +92,7 @@ function readHeader(names: string[], requirePurposeCode: boolean): { columns: (P
   if (requirePurposeCode && !seen.has('purposeCode')) {
     problems.push({ row: 1, column: 'purposeCode', message: 'the column purposeCode is missing; a payroll request needs a purpose code per row' });
   }
-  return { columns, problems };
+  return { columns, problems, blocking: problems.length > unknownColumns };
 }
 
 function emptyCells(): Record<PayrollCsvColumn, string> {
@@ -99,14 +105,14 @@ export function readPayrollCsvLayout(text: string, options: { requirePurposeCode
   if (problem) return { rows: [], headerNames: {}, problems: [problem] };
   const [header, ...data] = records;
   if (!header) return { rows: [], headerNames: {}, problems: [{ row: 1, message: 'the file is empty; it needs a header row and at least one row' }] };
-  const { columns, problems } = readHeader(header.record, options.requirePurposeCode);
+  const { columns, problems, blocking } = readHeader(header.record, options.requirePurposeCode);
   const headerNames: PayrollCsvLayout['headerNames'] = {};
   columns.forEach((column, index) => {
     if (column && headerNames[column] === undefined) headerNames[column] = header.record[index];
   });
   if (data.length === 0) problems.push({ row: 2, message: 'the file has a header row but no rows to pay' });
   if (data.length > MAX_SPLIT_ENTRIES) problems.push({ message: `the file has ${data.length} rows; at most ${MAX_SPLIT_ENTRIES} are allowed` });
-  if (problems.length > 0) return { rows: [], headerNames, problems };
+  if (blocking || data.length === 0 || data.length > MAX_SPLIT_ENTRIES) return { rows: [], headerNames, problems };
   const rows = data.map(({ record, info }) => {
     const cells = emptyCells();
     columns.forEach((column, index) => {
