@@ -5,9 +5,14 @@ import type { Queryable } from './db.js';
 
 type UserSummary = components['schemas']['UserSummary'];
 
-/** Whether the customer's new payroll requests need an approval; read in the creating transaction. */
+/**
+ * Whether the customer's new payroll requests need an approval; read in the creating transaction
+ * with a share lock, so that an admin's change of the setting waits for creations under way (and
+ * a creation after the change sees it): every request follows the rule in force when it committed.
+ * Creations share the lock and do not wait for one another.
+ */
 export async function customerRequiresApproval(tx: Queryable, customerId: string): Promise<boolean> {
-  const [row] = await tx.query<{ required: boolean }>('SELECT requires_payroll_approval AS required FROM customers WHERE id = $1', [customerId]);
+  const [row] = await tx.query<{ required: boolean }>('SELECT requires_payroll_approval AS required FROM customers WHERE id = $1 FOR SHARE', [customerId]);
   return row?.required === true;
 }
 
