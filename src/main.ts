@@ -4,7 +4,8 @@ import { connectRedisStore } from './http/rateLimit.js';
 import { buildApp } from './composition/app.js';
 import { buildWorker } from './composition/worker.js';
 import { createLogger } from './logger.js';
-import { analyze, openDatabase } from './store/open.js';
+import type { Logger } from 'pino';
+import { type DatabaseSettings, analyze, openDatabase } from './store/open.js';
 import { seedIfEmpty } from './world/load.js';
 
 /** Start-up: config → database (migrated, seeded when empty) → HTTP; SIGTERM drains and closes. */
@@ -16,11 +17,7 @@ async function main(): Promise<void> {
   if (!config.databaseUrl && config.dataDir !== 'memory://') await mkdir(config.dataDir, { recursive: true });
   const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort };
   const db = await openDatabase(settings, { applicationName: 'payroll-api' });
-  if (config.worldFile && (await seedIfEmpty(db, config.worldFile))) {
-    // Fresh statistics, or the planner scans whole tables (autovacuum may be off, as on the CI machines).
-    await analyze(db);
-    logger.info({ worldFile: config.worldFile }, 'database was empty: world loaded');
-  }
+  if (config.worldFile) await seedWorld(settings, config.worldFile, logger);
 
   const redis = config.redisUrl ? await connectRedisStore(config.redisUrl) : undefined;
   const { app } = buildApp(config, db, logger, undefined, redis?.store);
@@ -50,6 +47,24 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * Loads the world when the database is empty, through a connection of its own, closed after: the
+ * PostgreSQL backend that wrote a large world keeps the memory it grew to (about 20 MB more than
+ * any other backend after 10,000 beneficiaries), and the service's pool would keep it for good.
+ * Opened after the service's pool, so the embedded server stays up when this one closes.
+ */
+async function seedWorld(settings: DatabaseSettings, worldFile: string, logger: Logger): Promise<void> {
+  const seedDb = await openDatabase(settings, { maxConnections: 1, applicationName: 'payroll-seed' });
+  try {
+    if (!(await seedIfEmpty(seedDb, worldFile))) return;
+    // Fresh statistics, or the planner scans whole tables (autovacuum may be off, as on the CI machines).
+    await analyze(seedDb);
+    logger.info({ worldFile }, 'database was empty: world loaded');
+  } finally {
+    await seedDb.close();
+  }
 }
 
 main().catch((error: unknown) => {

@@ -30,14 +30,21 @@ function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
   };
 }
 
-function estimateLineView(line: EstimateLine, figures: Pick<EstimateFigures, 'scales'>): EstimateLineView {
-  const { source, payroll } = scaleFormatters(figures.scales);
+type Formatters = ReturnType<typeof scaleFormatters>;
+
+function estimateLineView(line: EstimateLine, { source, payroll }: Formatters): EstimateLineView {
   return {
     beneficiaryId: line.beneficiaryId,
     amountCurrencyType: line.amountCurrencyType,
     sourceCurrencyAmount: source(line.sourceCurrencyAmount),
     amount: payroll(line.amount),
   };
+}
+
+/** Every line as the spec writes it (the formatters made once, not per line: 10,000 lines are common). */
+function estimateLineViews(figures: Pick<EstimateFigures, 'lines' | 'scales'>): EstimateLineView[] {
+  const formatters = scaleFormatters(figures.scales);
+  return figures.lines.map((line) => estimateLineView(line, formatters));
 }
 
 export interface EstimateIdentity {
@@ -57,7 +64,7 @@ export function payrollFeeEstimateView(figures: EstimateFigures, identity: Estim
     estimatedReceivedAmount: feeBreakdown.estimatedReceivedAmount,
     ...identity,
     feeBreakdown,
-    lines: figures.lines.map((line) => estimateLineView(line, figures)),
+    lines: estimateLineViews(figures),
   };
 }
 
@@ -73,9 +80,16 @@ export interface LockedEstimateEntry {
   amountInPayrollCurrency: string;
 }
 
-export function lockedEstimateEntries(figures: Pick<EstimateFigures, 'lines' | 'scales'>): LockedEstimateEntry[] {
-  return figures.lines.map((line) => {
-    const view = estimateLineView(line, figures);
+/**
+ * `lineViews` are the lines of the estimate's answer when the caller has them (they are the same
+ * strings, so a 10,000-line estimate formats its figures once); computed from the figures otherwise.
+ */
+export function lockedEstimateEntries(
+  figures: Pick<EstimateFigures, 'lines' | 'scales'>,
+  lineViews: readonly EstimateLineView[] = estimateLineViews(figures),
+): LockedEstimateEntry[] {
+  return figures.lines.map((line, index) => {
+    const view = lineViews[index]!;
     return {
       beneficiaryId: line.beneficiaryId,
       amount: formatExact(line.requestedAmount),

@@ -40,7 +40,14 @@ export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, r
       feeHash: newPayrollFeeHash(),
       expiresAt: expiresAt.toISOString(),
     });
-    const record = { ...estimate, customerId, createdByUserId: caller.userId, entries: lockedEstimateEntries(figures), createdAt: now, expiresAt };
+    const record = {
+      ...estimate,
+      customerId,
+      createdByUserId: caller.userId,
+      entries: lockedEstimateEntries(figures, estimate.lines),
+      createdAt: now,
+      expiresAt,
+    };
     const stored = await insertPayrollFeeEstimateIfCurrent(deps.db, record, { beneficiaryIds, referenceVersion: reference.referenceVersion });
     // The 404 names the missing beneficiaries; this read happens only on that error path.
     if (!stored.beneficiariesOk) await requireActiveBeneficiaries(deps.db, customerId, beneficiaryIds);

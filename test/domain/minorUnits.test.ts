@@ -73,6 +73,16 @@ describe('formatAtScale', () => {
     expect(formatAtScale(m('0').negated(), 2)).toBe('0.00');
   });
 
+  it('pads a value with fewer places than the scale, whatever its sign or size', () => {
+    expect(formatAtScale(m('1.5'), 2)).toBe('1.50');
+    expect(formatAtScale(m('-3.1'), 8)).toBe('-3.10000000');
+    expect(formatAtScale(m('-40'), 2)).toBe('-40.00');
+    expect(formatAtScale(m('0'), 0)).toBe('0');
+    expect(formatAtScale(m('0.00000001'), 8)).toBe('0.00000001');
+    expect(formatAtScale(m('999999999999999.9'), 2)).toBe('999999999999999.90');
+    expect(formatAtScale(m('1e-7'), 8)).toBe('0.00000010');
+  });
+
   it('refuses to round silently', () => {
     expect(() => formatAtScale(m('1.005'), 2)).toThrow(/more than 2 decimal places/);
   });
@@ -124,6 +134,13 @@ describe('assertBelowAmountLimit', () => {
     expect(() => assertBelowAmountLimit(m('999999999999999.99'), 'totalAmount', 'USD')).not.toThrow();
     expect(validationMessage(() => assertBelowAmountLimit(m('1000000000000000'), 'totalAmount', 'USD'))).toBe(
       'totalAmount would be 1000000000000000 USD; every amount must be below 10^15',
+    );
+  });
+
+  it('bounds a negative figure by its size too', () => {
+    expect(() => assertBelowAmountLimit(m('-999999999999999.99'), 'balance', 'USD')).not.toThrow();
+    expect(validationMessage(() => assertBelowAmountLimit(m('-1000000000000000'), 'balance', 'USD'))).toBe(
+      'balance would be -1000000000000000 USD; every amount must be below 10^15',
     );
   });
 });
