@@ -1742,7 +1742,7 @@ export interface components {
          *
          *     | Code | HTTP | Meaning |
          *     |---|---|---|
-         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, more decimals than the currency's minor units allow (the message names the currency and its limit), an entry converting to zero, a figure above the amount maximum (10^15), a payout estimate amount with more than 15 significant digits, a rate outside its bounds (`RateString`), an FX record outside `FX_RECORD_TOLERANCE_BPS` of the accepted quote, duplicate beneficiary, empty list. The message names the offending field or entry. |
+         *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, more decimals than the currency's minor units allow (the message names the currency and its limit), an entry converting to zero, a figure above the amount maximum (10^15), a payout estimate amount with more than 15 significant digits, a rate outside its bounds (`RateString`), an FX record outside `FX_RECORD_TOLERANCE_BPS` of the accepted quote, duplicate beneficiary, empty list, a problem of a payroll CSV file. The message names the offending field or entry; where several problems are known, `error.details` lists each (a CSV file's with its row and column). |
          *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
          *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
          *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount, or the stored estimate it names was made for another account, currency, beneficiary or amount. |
@@ -1758,7 +1758,7 @@ export interface components {
          *     | `DUPLICATE_BENEFICIARY` | 409 | Creating or updating a beneficiary would give the customer a second beneficiary with the same bank account (the same `iban`, or the same `accountNumber`, `bankCode` and `swiftBic`) or the same `reference`; the message names the field and the existing beneficiary's id (an inactive one counts: reactivate it). Nothing changes. |
          *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
-         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json`. |
+         *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json` (or `text/csv`, where the operation takes a payroll CSV file). |
          *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
          *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
          *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
@@ -4137,7 +4137,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description UNSUPPORTED_MEDIA_TYPE: the request body is not application/json. */
+        /** @description UNSUPPORTED_MEDIA_TYPE: the request body is not application/json (or text/csv, where the operation takes a payroll CSV file). */
         UnsupportedMediaType: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
