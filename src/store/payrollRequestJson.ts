@@ -1,92 +1,144 @@
 import type { Queryable } from './db.js';
+import { iso, json, jsonArray, jsonArrayAgg, jsonObject, largeJson, orNull, quoted, text } from './jsonSql.js';
 
 /**
  * One payroll request as the API's JSON, built by PostgreSQL in one statement (the read at the
- * ceiling, issue 13 item 3): the route sends the text as it is. It must say exactly what the
+ * ceiling, issue 13 item 3) by string concatenation (store/jsonSql.ts): the route sends the text
+ * as it is. It must say exactly what the
  * TypeScript view (usecases/views/payrollRequest.ts) says, which a test checks for every request
  * of the test and demo worlds:
  * - amounts are `numeric::text`, as the view's reads cast them: the stored scale, as is;
  * - timestamps are written as Date#toISOString writes them: UTC, milliseconds truncated;
- * - a transfer's optional fields are absent, not null, until they apply (json_strip_nulls: none
- *   of its fields that must stay may be null); its payout instruction's snapshot fields are read
- *   as text (->>), cheaper than jsonb and the same JSON for the snapshot's string fields;
+ * - a transfer's optional fields are absent, not null, until they apply;
+ * - each split's and transfer's JSON is kept on its row, written by PostgreSQL on every insert and
+ *   update (migration 011): the read only joins them;
  * - returnedAmount (a sum at the source scale: a money rule) is not here: the caller adds it, in
  *   TypeScript, from `returnedAmounts`.
  */
-const iso = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const user = (alias: string): string =>
+  jsonObject([quoted('id', `${alias}.id`), text('firstName', `${alias}.first_name`), text('lastName', `${alias}.last_name`), text('email', `${alias}.email`)]);
 
-const SOURCE_ACCOUNT_CURRENCY = `json_build_object('id', ac.id, 'accountId', ac.account_id,
-    'currency', json_build_object('id', c.id, 'currencyCode', c.code, 'currencyName', c.name, 'currencySymbol', c.symbol, 'decimals', c.decimals),
-    'balance', ac.balance::text, 'available', ac.available::text,
-    'account', json_build_object('id', ac.account_id, 'accountProvider', a.account_provider, 'customerId', a.customer_id))`;
+const SOURCE_ACCOUNT_CURRENCY = jsonObject([
+  quoted('id', 'ac.id'),
+  quoted('accountId', 'ac.account_id'),
+  json(
+    'currency',
+    jsonObject([
+      quoted('id', 'c.id'),
+      text('currencyCode', 'c.code'),
+      text('currencyName', 'c.name'),
+      text('currencySymbol', 'c.symbol'),
+      json('decimals', 'c.decimals'),
+    ]),
+  ),
+  quoted('balance', 'ac.balance'),
+  quoted('available', 'ac.available'),
+  json('account', jsonObject([quoted('id', 'ac.account_id'), text('accountProvider', 'a.account_provider'), orNull(quoted('customerId', 'a.customer_id'))])),
+]);
 
-const PAYROLL_ACCOUNT_CURRENCY = `json_build_object('id', ac.id,
-    'currency', json_build_object('currencyCode', c.code, 'currencyName', c.name, 'decimals', c.decimals),
-    'account', json_build_object('accountProvider', a.account_provider))`;
+const PAYROLL_ACCOUNT_CURRENCY = jsonObject([
+  quoted('id', 'ac.id'),
+  json('currency', jsonObject([text('currencyCode', 'c.code'), text('currencyName', 'c.name'), json('decimals', 'c.decimals')])),
+  json('account', jsonObject([text('accountProvider', 'a.account_provider')])),
+]);
 
 const QUOTE = `CASE WHEN r.quote_rate IS NULL OR r.quote_source_amount_for_exchange IS NULL OR r.quote_total_amount IS NULL
          OR r.quote_received_amount IS NULL OR r.quote_adjustment_amount IS NULL THEN NULL
-    ELSE json_build_object('exchangeRate', r.quote_rate::text, 'sourceAmountForExchange', r.quote_source_amount_for_exchange::text,
-      'feeAmount', r.metadata->'feeBreakdown'->'totalFee', 'totalAmount', r.quote_total_amount::text,
-      'receivedAmount', r.quote_received_amount::text, 'debitedAmount', COALESCE(r.debited_amount, r.total_amount)::text,
-      'adjustmentAmount', r.quote_adjustment_amount::text) END`;
+    ELSE ${jsonObject([
+      quoted('exchangeRate', 'r.quote_rate'),
+      quoted('sourceAmountForExchange', 'r.quote_source_amount_for_exchange'),
+      orNull(json('feeAmount', `r.metadata->'feeBreakdown'->'totalFee'`)),
+      quoted('totalAmount', 'r.quote_total_amount'),
+      quoted('receivedAmount', 'r.quote_received_amount'),
+      quoted('debitedAmount', 'COALESCE(r.debited_amount, r.total_amount)'),
+      quoted('adjustmentAmount', 'r.quote_adjustment_amount'),
+    ])} END`;
 
 /**
- * The splits in one pass: their JSON, and the returned source amounts of those that have one (the
- * caller sums them, a money rule in TypeScript), so amount_splits is read once for both.
+ * The splits in one pass: their JSON (each row keeps its own, written by a trigger: migration 011),
+ * and the returned source amounts of those that have one (the caller sums them, a money rule in
+ * TypeScript), so amount_splits is read once for both.
  */
-const SPLITS = `(SELECT json_agg(json_build_object('id', sp.id, 'beneficiaryId', sp.beneficiary_id, 'beneficiarySnapshot', sp.beneficiary_snapshot,
-      'amountCurrencyType', sp.amount_currency_type, 'sourceCurrencyAmount', sp.source_currency_amount::text, 'amount', sp.amount::text,
-      'quotedSourceCurrencyAmount', sp.quoted_source_currency_amount::text, 'quotedAmount', sp.quoted_amount::text,
-      'returnedSourceCurrencyAmount', sp.returned_source_currency_amount::text, 'purposeCode', sp.purpose_code,
-      'payoutTransferId', sp.payout_transfer_id, 'createdAt', ${iso('sp.created_at')}, 'payrollRequestId', sp.payroll_request_id) ORDER BY sp.position) AS json,
+const SPLITS = `(SELECT ${jsonArrayAgg('sp.api_json', 'sp.position')} AS json,
       array_agg(sp.returned_source_currency_amount::text) FILTER (WHERE sp.returned_source_currency_amount IS NOT NULL) AS returned
     FROM amount_splits sp WHERE sp.payroll_request_id = r.id)`;
 
-const TRANSFERS = `(SELECT json_agg(json_strip_nulls(json_build_object('id', t.id, 'payrollRequestId', t.payroll_request_id,
-      'transferType', t.transfer_type, 'status', t.status, 'externalId', t.external_id, 'amount', t.amount::text, 'currencyCode', t.currency_code,
-      'feeDetails', CASE WHEN t.fee_id IS NOT NULL
-        THEN json_build_object('id', t.fee_id, 'amount', t.fee_amount::text, 'finalInternalFee', t.final_internal_fee::text) END,
-      'payoutInstruction', CASE WHEN sp.id IS NOT NULL THEN json_build_object('id', sp.id, 'beneficiaryId', sp.beneficiary_id,
-        'beneficiarySnapshot', json_build_object('id', sp.beneficiary_snapshot->>'id', 'firstName', sp.beneficiary_snapshot->>'firstName',
-          'lastName', sp.beneficiary_snapshot->>'lastName', 'displayName', sp.beneficiary_snapshot->>'displayName'),
-        'sourceCurrencyAmount', sp.source_currency_amount::text, 'amount', t.amount::text) END,
-      'executedAt', ${iso('t.executed_at')}, 'completedAt', ${iso('t.completed_at')}, 'failureReason', t.failure_reason,
-      'createdAt', ${iso('t.created_at')})) ORDER BY t.position)
-    FROM transfers t LEFT JOIN amount_splits sp ON sp.id = t.amount_split_id AND sp.payroll_request_id = r.id
-   WHERE t.payroll_request_id = r.id)`;
+/** Each transfer keeps its own JSON too (migration 011), payout instruction included. */
+const TRANSFERS = jsonArray('t.api_json', 'FROM transfers t WHERE t.payroll_request_id = r.id', 't.position');
 
-const FX_EXCHANGE = `(SELECT json_build_object('id', f.id, 'payrollRequestId', f.payroll_request_id, 'fromCurrencyCode', f.from_currency_code,
-      'toCurrencyCode', f.to_currency_code, 'fromAmount', f.from_amount::text, 'toAmount', f.to_amount::text, 'exchangeRate', f.exchange_rate::text,
-      'payoutAmount', f.payout_amount::text, 'fxResultAmount', f.fx_result_amount::text,
-      'feeDetails', json_build_object('id', f.fee_id, 'amount', f.fee_amount::text, 'finalInternalFee', f.final_internal_fee::text),
-      'recordedByUserId', u.id, 'recordedByUser', json_build_object('id', u.id, 'firstName', u.first_name, 'lastName', u.last_name, 'email', u.email),
-      'recordedAt', ${iso('f.recorded_at')}, 'createdAt', ${iso('f.created_at')})
-    FROM fx_exchanges f JOIN users u ON u.id = f.recorded_by_user_id WHERE f.payroll_request_id = r.id LIMIT 1)`;
+const FX_EXCHANGE = `(SELECT ${jsonObject([
+  quoted('id', 'f.id'),
+  quoted('payrollRequestId', 'f.payroll_request_id'),
+  text('fromCurrencyCode', 'f.from_currency_code'),
+  text('toCurrencyCode', 'f.to_currency_code'),
+  quoted('fromAmount', 'f.from_amount'),
+  quoted('toAmount', 'f.to_amount'),
+  quoted('exchangeRate', 'f.exchange_rate'),
+  orNull(quoted('payoutAmount', 'f.payout_amount')),
+  orNull(quoted('fxResultAmount', 'f.fx_result_amount')),
+  json('feeDetails', jsonObject([quoted('id', 'f.fee_id'), quoted('amount', 'f.fee_amount'), quoted('finalInternalFee', 'f.final_internal_fee')])),
+  quoted('recordedByUserId', 'u.id'),
+  json('recordedByUser', user('u')),
+  quoted('recordedAt', iso('f.recorded_at')),
+  quoted('createdAt', iso('f.created_at')),
+])} FROM fx_exchanges f JOIN users u ON u.id = f.recorded_by_user_id WHERE f.payroll_request_id = r.id LIMIT 1)`;
 
 /** Four-eyes approval; the approvers as store/payrollApproval.ts findApprovers lists them. */
-const APPROVAL = `json_build_object('required', r.approval_required,
-    'approvers', CASE WHEN r.approval_required THEN COALESCE((SELECT json_agg(json_build_object('id', au.id, 'firstName', au.first_name,
-        'lastName', au.last_name, 'email', au.email) ORDER BY au.last_name, au.first_name, au.id)
-      FROM users au WHERE au.customer_id = r.customer_id AND 'approver' = ANY(au.permissions) AND au.id IS DISTINCT FROM r.created_by_user_id),
-      '[]'::json) ELSE '[]'::json END,
-    'createdByUserId', CASE WHEN r.approval_required THEN r.created_by_user_id END,
-    'approvedByUserId', r.approved_by_user_id, 'approvedAt', ${iso('r.approved_at')},
-    'rejectedByUserId', r.rejected_by_user_id, 'rejectedAt', ${iso('r.rejected_at')}, 'rejectionReason', r.rejection_reason)`;
+const APPROVAL = jsonObject([
+  json('required', 'r.approval_required'),
+  json(
+    'approvers',
+    `CASE WHEN r.approval_required THEN ${jsonArray(
+      user('au'),
+      `FROM users au WHERE au.customer_id = r.customer_id AND 'approver' = ANY(au.permissions) AND au.id IS DISTINCT FROM r.created_by_user_id`,
+      'au.last_name, au.first_name, au.id',
+    )} ELSE '[]' END`,
+  ),
+  orNull(quoted('createdByUserId', 'CASE WHEN r.approval_required THEN r.created_by_user_id END')),
+  orNull(quoted('approvedByUserId', 'r.approved_by_user_id')),
+  orNull(quoted('approvedAt', iso('r.approved_at'))),
+  orNull(quoted('rejectedByUserId', 'r.rejected_by_user_id')),
+  orNull(quoted('rejectedAt', iso('r.rejected_at'))),
+  orNull(text('rejectionReason', 'r.rejection_reason')),
+]);
 
-const REQUEST = `json_build_object('id', r.id,
-    'sourceAccountCurrencyId', r.source_account_currency_id, 'sourceAccountCurrency', s.json,
-    'payrollAccountCurrencyId', r.payroll_account_currency_id, 'payrollAccountCurrency', p.json,
-    'totalAmount', r.total_amount::text, 'status', r.status, 'estimatedFxRate', r.estimated_fx_rate::text,
-    'estimatedReceivedAmount', r.estimated_received_amount::text, 'sourceAmountForExchange', r.source_amount_for_exchange::text,
-    'quotedFxRate', r.quote_rate::text, 'quoteExpiresAt', ${iso('r.quote_expires_at')}, 'quotedByUserId', q.id,
-    'quotedByUser', CASE WHEN q.id IS NOT NULL THEN json_build_object('id', q.id, 'firstName', q.first_name, 'lastName', q.last_name, 'email', q.email) END,
-    'quotedAt', ${iso('r.quoted_at')}, 'quote', ${QUOTE}, 'acceptedByCustomerAt', ${iso('r.accepted_by_customer_at')},
-    'cancellationReason', r.cancellation_reason, 'failureReason', r.failure_reason, 'approval', ${APPROVAL}, 'metadata', r.metadata,
-    'amountSplitDetails', COALESCE(sx.json, '[]'::json), 'transfers', COALESCE(${TRANSFERS}, '[]'::json), 'fxExchange', ${FX_EXCHANGE},
-    'customer', json_build_object('id', r.customer_id, 'firstName', cu.first_name, 'lastName', cu.last_name,
-      'company', json_build_object('legalName', cu.company_legal_name)),
-    'createdAt', ${iso('r.created_at')}, 'updatedAt', ${iso('r.updated_at')})`;
+const REQUEST = jsonObject([
+  quoted('id', 'r.id'),
+  quoted('sourceAccountCurrencyId', 'r.source_account_currency_id'),
+  json('sourceAccountCurrency', 's.json'),
+  quoted('payrollAccountCurrencyId', 'r.payroll_account_currency_id'),
+  json('payrollAccountCurrency', 'p.json'),
+  quoted('totalAmount', 'r.total_amount'),
+  text('status', 'r.status'),
+  quoted('estimatedFxRate', 'r.estimated_fx_rate'),
+  quoted('estimatedReceivedAmount', 'r.estimated_received_amount'),
+  quoted('sourceAmountForExchange', 'r.source_amount_for_exchange'),
+  orNull(quoted('quotedFxRate', 'r.quote_rate')),
+  orNull(quoted('quoteExpiresAt', iso('r.quote_expires_at'))),
+  orNull(quoted('quotedByUserId', 'q.id')),
+  orNull(json('quotedByUser', `CASE WHEN q.id IS NOT NULL THEN ${user('q')} END`)),
+  orNull(quoted('quotedAt', iso('r.quoted_at'))),
+  orNull(json('quote', QUOTE)),
+  orNull(quoted('acceptedByCustomerAt', iso('r.accepted_by_customer_at'))),
+  orNull(text('cancellationReason', 'r.cancellation_reason')),
+  orNull(text('failureReason', 'r.failure_reason')),
+  json('approval', APPROVAL),
+  json('metadata', 'r.metadata'),
+  largeJson('amountSplitDetails', 'sx.json'),
+  largeJson('transfers', TRANSFERS),
+  orNull(json('fxExchange', FX_EXCHANGE)),
+  json(
+    'customer',
+    jsonObject([
+      quoted('id', 'r.customer_id'),
+      text('firstName', 'cu.first_name'),
+      text('lastName', 'cu.last_name'),
+      json('company', jsonObject([text('legalName', 'cu.company_legal_name')])),
+    ]),
+  ),
+  quoted('createdAt', iso('r.created_at')),
+  quoted('updatedAt', iso('r.updated_at')),
+]);
 
 /** Each account currency behind OFFSET 0, as in findPayrollRequestRow: it keeps the planner's join search small. */
 const ACCOUNT_CURRENCY_OF = (column: string, json: string): string => `CROSS JOIN LATERAL (
@@ -104,7 +156,7 @@ export interface PayrollRequestJson {
 /** The request, or null when there is none with this id (or, with `customerId`, none of that customer's). */
 export async function findPayrollRequestJson(tx: Queryable, requestId: string, customerId: string | null): Promise<PayrollRequestJson | null> {
   const rows = await tx.query<PayrollRequestJson>(
-    `SELECT ${REQUEST}::text AS json, s.decimals AS "sourceDecimals",
+    `SELECT ${REQUEST} AS json, s.decimals AS "sourceDecimals",
             COALESCE(sx.returned, '{}') AS "returnedAmounts"
        FROM payroll_requests r
        JOIN customers cu ON cu.id = r.customer_id

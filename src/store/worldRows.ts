@@ -106,6 +106,9 @@ export async function insertWorldRows(tx: Queryable, rows: WorldTableRows): Prom
       await tx.query(sql, [JSON.stringify(tableRows.slice(start, start + BATCH_SIZE))]);
     }
   }
+  // Payouts were written before their splits (a split refers to its payout): touching them lets
+  // the transfers trigger (migration 011) copy each split's instruction into the payout's JSON.
+  await tx.query('UPDATE transfers SET payout_instruction_json = NULL WHERE amount_split_id IS NOT NULL AND payout_instruction_json IS NULL');
 }
 
 /** True when no customer exists yet (no world has been loaded). */

@@ -57,3 +57,28 @@ describe('timestamps with microseconds (set by now() in SQL) read as the view re
     expect(sql.updatedAt).toBe('2026-11-23T10:00:00.999Z');
   });
 });
+
+describe('free text with quotes, backslashes, control characters and non-ASCII is escaped as JSON.stringify escapes it', () => {
+  it('every free-text field of the request, its splits, transfers and people', async () => {
+    const fresh = await freshDatabase();
+    opened.push(fresh);
+    const { db } = fresh;
+    const hostile = 'a "quoted" \\ back\\slash, tab\t, newline\n, bell\u0007, é, 😀, </script>';
+    const id = ids.requestACompleted;
+    // Each update fires the row's trigger (migration 011), which writes its JSON again.
+    await db.query('UPDATE amount_splits SET purpose_code = $2, beneficiary_snapshot = beneficiary_snapshot || $3::jsonb WHERE payroll_request_id = $1', [
+      id,
+      hostile,
+      JSON.stringify({ firstName: hostile, lastName: hostile, displayName: hostile, bankName: hostile }),
+    ]);
+    await db.query('UPDATE transfers SET external_id = $2, failure_reason = $2, payout_instruction_json = NULL WHERE payroll_request_id = $1', [id, hostile]);
+    await db.query('UPDATE payroll_requests SET failure_reason = $2, cancellation_reason = $2 WHERE id = $1', [id, hostile]);
+    await db.query('UPDATE customers SET first_name = $1, company_legal_name = $1', [hostile]);
+    await db.query('UPDATE users SET last_name = $1', [hostile]);
+    const expected: unknown = JSON.parse(JSON.stringify(await loadPayrollRequest(db, id)));
+    const sql = await getPayrollRequestJson({ db }, admin, id);
+    expect(JSON.parse(sql.text)).toEqual(expected);
+    expect(JSON.stringify(expected)).toContain('bell\\u0007');
+    expect(sql.text).toContain(JSON.stringify(hostile));
+  });
+});
