@@ -17,9 +17,11 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
 export async function getPayrollRequestJson(deps: Pick<UseCaseDeps, 'db'>, caller: Principal, requestId: string): Promise<JsonText<PayrollRequest>> {
   const found = await findPayrollRequestJson(deps.db, requestId, caller.role === 'admin' ? null : caller.customerId);
   if (!found) throw notFound(`Payroll request ${requestId} not found`);
-  // The one money rule of the read stays in TypeScript; the object text starts with "{".
-  const returnedAmount = returnedAmountOf(found.returnedAmounts, found.sourceDecimals);
-  return new JsonText(`{"returnedAmount":${JSON.stringify(returnedAmount)},${found.json.slice(1)}`);
+  // The one money rule of the read stays in TypeScript. The texts are joined here, where joining
+  // is cheap (V8 keeps them as parts until the answer is written); the head is "{…}".
+  const { head, splitsJson, transfersJson } = found;
+  const returnedAmount = JSON.stringify(returnedAmountOf(found.returnedAmounts, found.sourceDecimals));
+  return new JsonText(`{"returnedAmount":${returnedAmount},${head.slice(1, -1)},"amountSplitDetails":[${splitsJson}],"transfers":[${transfersJson}]}`);
 }
 
 /** The same request as a value (for callers inside the process). */
