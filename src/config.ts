@@ -12,6 +12,8 @@ export interface Config {
   dataDir: string;
   /** The embedded PostgreSQL's port (EMBEDDED_PG_PORT); a free port at each start when unset. */
   embeddedPort: number | undefined;
+  /** Connections in the server's pool for requests (the worker has its own two). */
+  databasePoolSize: number;
   worldFile: string | undefined;
   jwt: {
     secret: string;
@@ -36,6 +38,8 @@ export interface Config {
   rateLimitAnonymousPerMinute: number;
   /** Estimates and creations above `entries` entries are heavy: at most `perCustomer` at once per customer. */
   heavyOperations: { entries: number; perCustomer: number };
+  /** V8's heap growing factor as a percentage above the live heap after a full GC; 0: V8's own choice (src/heap.ts). */
+  heapGrowingPercent: number;
   webhookAllowLoopback: boolean;
   /** What the worker deletes, and when (README, "Security": every window). */
   retention: { idempotencyKeyHours: number; eventDays: number; expiredEstimateHours: number; intervalSeconds: number };
@@ -56,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
     embeddedPort: env.EMBEDDED_PG_PORT ? integer(env, 'EMBEDDED_PG_PORT', 0, 1, 65535) : undefined,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
     worldFile: env.WORLD_FILE === '' ? undefined : (env.WORLD_FILE ?? 'worlds/demo.json'),
     jwt: {
       secret: env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
@@ -88,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       entries: integer(env, 'HEAVY_OPERATION_ENTRIES', 1000, 1, 10_000),
       perCustomer: integer(env, 'HEAVY_OPERATIONS_PER_CUSTOMER', 2, 1, 1000),
     },
+    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 50, 0, 300),
     // Webhook endpoints on loopback over plain http: development and tests only.
     webhookAllowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', nodeEnv === 'test'),
     retention: {

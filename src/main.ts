@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig, productionProblems } from './config.js';
 import { connectRedisStore } from './http/rateLimit.js';
 import { buildApp } from './composition/app.js';
+import { setHeapGrowing } from './composition/heap.js';
 import { buildWorker } from './composition/worker.js';
 import { createLogger } from './logger.js';
 import type { Logger } from 'pino';
@@ -13,10 +14,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const problems = productionProblems(config);
   if (problems.length > 0) throw new ConfigError(`refusing to start in production: ${problems.join('; ')}`);
+  setHeapGrowing(config.heapGrowingPercent);
   const logger = createLogger(config.logLevel);
   if (!config.databaseUrl && config.dataDir !== 'memory://') await mkdir(config.dataDir, { recursive: true });
   const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort };
-  const db = await openDatabase(settings, { applicationName: 'payroll-api' });
+  const db = await openDatabase(settings, { maxConnections: config.databasePoolSize, applicationName: 'payroll-api' });
   if (config.worldFile) await seedWorld(settings, config.worldFile, logger);
 
   const redis = config.redisUrl ? await connectRedisStore(config.redisUrl) : undefined;

@@ -1,3 +1,4 @@
+import { setHeapGrowing } from '../composition/heap.js';
 import { buildWorker } from '../composition/worker.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -6,6 +7,7 @@ import { openDatabase } from '../store/open.js';
 /** `npm run worker`: the transfer worker on its own, beside servers started with WORKER_IN_PROCESS=false. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  setHeapGrowing(config.heapGrowingPercent);
   const logger = createLogger(config.logLevel);
   const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort };
   const db = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker' });
