@@ -60,7 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
     embeddedPort: env.EMBEDDED_PG_PORT ? integer(env, 'EMBEDDED_PG_PORT', 0, 1, 65535) : undefined,
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 100),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 5, 1, 100),
     worldFile: env.WORLD_FILE === '' ? undefined : (env.WORLD_FILE ?? 'worlds/demo.json'),
     jwt: {
       secret: env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,

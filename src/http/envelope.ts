@@ -48,5 +48,19 @@ export function sendError(res: Response, code: ErrorCode, message: string, statu
 export function sendData<T>(res: Response, status: number, data: T | JsonText<T>, parseJsonText = false): void {
   if (!(data instanceof JsonText)) res.status(status).json({ success: true as const, data });
   else if (parseJsonText) res.status(status).json({ success: true as const, data: data.parse() });
-  else res.status(status).type('application/json').send(`{"success":true,"data":${data.text}}`);
+  else sendParts(res.status(status).type('application/json'), ['{"success":true,"data":', ...data.parts, '}']);
+}
+
+/**
+ * Writes the parts one after the other, never joined (JsonText says why), in one flush: corked
+ * until end(), which uncorks fully. Node drops the body of an answer to HEAD.
+ */
+function sendParts(res: Response, parts: readonly string[]): void {
+  res.setHeader(
+    'Content-Length',
+    parts.reduce((bytes, part) => bytes + Buffer.byteLength(part), 0),
+  );
+  res.cork();
+  for (const part of parts) res.write(part);
+  res.end();
 }
