@@ -56,7 +56,7 @@ export function jsonObject(fields: readonly JsonField[]): string {
 }
 
 /** An aggregate: the JSON array of the JSON texts `object` over the rows in `orderBy`; [] when there are none. */
-export const jsonArrayAgg = (object: string, orderBy: string): string => `COALESCE('[' || string_agg(${object}, ',' ORDER BY ${orderBy}) || ']', '[]')`;
+const jsonArrayAgg = (object: string, orderBy: string): string => `COALESCE('[' || string_agg(${object}, ',' ORDER BY ${orderBy}) || ']', '[]')`;
 
 /** A scalar subquery: the JSON array of `object` over the rows of `from` (FROM … WHERE …) in `orderBy`. */
 export const jsonArray = (object: string, from: string, orderBy: string): string => `(SELECT ${jsonArrayAgg(object, orderBy)} ${from})`;
