@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
 import { beneficiaryA1Snapshot, ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { type TestServer, startTestServer, testConfig } from '../support/server.js';
 import { noApproval } from '../support/payroll.js';
 
 let server: TestServer;
@@ -188,5 +188,29 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
     const { error, response } = await server.as(ids.userA).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: 'not-a-uuid' } } });
     expect(response.status).toBe(400);
     expect(error).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'path.requestId must match format "uuid"' } });
+  });
+
+  it('with response validation off (production), the same answer, written in parts under an exact Content-Length', async () => {
+    // Non-ASCII names make the UTF-8 byte count differ from the character count.
+    await server.db.query('UPDATE customers SET company_legal_name = $1 WHERE id = $2', ['Société Générale d’Émirats 😀', ids.customerA]);
+    const production = await startTestServer({ config: { ...testConfig, validateResponses: false } });
+    try {
+      await production.db.query('UPDATE customers SET company_legal_name = $1 WHERE id = $2', ['Société Générale d’Émirats 😀', ids.customerA]);
+      const path = `/v1/customers/payroll/requests/${ids.requestACompleted}`;
+      const read = async (target: TestServer) => {
+        const response = await fetch(target.baseUrl + path, { headers: { authorization: `Bearer ${await target.token(ids.userA)}` } });
+        const bytes = Buffer.from(await response.arrayBuffer());
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
+        return JSON.parse(bytes.toString('utf8')) as { data: PayrollRequest };
+      };
+      const [validated, unvalidated] = [await read(server), await read(production)];
+      expect(unvalidated.data.customer.company.legalName).toBe('Société Générale d’Émirats 😀');
+      expect(unvalidated.data.transfers.length).toBeGreaterThan(0);
+      expect(unvalidated.data).toEqual(validated.data);
+    } finally {
+      await production.close();
+    }
   });
 });
