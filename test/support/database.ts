@@ -5,7 +5,7 @@ import { analyze } from '../../src/store/open.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
 import { loadWorld } from '../../src/world/load.js';
 import { testWorld } from '../fixtures/world.js';
-import { createDatabase, dropDatabase, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';
+import { createDatabase, demoWorld, dropDatabase, type TestDatabaseServer, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';
 
 /** The suite runs on PostgreSQL at TEST_DATABASE_URL when set, else on the embedded server (test/support/globalSetup.ts). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
@@ -40,10 +40,20 @@ export function freshPostgres(url: string, world: unknown = testWorld): Promise<
   return newDatabase(url, world);
 }
 
+/** The demo world's text, to recognise it among the worlds tests pass: its template holds it loaded. */
+const DEMO_WORLD_TEXT = JSON.stringify(demoWorld());
+
+/** The template holding `world` loaded, if there is one; else the empty one (the world is loaded into the clone). */
+function templateOf(suite: TestDatabaseServer, world: unknown): { name: string; loaded: boolean } {
+  if (world === testWorld) return { name: suite.worldTemplate, loaded: true };
+  if (world !== undefined && JSON.stringify(world) === DEMO_WORLD_TEXT) return { name: suite.demoTemplate, loaded: true };
+  return { name: suite.emptyTemplate, loaded: false };
+}
+
 async function newDatabase(url: string, world: unknown): Promise<FreshDatabase> {
   const suite = inject('testDatabase');
   const onSuiteServer = hostOf(url) === hostOf(suite.serverUrl);
-  const template = onSuiteServer ? (world === testWorld ? suite.worldTemplate : suite.emptyTemplate) : undefined;
+  const { name: template, loaded } = onSuiteServer ? templateOf(suite, world) : { name: undefined, loaded: false };
   const name = uniqueDatabaseName('payroll_test');
   await createDatabase(url, name, template);
   const target = urlOfDatabase(url, name);
@@ -55,7 +65,7 @@ async function newDatabase(url: string, world: unknown): Promise<FreshDatabase> 
   try {
     db = await PostgresDatabase.open(target);
     if (!template) await migrate(db);
-    if (world !== undefined && template !== suite.worldTemplate) {
+    if (world !== undefined && !loaded) {
       await loadWorld(db, world);
       await analyze(db);
     }

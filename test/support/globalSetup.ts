@@ -10,7 +10,7 @@ import { analyze } from '../../src/store/open.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
 import { loadWorld } from '../../src/world/load.js';
 import { testWorld } from '../fixtures/world.js';
-import { createDatabase, dropDatabase, type TestDatabaseServer, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';
+import { createDatabase, demoWorld, dropDatabase, type TestDatabaseServer, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const external = process.env.TEST_DATABASE_URL || undefined;
@@ -21,13 +21,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     serverUrl,
     emptyTemplate: uniqueDatabaseName('payroll_template_empty'),
     worldTemplate: uniqueDatabaseName('payroll_template'),
+    demoTemplate: uniqueDatabaseName('payroll_template_demo'),
   };
   try {
     await makeTemplate(server, server.emptyTemplate, undefined, async (db) => void (await migrate(db)));
-    await makeTemplate(server, server.worldTemplate, server.emptyTemplate, async (db) => {
-      await loadWorld(db, testWorld);
-      await analyze(db);
-    });
+    for (const [name, world] of [
+      [server.worldTemplate, testWorld],
+      [server.demoTemplate, demoWorld()],
+    ] as const) {
+      await makeTemplate(server, name, server.emptyTemplate, async (db) => {
+        await loadWorld(db, world);
+        await analyze(db);
+      });
+    }
   } catch (error) {
     await teardown(server, embedded);
     throw error;
@@ -49,5 +55,5 @@ async function makeTemplate(server: TestDatabaseServer, name: string, from: stri
 
 async function teardown(server: TestDatabaseServer, embedded: { release(): Promise<void> } | undefined): Promise<void> {
   if (embedded) return embedded.release(); // the whole server and its directory go
-  for (const name of [server.worldTemplate, server.emptyTemplate]) await dropDatabase(server.serverUrl, name).catch(() => undefined);
+  for (const name of [server.worldTemplate, server.demoTemplate, server.emptyTemplate]) await dropDatabase(server.serverUrl, name).catch(() => undefined);
 }

@@ -1,9 +1,11 @@
 /**
- * Test databases are clones: the suite's server holds two template databases made once per run
- * (migrated and empty; migrated with the test world), and each test file gets a CREATE DATABASE …
+ * Test databases are clones: the suite's server holds three template databases made once per run
+ * (migrated and empty; migrated with the test world; migrated with the demo world that `npm start`
+ * loads, which the examples replay starts 36 servers on), and each test file gets a CREATE DATABASE …
  * TEMPLATE copy of one (tens of milliseconds) instead of migrating and loading its own.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 
 /** What globalSetup hands to the test workers (vitest `provide`/`inject`). */
@@ -14,6 +16,8 @@ export interface TestDatabaseServer {
   emptyTemplate: string;
   /** Migrated, holding the test world (test/fixtures/world.ts), analysed. */
   worldTemplate: string;
+  /** Migrated, holding the demo world (worlds/demo.json), analysed. */
+  demoTemplate: string;
 }
 
 declare module 'vitest' {
@@ -46,3 +50,6 @@ export const createDatabase = (serverUrl: string, name: string, template?: strin
   onServer(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
 
 export const dropDatabase = (serverUrl: string, name: string): Promise<void> => onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+
+/** The demo world as worlds/demo.json holds it (parsed anew on each call). */
+export const demoWorld = (): unknown => JSON.parse(readFileSync(new URL('../../worlds/demo.json', import.meta.url), 'utf8'));
