@@ -70,11 +70,15 @@ const h2 = (page: Page, text: string, webhook = false) =>
 
 /**
  * Words (runs of letters, digits and underscores) of the table cells in the page that the browser
- * laid out over more than one line: a word broken in the middle (`QUOTE_PROVID|ED`).
+ * laid out over more than one line: a word broken in the middle (`QUOTE_PROVID|ED`). Redoc lays
+ * out the whole reference as one document, so a cell already measured at this width is marked and
+ * skipped when the next page is visited (measuring every cell on each of the ~50 pages was most of
+ * this file's 50 s); a cell Redoc renders anew is measured again.
  */
 function brokenWordsInTableCells(): string[] {
   const broken: string[] = [];
-  for (const cell of document.querySelectorAll('td, th')) {
+  for (const cell of document.querySelectorAll<HTMLElement>('td:not([data-words-measured]), th:not([data-words-measured])')) {
+    cell.dataset.wordsMeasured = '';
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       for (const word of (node.textContent ?? '').matchAll(/[A-Za-z0-9_]+/g)) {
