@@ -38,7 +38,7 @@ export interface Config {
   rateLimitAnonymousPerMinute: number;
   /** Estimates and creations above `entries` entries are heavy: at most `perCustomer` at once per customer. */
   heavyOperations: { entries: number; perCustomer: number };
-  /** V8's heap growing factor as a percentage above the live heap after a full GC; 0: V8's own choice (src/heap.ts). */
+  /** V8's heap growing factor as a percentage above the live heap after a full GC; 0: V8's own choice (src/composition/heap.ts). */
   heapGrowingPercent: number;
   webhookAllowLoopback: boolean;
   /** What the worker deletes, and when (README, "Security": every window). */

@@ -26,7 +26,7 @@ export interface JsonField {
 /** A timestamptz as Date#toISOString writes it: UTC, milliseconds truncated, "Z" (migration 011's api_timestamp). */
 export const iso = (column: string): string => `api_timestamp(${column})`;
 
-/** Field constructors, required unless `orNull` or `omitNull` says otherwise. */
+/** Field constructors, required unless `orNull` says otherwise. */
 export const quoted = (key: string, sql: string): JsonField => ({ key, sql, kind: 'quoted' });
 export const text = (key: string, sql: string): JsonField => ({ key, sql, kind: 'text' });
 export const json = (key: string, sql: string): JsonField => ({ key, sql, kind: 'json' });
