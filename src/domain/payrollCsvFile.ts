@@ -79,10 +79,13 @@ function readHeader(names: string[], requirePurposeCode: boolean): { columns: (P
   const seen = new Set<PayrollCsvColumn>();
   const columns = names.map((name) => {
     const column = COLUMN_BY_LOWER_NAME.get(name.toLowerCase()) ?? null;
-    if (!column) unknownColumns += 1;
-    if (!column) problems.push({ row: 1, column: name, message: `unknown column "${name}"; the columns are ${PAYROLL_CSV_COLUMNS.join(', ')}` });
-    else if (seen.has(column)) problems.push({ row: 1, column: name, message: `the column ${column} appears twice` });
-    if (column) seen.add(column);
+    if (!column) {
+      unknownColumns += 1;
+      problems.push({ row: 1, column: name, message: `unknown column "${name}"; the columns are ${PAYROLL_CSV_COLUMNS.join(', ')}` });
+    } else {
+      if (seen.has(column)) problems.push({ row: 1, column: name, message: `the column ${column} appears twice` });
+      seen.add(column);
+    }
     return column;
   });
   if (!seen.has('amount')) problems.push({ row: 1, column: 'amount', message: 'the column amount is missing' });

@@ -55,8 +55,6 @@ export function jsonObject(fields: readonly JsonField[]): string {
   return `concat(${fields.map(piecesOf).join(', ')}, '}')`;
 }
 
-/** An aggregate: the JSON array of the JSON texts `object` over the rows in `orderBy`; [] when there are none. */
-const jsonArrayAgg = (object: string, orderBy: string): string => `COALESCE('[' || string_agg(${object}, ',' ORDER BY ${orderBy}) || ']', '[]')`;
-
-/** A scalar subquery: the JSON array of `object` over the rows of `from` (FROM … WHERE …) in `orderBy`. */
-export const jsonArray = (object: string, from: string, orderBy: string): string => `(SELECT ${jsonArrayAgg(object, orderBy)} ${from})`;
+/** A scalar subquery: the JSON array of the objects `object` over the rows of `from` (FROM … WHERE …) in `orderBy`; [] when none. */
+export const jsonArray = (object: string, from: string, orderBy: string): string =>
+  `(SELECT COALESCE('[' || string_agg(${object}, ',' ORDER BY ${orderBy}) || ']', '[]') ${from})`;
