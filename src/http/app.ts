@@ -1,21 +1,17 @@
-import { fileURLToPath } from 'node:url';
 import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Config } from '../config.js';
-import { type Authenticate, authenticateRequest, bearerAuthHandler } from './auth.js';
+import { type Authenticate, authenticateRequest } from './auth.js';
+import { contractValidator } from './contractValidator.js';
 import { requestBody } from './body.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
 import { allHandlers } from './handlers/index.js';
 import { HeavyOperationGate } from './heavyOperations.js';
-import { operationHandlers } from './operationRouter.js';
+import { attachOperations } from './operationRouter.js';
 import { accessLog, requestId } from './requestContext.js';
-import { cacheValidatorRouteRegexps } from './routeRegexpCache.js';
-
-const SPEC_PATH = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 
 export interface AppOptions {
   deps: UseCaseDeps;
@@ -58,21 +54,9 @@ export function createApp(options: AppOptions): Express {
   const heavyOperations = new HeavyOperationGate(options.heavyOperations);
   app.use(heavyOperations.refuseEarly());
   app.use(requestBody(options.bodyLimit));
-  // The validator compiles the spec's routes on every request; compiled once instead (see the module).
-  cacheValidatorRouteRegexps();
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: SPEC_PATH,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-      // A response that breaks the spec becomes a 500 (and a log line) instead of reaching the client.
-      validateResponses: options.validateResponses,
-      validateSecurity: { handlers: { bearerAuth: bearerAuthHandler(options.logger) } },
-      ajvFormats: { mode: 'full' },
-      // The spec is split across files; dereferencing resolves them (the default bundle mode fails on them).
-      $refParser: { mode: 'dereference' },
-      operationHandlers: operationHandlers(allHandlers, options.deps, heavyOperations, { validateResponses: options.validateResponses }),
-    }),
-  );
+  const operations = { handlersOn: allHandlers, handlers: allHandlers(options.deps), deps: options.deps, gate: heavyOperations, logger: options.logger };
+  attachOperations(app, operations);
+  app.use(contractValidator(options.validateResponses, operations.handlers));
   app.use(notFoundHandler);
   app.use(errorHandler(options.logger));
   return app;

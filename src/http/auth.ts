@@ -1,9 +1,9 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
-import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type Principal, findPrincipal } from '../usecases/principal.js';
+import { operationsOf } from './operationRouter.js';
 
 /** A 401 the error handler turns into the UNAUTHORIZED envelope; `status` is read by the validator. */
 class AuthenticationError extends Error {
@@ -132,7 +132,7 @@ export function authenticateRequest(authenticate: Authenticate): RequestHandler 
 }
 
 /** The validator's bearerAuth handler: the outcome of authenticateRequest, as a principal or a 401 (500 when the check itself failed). */
-export function bearerAuthHandler(logger: Logger): (req: Request) => Promise<boolean> {
+export function bearerAuthHandler(): (req: Request) => Promise<boolean> {
   return async (req) => {
     const res = req.res!;
     const { principal, failure } = (res.locals.authentication as Authentication | undefined) ?? {};
@@ -142,7 +142,7 @@ export function bearerAuthHandler(logger: Logger): (req: Request) => Promise<boo
     }
     if (failure === undefined || failure instanceof AuthenticationError) throw failure ?? new AuthenticationError(BEARER_REQUIRED);
     // Anything else (the database is down) is our failure, not the caller's: 500, not 401.
-    logger.error({ err: failure }, 'authentication failed unexpectedly');
+    operationsOf(req.app).logger.error({ err: failure }, 'authentication failed unexpectedly');
     throw Object.assign(new Error('authentication unavailable'), { status: 500 });
   };
 }

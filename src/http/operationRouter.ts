@@ -1,5 +1,6 @@
-import type { RequestHandler, Response } from 'express';
+import type { Application, RequestHandler, Response } from 'express';
 import type * as OpenApiValidator from 'express-openapi-validator';
+import type { Logger } from 'pino';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Principal } from '../usecases/principal.js';
 import { JsonText } from '../usecases/jsonText.js';
@@ -34,20 +35,44 @@ interface OperationTraits {
 /** The handler table on some deps: the app's own, or those of one idempotent request's transaction. */
 export type HandlersOn = (deps: UseCaseDeps) => Handlers;
 
+/** What one app's operations run with: its handler table on its deps, and its cap of heavy operations. */
+export interface AppOperations {
+  handlersOn: HandlersOn;
+  /** handlersOn(deps), made once at start-up. */
+  handlers: Handlers;
+  deps: UseCaseDeps;
+  gate?: HeavyOperationGate | undefined;
+  /** Where the validator's bearerAuth handler logs an authentication that failed unexpectedly. */
+  logger: Logger;
+}
+
+const APP_OPERATIONS = 'payrollOperations';
+
+/**
+ * Keeps the app's operations in its `app.locals`. The validator and the router it mounts are
+ * compiled once per process and shared by every app the process builds (see contractValidator),
+ * so a request finds its own app's handlers and deps there, through `req.app`.
+ */
+export function attachOperations(app: Application, operations: AppOperations): void {
+  app.locals[APP_OPERATIONS] = operations;
+}
+
+/** The operations of the app serving a request, `req.app` (attachOperations). */
+export function operationsOf(app: Application): AppOperations {
+  const operations = app.locals[APP_OPERATIONS] as AppOperations | undefined;
+  if (!operations) throw new Error('the app serving this request has no operations attached (attachOperations)');
+  return operations;
+}
+
 /**
  * Mounts the handler table on the spec's own paths. The validator reads the dereferenced spec,
  * turns `{param}` into `:param`, mounts literal segments before parameters (so
  * `/payouts/estimate` is not taken for a `{payoutId}`) and asks `resolver` for the handler of
- * each path and method; the resolver finds it by the operation's operationId. A path is written
- * once, in the spec. `gate` caps each customer's concurrent heavy operations.
+ * each path and method; the resolver finds it by the operation's operationId, which must be one
+ * of `table`'s (every app's table is allHandlers's). A path is written once, in the spec. Each
+ * request runs the handler of the app serving it (operationsOf).
  */
-export function operationHandlers(
-  handlersOn: HandlersOn,
-  deps: UseCaseDeps,
-  gate?: HeavyOperationGate,
-  options: SendOptions = { validateResponses: false },
-): OperationHandlerOptions {
-  const handlers = handlersOn(deps);
+export function operationHandlers(table: Handlers, options: SendOptions = { validateResponses: false }): OperationHandlerOptions {
   return {
     // Where the validator's default resolver would look for handler modules; ours are in the table.
     basePath: '',
@@ -57,8 +82,8 @@ export function operationHandlers(
       const pathItem = apiDoc.paths?.[route.openApiRoute.slice(route.basePath.length)];
       const operation = pathItem?.[methodOf(route)];
       const id = operation?.operationId;
-      if (!pathItem || !operation || !id || !isOperationId(handlers, id)) throw new Error(`no handler for ${where} (operationId ${id ?? 'missing'})`);
-      return bind({ handlers, handlersOn, deps, gate, options }, id, traitsOf(apiDoc, pathItem, operation, where));
+      if (!pathItem || !operation || !id || !isOperationId(table, id)) throw new Error(`no handler for ${where} (operationId ${id ?? 'missing'})`);
+      return bind(id, traitsOf(apiDoc, pathItem, operation, where), options);
     },
   };
 }
@@ -100,14 +125,6 @@ function sendCsv(res: Response, { status, csv, filename }: CsvAnswer): void {
   res.status(status).type('text/csv; charset=utf-8').send(csv);
 }
 
-interface Binding {
-  handlers: Handlers;
-  handlersOn: HandlersOn;
-  deps: UseCaseDeps;
-  gate: HeavyOperationGate | undefined;
-  options: SendOptions;
-}
-
 /**
  * The Express handler of one operation. The validator has checked params, query and body against
  * the spec before this runs, which is what Express's typed request (its generic parameters) states.
@@ -115,12 +132,13 @@ interface Binding {
  * stores its answer.
  */
 function bind<K extends OperationId>(
-  { handlers, handlersOn, deps, gate, options }: Binding,
   id: K,
   traits: OperationTraits,
+  options: SendOptions,
 ): RequestHandler<PathParams<K>, unknown, RequestBody<K>, QueryParams<K>> {
-  const handler: Handler<K> = handlers[id];
   return async (req, res) => {
+    const { handlers, handlersOn, deps, gate } = operationsOf(req.app);
+    const handler: Handler<K> = handlers[id];
     // Set by the bearerAuth security handler, for exactly the secured operations (see traitsOf).
     const principal: Principal | undefined = res.locals.principal;
     if (traits.secured && !principal) throw new Error(`operation ${id} reached without an authenticated caller`);

@@ -43,7 +43,7 @@ describe('handler table types (checked by tsc --noEmit)', () => {
 describe('mounting from the spec', () => {
   // The handlers are only looked up here, never run: no use case reaches these deps.
   const deps = {} as UseCaseDeps;
-  const { resolver } = operationHandlers(allHandlers, deps);
+  const { resolver } = operationHandlers(allHandlers(deps));
   const route = (method: string, path: string) => ({ basePath: '', expressRoute: path, openApiRoute: path, method, pathParams: [] });
   const spec = (operation: Record<string, unknown>) => ({
     openapi: '3.1.0' as const,
