@@ -237,7 +237,22 @@ export interface Case {
   scenario: { kind: 'payrollEstimate' | 'payoutEstimate' | 'payout'; n: number; purposeCodes: string[] } | undefined;
 }
 
+const caseArbs = new WeakMap<Spec, Map<number, fc.Arbitrary<Case>>>();
+
+/**
+ * The requests of one operation. Made once per operation and reused by every run: an arbitrary is
+ * immutable, and building one tokenises each of the schema's patterns (fc.stringMatching), which
+ * was a tenth of the fuzz file's CPU when done on every run.
+ */
 export function caseArb(spec: Spec, opIndex: number): fc.Arbitrary<Case> {
+  let arbs = caseArbs.get(spec);
+  if (!arbs) caseArbs.set(spec, (arbs = new Map()));
+  let arb = arbs.get(opIndex);
+  if (!arb) arbs.set(opIndex, (arb = newCaseArb(spec, opIndex)));
+  return arb;
+}
+
+function newCaseArb(spec: Spec, opIndex: number): fc.Arbitrary<Case> {
   const op = spec.operations[opIndex]!;
   const params = (where: 'path' | 'query') =>
     fc.record(
