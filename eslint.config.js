@@ -119,6 +119,11 @@ export default defineConfig(
     },
   },
   {
+    // Plain JavaScript run by Node (scripts/build-server.mjs runs before anything can run TypeScript).
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly' } },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       // Plain line counts, as `wc -l` gives them: blank lines and comments count too.

@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { signAccessToken } from '../src/http/tokens.js';
 import { freePort } from '../src/store/embedded.js';
-import { start, stop, waitFor } from './processes.js';
+import { builtServerEntry, start, stop, waitFor } from './processes.js';
 import { benchIds, benchWorld, estimateBody } from './world.js';
 
 const { values: args } = parseArgs({
@@ -172,7 +172,7 @@ async function main(): Promise<void> {
     WORKER_IN_PROCESS: 'false',
     ...Object.fromEntries(args.env.map((pair) => pair.split(/=(.*)/s).slice(0, 2))),
   };
-  const server = start(['--import', 'tsx', 'src/main.ts'], env, logFile);
+  const server = start([builtServerEntry()], env, logFile);
   try {
     await waitFor(server, async () => (await fetch(`${url}/healthz`)).ok, 'the server', logFile);
     log(`server on ${url} (${databaseUrl ? 'PostgreSQL' : 'embedded'}), ${SECONDS} s per scenario`);

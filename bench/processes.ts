@@ -2,12 +2,18 @@
  * The benchmark's processes: starting and stopping them, waiting for them, and what /proc says
  * about them (memory, CPU time, the embedded PostgreSQL's processes).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const children = new Set<ChildProcess>();
+
+/** `npm start`'s entry point, built first as its prestart builds it (scripts/build-server.mjs). */
+export function builtServerEntry(): string {
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  return 'dist/server/src/main.js';
+}
 
 export function start(nodeArgs: string[], env: NodeJS.ProcessEnv, logFile: string): ChildProcess {
   const fd = openSync(logFile, 'a');

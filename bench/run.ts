@@ -13,7 +13,7 @@
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
  * seconds (default 10) at 50 connections, after a warm-up in the first round. The server is the real
- * process (`node --import tsx src/main.ts`) with NODE_ENV=production on a fresh data directory of the
+ * process (`node dist/server/src/main.js`, built as `npm start` builds it) with NODE_ENV=production on a fresh data directory of the
  * embedded PostgreSQL (as `npm start` runs it), or on a new database at --database-url. Memory is the
  * server's RSS and the database's PSS, sampled together. Figures are printed, never asserted.
  * BENCH_KEEP=1 keeps the temporary directory (the server's log, one JSON line per request).
@@ -27,7 +27,7 @@ import pg from 'pg';
 import { signAccessToken } from '../src/http/tokens.js';
 import { freePort } from '../src/store/embedded.js';
 import { log, outcome, single, type Target } from './load.js';
-import { children, databaseProcesses, kbOf, memorySampler, start, stop, tail, waitFor } from './processes.js';
+import { builtServerEntry, children, databaseProcesses, kbOf, memorySampler, start, stop, tail, waitFor } from './processes.js';
 import { type Figures, formatTable, mbOf } from './report.js';
 import { runRounds } from './rounds.js';
 import { benchIds, benchWorld, estimateBody, estimateCsvBody } from './world.js';
@@ -128,7 +128,7 @@ async function launchServer(tmp: string, serverLog: string, external: { name: st
   await writeFile(worldFile, JSON.stringify(benchWorld()));
   const jwtSecret = randomBytes(32).toString('base64url');
   const port = await freePort();
-  const serverArgs = ['--import', 'tsx', ...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []), 'src/main.ts'];
+  const serverArgs = [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []), builtServerEntry()];
   log(
     `starting the server (${external ? `PostgreSQL, database ${external.name}` : 'embedded PostgreSQL, fresh data directory'}) on port ${port}; its log: ${serverLog}`,
   );

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/store/embeddedProcesses.js';
+import { builtEntry } from '../support/processes.js';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 function startService(dataDir: string, port: number): { child: ChildProcess; logs: string[] } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [builtEntry('src/main.ts')], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,8 +1,11 @@
 /**
- * vitest globalSetup: one PostgreSQL server for the whole run and the template databases every
+ * vitest globalSetup: the server's JavaScript (dist/server/, what `npm start` runs; the process
+ * tests start it), one PostgreSQL server for the whole run and the template databases every
  * test file clones. Without TEST_DATABASE_URL the server is the embedded one (a temporary
  * directory, durability off); with it, the templates are made on that server and dropped at the end.
  */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { acquireEmbeddedPostgres, MEMORY } from '../../src/store/embedded.js';
 import { migrate } from '../../src/store/migrate.js';
@@ -13,6 +16,7 @@ import { testWorld } from '../fixtures/world.js';
 import { createDatabase, demoWorld, dropDatabase, type TestDatabaseServer, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'inherit' });
   const external = process.env.TEST_DATABASE_URL || undefined;
   // Two workers each open a few pools of up to 10 connections at a time.
   const embedded = external ? undefined : await acquireEmbeddedPostgres({ dataDir: MEMORY, settings: { max_connections: '300' } });

@@ -1,6 +1,8 @@
 /**
  * The real entry points as separate processes: the service (`npm start`'s src/main.ts) and the
- * worker (`npm run worker`'s src/worker/main.ts), run through tsx from the repository root. Every
+ * worker (`npm run worker`'s src/worker/main.ts), run as npm runs them: their JavaScript in
+ * dist/server/ (built once per test run by the globalSetup, as prestart builds it) under plain
+ * `node`, from the repository root. Every
  * process started here is remembered, so that `killLeftovers` in an afterAll leaves none behind
  * when a test fails half-way.
  */
@@ -29,9 +31,12 @@ export interface Started {
   stderr: string[];
 }
 
-/** Starts `entry` (a path from the repository root) with the test's environment plus `env`. */
+/** The built JavaScript of an entry point given by its source (`src/main.ts` → `dist/server/src/main.js`). */
+export const builtEntry = (entry: string): string => `dist/server/${entry.replace(/\.ts$/, '.js')}`;
+
+/** Starts `entry` (its source's path from the repository root) with the test's environment plus `env`. */
 export function startEntry(entry: string, env: NodeJS.ProcessEnv): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [builtEntry(entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   started.add(child);
   const stdout: string[] = [];
   const stderr: string[] = [];
