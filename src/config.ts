@@ -93,7 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       entries: integer(env, 'HEAVY_OPERATION_ENTRIES', 1000, 1, 10_000),
       perCustomer: integer(env, 'HEAVY_OPERATIONS_PER_CUSTOMER', 2, 1, 1000),
     },
-    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 50, 0, 300),
+    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 300),
     // Webhook endpoints on loopback over plain http: development and tests only.
     webhookAllowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', nodeEnv === 'test'),
     retention: {
