@@ -35,7 +35,7 @@ interface OperationTraits {
 /** The handler table on some deps: the app's own, or those of one idempotent request's transaction. */
 export type HandlersOn = (deps: UseCaseDeps) => Handlers;
 
-/** What one app's operations run with: its handler table on its deps, and its cap of heavy operations. */
+/** What one app's operations run with: its handler table on its deps, its cap of heavy operations, its logger. */
 export interface AppOperations {
   handlersOn: HandlersOn;
   /** handlersOn(deps), made once at start-up. */
