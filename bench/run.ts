@@ -13,8 +13,9 @@
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
  * seconds (default 10) at 50 connections, after a warm-up in the first round. The server is the real
- * process (`node dist/server/src/main.js`, built as `npm start` builds it) with NODE_ENV=production on a fresh data directory of the
- * embedded PostgreSQL (as `npm start` runs it), or on a new database at --database-url. Memory is the
+ * process (`node dist/server/src/main.js`, built as `npm start` builds it) with NODE_ENV=production
+ * on a fresh data directory of the embedded PostgreSQL (as `npm start` runs it), or on a new
+ * database at --database-url. Memory is the
  * server's RSS and the database's PSS, sampled together. Figures are printed, never asserted.
  * BENCH_KEEP=1 keeps the temporary directory (the server's log, one JSON line per request).
  */

@@ -37,7 +37,9 @@ try {
     target: 'node20',
     logLevel: 'warning',
   });
-  cpSync(join(root, 'openapi'), join(staging, 'openapi'), { recursive: true, filter: (path) => !path.includes(`${join('openapi', 'released')}`) });
+  // openapi/released/ (the last release, for the breaking-change gate) is not read at run time.
+  const released = join(root, 'openapi', 'released');
+  cpSync(join(root, 'openapi'), join(staging, 'openapi'), { recursive: true, filter: (path) => !path.startsWith(released) });
   cpSync(join(root, 'src', 'store', 'migrations'), join(staging, 'src', 'store', 'migrations'), { recursive: true });
   rmSync(retired, { recursive: true, force: true });
   try {
