@@ -14,7 +14,8 @@ const compiled = new Map<boolean, RequestHandler[]>();
 /**
  * The contract as middleware: bearerAuth (401 where a token is required), the request against the
  * spec, the response too when `validateResponses`, then the handler of the operation, mounted from
- * the spec's paths (operationHandlers; `table` names the operations that have one).
+ * the spec's paths (operationHandlers; `table` names the operations that have one, read when the
+ * validator is first made: every app's table is allHandlers's).
  *
  * Made once per process and shared by every app built in it: the validator loads and checks the
  * spec when made and compiles each operation's schemas on its first request, work that depends
