@@ -56,4 +56,15 @@ describe('payroll_fee_estimates.entries', () => {
     const consumed = await consumePayrollFeeEstimate(database.db, 'entries-storage-test', ids.customerA, requestId, new Date(now.getTime() + 60_000));
     expect(consumed.ok && consumed.estimate.entries).toEqual(locked);
   });
+
+  it('is analysed from a sample of at most 3,000 rows, without statistics on the entries (migration 014)', async () => {
+    // ANALYZE samples 300 rows per unit of the largest target; every column counts, new ones too.
+    const columns = await database.db.query<{ name: string; target: number | null }>(
+      `SELECT attname AS name, attstattarget::int AS target FROM pg_attribute
+        WHERE attrelid = 'payroll_fee_estimates'::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
+    );
+    const targets = Object.fromEntries(columns.map((column) => [column.name, column.target]));
+    expect(columns.filter((column) => column.target === null || column.target < 0 || column.target > 10)).toEqual([]);
+    expect({ entries: targets.entries, fee_breakdown: targets.fee_breakdown }).toEqual({ entries: 0, fee_breakdown: 0 });
+  });
 });
