@@ -47,7 +47,8 @@ export interface PayrollCsvLayout {
 
 interface ParsedRecord {
   record: string[];
-  info: { lines: number };
+  /** The line the record ends on (a quoted field may span several). */
+  line: number;
 }
 
 /** The separator, from the header line: a semicolon file has no comma in its header (names never hold either). */
@@ -56,11 +57,28 @@ function separatorOf(text: string): ',' | ';' {
   return headerLine.includes(';') && !headerLine.includes(',') ? ';' : ',';
 }
 
+const LINE_BREAK = /\r\n|\r|\n/g;
+const ENDS_WITH_LINE_BREAK = /[\r\n]$/;
+
+/**
+ * Each record's line, counted from the text it was read from (`raw`: the record, the empty lines
+ * skipped before it and its line break), a CRLF being one break. csv-parse's own `info` gives the
+ * same lines (property-tested, except that it counts a CRLF inside quotes as two) but building it
+ * for every record tripled the parse: 24 ms instead of 8 for 10,000 rows.
+ */
+function withLines(records: Array<{ record: string[]; raw: string }>): ParsedRecord[] {
+  let breaks = 0;
+  return records.map(({ record, raw }) => {
+    breaks += raw.match(LINE_BREAK)?.length ?? 0;
+    return { record, line: ENDS_WITH_LINE_BREAK.test(raw) ? breaks : breaks + 1 };
+  });
+}
+
 function parseRecords(text: string): { records: ParsedRecord[]; problem?: ErrorDetail } {
   try {
-    const records = parse(text, { bom: true, delimiter: separatorOf(text), trim: true, skip_empty_lines: true, relax_column_count: true, info: true });
-    // With `info: true` each record comes with its position; csv-parse's sync types do not say so.
-    return { records: records as unknown as ParsedRecord[] };
+    const records = parse(text, { bom: true, delimiter: separatorOf(text), trim: true, skip_empty_lines: true, relax_column_count: true, raw: true });
+    // With `raw: true` each record comes with its text; csv-parse's sync types do not say so.
+    return { records: withLines(records as unknown as Array<{ record: string[]; raw: string }>) };
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines;
@@ -116,13 +134,13 @@ export function readPayrollCsvLayout(text: string, options: { requirePurposeCode
   if (data.length === 0) problems.push({ row: 2, message: 'the file has a header row but no rows to pay' });
   if (data.length > MAX_SPLIT_ENTRIES) problems.push({ message: `the file has ${data.length} rows; at most ${MAX_SPLIT_ENTRIES} are allowed` });
   if (blocking || data.length === 0 || data.length > MAX_SPLIT_ENTRIES) return { rows: [], headerNames, problems };
-  const rows = data.map(({ record, info }) => {
+  const rows = data.map(({ record, line }) => {
     const cells = emptyCells();
     columns.forEach((column, index) => {
       if (column) cells[column] = record[index] ?? '';
     });
-    if (record.length > columns.length) problems.push({ row: info.lines, message: `the row has ${record.length} fields; the header has ${columns.length}` });
-    return { row: info.lines, cells };
+    if (record.length > columns.length) problems.push({ row: line, message: `the row has ${record.length} fields; the header has ${columns.length}` });
+    return { row: line, cells };
   });
   return { rows, headerNames, problems };
 }
