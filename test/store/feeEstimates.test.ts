@@ -1,7 +1,8 @@
 /**
  * How a locked payroll estimate's entries are stored (migration 013): as the JSON text the service
  * wrote, out of line and uncompressed (writing 10,000 entries compressed was most of the estimate's
- * statement), and read back unchanged when the feeHash is consumed.
+ * statement), and read back unchanged when the feeHash is consumed. And how the table is analysed
+ * (migration 014): from a small sample, since every sampled row is copied whole into memory.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LockedEstimateEntry } from '../../src/domain/estimateView.js';
@@ -24,7 +25,7 @@ function entries(count: number): LockedEstimateEntry[] {
   }));
 }
 
-describe('payroll_fee_estimates.entries', () => {
+describe('payroll_fee_estimates storage', () => {
   it('keeps 3,000 entries as written, uncompressed, and gives them back when the feeHash is consumed', async () => {
     const locked = entries(3000);
     const now = new Date('2026-11-23T10:00:00Z');

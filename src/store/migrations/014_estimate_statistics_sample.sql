@@ -1,9 +1,10 @@
 -- ANALYZE (autovacuum's, after every few thousand inserts) samples 300 rows per unit of the
 -- table's largest statistics target: 30,000 rows at the default of 100, each copied whole into
 -- the worker's memory. A locked estimate's row is about 1.8 KB with its entries inline (up to a
--- dozen entries), so the worker held about 60 MB while it ran: measured 63 MB of private memory
--- on 90,000 five-entry estimates, the embedded server's peak in `npm run bench` going from
--- 70–80 MB to 130–140 MB. At a target of 10 it samples 3,000 rows: 2.8 MB.
+-- dozen entries), so the worker held about 60 MB while it ran: ANALYZE of 90,000 five-entry
+-- estimates took 63 MB of private memory (PostgreSQL 17, the embedded binaries), and when it ran
+-- during `npm run bench` the database's memory peaked at 130–140 MB instead of 70–80 MB. At a
+-- target of 10 it samples 3,000 rows: 2.8 MB.
 -- The table is only ever looked up by fee_hash (its key, with the customer) and through its
 -- unused-expiry partial index; 3,000 rows describe those columns well enough. The entries and the fee
 -- breakdown are never queried inside: no statistics at all. A column added later must set its
