@@ -247,7 +247,7 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
         await sized.close();
       }
     }
-  });
+  }, 120_000);
 
   it('every page (the introduction and each tag by its link, each operation and webhook from the sidebar) shows its heading and, at 1440 and at 390 px, fits the window and breaks no word inside a table cell', async () => {
     const sized = await openPage(WIDTHS[0]);

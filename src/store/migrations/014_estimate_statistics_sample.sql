@@ -1,10 +1,10 @@
 -- ANALYZE (autovacuum's, after every few thousand inserts) samples 300 rows per unit of the
 -- table's largest statistics target: 30,000 rows at the default of 100, each copied whole into
--- the worker's memory. A locked estimate's row is about 1.8 KB with its entries inline (up to a
--- dozen entries), so the worker held about 60 MB while it ran: ANALYZE of 90,000 five-entry
--- estimates took 63 MB of private memory (PostgreSQL 17, the embedded binaries), and when it ran
--- during `npm run bench` the database's memory peaked at 130–140 MB instead of 70–80 MB. At a
--- target of 10 it samples 3,000 rows: 2.8 MB.
+-- the worker's memory. A five-entry estimate's row is 1.3 KB with its entries inline (they go out
+-- of line only past ~2 KB), and each copy takes about 2 KB of memory: under `npm run bench` an
+-- autovacuum worker held 60 MB of private memory and the database's peak was 130–140 MB instead
+-- of 70–80 MB. By hand (PostgreSQL 17, the embedded binaries, 90,000 rows of 1.8 KB): ANALYZE took
+-- 63 MB at the default target, 2.8 MB with this migration's (a sample of 3,000 rows).
 -- The table is only ever looked up by fee_hash (its key, with the customer) and through its
 -- unused-expiry partial index; 3,000 rows describe those columns well enough. The entries and the fee
 -- breakdown are never queried inside: no statistics at all. A column added later must set its
