@@ -14,6 +14,8 @@ export interface Config {
   embeddedPort: number | undefined;
   /** Connections in the server's pool for requests (the worker has its own two). */
   databasePoolSize: number;
+  /** Bounds of every database session: a lost or stuck database answers 503, never a hang. */
+  databaseSession: DatabaseSessionLimits;
   worldFile: string | undefined;
   jwt: {
     secret: string;
@@ -50,6 +52,20 @@ export interface Config {
   trustProxy: string | number | boolean;
 }
 
+/** Milliseconds; each is a setting (README, configuration). */
+export interface DatabaseSessionLimits {
+  /** Waiting for a new connection (pool and TCP connect). */
+  connectTimeoutMs: number;
+  /** One statement on the server (statement_timeout); the client gives up a second later. */
+  statementTimeoutMs: number;
+  /** Waiting for a row or table lock (lock_timeout). */
+  lockTimeoutMs: number;
+  /** A transaction left open by a client that went away (idle_in_transaction_session_timeout). */
+  idleInTransactionTimeoutMs: number;
+  /** TCP keepalive idle time on both ends, so a dead peer's session and locks go within seconds. */
+  keepAliveMs: number;
+}
+
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -61,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR || './data',
     embeddedPort: env.EMBEDDED_PG_PORT ? integer(env, 'EMBEDDED_PG_PORT', 0, 1, 65535) : undefined,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 5, 1, 100),
+    databaseSession: databaseSessionLimits(env),
     worldFile: env.WORLD_FILE === '' ? undefined : (env.WORLD_FILE ?? 'worlds/demo.json'),
     jwt: {
       secret: env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
@@ -96,13 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 300),
     // Webhook endpoints on loopback over plain http: development and tests only.
     webhookAllowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', nodeEnv === 'test'),
-    retention: {
-      // The spec promises a stored answer for 24 hours: never less.
-      idempotencyKeyHours: integer(env, 'IDEMPOTENCY_KEY_RETENTION_HOURS', 24, 24, 24 * 365),
-      eventDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
-      expiredEstimateHours: integer(env, 'EXPIRED_ESTIMATE_RETENTION_HOURS', 1, 0, 24 * 365),
-      intervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 60, 1, 86_400),
-    },
+    retention: retentionWindows(env),
     testFault: nodeEnv === 'test' ? env.TEST_FAULT || undefined : undefined,
     redisUrl: env.REDIS_URL || undefined,
     corsOrigins: (env.CORS_ORIGINS ?? '')
@@ -110,6 +121,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((origin) => origin.trim())
       .filter(Boolean),
     trustProxy: trustProxy(env.TRUST_PROXY),
+  };
+}
+
+function retentionWindows(env: NodeJS.ProcessEnv): Config['retention'] {
+  return {
+    // The spec promises a stored answer for 24 hours: never less.
+    idempotencyKeyHours: integer(env, 'IDEMPOTENCY_KEY_RETENTION_HOURS', 24, 24, 24 * 365),
+    eventDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    expiredEstimateHours: integer(env, 'EXPIRED_ESTIMATE_RETENTION_HOURS', 1, 0, 24 * 365),
+    intervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 60, 1, 86_400),
+  };
+}
+
+function databaseSessionLimits(env: NodeJS.ProcessEnv): DatabaseSessionLimits {
+  return {
+    connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    lockTimeoutMs: integer(env, 'DATABASE_LOCK_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    keepAliveMs: integer(env, 'DATABASE_KEEPALIVE_MS', 10_000, 1000, 600_000),
   };
 }
 

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   setHeapGrowing(config.heapGrowingPercent);
   const logger = createLogger(config.logLevel);
   if (!config.databaseUrl && config.dataDir !== 'memory://') await mkdir(config.dataDir, { recursive: true });
-  const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort };
+  const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort, session: config.databaseSession };
   const db = await openDatabase(settings, { maxConnections: config.databasePoolSize, applicationName: 'payroll-api' });
   if (config.worldFile) await seedWorld(settings, config.worldFile, logger);
 

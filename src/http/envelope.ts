@@ -31,12 +31,16 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
 };
 
+const SERVICE_UNAVAILABLE_RETRY_SECONDS = 2;
+
 /**
  * Errors are written with res.end, past the response validator's res.json hook: an error
  * envelope must always reach the client, never turn into the framework's HTML 500. The spec
  * still lists every status each operation returns; the contract tests check the envelopes.
  */
 export function sendError(res: Response, code: ErrorCode, message: string, status = STATUS_OF[code], details?: ErrorDetail[]): void {
+  // A dependency that is away is usually back within seconds: say when to try again.
+  if (status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(SERVICE_UNAVAILABLE_RETRY_SECONDS));
   const body: ErrorEnvelope = { success: false, error: { code, message, ...(details ? { details } : {}) } };
   res.status(status).type('application/json').end(JSON.stringify(body));
 }

@@ -47,6 +47,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     }
     const code = http.status !== undefined ? CODE_OF_STATUS[http.status] : undefined;
     if (code) return sendError(res, code, clientMessage(code, http, req.method, req.path), STATUS_OF[code], validatorDetails(code, http));
+    if (isDatabaseTimeout(error)) {
+      logger.warn({ err: error, requestId: res.getHeader('X-Request-Id') }, 'database statement or lock wait timed out');
+      return sendError(res, 'SERVICE_UNAVAILABLE', 'The database did not answer in time; nothing was changed. Retry after the Retry-After seconds');
+    }
     if (isUnrepresentableInput(error)) {
       // The contract let through a value PostgreSQL cannot hold (a NUL character, an id the uuid
       // type does not parse): the transaction rolled back; the caller's input is at fault, not us.
@@ -65,10 +69,18 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
  */
 const UNREPRESENTABLE_INPUT = new Set(['22P02', '22021', '22P05']);
 
-function isUnrepresentableInput(error: unknown): boolean {
+/**
+ * SQLSTATEs of a session bound reached (src/store/postgres.ts): 55P03 lock_timeout, 57014
+ * statement_timeout, 25P03 idle_in_transaction_session_timeout. The transaction rolled back.
+ */
+const DATABASE_TIMEOUT = new Set(['55P03', '57014', '25P03']);
+
+const sqlStateIn = (states: ReadonlySet<string>, error: unknown): boolean => {
   const sqlState = (error as { code?: unknown } | null)?.code;
-  return typeof sqlState === 'string' && UNREPRESENTABLE_INPUT.has(sqlState);
-}
+  return typeof sqlState === 'string' && states.has(sqlState);
+};
+const isUnrepresentableInput = (error: unknown) => sqlStateIn(UNREPRESENTABLE_INPUT, error);
+const isDatabaseTimeout = (error: unknown) => sqlStateIn(DATABASE_TIMEOUT, error);
 
 function clientMessage(code: ErrorCode, error: HttpLikeError, method: string, path: string): string {
   switch (code) {

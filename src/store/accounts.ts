@@ -37,7 +37,7 @@ export function listAccountCurrencies(tx: Queryable, customerId: string): Promis
 
 /** One account currency; `lock` takes its row lock (a funding checks the balance it will add to). */
 export async function findAccountCurrency(tx: Queryable, accountCurrencyId: string, lock = false): Promise<AccountCurrencyRow | null> {
-  const rows = await tx.query<AccountCurrencyRow>(`${ACCOUNT_CURRENCY} WHERE ac.id = $1${lock ? ' FOR UPDATE OF ac' : ''}`, [accountCurrencyId]);
+  const rows = await tx.query<AccountCurrencyRow>(`${ACCOUNT_CURRENCY} WHERE ac.id = $1${lock ? ' FOR NO KEY UPDATE OF ac' : ''}`, [accountCurrencyId]);
   return rows[0] ?? null;
 }
 

@@ -75,10 +75,10 @@ export function updateBeneficiary(tx: Queryable, id: string, fields: Beneficiary
 
 /** One of the customer's beneficiaries, locked for an update when `forUpdate`; null when none (or another customer's). */
 export async function findOwnBeneficiary(tx: Queryable, customerId: string, id: string, forUpdate = false): Promise<BeneficiaryRecord | null> {
-  const rows = await tx.query<BeneficiaryRecord>(`SELECT ${COLUMNS} FROM beneficiaries WHERE customer_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`, [
-    customerId,
-    id,
-  ]);
+  const rows = await tx.query<BeneficiaryRecord>(
+    `SELECT ${COLUMNS} FROM beneficiaries WHERE customer_id = $1 AND id = $2${forUpdate ? ' FOR NO KEY UPDATE' : ''}`,
+    [customerId, id],
+  );
   return rows[0] ?? null;
 }
 

@@ -88,7 +88,7 @@ async function lockBalances(tx: Queryable, postings: readonly PendingPosting[]):
   const accountCurrencyIds = [...new Set(postings.flatMap((posting) => (posting.accountCurrencyId ? [posting.accountCurrencyId] : [])))];
   if (accountCurrencyIds.length === 0) return new Map();
   const rows = await tx.query<{ id: string; balance: string }>(
-    'SELECT id::text, balance::text FROM account_currencies WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
+    'SELECT id::text, balance::text FROM account_currencies WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE',
     [accountCurrencyIds],
   );
   return new Map(rows.map((row) => [row.id, new Money(row.balance)]));
@@ -113,7 +113,7 @@ export async function postWithinAvailable(
   const rows = await tx.query<{ available: string; currency_code: string; decimals: number }>(
     `SELECT ac.available::text, ac.currency_code, c.decimals
        FROM account_currencies ac JOIN currencies c ON c.code = ac.currency_code
-      WHERE ac.id = $1 FOR UPDATE OF ac`,
+      WHERE ac.id = $1 FOR NO KEY UPDATE OF ac`,
     [accountCurrencyId],
   );
   const account = rows[0];

@@ -1,7 +1,7 @@
 import type { Database, Queryable } from './db.js';
 import { acquireEmbeddedPostgres } from './embedded.js';
 import { migrate } from './migrate.js';
-import { type PoolOptions, PostgresDatabase } from './postgres.js';
+import { type PoolOptions, PostgresDatabase, type SessionLimits } from './postgres.js';
 
 export interface DatabaseSettings {
   /** PostgreSQL connection string; when set, the embedded server is not used. */
@@ -10,6 +10,8 @@ export interface DatabaseSettings {
   dataDir: string;
   /** The embedded server's port; a free one when unset. */
   embeddedPort?: number | undefined;
+  /** Timeouts and keepalives of every session (DEFAULT_SESSION_LIMITS when unset). */
+  session?: SessionLimits | undefined;
 }
 
 /**
@@ -18,7 +20,8 @@ export interface DatabaseSettings {
  * both share the one server, which stops when the last of them closes.
  */
 export async function openDatabase(settings: DatabaseSettings, pool: PoolOptions = {}): Promise<Database> {
-  const db = settings.databaseUrl ? await PostgresDatabase.open(settings.databaseUrl, pool) : await openEmbedded(settings, pool);
+  const options = { ...pool, session: settings.session };
+  const db = settings.databaseUrl ? await PostgresDatabase.open(settings.databaseUrl, options) : await openEmbedded(settings, options);
   try {
     await migrate(db);
   } catch (error) {
@@ -28,7 +31,7 @@ export async function openDatabase(settings: DatabaseSettings, pool: PoolOptions
   return db;
 }
 
-async function openEmbedded(settings: DatabaseSettings, pool: PoolOptions): Promise<Database> {
+async function openEmbedded(settings: DatabaseSettings, pool: PoolOptions & { session?: SessionLimits | undefined }): Promise<Database> {
   const server = await acquireEmbeddedPostgres({ dataDir: settings.dataDir, port: settings.embeddedPort });
   try {
     return await PostgresDatabase.open(server.url, { ...pool, kind: 'embedded', onClose: server.release });

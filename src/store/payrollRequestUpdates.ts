@@ -48,7 +48,7 @@ export async function lockPayrollRequest(tx: Queryable, requestId: string): Prom
        JOIN account_currencies sac ON sac.id = r.source_account_currency_id
        JOIN currencies sc ON sc.code = sac.currency_code
       WHERE r.id = $1
-      FOR UPDATE OF r`,
+      FOR NO KEY UPDATE OF r`,
     [requestId],
   );
   return rows[0] ?? null;
@@ -123,7 +123,7 @@ export async function findRequestOwner(tx: Queryable, requestId: string): Promis
 /** Requests the customer accepted, not yet started: claimed so that one worker starts each. */
 export async function claimAcceptedRequests(tx: Queryable, limit: number): Promise<string[]> {
   const rows = await tx.query<{ id: string }>(
-    `SELECT id FROM payroll_requests WHERE status = 'QUOTE_ACCEPTED' ORDER BY updated_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    `SELECT id FROM payroll_requests WHERE status = 'QUOTE_ACCEPTED' ORDER BY updated_at LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
     [limit],
   );
   return rows.map((row) => row.id);

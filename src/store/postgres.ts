@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Database, Queryable, Row } from './db.js';
+import { asStoreError, isDatabaseUnavailable, isRetryableConflict } from './unavailable.js';
 
 // numeric stays a string (exact, for decimal.js); count(*) (int8) becomes a number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
@@ -11,9 +12,32 @@ export interface PoolOptions {
   maxConnections?: number | undefined;
   /** Shown in pg_stat_activity, so each pool's sessions can be told apart. */
   applicationName?: string | undefined;
+  /** Called each time a transaction is run again after a deadlock or serialization failure (a metric). */
+  onTransactionRetry?: ((sqlState: string) => void) | undefined;
 }
 
+/** Bounds of every session of a pool (see DatabaseSessionLimits in src/config.ts); defaults below. */
+export interface SessionLimits {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+  keepAliveMs: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  connectTimeoutMs: 5000,
+  statementTimeoutMs: 30_000,
+  lockTimeoutMs: 10_000,
+  idleInTransactionTimeoutMs: 30_000,
+  keepAliveMs: 10_000,
+};
+
+/** A transaction that lost a deadlock or a serialization check runs again, at most this many times in all. */
+const MAX_ATTEMPTS = 6;
+
 interface OpenOptions extends PoolOptions {
+  session?: SessionLimits | undefined;
   kind?: Database['kind'];
   /** Runs after the pool has ended (the embedded server is released there). */
   onClose?: () => Promise<void>;
@@ -25,6 +49,7 @@ export class PostgresDatabase implements Database {
     private readonly pool: pg.Pool,
     readonly kind: Database['kind'],
     private readonly onClose: (() => Promise<void>) | undefined,
+    private readonly onRetry: ((sqlState: string) => void) | undefined,
   ) {}
 
   static async open(connectionString: string, options: OpenOptions = {}): Promise<PostgresDatabase> {
@@ -34,6 +59,7 @@ export class PostgresDatabase implements Database {
       // A connection holds its prepared statements: keep it through a minute of quiet, not pg's default 10 s.
       idleTimeoutMillis: 60_000,
       ...(options.applicationName !== undefined && { application_name: options.applicationName }),
+      ...sessionSettings(options.session ?? DEFAULT_SESSION_LIMITS),
     });
     // Idle clients can error when the server restarts; the pool replaces them.
     pool.on('error', () => undefined);
@@ -43,20 +69,47 @@ export class PostgresDatabase implements Database {
       await pool.end();
       throw error;
     }
-    return new PostgresDatabase(pool, options.kind ?? 'postgres', options.onClose);
+    return new PostgresDatabase(pool, options.kind ?? 'postgres', options.onClose, options.onTransactionRetry);
   }
 
   async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return (await this.pool.query(statement(sql, params))).rows as T[];
+    try {
+      return (await this.pool.query(statement(sql, params))).rows as T[];
+    } catch (error) {
+      throw asStoreError(error);
+    }
   }
 
   /** A script of several statements: the simple protocol, never prepared. */
   async exec(sql: string): Promise<void> {
-    await this.pool.query(sql);
+    try {
+      await this.pool.query(sql);
+    } catch (error) {
+      throw asStoreError(error);
+    }
   }
 
+  /**
+   * BEGIN … COMMIT on one connection. A transaction that loses a deadlock (40P01) or a
+   * serialization check (40001) has changed nothing and runs again after a short random pause,
+   * so a conflict between two requests never reaches a client. `fn` must therefore touch
+   * nothing but the database: it may run more than once.
+   */
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.runOnce(fn);
+      } catch (error) {
+        if (attempt >= MAX_ATTEMPTS || !isRetryableConflict(error)) throw asStoreError(error);
+        this.onRetry?.((error as { code: string }).code);
+        await pause(attempt);
+      }
+    }
+  }
+
+  private async runOnce<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let broken: unknown;
     try {
       await client.query('BEGIN');
       const result = await fn({
@@ -66,10 +119,12 @@ export class PostgresDatabase implements Database {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      // A connection that failed (or timed out client-side) is dropped from the pool, not reused.
+      if (isDatabaseUnavailable(error)) broken = error;
+      else await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
       throw error;
     } finally {
-      client.release();
+      client.release(broken instanceof Error ? broken : undefined);
     }
   }
 
@@ -77,6 +132,37 @@ export class PostgresDatabase implements Database {
     await this.pool.end();
     await this.onClose?.();
   }
+}
+
+/** 10–50 ms, then 20–100 ms, …: two conflicting transactions rarely meet again. */
+function pause(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, attempt * (10 + Math.random() * 40)));
+}
+
+/**
+ * The session bounds, set at connection start-up: the server cancels a statement or a lock wait
+ * past its bound, ends a transaction a vanished client left open, and checks for a vanished client
+ * during a long statement (client_connection_check_interval); TCP keepalives on both ends find a
+ * dead peer. The client gives up on a statement a second after the server would have (a database
+ * that black-holes never answers the cancel), and on a connection after connectTimeoutMs.
+ */
+function sessionSettings(limits: SessionLimits): pg.PoolConfig {
+  const keepAliveSeconds = Math.max(1, Math.round(limits.keepAliveMs / 1000));
+  return {
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: limits.keepAliveMs,
+    statement_timeout: limits.statementTimeoutMs,
+    lock_timeout: limits.lockTimeoutMs,
+    idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
+    query_timeout: limits.statementTimeoutMs + 1000,
+    options: [
+      `-c tcp_keepalives_idle=${keepAliveSeconds}`,
+      '-c tcp_keepalives_interval=2',
+      '-c tcp_keepalives_count=3',
+      '-c client_connection_check_interval=2000',
+    ].join(' '),
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   setHeapGrowing(config.heapGrowingPercent);
   const logger = createLogger(config.logLevel);
-  const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort };
+  const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort, session: config.databaseSession };
   const db = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker' });
   const { loop } = buildWorker(config, db, logger);
   loop.start();

@@ -5,6 +5,7 @@
  * and no transfer or payout was sent to the rails twice.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Money } from '../../src/domain/money.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
@@ -76,6 +77,45 @@ describe('races', () => {
     expect(before.minus(await balance(ids.acAUsd)).equals(estimated.totalAmount)).toBe(true);
     await expectOneRequestDebitedOnce(createBody.feeHash);
     outcomes.push(`50 creates with one feeHash: ${tally(statuses)}`);
+  });
+
+  it('20 concurrent creates on one account, each with its own feeHash: every one 201 (or 400 INSUFFICIENT_FUNDS), each debited once', async () => {
+    const estimates = [];
+    for (let i = 0; i < 20; i++) estimates.push(await estimate(api, [{ beneficiaryId: extra[i]!.id, amount: `${30 + i}.10` }]));
+    const before = await balance(ids.acAUsd);
+    const results = await Promise.all(estimates.map(({ createBody }) => call(api, 'POST', '/v1/customers/payroll/requests', ids.userA, createBody)));
+    const statuses = results.map((r) => r.status);
+    for (const result of results) {
+      expect(result.status === 201 || (result.status === 400 && codeOf(result) === 'INSUFFICIENT_FUNDS'), result.text).toBe(true);
+    }
+    const created = estimates.filter((_unused, i) => results[i]!.status === 201);
+    expect(created.length).toBeGreaterThan(0);
+    for (const { createBody } of created) await expectOneRequestDebitedOnce(createBody.feeHash);
+    const debited = created.reduce((sum, { estimate: e }) => sum.plus(e.totalAmount), new Money(0));
+    expect(before.minus(await balance(ids.acAUsd)).equals(debited)).toBe(true);
+    outcomes.push(`20 creates on one account, own feeHashes: ${tally(statuses)}`);
+  });
+
+  it('20 concurrent single payouts from one account: every one 201 (or 400 INSUFFICIENT_FUNDS), each debited once', async () => {
+    const bodies = [];
+    for (let i = 0; i < 20; i++) {
+      const beneficiaryId = extra[20 + i]!.id;
+      const amount = `${40 + i}.00`;
+      const path = `/v1/accounts/${ids.accountAUsd}/payouts/estimate?amount=${amount}&currency=USD&beneficiaryId=${beneficiaryId}`;
+      const { feeHash } = dataOf<{ feeHash: string }>(await call(api, 'GET', path, ids.userA));
+      bodies.push({ feeHash, beneficiaryId, amount, currency: 'USD' });
+    }
+    const results = await Promise.all(bodies.map((body) => call(api, 'POST', `/v1/accounts/${ids.accountAUsd}/payouts`, ids.userA, body)));
+    for (const result of results) {
+      expect(result.status === 201 || (result.status === 400 && codeOf(result) === 'INSUFFICIENT_FUNDS'), result.text).toBe(true);
+    }
+    const created = results.filter((r) => r.status === 201).map((r) => (r.json as { data: { id: string } }).data.id);
+    expect(created.length).toBeGreaterThan(0);
+    const debits = await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE kind = 'SINGLE_PAYOUT_DEBITED' AND payout_id = ANY($1::uuid[])", [
+      created,
+    ]);
+    expect(debits).toBe(created.length);
+    outcomes.push(`20 single payouts from one account: ${tally(results.map((r) => r.status))}`);
   });
 
   it('50 concurrent accepts of one quote: one 200, 49 × 409 INVALID_STATE, the request QUOTE_ACCEPTED once', async () => {
