@@ -4000,6 +4000,15 @@ export interface components {
              * @enum {string}
              */
             database: "embedded" | "postgres";
+            /**
+             * @description Present when `REDIS_URL` is set. `connected`: the rate limits and the heavy-operation slots
+             *     are shared by every instance through Redis. `degraded`: Redis cannot be reached, and each
+             *     instance enforces its limits in its own memory until Redis returns (the service still
+             *     serves, and still answers 200 here).
+             * @example connected
+             * @enum {string}
+             */
+            redis?: "connected" | "degraded";
         };
         /** @description Success envelope carrying the readiness status. */
         ReadinessResponse: {

@@ -48,6 +48,8 @@ export interface Config {
   /** Tests only (read only under NODE_ENV=test): a fault point of src/usecases/faults.ts where the process kills itself. */
   testFault: string | undefined;
   redisUrl: string | undefined;
+  /** Prepended to every Redis key, so that two deployments may share one Redis. */
+  redisKeyPrefix: string;
   corsOrigins: string[];
   trustProxy: string | number | boolean;
 }
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retention: retentionWindows(env),
     testFault: nodeEnv === 'test' ? env.TEST_FAULT || undefined : undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'payroll:',
     corsOrigins: (env.CORS_ORIGINS ?? '')
       .split(',')
       .map((origin) => origin.trim())

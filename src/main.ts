@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { ConfigError, loadConfig, productionProblems } from './config.js';
-import { connectRedisStore } from './http/rateLimit.js';
+import { SharedLimits } from './http/sharedLimits.js';
 import { buildApp } from './composition/app.js';
 import { setHeapGrowing } from './composition/heap.js';
 import { buildWorker } from './composition/worker.js';
@@ -21,8 +21,8 @@ async function main(): Promise<void> {
   const db = await openDatabase(settings, { maxConnections: config.databasePoolSize, applicationName: 'payroll-api' });
   if (config.worldFile) await seedWorld(settings, config.worldFile, logger);
 
-  const redis = config.redisUrl ? await connectRedisStore(config.redisUrl) : undefined;
-  const { app } = buildApp(config, db, logger, undefined, redis?.store);
+  const redis = config.redisUrl ? new SharedLimits(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
+  const { app } = buildApp(config, db, logger, undefined, redis);
   // The worker runs beside the server by default; with WORKER_IN_PROCESS=false run `npm run worker` instead.
   // It polls through a small pool of its own, so its passes never queue behind request traffic.
   const workerDb = config.worker.inProcess ? await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker' }) : undefined;

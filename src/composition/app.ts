@@ -1,10 +1,10 @@
 import type { Express } from 'express';
-import type { Store } from 'express-rate-limit';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
 import { rateLimiter } from '../http/rateLimit.js';
+import type { SharedLimits } from '../http/sharedLimits.js';
 import type { Database } from '../store/db.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { buildDeps } from './deps.js';
@@ -15,17 +15,18 @@ export function buildApp(
   db: Database,
   logger: Logger,
   clock: () => Date = () => new Date(),
-  rateLimitStore?: Store,
+  sharedLimits?: SharedLimits,
 ): { app: Express; deps: UseCaseDeps } {
-  const deps = buildDeps(config, db, clock);
+  const deps: UseCaseDeps = { ...buildDeps(config, db, clock), ...(sharedLimits && { optionalDependencies: { redis: () => sharedLimits.state() } }) };
   const app = createApp({
     deps,
     authenticate: createAuthenticator(config.jwt, deps),
     logger,
     validateResponses: config.validateResponses,
     bodyLimit: config.bodyLimit,
-    rateLimit: rateLimiter({ perMinute: config.rateLimitPerMinute, anonymousPerMinute: config.rateLimitAnonymousPerMinute }, rateLimitStore),
+    rateLimit: rateLimiter({ perMinute: config.rateLimitPerMinute, anonymousPerMinute: config.rateLimitAnonymousPerMinute }, sharedLimits?.rateLimitStore),
     heavyOperations: config.heavyOperations,
+    sharedLimits,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
   });

@@ -12,6 +12,7 @@ import { allHandlers } from './handlers/index.js';
 import { HeavyOperationGate } from './heavyOperations.js';
 import { attachOperations } from './operationRouter.js';
 import { accessLog, requestId } from './requestContext.js';
+import type { SharedLimits } from './sharedLimits.js';
 
 export interface AppOptions {
   deps: UseCaseDeps;
@@ -21,6 +22,8 @@ export interface AppOptions {
   bodyLimit: string;
   rateLimit: RequestHandler;
   heavyOperations: Config['heavyOperations'];
+  /** Limits shared with the other instances through Redis, when REDIS_URL is set. */
+  sharedLimits?: SharedLimits | undefined;
   corsOrigins: string[];
   trustProxy: string | number | boolean;
 }
@@ -51,7 +54,7 @@ export function createApp(options: AppOptions): Express {
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
   app.use(authenticateRequest(options.authenticate));
   app.use(options.rateLimit);
-  const heavyOperations = new HeavyOperationGate(options.heavyOperations);
+  const heavyOperations = new HeavyOperationGate(options.heavyOperations, options.sharedLimits);
   app.use(heavyOperations.refuseEarly());
   app.use(requestBody(options.bodyLimit));
   const operations = { handlersOn: allHandlers, handlers: allHandlers(options.deps), deps: options.deps, gate: heavyOperations, logger: options.logger };

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Principal } from '../usecases/principal.js';
 import { principalOf } from './auth.js';
 import { sendError } from './envelope.js';
+import type { SharedLimits } from './sharedLimits.js';
 
 /**
  * Bytes per allowed entry above which a body is plainly heavy, whatever its layout: a compact
@@ -10,35 +11,56 @@ import { sendError } from './envelope.js';
  * default 1,000 entries; a 10,000-entry estimate is about 750 KB).
  */
 const PLAINLY_HEAVY_BYTES_PER_ENTRY = 256;
+/**
+ * A CSV file is heavy from its size too, before it is parsed: a row takes 30–60 bytes, so a file
+ * over 64 bytes per allowed entry costs as much as a heavy one whatever its line count (one huge
+ * cell, say).
+ */
+const HEAVY_CSV_BYTES_PER_ENTRY = 64;
+/** A shared slot not released within this long (its instance died) is free again. */
+const SLOT_LEASE_MS = 10 * 60_000;
+
+/** Takes a slot when fewer than ARGV[4] live ones exist: one round trip, atomic across instances. */
+const ACQUIRE_SLOT = `redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[3]))
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1`;
 
 /**
  * A per-customer cap on concurrent heavy operations: an estimate or a creation of more than
  * `entries` beneficiaries parses, validates and prices thousands of entries, and a customer
  * running many at once would hold the event loop and the database for everyone. Beyond
- * `perCustomer` at once (in this instance) the next is answered 429 RATE_LIMITED with
+ * `perCustomer` at once (across instances when Redis is configured, else in this instance) the next is answered 429 RATE_LIMITED with
  * Retry-After: 1 before any work of the use case, so one customer cannot starve the rest. While
  * the customer is at its cap, a body plainly too big to be light is refused before it is even read
  * (refuseEarly), so that refusals cost nothing either. Light requests are never held back.
  */
 export class HeavyOperationGate {
   private readonly running = new Map<string, number>();
+  private nextSlot = 0;
 
-  constructor(private readonly limits: Config['heavyOperations']) {}
+  constructor(
+    private readonly limits: Config['heavyOperations'],
+    private readonly shared?: SharedLimits,
+  ) {}
 
-  /** Heavy: a body whose `amountSplitDetails` (or CSV file, one row per line) has more than the configured entries. */
+  /** Heavy: a body whose `amountSplitDetails` (or CSV file, one row per line) has more than the configured entries, or a large CSV file. */
   isHeavy(body: unknown): boolean {
-    if (typeof body === 'string') return lineBreaks(body, this.limits.entries + 1) > this.limits.entries;
+    if (typeof body === 'string') {
+      return body.length > this.limits.entries * HEAVY_CSV_BYTES_PER_ENTRY || lineBreaks(body, this.limits.entries + 1) > this.limits.entries;
+    }
     const entries = (body as { amountSplitDetails?: unknown } | null | undefined)?.amountSplitDetails;
     return Array.isArray(entries) && entries.length > this.limits.entries;
   }
 
   /** Before the body is read: a customer at its cap sending a plainly heavy body gets its 429 now. */
   refuseEarly(): RequestHandler {
-    return (req, res, next) => {
+    return async (req, res, next) => {
       const customerId = principalOf(res)?.customerId;
       const bytes = Number(req.headers['content-length'] ?? 0);
       // The connection stays open (Node discards the unread body): a verified client must get its 429.
-      if (customerId && this.atCap(customerId) && bytes > this.limits.entries * PLAINLY_HEAVY_BYTES_PER_ENTRY) return this.refuse(res);
+      if (customerId && bytes > this.limits.entries * PLAINLY_HEAVY_BYTES_PER_ENTRY && (await this.atCap(customerId))) return this.refuse(res);
       next();
     };
   }
@@ -50,19 +72,48 @@ export class HeavyOperationGate {
   async run(caller: Principal | undefined, body: unknown, res: Response, work: () => Promise<void>): Promise<void> {
     const customerId = caller?.customerId;
     if (!customerId || !this.isHeavy(body)) return work();
-    if (this.atCap(customerId)) return this.refuse(res);
-    this.running.set(customerId, (this.running.get(customerId) ?? 0) + 1);
+    const release = await this.acquire(customerId);
+    if (!release) return this.refuse(res);
     try {
       await work();
     } finally {
-      const left = (this.running.get(customerId) ?? 1) - 1;
-      if (left > 0) this.running.set(customerId, left);
-      else this.running.delete(customerId);
+      await release();
     }
   }
 
-  private atCap(customerId: string): boolean {
-    return (this.running.get(customerId) ?? 0) >= this.limits.perCustomer;
+  /** A slot of the customer's, shared through Redis while it answers, else this instance's; null at the cap. */
+  private async acquire(customerId: string): Promise<(() => Promise<void>) | null> {
+    const key = `${this.shared?.prefix}heavy:${customerId}`;
+    const member = `${process.pid}:${Date.now()}:${this.nextSlot++}`;
+    const taken = await this.shared?.command([
+      'EVAL',
+      ACQUIRE_SLOT,
+      '1',
+      key,
+      String(Date.now()),
+      member,
+      String(SLOT_LEASE_MS),
+      String(this.limits.perCustomer),
+    ]);
+    if (taken === 1) return async () => void (await this.shared?.command(['ZREM', key, member]));
+    if (taken === 0) return null;
+    if (this.localCount(customerId) >= this.limits.perCustomer) return null;
+    this.running.set(customerId, this.localCount(customerId) + 1);
+    return async () => {
+      const left = this.localCount(customerId) - 1;
+      if (left > 0) this.running.set(customerId, left);
+      else this.running.delete(customerId);
+    };
+  }
+
+  private async atCap(customerId: string): Promise<boolean> {
+    const key = `${this.shared?.prefix}heavy:${customerId}`;
+    const live = await this.shared?.command(['ZCOUNT', key, String(Date.now() - SLOT_LEASE_MS), '+inf']);
+    return (typeof live === 'number' ? live : this.localCount(customerId)) >= this.limits.perCustomer;
+  }
+
+  private localCount(customerId: string): number {
+    return this.running.get(customerId) ?? 0;
   }
 
   private refuse(res: Response): void {

@@ -1,7 +1,5 @@
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
-import { RedisStore } from 'rate-limit-redis';
-import { createClient } from 'redis';
 import { principalOf } from './auth.js';
 import { closeAfterAnswer } from './body.js';
 import { sendError } from './envelope.js';
@@ -12,8 +10,12 @@ import { sendError } from './envelope.js';
  * (none, or a junk one: a new token per request buys nothing, it spends the address's budget).
  * Beyond it, 429 RATE_LIMITED in the envelope, with Retry-After and the RateLimit-* headers. The
  * client address is Express's req.ip: the peer, or the client a trusted proxy names (TRUST_PROXY).
- * In memory by default; with a Redis store every instance shares one budget.
+ * In memory by default; with a Redis store every instance shares one budget. The probes
+ * (/healthz, /readyz) are never limited: a load balancer polling several instances from one
+ * address must not see liveness fail.
  */
+const PROBES = new Set(['/healthz', '/readyz']);
+
 export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: number }, store?: Store): RequestHandler {
   return rateLimit({
     windowMs: 60_000,
@@ -21,6 +23,9 @@ export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: num
     standardHeaders: 'draft-6',
     legacyHeaders: false,
     ...(store && { store }),
+    skip: (req) => PROBES.has(req.path),
+    // A store that fails (it should not: SharedLimits falls back to memory) lets the request through.
+    passOnStoreError: true,
     keyGenerator: (req, res) => {
       const principal = principalOf(res);
       return principal ? `u:${principal.userId}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
@@ -35,15 +40,4 @@ export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: num
       sendError(res, 'RATE_LIMITED', `Too many requests: at most ${budget}; retry after the Retry-After seconds`);
     },
   });
-}
-
-/** The shared store for several instances, on the Redis at REDIS_URL. */
-export async function connectRedisStore(url: string, prefix = 'payroll-rl:'): Promise<{ store: Store; close: () => Promise<void> }> {
-  const client = createClient({ url });
-  client.on('error', () => undefined); // reconnects on its own; a failing command surfaces per request
-  await client.connect();
-  return {
-    store: new RedisStore({ prefix, sendCommand: (...args: string[]) => client.sendCommand(args) }),
-    close: async () => void (await client.quit()),
-  };
 }

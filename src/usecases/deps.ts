@@ -9,5 +9,7 @@ export interface UseCaseDeps {
   rates: RateSource;
   processor: PaymentProcessor;
   clock: () => Date;
+  /** Dependencies the service runs without, each reporting whether it serves (readiness shows them). */
+  optionalDependencies?: { redis?: () => 'connected' | 'degraded' };
   config: Pick<Config, 'feeHashSecret' | 'feeHashTtlSeconds' | 'fxRecordToleranceBps' | 'webhookAllowLoopback' | 'retention' | 'testFault'>;
 }

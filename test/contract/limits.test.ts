@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
-import { connectRedisStore } from '../../src/http/rateLimit.js';
+import { connectedSharedLimits } from '../support/redis.js';
 import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';
 import { freshDatabase } from '../support/database.js';
@@ -40,9 +40,9 @@ describe('rate limiting per token', () => {
 
   it.skipIf(!hasRedis)('with Redis, two instances share one budget', async () => {
     const prefix = `payroll-rl-test-${Date.now()}:`;
-    const [one, two] = [await connectRedisStore(REDIS_URL, prefix), await connectRedisStore(REDIS_URL, prefix)];
-    const a = await serveApp(config, db, { rateLimitStore: one.store });
-    const b = await serveApp(config, db, { rateLimitStore: two.store });
+    const [one, two] = [await connectedSharedLimits(REDIS_URL, prefix), await connectedSharedLimits(REDIS_URL, prefix)];
+    const a = await serveApp(config, db, { sharedLimits: one });
+    const b = await serveApp(config, db, { sharedLimits: two });
     const token = await signAccessToken(config.jwt, ids.userA);
     const statuses: number[] = [];
     for (let n = 0; n < 6; n++) {

@@ -1,9 +1,9 @@
-import type { Store } from 'express-rate-limit';
 import { type PayrollClient, createPayrollClient } from '../../packages/client/src/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { createLogger } from '../../src/logger.js';
 import { buildApp } from '../../src/composition/app.js';
+import type { SharedLimits } from '../../src/http/sharedLimits.js';
 import type { Database } from '../../src/store/db.js';
 import { freshDatabase } from './database.js';
 import { type Listening, listen } from './http.js';
@@ -33,10 +33,10 @@ export const testConfig = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'tr
 
 /**
  * The real app on `db` on an ephemeral loopback port, logging nothing unless TEST_LOG says so.
- * Without `now` it runs on the wall clock; `rateLimitStore` shares a budget between instances.
+ * Without `now` it runs on the wall clock; `sharedLimits` shares the limits between instances through Redis.
  */
-export function serveApp(config: Config, db: Database, options: { now?: () => Date; rateLimitStore?: Store } = {}): Promise<Listening> {
-  const { app } = buildApp(config, db, createLogger(process.env.TEST_LOG ?? 'silent'), options.now, options.rateLimitStore);
+export function serveApp(config: Config, db: Database, options: { now?: () => Date; sharedLimits?: SharedLimits } = {}): Promise<Listening> {
+  const { app } = buildApp(config, db, createLogger(process.env.TEST_LOG ?? 'silent'), options.now, options.sharedLimits);
   return listen(app);
 }
 
