@@ -7,6 +7,10 @@ const DEVELOPMENT_FEE_HASH_SECRET = 'development-only-fee-hash-secret-change-me-
 
 export interface Config {
   port: number;
+  /** The address the server listens on: loopback unless HOST says otherwise (0.0.0.0 for every interface). */
+  host: string;
+  /** Node's bounds on a slow client: all headers within headersTimeoutMs, the whole request within requestTimeoutMs. */
+  httpTimeouts: { headersTimeoutMs: number; requestTimeoutMs: number };
   nodeEnv: string;
   databaseUrl: string | undefined;
   dataDir: string;
@@ -74,6 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    httpTimeouts: {
+      headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000),
+      requestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    },
     nodeEnv,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
@@ -119,10 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     testFault: nodeEnv === 'test' ? env.TEST_FAULT || undefined : undefined,
     redisUrl: env.REDIS_URL || undefined,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'payroll:',
-    corsOrigins: (env.CORS_ORIGINS ?? '')
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
+    corsOrigins: list(env.CORS_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }
@@ -145,6 +151,14 @@ function databaseSessionLimits(env: NodeJS.ProcessEnv): DatabaseSessionLimits {
     idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     keepAliveMs: integer(env, 'DATABASE_KEEPALIVE_MS', 10_000, 1000, 600_000),
   };
+}
+
+/** A comma-separated setting, each item trimmed, empty ones dropped. */
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 }
 
 /** Express's 'trust proxy': off by default; a hop count, true, or a list such as "loopback, 10.0.0.0/8". */

@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { ConfigError, loadConfig, productionProblems } from './config.js';
 import { SharedLimits } from './http/sharedLimits.js';
 import { buildApp } from './composition/app.js';
@@ -28,7 +29,10 @@ async function main(): Promise<void> {
   const workerDb = config.worker.inProcess ? await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker' }) : undefined;
   const worker = workerDb ? buildWorker(config, workerDb, logger).loop : undefined;
   worker?.start();
-  const server = app.listen(config.port, () => logger.info({ port: config.port, database: db.kind }, 'listening'));
+  // A client that trickles its headers or body holds a connection: these bound how long, checked every second.
+  const { headersTimeoutMs: headersTimeout, requestTimeoutMs: requestTimeout } = config.httpTimeouts;
+  const server = createServer({ headersTimeout: Math.min(headersTimeout, requestTimeout), requestTimeout, connectionsCheckingInterval: 1000 }, app);
+  server.listen(config.port, config.host, () => logger.info({ host: config.host, port: config.port, database: db.kind }, 'listening'));
 
   let stopping = false;
   const stop = (signal: string) => {

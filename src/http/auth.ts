@@ -1,3 +1,4 @@
+import { DomainError } from '../domain/errors.js';
 import type { Request, RequestHandler, Response } from 'express';
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
 import type { Config } from '../config.js';
@@ -65,7 +66,8 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
     const problem = tokenProblem(payload, now / 1000, jwt);
     if (problem) throw new AuthenticationError(problem);
     const subject = payload.sub;
-    if (!subject || !/^[0-9a-f-]{36}$/i.test(subject)) throw new AuthenticationError('The access token is invalid');
+    if (!subject || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(subject))
+      throw new AuthenticationError('The access token is invalid');
     const principal = await findPrincipal(deps, subject);
     if (!principal) throw new AuthenticationError('The access token is invalid');
     if (cacheTtlMs > 0) {
@@ -123,6 +125,8 @@ export function authenticateRequest(authenticate: Authenticate): RequestHandler 
       try {
         authentication = { principal: await authenticate(header) };
       } catch (failure) {
+        // The database away: 503 with Retry-After at once, as any other operation would answer.
+        if (failure instanceof DomainError && failure.code === 'SERVICE_UNAVAILABLE') return next(failure);
         authentication = { failure };
       }
     }

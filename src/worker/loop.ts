@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import { type ExecutionDeps, executePendingWork } from '../usecases/execution.js';
 import { RETENTION_BATCH, purgeExpiredData } from '../usecases/retention.js';
 
+const MAX_BACKOFF_MS = 30_000;
+
 /**
  * The worker loop: a pass over the pending work, then a pause when there was nothing to do; every
  * RETENTION_INTERVAL_SECONDS (and at once again while a batch comes back full), a retention pass
@@ -13,6 +15,9 @@ export class WorkerLoop {
   private stopped: Promise<void> = Promise.resolve();
   private wake: (() => void) | undefined;
   private nextRetentionAt = 0;
+  /** Passes failed in a row (the database away, say): the pause doubles with each, up to MAX_BACKOFF_MS. */
+  private failures = 0;
+  private lastFailureLogAt = 0;
 
   constructor(
     private readonly deps: ExecutionDeps,
@@ -39,16 +44,31 @@ export class WorkerLoop {
       try {
         touched = await executePendingWork(this.deps);
         await this.retention();
+        this.recovered();
       } catch (error) {
-        this.logger.error({ err: error }, 'worker pass failed; retrying after a pause');
+        this.failed(error);
       }
-      if (touched === 0 && this.running) {
+      if ((touched === 0 || this.failures > 0) && this.running) {
+        const pauseMs = this.failures > 0 ? Math.min(this.pollMs * 2 ** this.failures, MAX_BACKOFF_MS) : this.pollMs;
         await new Promise<void>((resolve) => {
           this.wake = resolve;
-          setTimeout(resolve, this.pollMs);
+          setTimeout(resolve, pauseMs);
         });
       }
     }
+  }
+
+  /** The first failure of a run is logged at once, the rest at most every MAX_BACKOFF_MS: an outage is a few lines, not four a second. */
+  private failed(error: unknown): void {
+    this.failures += 1;
+    if (this.failures > 1 && Date.now() - this.lastFailureLogAt < MAX_BACKOFF_MS) return;
+    this.lastFailureLogAt = Date.now();
+    this.logger.error({ err: error, failuresInARow: this.failures }, 'worker pass failed; backing off before the next');
+  }
+
+  private recovered(): void {
+    if (this.failures > 0) this.logger.info({ failuresInARow: this.failures }, 'worker passes succeed again');
+    this.failures = 0;
   }
 
   /** One retention pass when it is due; the next is due at once after a full batch, else after the interval. */

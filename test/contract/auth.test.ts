@@ -49,6 +49,14 @@ describe('bearer authentication (section 5)', () => {
     expect((await withAuthorization(`Bearer ${stranger}`)).error?.error.code).toBe('UNAUTHORIZED');
   });
 
+  it('401 for a correctly signed token whose subject is not a user id (36 dashes, 36 f, a uuid in upper and lower case mixed with junk)', async () => {
+    for (const sub of ['-'.repeat(36), 'f'.repeat(36), '7b1e0000-0000-4000-8000-00000000deadX', 'not-a-user']) {
+      const { response, error } = await withAuthorization(`Bearer ${await hs256Token({ sub })}`);
+      expect(response.status, sub).toBe(401);
+      expect(error?.error.code).toBe('UNAUTHORIZED');
+    }
+  });
+
   it('200 with a valid token, and the token command signs tokens the server accepts', async () => {
     const token = await server.token(ids.userA, 60);
     expect((await withAuthorization(`Bearer ${token}`)).response.status).toBe(200);

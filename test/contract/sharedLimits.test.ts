@@ -10,7 +10,8 @@ import { signAccessToken } from '../../src/http/tokens.js';
 import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';
 import { freshDatabase } from '../support/database.js';
-import { RedisRelay, connectedSharedLimits, redisAnswers, waitFor } from '../support/redis.js';
+import { connectedSharedLimits, redisAnswers, waitFor } from '../support/redis.js';
+import { TcpRelay } from '../support/relay.js';
 import { serveApp } from '../support/server.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -56,7 +57,7 @@ describe('Redis away', () => {
   });
 
   it.skipIf(!hasRedis)('lost and back: memory while it is away, Redis again once it returns', async () => {
-    const { relay, url: relayUrl } = await RedisRelay.start(REDIS_URL);
+    const { relay, url: relayUrl } = await TcpRelay.start(REDIS_URL, 6379);
     const prefix = `payroll-test-${Date.now()}:`;
     const [one, two] = [await connectedSharedLimits(relayUrl, prefix), await connectedSharedLimits(relayUrl, prefix)];
     const a = await serveApp(config, db, { sharedLimits: one });
@@ -66,7 +67,7 @@ describe('Redis away', () => {
     expect((await readyz(a.url)).data.redis).toBe('connected');
     expect([await read(a.url), await read(b.url)]).toEqual([404, 404]); // two of the shared budget of 4
 
-    relay.cutOff();
+    relay.refuse();
     expect(await waitFor(() => one.state() === 'degraded' && two.state() === 'degraded', 5000)).toBe(true);
     const started = Date.now();
     // Each instance now counts alone, from zero: four more each before its own 429.

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, killLeftovers, runEntry, startService, stop } from '../support/processes.js';
 
@@ -18,6 +20,23 @@ describe('the service process (npm start)', () => {
     expect(entries.find((entry) => entry.status === 401)).toMatchObject({ method: 'GET', path: expect.stringContaining('/v1/customers/payroll/requests/') });
     expect(logs.join('\n')).not.toContain('eyJhbGciOiJIUzI1NiJ9');
     expect(logs.join('\n')).not.toMatch(/AE\d{21}/); // no IBANs
+    expect(entries.find((entry) => entry.msg === 'listening')).toMatchObject({ host: '127.0.0.1', port });
+  }, 60_000);
+
+  it('cuts off a client that stalls its body after HTTP_REQUEST_TIMEOUT_MS', async () => {
+    const port = await freePort();
+    const { child, listening } = startService(port, { DATA_DIR: 'memory://', WORLD_FILE: '', HTTP_REQUEST_TIMEOUT_MS: '1500' });
+    await listening;
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    const started = Date.now();
+    socket.write('POST /v1/customers/payroll/estimate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+    const answer: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => answer.push(chunk));
+    await once(socket, 'close');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(Buffer.concat(answer).toString()).toMatch(/^HTTP\/1\.1 408/);
+    expect(await stop(child)).toBe(0);
   }, 60_000);
 });
 

@@ -1,4 +1,4 @@
-import { type AddressInfo, type Server, Socket, connect, createServer } from 'node:net';
+import { Socket } from 'node:net';
 import { SharedLimits } from '../../src/http/sharedLimits.js';
 import { createLogger } from '../../src/logger.js';
 
@@ -33,47 +33,4 @@ export async function waitFor(condition: () => boolean, timeoutMs: number): Prom
   const deadline = Date.now() + timeoutMs;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
   return condition();
-}
-
-/**
- * A TCP relay to a Redis server that a test can cut and restore, as a network fault would: while
- * cut, every connection is dropped and new ones are refused.
- */
-export class RedisRelay {
-  private readonly server: Server;
-  private readonly sockets = new Set<Socket>();
-  private cut = false;
-
-  private constructor(target: URL) {
-    this.server = createServer((client) => {
-      if (this.cut) return client.destroy();
-      const upstream = connect(Number(target.port || 6379), target.hostname);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-    });
-  }
-
-  static async start(redisUrl: string): Promise<{ relay: RedisRelay; url: string }> {
-    const relay = new RedisRelay(new URL(redisUrl));
-    await new Promise<void>((resolve) => relay.server.listen(0, '127.0.0.1', resolve));
-    return { relay, url: `redis://127.0.0.1:${(relay.server.address() as AddressInfo).port}` };
-  }
-
-  cutOff(): void {
-    this.cut = true;
-    for (const socket of this.sockets) socket.destroy();
-  }
-
-  restore(): void {
-    this.cut = false;
-  }
-
-  async close(): Promise<void> {
-    this.cutOff();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
 }
