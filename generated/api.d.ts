@@ -1338,6 +1338,10 @@ export interface paths {
          *       significant digits); when both account currencies hold the same currency it must be exactly 1.
          *       `expiresAt` must be in the future and at most 24 hours ahead. Otherwise 400 `VALIDATION_ERROR`
          *       naming the field and the bound.
+         *     - The rate must lie within `QUOTE_TOLERANCE_BPS` (1000 basis points, 10 %, by default) of the
+         *       service's current rate for the pair (the base rate `updateExchangeRate` sets, before spread),
+         *       so that a typo (36.54 for 3.654) cannot be quoted, accepted and then strand the request;
+         *       otherwise 400 `VALIDATION_ERROR` naming both rates and the range.
          *     - A rate that would make a split's `quotedAmount` zero, or a figure reach 10^15, is refused with
          *       400 `VALIDATION_ERROR` naming the split (`amountSplitDetails[0]: 0.01 USD converts to 0.00 AED
          *       at 0.1`).
@@ -1443,6 +1447,56 @@ export interface paths {
          *     USD credited back at 3.67). Fees are not returned.
          */
         post: operations["recordFxExchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payroll/requests/{requestId}/fail": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0007-0000-4000-8000-000000000001
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fail an executing payroll request
+         * @description Ends an `EXECUTING` payroll request whose payouts have not been created as `FAILED`, with
+         *     `reason` stored as `failureReason`, and returns the customer's funds: whatever of the final
+         *     total is still held for the request (on the processor leg, or on the bank leg once it was
+         *     funded, with the fees earned given back) is credited to the source account currency in one
+         *     balanced journal entry; `balance` and `available` rise by the final `totalAmount`. The
+         *     `payroll_request.status_changed` event is emitted. This is the operator's way out when the FX
+         *     record cannot be made (see docs/settlement.md, "Failing a stranded request").
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - Allowed from `EXECUTING` only; from any other status, 409 `INVALID_STATE` naming the current
+         *       status (from `PAYOUT_INITIATED` on, the payouts settle or fail one by one instead).
+         *     - While a leg (`PROCESSOR_INTERNAL_DEBIT` or `PROCESSOR_TO_BANK`) is `INITIATED` or `PROCESSING`
+         *       at the processor, the outcome of that leg is not known yet: 409 `INVALID_STATE`; retry once
+         *       it has settled. A leg still `PENDING` is never sent: it becomes `FAILED` with the reason.
+         *     - `reason` is 1 to 500 characters; otherwise 400 `VALIDATION_ERROR`.
+         *     - A request that does not exist gets 404 `NOT_FOUND`.
+         */
+        post: operations["failPayrollRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3907,6 +3961,14 @@ export interface components {
             /** @description Actual rate obtained, payroll-currency units per source-currency unit; within the bounds of `RateString`, within `FX_RECORD_TOLERANCE_BPS` (default 500) of the accepted quote, and exactly 1 when both currencies are the same. It changes no payout. */
             exchangeRate: components["schemas"]["RateString"];
         };
+        /** @description Why an executing payroll request is failed by an operator. */
+        FailPayrollRequestRequest: {
+            /**
+             * @description Why the request is failed; stored as the request's `failureReason`.
+             * @example The FX desk cannot execute at the accepted quote; funds returned
+             */
+            reason: string;
+        };
         /** @description A new exchange rate for a currency pair. */
         UpdateExchangeRateRequest: {
             /** @description Units of the to-currency that one unit of the from-currency buys; within the bounds of `RateString` (greater than zero, 0.00000001 to 100000000, at most 12 significant digits). */
@@ -6155,6 +6217,77 @@ export interface operations {
         };
         responses: {
             /** @description The payroll request, now `PAYOUT_INITIATED`, with its FX exchange and payouts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    failPayrollRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0007-0000-4000-8000-000000000001
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FailPayrollRequestRequest"];
+            };
+        };
+        responses: {
+            /** @description The payroll request, now `FAILED`, its funds returned. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];

@@ -35,6 +35,8 @@ export interface Config {
   feeHashTtlSeconds: number;
   /** How far (in BIPS of the accepted quote) a recorded FX rate may lie from it; unset: the domain's default (500). */
   fxRecordToleranceBps: number | undefined;
+  /** How far (in BIPS of the current rate for the pair) an admin's quote may lie from it; unset: the domain's default (1000). */
+  quoteToleranceBps: number | undefined;
   validateResponses: boolean;
   bodyLimit: string;
   logLevel: string;
@@ -101,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feeHashSecret: env.FEE_HASH_SECRET || DEVELOPMENT_FEE_HASH_SECRET,
     feeHashTtlSeconds: integer(env, 'FEE_HASH_TTL_SECONDS', 900, 60, 3600),
     fxRecordToleranceBps: env.FX_RECORD_TOLERANCE_BPS ? integer(env, 'FX_RECORD_TOLERANCE_BPS', 0, 0, 10_000) : undefined,
+    quoteToleranceBps: env.QUOTE_TOLERANCE_BPS ? integer(env, 'QUOTE_TOLERANCE_BPS', 0, 0, 10_000) : undefined,
     // Response validation is the contract's safety net: on by default, off by default in production
     // where its cost grows with response size (VALIDATE_RESPONSES=true turns it back on).
     validateResponses: boolean(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),

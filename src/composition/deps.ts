@@ -21,6 +21,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
       feeHashSecret: config.feeHashSecret,
       feeHashTtlSeconds: config.feeHashTtlSeconds,
       fxRecordToleranceBps: config.fxRecordToleranceBps,
+      quoteToleranceBps: config.quoteToleranceBps,
       webhookAllowLoopback: config.webhookAllowLoopback,
       retention: config.retention,
       testFault: config.testFault,

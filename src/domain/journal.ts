@@ -43,6 +43,8 @@ export type JournalKind =
   | 'PROCESSOR_LEG_FAILED'
   | 'BANK_LEG_COMPLETED'
   | 'BANK_LEG_FAILED'
+  /** An operator failed an EXECUTING request after its bank leg was funded: everything returns. */
+  | 'PAYROLL_FAILED_RETURNED'
   | 'FX_CONVERSION'
   | 'PAYOUT_SENT'
   | 'PAYOUT_FAILED_CREDIT_BACK'

@@ -80,10 +80,19 @@ export function bankLegCompleted(ledger: PayrollLedger, sourceAmountForExchange:
 
 /** PROCESSOR_TO_BANK failed: the fees earned are given back and the whole final total returns. */
 export function bankLegFailed(ledger: PayrollLedger, fees: LockedFees, sourceAmountForExchange: Decimal, refs: JournalRefs): JournalEntry {
+  return journalEntry('BANK_LEG_FAILED', everythingBack(ledger, fees, IN_TRANSIT_PROCESSOR, sourceAmountForExchange), refs);
+}
+
+/** An operator fails the request once the bank leg was funded: the fees are given back, the bank leg's amount returns. */
+export function bankLegReturned(ledger: PayrollLedger, fees: LockedFees, sourceAmountForExchange: Decimal, refs: JournalRefs): JournalEntry {
+  return journalEntry('PAYROLL_FAILED_RETURNED', everythingBack(ledger, fees, IN_TRANSIT_BANK, sourceAmountForExchange), refs);
+}
+
+/** The fees earned given back and `held` (what remains of the final total on one leg) credited to the customer. */
+function everythingBack(ledger: PayrollLedger, fees: LockedFees, held: LedgerAccount, amount: Decimal) {
   const source = customer(ledger.sourceAccountCurrencyId);
-  const currency = ledger.sourceCurrency;
-  const feesBack = feePostings(source, currency, fees).map((posting) => ({ ...posting, amount: posting.amount.negated() }));
-  return journalEntry('BANK_LEG_FAILED', [...feesBack, ...move(IN_TRANSIT_PROCESSOR, source, currency, sourceAmountForExchange)], refs);
+  const feesBack = feePostings(source, ledger.sourceCurrency, fees).map((posting) => ({ ...posting, amount: posting.amount.negated() }));
+  return [...feesBack, ...move(held, source, ledger.sourceCurrency, amount)];
 }
 
 /**

@@ -152,6 +152,22 @@ export function assertFxRecordRate(rate: Decimal, quoteRate: Decimal, toleranceB
   }
 }
 
+/** How far (in BIPS of the service's current rate for the pair) a quote may lie from it. */
+export const DEFAULT_QUOTE_TOLERANCE_BPS = 1000;
+
+/**
+ * A quote must lie near the market: a typo (36.54 for 3.654) accepted by the customer would
+ * otherwise strand the request, since no FX record near such a quote can be made.
+ */
+export function assertQuoteNearRate(rate: Decimal, currentRate: Decimal, toleranceBps: number, field = 'body.exchangeRate'): void {
+  const range = fxRecordRange(currentRate, toleranceBps);
+  if (rate.lessThan(range.min) || rate.greaterThan(range.max)) {
+    throw validationError(
+      `${field} ${rate.toFixed()} is outside QUOTE_TOLERANCE_BPS (${toleranceBps}) of the current rate ${currentRate.toFixed()}: it must lie between ${range.min.toFixed()} and ${range.max.toFixed()}`,
+    );
+  }
+}
+
 export interface FxRecordFigures {
   fromAmount: Decimal;
   toAmount: Decimal;

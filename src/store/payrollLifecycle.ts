@@ -247,3 +247,8 @@ export async function listPayrollRequests(
     [filter.customerId, filter.status, filter.after?.createdAt ?? null, filter.after?.id ?? null, filter.limit],
   );
 }
+
+/** The transfers of a request with their ids (the two legs, and the payouts once created). */
+export function transfersOf(tx: Queryable, requestId: string): Promise<Array<{ id: string; transferType: TransferType; status: TransferStatus }>> {
+  return tx.query('SELECT id, transfer_type AS "transferType", status FROM transfers WHERE payroll_request_id = $1 ORDER BY position', [requestId]);
+}

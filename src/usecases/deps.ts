@@ -11,5 +11,8 @@ export interface UseCaseDeps {
   clock: () => Date;
   /** Dependencies the service runs without, each reporting whether it serves (readiness shows them). */
   optionalDependencies?: { redis?: () => 'connected' | 'degraded' };
-  config: Pick<Config, 'feeHashSecret' | 'feeHashTtlSeconds' | 'fxRecordToleranceBps' | 'webhookAllowLoopback' | 'retention' | 'testFault'>;
+  config: Pick<
+    Config,
+    'feeHashSecret' | 'feeHashTtlSeconds' | 'fxRecordToleranceBps' | 'quoteToleranceBps' | 'webhookAllowLoopback' | 'retention' | 'testFault'
+  >;
 }

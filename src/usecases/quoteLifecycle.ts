@@ -5,7 +5,7 @@ import { assertRate } from '../domain/minorUnits.js';
 import { Money, formatExact } from '../domain/money.js';
 import { assertMayWithdraw } from '../domain/payrollApproval.js';
 import { assertTransition } from '../domain/payrollStatus.js';
-import { quoteFigures, settleAdjustment } from '../domain/settlement.js';
+import { DEFAULT_QUOTE_TOLERANCE_BPS, assertQuoteNearRate, quoteFigures, settleAdjustment } from '../domain/settlement.js';
 import { quoteFiguresView, splitSettlementView } from '../domain/settlementView.js';
 import type { Queryable } from '../store/db.js';
 import { postJournalEntry, postWithinAvailable } from '../store/ledger.js';
@@ -44,6 +44,7 @@ export async function providePayrollQuote(
     if (expiresAt.getTime() - now.getTime() > MAX_QUOTE_LIFETIME_MS) throw validationError('body.expiresAt must be at most 24 hours ahead');
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'quote');
+    await assertNearCurrentRate(deps, tx, request, rate);
     if (request.status === 'QUOTE_PROVIDED' && request.quote_expires_at && request.quote_expires_at > now) {
       throw new DomainError(
         'INVALID_STATE',
@@ -55,6 +56,13 @@ export async function providePayrollQuote(
     await recordStatusChange(tx, request, 'QUOTE_PROVIDED', now);
     return reloadPayrollRequest(tx, requestId);
   });
+}
+
+/** The quote against the rate the service would use now for the pair (none for a same-currency request, quoted at 1). */
+async function assertNearCurrentRate(deps: UseCaseDeps, tx: Queryable, request: LockedPayrollRequest, rate: Money): Promise<void> {
+  if (sameCurrency(request)) return;
+  const current = await deps.rates.getRate(tx, request.source_currency_code, request.payroll_currency_code);
+  if (current) assertQuoteNearRate(rate, current, deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
 }
 
 /** Every split's final figures at the quote rate, stored on the splits; the request's totals returned. */

@@ -90,6 +90,13 @@ const SETUP: Record<string, Setup> = {
       await drain(workerFor(replay.server));
     },
   },
+  failPayrollRequest: {
+    reason: 'an operator fails a request while it is EXECUTING: quote and accept the example request, run the worker',
+    prepare: async (replay) => {
+      expect((await replay.replay('acceptPayrollQuote')).status).toBe(200);
+      await drain(workerFor(replay.server));
+    },
+  },
   deleteWebhookEndpoint: {
     reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
     prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),

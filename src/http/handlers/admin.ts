@@ -1,6 +1,7 @@
 import { fundAccountCurrency } from '../../usecases/accounts.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import { updateCustomerSettings } from '../../usecases/customerSettings.js';
+import { failPayrollRequest } from '../../usecases/failPayrollRequest.js';
 import { listAdminPayrollRequests } from '../../usecases/listPayrollRequests.js';
 import { providePayrollQuote } from '../../usecases/quoteLifecycle.js';
 import { recordFxExchange } from '../../usecases/recordFxExchange.js';
@@ -13,6 +14,7 @@ export function adminHandlers(deps: UseCaseDeps) {
     listAdminPayrollRequests: async ({ caller, query }) => ({ status: 200, data: await listAdminPayrollRequests(deps, caller, query) }),
     providePayrollQuote: async ({ caller, params, body }) => ({ status: 200, data: await providePayrollQuote(deps, caller, params.requestId, body) }),
     recordFxExchange: async ({ caller, params, body }) => ({ status: 200, data: await recordFxExchange(deps, caller, params.requestId, body) }),
+    failPayrollRequest: async ({ caller, params, body }) => ({ status: 200, data: await failPayrollRequest(deps, caller, params.requestId, body) }),
     updateExchangeRate: async ({ caller, params, body }) => {
       const pair = { from: params.fromCurrencyCode, to: params.toCurrencyCode };
       return { status: 200, data: await updateExchangeRate(deps, caller, pair, body) };

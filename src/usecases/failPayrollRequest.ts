@@ -1,0 +1,67 @@
+import type { components } from '../../generated/api.js';
+import { DomainError } from '../domain/errors.js';
+import type { JournalEntry } from '../domain/journal.js';
+import { bankLegFailed, bankLegReturned, processorLegFailed } from '../domain/journalEntries.js';
+import { Money } from '../domain/money.js';
+import type { TransferType } from '../domain/transfers.js';
+import { postJournalEntry } from '../store/ledger.js';
+import { transfersOf } from '../store/payrollLifecycle.js';
+import { type LockedPayrollRequest, setFailureReason } from '../store/payrollRequestUpdates.js';
+import { advanceWork } from '../store/work.js';
+import type { UseCaseDeps } from './deps.js';
+import { recordStatusChange, transferChanged } from './events.js';
+import { lockRequestFor } from './payrollAccess.js';
+import { lockedFeesOf, payrollLedgerOf, requestRefs } from './payrollSettlement.js';
+import { type Principal, requireAdmin } from './principal.js';
+import { reloadPayrollRequest } from './views/payrollRequest.js';
+
+type Leg = Awaited<ReturnType<typeof transfersOf>>[number];
+
+/**
+ * Admin: fail an EXECUTING request that cannot go on (the FX record cannot be made), returning
+ * the customer's funds. Refused while a leg is at the processor (its outcome is unknown); a leg
+ * not yet sent is failed with the reason so the worker never sends it. What the legs left held for
+ * the request returns to the source account in one balanced entry (docs/settlement.md).
+ */
+export async function failPayrollRequest(
+  deps: UseCaseDeps,
+  caller: Principal,
+  requestId: string,
+  body: components['schemas']['FailPayrollRequestRequest'],
+): Promise<components['schemas']['PayrollRequest']> {
+  requireAdmin(caller);
+  return deps.db.transaction(async (tx) => {
+    const now = deps.clock();
+    const request = await lockRequestFor(tx, caller, requestId);
+    if (request.status !== 'EXECUTING') {
+      throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is ${request.status}; an operator may fail it only while EXECUTING`);
+    }
+    const legs = await transfersOf(tx, requestId);
+    const inFlight = legs.find((leg) => leg.status === 'INITIATED' || leg.status === 'PROCESSING');
+    if (inFlight) {
+      throw new DomainError(
+        'INVALID_STATE',
+        `Payroll request ${requestId}: ${inFlight.transferType} is ${inFlight.status} at the processor; retry once it has settled`,
+      );
+    }
+    for (const leg of legs.filter((candidate) => candidate.status === 'PENDING')) {
+      await advanceWork(tx, { table: 'transfers', id: leg.id }, 'PENDING', 'FAILED', now, { failureReason: body.reason });
+      await transferChanged(tx, leg.id, now);
+    }
+    await postJournalEntry(tx, fundsBack(request, legs), now);
+    await setFailureReason(tx, requestId, body.reason);
+    await recordStatusChange(tx, request, 'FAILED', now);
+    return reloadPayrollRequest(tx, requestId);
+  });
+}
+
+/** Whatever the completed legs left held for the request, back to the customer (fees earned given back). */
+function fundsBack(request: LockedPayrollRequest, legs: readonly Leg[]): JournalEntry {
+  const completed = (type: TransferType) => legs.some((leg) => leg.transferType === type && leg.status === 'COMPLETED');
+  const ledger = payrollLedgerOf(request);
+  const refs = requestRefs(request);
+  const forExchange = new Money(request.source_amount_for_exchange);
+  if (!completed('PROCESSOR_INTERNAL_DEBIT')) return processorLegFailed(ledger, new Money(request.total_amount), refs);
+  if (!completed('PROCESSOR_TO_BANK')) return bankLegFailed(ledger, lockedFeesOf(request), forExchange, refs);
+  return bankLegReturned(ledger, lockedFeesOf(request), forExchange, refs);
+}
