@@ -1,7 +1,7 @@
 import type { components } from '../../generated/api.js';
-import { DomainError, type ErrorDetail } from './errors.js';
+import type { ErrorDetail } from './errors.js';
 import type { AmountCurrencyType } from './estimateFigures.js';
-import { type SettlementScales, assertScale } from './minorUnits.js';
+import { type SettlementScales, scaleProblem } from './minorUnits.js';
 import { parseAmount } from './money.js';
 import type { PayrollCsvColumn, PayrollCsvLayout } from './payrollCsvFile.js';
 
@@ -89,14 +89,9 @@ function amountIsValid(text: string, type: AmountCurrencyType | null, scales: Se
   }
   if (!type) return false;
   const isSource = type === 'SOURCE';
-  try {
-    assertScale(amount, isSource ? scales.source : scales.payroll, text, type, isSource ? scales.sourceCode : scales.payrollCode);
-    return true;
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    report(context, 'amount', error.message);
-    return false;
-  }
+  const problem = scaleProblem(amount, isSource ? scales.source : scales.payroll, type, isSource ? scales.sourceCode : scales.payrollCode);
+  if (problem) report(context, 'amount', `${text} ${problem}`);
+  return problem === null;
 }
 
 /** Every row's values; `problems` lists what is wrong, with rows and columns. */

@@ -190,6 +190,14 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
 });
 
 describe('entry validation', () => {
+  const thrown = (run: () => unknown): unknown => {
+    try {
+      run();
+    } catch (error) {
+      return error;
+    }
+    throw new Error('nothing was thrown');
+  };
   /** An 8-place source currency, so that the SOURCE limit is the interface's cap of 8. */
   const check = (entries: EstimateEntryInput[]) => () => normaliseEstimateEntries(entries, settlementScales(USDC8, AED));
   it.each([
@@ -215,7 +223,24 @@ describe('entry validation', () => {
       `amountSplitDetails[1].beneficiaryId duplicates amountSplitDetails[0].beneficiaryId (${id(1)}); each beneficiary may appear once`,
     ],
   ])('%j → VALIDATION_ERROR', (entries, message) => {
-    expect(check(entries)).toThrow(new DomainError('VALIDATION_ERROR', message));
+    expect(check(entries)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', message }));
+  });
+
+  it('an entry problem says its field and entry as data, not only in its message', () => {
+    const error = thrown(
+      check([
+        { beneficiaryId: id(1), amount: '1' },
+        { beneficiaryId: id(2), amount: '1.001', amountCurrencyType: 'PAYROLL' },
+      ]),
+    );
+    expect(error).toMatchObject({ field: 'amountSplitDetails[1].amount', entryIndex: 1 });
+    const duplicate = thrown(
+      check([
+        { beneficiaryId: id(1), amount: '1' },
+        { beneficiaryId: id(1), amount: '2' },
+      ]),
+    );
+    expect(duplicate).toMatchObject({ field: 'amountSplitDetails[1].beneficiaryId', entryIndex: 1 });
   });
 
   it('defaults amountCurrencyType to SOURCE and accepts 10,000 entries but not 10,001', () => {
