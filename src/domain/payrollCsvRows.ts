@@ -1,6 +1,7 @@
 import type { components } from '../../generated/api.js';
 import type { ErrorDetail } from './errors.js';
 import type { AmountCurrencyType } from './estimateFigures.js';
+import { isUuid } from './ids.js';
 import { type SettlementScales, scaleProblem } from './minorUnits.js';
 import { parseAmount } from './money.js';
 import type { PayrollCsvColumn, PayrollCsvLayout } from './payrollCsvFile.js';
@@ -18,7 +19,6 @@ const PURPOSE_CODES: readonly PurposeCode[] = ['SAL', 'FCISS', 'PEN', 'OFS'];
 const AMOUNT_CURRENCY_TYPES: readonly AmountCurrencyType[] = ['SOURCE', 'PAYROLL'];
 /** The spec's AmountString: at most 15 integer digits and 8 decimals, no sign, no exponent, no separators. */
 const AMOUNT_PATTERN = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,8})?$/;
-const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** Who a row pays, as the file names them. */
 export type CsvBeneficiary = { beneficiaryId: string } | { beneficiaryReference: string };
@@ -52,7 +52,7 @@ function beneficiaryOf(cells: Record<PayrollCsvColumn, string>, context: RowCont
     report(context, context.headerNames.beneficiaryReference ? 'beneficiaryReference' : 'beneficiaryId', 'the row names no beneficiary');
     return null;
   }
-  if (!UUID_PATTERN.test(beneficiaryId)) {
+  if (!isUuid(beneficiaryId)) {
     report(context, 'beneficiaryId', `${beneficiaryId} is not a beneficiary id (a uuid)`);
     return null;
   }

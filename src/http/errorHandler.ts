@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+import { UUID_PATTERN } from '../domain/ids.js';
 import { BEARER_REQUIRED } from './auth.js';
 import { errorResponse, sendError, sendErrorResponse } from './envelope.js';
 
@@ -133,6 +134,6 @@ function describeIssue(issue: ValidatorIssue): string {
   if (message.startsWith('must have required property')) return `${field} is required`;
   if (message.startsWith('Unknown query parameter')) return `${field} is not an accepted query parameter`;
   // The Uuid schema's pattern only narrows format uuid (no 'urn:uuid:' prefix): say it as the format.
-  if (message.startsWith('must match pattern "^[0-9a-fA-F]{8}-')) return `${field} must match format "uuid"`;
+  if (message === `must match pattern "${UUID_PATTERN}"`) return `${field} must match format "uuid"`;
   return field ? `${field} ${message}` : message;
 }
