@@ -6,7 +6,7 @@ import { Money, bipsFraction, parseAmount, sum } from './money.js';
 import { type FeeSchedule, MAX_SPLIT_ENTRIES, scheduleFee } from './payrollFees.js';
 
 /**
- * The estimate's arithmetic with minor units (issue 14, items 1–4), pure: validation of the
+ * The estimate's arithmetic with minor units, pure: validation of the
  * entries against their currencies, conversion at the effective rate, the fees rounded up to the
  * source currency's minor units, and one line per entry. The spec's `estimatePayrollFee` holds the
  * rules and worked examples this implements.
@@ -68,7 +68,7 @@ export interface EstimateInput {
   spreadBips: number;
 }
 
-/** Same currency: no conversion, so rate 1 and no spread (issue 14, item 2). */
+/** Same currency: no conversion, so rate 1 and no spread (there is nothing to spread over). */
 export function estimateRates(source: CurrencyUnits, payroll: CurrencyUnits, baseRate: Decimal | null, spreadBips: number): EstimateRates {
   if (source.code === payroll.code) return { baseRate: new Money(1), exchangeRate: new Money(1), spreadBips: 0, sameCurrency: true };
   if (!baseRate || !baseRate.greaterThan(0)) throw new Error(`No positive rate for ${source.code} → ${payroll.code}`);
@@ -149,7 +149,7 @@ function convertLine(entry: NormalisedEntry, index: number, rate: Decimal, scale
   const field = `amountSplitDetails[${index}]`;
   assertBelowAmountLimit(sourceCurrencyAmount, `${field} source amount`, scales.sourceCode, { entryIndex: index });
   assertBelowAmountLimit(amount, `${field} payroll amount`, scales.payrollCode, { entryIndex: index });
-  // Named fields, not `...entry`: the spread took 1.5 µs a line (15 ms of a 10,000-entry estimate).
+  // Named fields, not `...entry`: a spread copies every property, once per line of the largest estimates.
   const { beneficiaryId, amountCurrencyType, requestedAmount } = entry;
   return { beneficiaryId, amountCurrencyType, requestedAmount, sourceCurrencyAmount, amount };
 }

@@ -78,7 +78,7 @@ export function formatAtScale(value: Decimal, scale: number): string {
   const places = value.decimalPlaces();
   if (places > scale) throw new Error(`${value.toFixed()} has more than ${scale} decimal places`);
   // The exact digits, padded with zeros: toFixed(scale) would round a copy first (nothing to round
-  // here), a third of the cost of a 10,000-line estimate's answer. toFixed() writes zero as "0".
+  // here), which a 10,000-line estimate's answer would pay on every figure. toFixed() writes zero as "0".
   const exact = value.toFixed();
   if (places === scale) return exact;
   return `${exact}${places === 0 ? '.' : ''}${'0'.repeat(scale - places)}`;

@@ -5,7 +5,7 @@ import { type SettlementScales, assertBelowAmountLimit, assertRate, roundCharge,
 import { Money, formatAmount, sum } from './money.js';
 
 /**
- * The honoured quote (issue 14, items 5 and 6), pure: the final figures at the admin's quote, the
+ * The honoured quote, pure: the final figures at the admin's quote, the
  * adjustment accept settles, the bounds of the FX record and the platform's FX result, and what a
  * failed payout credits back. The spec's `PayrollQuoteFigures`, `acceptPayrollQuote` and
  * `recordFxExchange` hold the rules and worked examples.

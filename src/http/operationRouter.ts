@@ -158,7 +158,7 @@ function bind<K extends OperationId>(
       // A stored answer is a value: JSON text is parsed before it is kept.
       await answerIdempotently(deps, request, res, async (db) => {
         // Without a key it runs on deps' own database: the handler bound at start-up, not all
-        // handlers made anew for this request (2.6% of the server's CPU under the estimate load).
+        // handlers made anew for this request (that showed in the server's profile under the estimate load).
         const onDb: Handler<K> = db === deps.db ? handler : handlersOn({ ...deps, db })[id];
         const result: SuccessAnswer = await onDb(input);
         if ('csv' in result) throw new Error(`operation ${id}: an idempotent answer is stored as JSON, not CSV`);
