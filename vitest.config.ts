@@ -8,17 +8,19 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * - reliability: crashes, races, fuzzing and the authorisation matrix against a real server.
  * - contract: everything else, the real app in-process on a real database; a new test file lands here
  *   unless it is listed in another tier.
- * A folder in NOT_IN_NPM_TEST is run only by name, with its own command.
+ * A suite in NOT_IN_NPM_TEST is in no tier: it runs only with a config of its own
+ * (`vitest run --config vitest.<suite>.config.ts`), never under `npm test`.
  */
 const UNIT = [
   'test/domain/**/*.test.ts',
   'test/http/{envelope,routeRegexpCache,serverStubs}.test.ts',
   'test/worldSettlement.test.ts',
   'test/spec/demoIds.test.ts',
+  'test/usecases/cursor.test.ts',
 ];
 const PROCESS = ['test/process/**/*.test.ts', 'test/client/{mock,pack,readme-example}.test.ts', 'test/docs/**/*.test.ts', 'test/spec/specGate.test.ts'];
 const RELIABILITY = ['test/reliability/**/*.test.ts'];
-const NOT_IN_NPM_TEST: string[] = [];
+const NOT_IN_NPM_TEST = ['test/fleet/**'];
 
 // One PostgreSQL server for the run (embedded, or TEST_DATABASE_URL's), the templates each file
 // clones and the server's build: what every tier but unit needs.
