@@ -16,7 +16,7 @@ export interface IdempotentRequest {
   query: Record<string, unknown>;
 }
 
-/** What runIdempotent stores: a success's status and envelope, or an error's answer. */
+/** The body runIdempotent stores beside the status: a success's envelope, or an error's. */
 type StoredBody = { success: true; data: unknown } | ErrorResponse['body'];
 
 /**
