@@ -23,7 +23,7 @@ const RELIABILITY = ['test/reliability/**/*.test.ts'];
 const NOT_IN_NPM_TEST = ['test/fleet/**'];
 
 // One PostgreSQL server for the run (embedded, or TEST_DATABASE_URL's), the templates each file
-// clones and the server's build: what every tier but unit needs.
+// clones and the server's build: what every tier but unit needs, prepared once for all of them.
 const withDatabase = { globalSetup: ['test/support/globalSetup.ts'] };
 
 export default defineConfig({
