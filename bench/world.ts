@@ -6,7 +6,8 @@
  * have to pass the world validation: every USD figure at 2 places, and each payout pays exactly its
  * split's amount at the quote (issue 14).
  */
-import { clamp, Money, roundDown, roundUp, ZERO } from '../src/domain/money.js';
+import { roundCharge, roundPayout } from '../src/domain/minorUnits.js';
+import { clamp, Money, ZERO } from '../src/domain/money.js';
 import type { World, WorldAmountSplit, WorldPayrollRequest, WorldTransfer } from '../src/world/types.js';
 
 const BENEFICIARIES = 10_000;
@@ -43,7 +44,7 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
   let receivedTotal: Money = ZERO;
   for (let n = 1; n <= splitCount; n++) {
     const source = new Money(100 + n);
-    const received = roundDown(source.times(RATE), 2);
+    const received = roundPayout(source.times(RATE), 2);
     sourceTotal = sourceTotal.plus(source);
     receivedTotal = receivedTotal.plus(received);
     const splitId = id('0008', requestNo * 100_000 + n);
@@ -61,7 +62,7 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
       transferType: 'BANK_TO_BENEFICIARY',
       status: 'COMPLETED',
       externalId: `PB-BENCH-${requestNo}-${n}`,
-      amount: roundDown(source.times(QUOTE), 2).toFixed(2),
+      amount: roundPayout(source.times(QUOTE), 2).toFixed(2),
       currencyCode: 'AED',
       amountSplitId: splitId,
       feeDetails: { id: id('000b', requestNo * 100_000 + n), amount: BANK_FEE.toFixed(2), finalInternalFee: BANK_FEE.toFixed(2) },
@@ -71,7 +72,7 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
     });
   }
   const processorFee = clamp(sourceTotal.times('0.001').plus(1), new Money(2), new Money(50));
-  const bankFee = roundUp(BANK_FEE.times(splitCount).dividedBy(RATE), 2);
+  const bankFee = roundCharge(BANK_FEE.times(splitCount).dividedBy(RATE), 2);
   const totalFee = processorFee.plus(bankFee);
   const total = sourceTotal.plus(totalFee);
   const base = requestNo * 100_000;
@@ -138,7 +139,7 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
       fromCurrencyCode: 'USD',
       toCurrencyCode: 'AED',
       fromAmount: sourceTotal.toFixed(2),
-      toAmount: roundDown(sourceTotal.times(QUOTE), 2).toFixed(2),
+      toAmount: roundPayout(sourceTotal.times(QUOTE), 2).toFixed(2),
       exchangeRate: QUOTE.toFixed(4),
       feeDetails: { id: id('000b', base + 90_003), amount: '0.00', finalInternalFee: '0.00' },
       recordedByUserId: benchIds.admin,

@@ -57,8 +57,8 @@ async function main(): Promise<void> {
 
 /**
  * Loads the world when the database is empty, through a connection of its own, closed after: the
- * PostgreSQL backend that wrote a large world keeps the memory it grew to (about 20 MB more than
- * any other backend after 10,000 beneficiaries), and the service's pool would keep it for good.
+ * PostgreSQL backend that wrote a large world keeps the memory it grew to (tens of megabytes for
+ * a world of 10,000 beneficiaries), and the service's pool would keep it for good.
  * Opened after the service's pool, so the embedded server stays up when this one closes.
  */
 async function seedWorld(settings: DatabaseSettings, worldFile: string, logger: Logger): Promise<void> {

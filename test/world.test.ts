@@ -152,7 +152,7 @@ function checkMoneyInvariants(world: World, request: WorldPayrollRequest): void 
   const payroll = accountCurrencies.find((c) => c.id === request.payrollAccountCurrencyId)!;
   const payrollDecimals = world.currencies.find((c) => c.code === payroll.currency)!.decimals;
   const scale = Math.min(2, payrollDecimals);
-  // Issue 14: every source figure at the source currency's minor units (at most 8).
+  // Every source figure at the source currency's minor units (at most 8).
   const sourceScale = Math.min(8, world.currencies.find((c) => c.code === source.currency)!.decimals);
   const bips = world.customers.find((c) => c.id === request.customerId)!.spreadBips ?? 0;
   const base = new D(world.rates.find((r) => r.from === source.currency && r.to === payroll.currency)!.rate);
@@ -220,7 +220,7 @@ function checkMoneyInvariants(world: World, request: WorldPayrollRequest): void 
     for (const split of request.amountSplitDetails) {
       const payout = transfers.find((t) => t.id === split.payoutTransferId || t.amountSplitId === split.id);
       expect(payout?.transferType, `payout of split ${split.id}`).toBe('BANK_TO_BENEFICIARY');
-      // Issue 14: each payout pays its split's quoted amount (source × quote, down), whatever the recorded rate.
+      // Each payout pays its split's quoted amount (source × quote, down), whatever the recorded rate.
       same(payout!.amount, new D(split.sourceCurrencyAmount).times(request.quoteRate!).toDecimalPlaces(scale, Decimal.ROUND_DOWN), 'payout amount');
       payouts = payouts.plus(payout!.amount);
     }

@@ -5,7 +5,7 @@ import { WorldValidationError } from '../src/world/validationError.js';
 import { testWorld } from './fixtures/world.js';
 import { thrownBy } from './support/errors.js';
 
-/** The world's payroll requests settled by the API's rules (issue 14): what the loader refuses before writing. */
+/** The world's payroll requests settled by the API's rules: what the loader refuses before writing. */
 
 /** The error settleWorld throws for `world` (the test fails when it throws none, or another). */
 function refusal(world: World): WorldValidationError {
@@ -33,7 +33,7 @@ describe('settleWorld', () => {
     ]);
   });
 
-  it('refuses a figure beyond its currency’s minor units (an 8-place USD fee from before issue 14)', () => {
+  it('refuses a figure beyond its currency’s minor units (an 8-place USD fee, as older rules wrote them)', () => {
     const world = structuredClone(testWorld);
     world.payrollRequests![1]!.feeBreakdown.bankFee = '1.36147039';
     expect(refusal(world).message).toBe('world.payrollRequests[1].feeBreakdown.bankFee: 1.36147039 has 8 decimal places; a figure in USD allows at most 2');

@@ -1,35 +1,61 @@
 import type { components } from '../../generated/api.js';
 
 /**
- * Failures the domain and use cases report. The HTTP layer maps each code to its status;
- * messages are written for the API client (never a stack, SQL or secret). The codes are the
- * spec's ErrorCode, so a code the spec drops stops compiling here.
+ * Failures the domain and use cases report, as data: a code, a message written for the API client
+ * (never a stack, SQL or secret), and where the problem is. How an error is answered over HTTP
+ * belongs to src/http, which maps each code (and variant) to its status. The codes are the spec's
+ * ErrorCode, so a code the spec drops stops compiling here.
  */
 export type ErrorCode = components['schemas']['ErrorCode'];
 /** One of several problems of a request (a CSV file's rows), reported together in `error.details`. */
 export type ErrorDetail = components['schemas']['ErrorDetail'];
 
+/**
+ * A case of a code that the client must be able to tell apart by its status. INSUFFICIENT_FUNDS
+ * is refused at creation (the request never existed) but is a conflict at accept (the request
+ * exists and stays QUOTE_PROVIDED until the account is topped up).
+ */
+export type ErrorVariant = 'SHORTFALL_AT_ACCEPT';
+
+/** Where a problem is, so that nobody has to read it back out of the message. */
+export interface ErrorPlace {
+  /** The request field at fault, as the message names it: 'amountSplitDetails[3].amount', 'body.exchangeRate'. */
+  field?: string;
+  /** The `amountSplitDetails` entry at fault (a CSV file reports it as its row). */
+  entryIndex?: number;
+}
+
+export interface DomainErrorOptions extends ErrorPlace {
+  /** Every problem, when more than one is known. */
+  details?: ErrorDetail[];
+  variant?: ErrorVariant;
+}
+
 /** `error.details` lists at most this many problems; the message gives the total. */
 const MAX_DETAILS = 1000;
 
 export class DomainError extends Error {
-  /** The status this error takes when it is not its code's usual one (INSUFFICIENT_FUNDS is 409 at accept). */
-  readonly httpStatus?: number;
-  /** Every problem, when more than one is known. */
+  readonly field?: string;
+  readonly entryIndex?: number;
   readonly details?: ErrorDetail[];
+  readonly variant?: ErrorVariant;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    details?: ErrorDetail[],
+    options: DomainErrorOptions = {},
   ) {
     super(message);
     this.name = 'DomainError';
+    const { field, entryIndex, details, variant } = options;
+    if (field !== undefined) this.field = field;
+    if (entryIndex !== undefined) this.entryIndex = entryIndex;
     if (details && details.length > 0) this.details = details.slice(0, MAX_DETAILS);
+    if (variant !== undefined) this.variant = variant;
   }
 }
 
-export const validationError = (message: string) => new DomainError('VALIDATION_ERROR', message);
+export const validationError = (message: string, place: ErrorPlace = {}) => new DomainError('VALIDATION_ERROR', message, place);
 export const notFound = (message: string) => new DomainError('NOT_FOUND', message);
 export const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
 
@@ -48,5 +74,5 @@ export function validationProblems(subject: string, problems: readonly ErrorDeta
   const shown = problems.slice(0, 5).map((problem) => (namesItsField(problem) ? problem.message : `${placeOf(problem)}${problem.message}`));
   const more = problems.length > shown.length ? `; and ${problems.length - shown.length} more (see details)` : '';
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  return new DomainError('VALIDATION_ERROR', `${subject} has ${count}: ${shown.join('; ')}${more}`, [...problems]);
+  return new DomainError('VALIDATION_ERROR', `${subject} has ${count}: ${shown.join('; ')}${more}`, { details: [...problems] });
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { UUID_PATTERN_BODY } from './ids.js';
 
 /** A payroll feeHash: 256 random bits, base64url. It is a lookup key, not a signature. */
 export function newPayrollFeeHash(): string {
@@ -20,10 +21,13 @@ export function signPayoutFeeHash(secret: string, estimateId: string, expiresAt:
   return `${head}:${payoutSignature(secret, head, lockedFigures)}`;
 }
 
+/** The estimate's id, its expiry in seconds and the signature (43 base64url characters of a SHA-256). */
+const PAYOUT_FEE_HASH = new RegExp(`^(${UUID_PATTERN_BODY}):([0-9]{1,12}):([A-Za-z0-9_-]{43})$`);
+
 export type PayoutFeeHashCheck = { ok: true; estimateId: string; expiresAt: Date } | { ok: false; reason: 'MALFORMED' | 'BAD_SIGNATURE' | 'EXPIRED' };
 
 export function verifyPayoutFeeHash(secret: string, feeHash: string, lockedFigures: string, now: Date): PayoutFeeHashCheck {
-  const match = /^([0-9a-f-]{36}):([0-9]{1,12}):([A-Za-z0-9_-]{43})$/.exec(feeHash);
+  const match = PAYOUT_FEE_HASH.exec(feeHash);
   if (!match) return { ok: false, reason: 'MALFORMED' };
   const [, estimateId = '', expiresAtSeconds = '', signature = ''] = match;
   const expected = Buffer.from(payoutSignature(secret, `${estimateId}:${expiresAtSeconds}`, lockedFigures));

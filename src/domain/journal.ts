@@ -2,7 +2,7 @@ import type { Decimal } from 'decimal.js';
 import { Money } from './money.js';
 
 /**
- * Double entry (issue 14, item 7): every money movement is one journal entry of postings over named
+ * Double entry: every money movement is one journal entry of postings over named
  * ledger accounts, and the postings of each currency sum to zero. An account's balance is the sum
  * of its postings; money enters and leaves only through EXTERNAL. docs/settlement.md maps each
  * movement of the lifecycle to its postings.
@@ -51,7 +51,7 @@ export type JournalKind =
   | 'SINGLE_PAYOUT_DEBITED'
   | 'SINGLE_PAYOUT_SENT'
   | 'SINGLE_PAYOUT_REFUNDED'
-  /** An admin's funding: money arriving in a customer's account currency from outside (issue 16). */
+  /** An admin's funding: money arriving in a customer's account currency from outside. */
   | 'FUNDING';
 
 /** What the entry belongs to, for the store's foreign keys and audits. */

@@ -1,16 +1,20 @@
-import type { Decimal } from 'decimal.js';
-import { validationError } from './errors.js';
-import { MAX_PAYROLL_SCALE, Money, decimalPlacesText, roundDown, roundUp } from './money.js';
+import { Decimal } from 'decimal.js';
+import { type ErrorPlace, validationError } from './errors.js';
+import { Money, decimalPlacesText } from './money.js';
 
 /**
- * Minor units: each currency's `decimals` governs the scale of its amounts (issue 14, item 1).
- * A source-currency figure has min(8, decimals) places — 8 is the interface's cap on a SOURCE
- * amount — and a payroll-currency figure min(2, decimals). Rounding is named by who it favours:
- * up for what the customer pays, down for what anyone is promised.
+ * Minor units: each currency's `decimals` governs the scale of its amounts. A source-currency
+ * figure has min(8, decimals) places — 8 is the interface's cap on a SOURCE amount — and a
+ * payroll-currency figure min(2, decimals). Every rounding to a scale goes through roundCharge
+ * (up: what the customer is charged) or roundPayout (down: what anyone is paid or promised), so
+ * that rounding never favours the platform by accident.
  */
 
 /** The interface's cap (validation rule 3) on the decimals of a SOURCE amount. */
 const MAX_SOURCE_SCALE = 8;
+
+/** The most decimals a PAYROLL amount may have (further limited by the currency's minor units). */
+const MAX_PAYROLL_SCALE = 2;
 
 /** Every amount figure is below 10^15 (15 integer digits), so that each fits the spec's strings. */
 const AMOUNT_LIMIT = new Money('1e15');
@@ -55,14 +59,14 @@ export function settlementScales(source: CurrencyUnits, payroll: CurrencyUnits):
   };
 }
 
-/** Rounds what the customer pays (fees, the source side of a PAYROLL entry, a top-up): up. */
-export function customerPays(value: Decimal, scale: number): Decimal {
-  return roundUp(value, scale);
+/** Rounds what the customer is charged (fees, the source side of a PAYROLL entry, a top-up) up, towards +infinity. */
+export function roundCharge(value: Decimal, scale: number): Decimal {
+  return value.toDecimalPlaces(scale, Decimal.ROUND_UP);
 }
 
-/** Rounds what someone is promised (a beneficiary's payroll amount, money received): down. */
-export function promised(value: Decimal, scale: number): Decimal {
-  return roundDown(value, scale);
+/** Rounds what someone is paid or promised (a beneficiary's payroll amount, money received) down, towards zero. */
+export function roundPayout(value: Decimal, scale: number): Decimal {
+  return value.toDecimalPlaces(scale, Decimal.ROUND_DOWN);
 }
 
 /**
@@ -74,7 +78,7 @@ export function formatAtScale(value: Decimal, scale: number): string {
   const places = value.decimalPlaces();
   if (places > scale) throw new Error(`${value.toFixed()} has more than ${scale} decimal places`);
   // The exact digits, padded with zeros: toFixed(scale) would round a copy first (nothing to round
-  // here), a third of the cost of a 10,000-line estimate's answer. toFixed() writes zero as "0".
+  // here), which a 10,000-line estimate's answer would pay on every figure. toFixed() writes zero as "0".
   const exact = value.toFixed();
   if (places === scale) return exact;
   return `${exact}${places === 0 ? '.' : ''}${'0'.repeat(scale - places)}`;
@@ -89,18 +93,22 @@ export function scaleFormatters(scales: SettlementScales): { source: (value: Dec
  * `field has 3 decimal places; a SOURCE amount in USD allows at most 2`: the limit named with
  * its currency, as the spec's `AmountString` promises.
  */
-export function assertScale(amount: Decimal, scale: number, field: string, kind: string, currencyCode: string): void {
+export function assertScale(amount: Decimal, scale: number, field: string, kind: string, currencyCode: string, place: ErrorPlace = {}): void {
+  const problem = scaleProblem(amount, scale, kind, currencyCode);
+  if (problem) throw validationError(`${field} ${problem}`, { field, ...place });
+}
+
+/** What assertScale says after the field's name ("has 3 decimal places; …"), or null when the amount fits. */
+export function scaleProblem(amount: Decimal, scale: number, kind: string, currencyCode: string): string | null {
   const places = amount.decimalPlaces();
-  if (places > scale) {
-    throw validationError(`${field} has ${decimalPlacesText(places)}; a ${kind} amount in ${currencyCode} allows at most ${scale}`);
-  }
+  return places > scale ? `has ${decimalPlacesText(places)}; a ${kind} amount in ${currencyCode} allows at most ${scale}` : null;
 }
 
 /** Every computed figure stays below 10^15 (`DecimalString`'s documented maximum). */
-export function assertBelowAmountLimit(value: Decimal, field: string, currencyCode: string): void {
+export function assertBelowAmountLimit(value: Decimal, figure: string, currencyCode: string, place: ErrorPlace = {}): void {
   // Two comparisons rather than abs(), which copies the value: this runs twice per estimate line.
   if (value.greaterThanOrEqualTo(AMOUNT_LIMIT) || value.lessThanOrEqualTo(NEGATIVE_AMOUNT_LIMIT)) {
-    throw validationError(`${field} would be ${value.toFixed()} ${currencyCode}; every amount must be below 10^15`);
+    throw validationError(`${figure} would be ${value.toFixed()} ${currencyCode}; every amount must be below 10^15`, place);
   }
 }
 
@@ -122,11 +130,12 @@ export function assertJsonExact(value: Decimal, field: string): void {
  * significant digits (leading zeros and trailing fractional zeros do not count).
  */
 export function assertRate(rate: Decimal, field: string): void {
-  if (!rate.greaterThan(0)) throw validationError(`${field} must be greater than zero`);
+  if (!rate.greaterThan(0)) throw validationError(`${field} must be greater than zero`, { field });
   const inRange = rate.greaterThanOrEqualTo(MIN_RATE) && rate.lessThanOrEqualTo(MAX_RATE);
   if (!inRange || rate.precision() > MAX_RATE_SIGNIFICANT_DIGITS) {
     throw validationError(
       `${field} must be between ${MIN_RATE.toFixed()} and ${MAX_RATE.toFixed()} with at most ${MAX_RATE_SIGNIFICANT_DIGITS} significant digits`,
+      { field },
     );
   }
 }

@@ -8,24 +8,11 @@ import { Decimal } from 'decimal.js';
 export const Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -60, toExpPos: 60 });
 export type Money = Decimal;
 
-/** The most decimals a PAYROLL amount may have (further limited by the currency's minor units). */
-export const MAX_PAYROLL_SCALE = 2;
-
 export const ZERO = new Money(0);
 
 /** Parses a decimal string that the spec's pattern already admitted. */
 export function parseAmount(text: string): Decimal {
   return new Money(text);
-}
-
-/** Rounds towards +infinity: for what the customer pays (fees, source funding). */
-export function roundUp(value: Decimal, scale: number): Decimal {
-  return value.toDecimalPlaces(scale, Decimal.ROUND_UP);
-}
-
-/** Rounds towards zero: for what a beneficiary is promised. */
-export function roundDown(value: Decimal, scale: number): Decimal {
-  return value.toDecimalPlaces(scale, Decimal.ROUND_DOWN);
 }
 
 export function sum(values: Iterable<Decimal>): Decimal {

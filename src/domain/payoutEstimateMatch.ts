@@ -11,7 +11,7 @@ export interface PayoutTarget {
 }
 
 /**
- * createPayout never trusts the feeHash's signature alone (issue 14, item 8): the stored estimate it
+ * createPayout never trusts the feeHash's signature alone: the stored estimate it
  * names must have been made for this account, currency, beneficiary and amount, else 400
  * FEE_HASH_MISMATCH — never a 500 further down.
  */

@@ -1,7 +1,8 @@
 import type { Decimal } from 'decimal.js';
 import { addBusinessDays } from './businessDays.js';
 import { validationError } from './errors.js';
-import { ZERO, bipsFraction, decimalPlacesText, roundUp } from './money.js';
+import { roundCharge } from './minorUnits.js';
+import { ZERO, bipsFraction, decimalPlacesText } from './money.js';
 import { type FeeSchedule, scheduleFee } from './payrollFees.js';
 
 /** The largest payout amount accepted: keeps every figure exact as a JSON number. */
@@ -54,8 +55,8 @@ export function computePayoutFees(input: {
   if (!schedule) {
     return { amount, fee: ZERO, internalFee: ZERO, totalFee: ZERO, totalAmount: amount, estimatedDate: now, isEstimateAvailable: false, ruleSet: false };
   }
-  const fee = roundUp(scheduleFee(schedule, amount), minorUnits);
-  const internalFee = internalRule ? roundUp(amount.times(bipsFraction(internalRule.percentBps)).plus(internalRule.fixed), minorUnits) : ZERO;
+  const fee = roundCharge(scheduleFee(schedule, amount), minorUnits);
+  const internalFee = internalRule ? roundCharge(amount.times(bipsFraction(internalRule.percentBps)).plus(internalRule.fixed), minorUnits) : ZERO;
   const totalFee = fee.plus(internalFee);
   return {
     amount,

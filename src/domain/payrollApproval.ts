@@ -1,7 +1,7 @@
 import { forbidden } from './errors.js';
 
 /**
- * Four-eyes approval of payroll requests (issue 17): who may approve, reject or withdraw a request
+ * Four-eyes approval of payroll requests: who may approve, reject or withdraw a request
  * that waits in AWAITING_APPROVAL. Pure rules; the use cases read the facts.
  */
 

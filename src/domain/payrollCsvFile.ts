@@ -64,7 +64,7 @@ const ENDS_WITH_LINE_BREAK = /[\r\n]$/;
  * Each record's line, counted from the text it was read from (`raw`: the record, the empty lines
  * skipped before it and its line break), a CRLF being one break. csv-parse's own `info` gives the
  * same lines (property-tested, except that it counts a CRLF inside quotes as two) but building it
- * for every record tripled the parse: 24 ms instead of 8 for 10,000 rows.
+ * for every record costs more than the parse itself.
  */
 function withLines(records: Array<{ record: string[]; raw: string }>): ParsedRecord[] {
   let breaks = 0;

@@ -1,7 +1,8 @@
 import type { components } from '../../generated/api.js';
-import { DomainError, type ErrorDetail } from './errors.js';
+import type { ErrorDetail } from './errors.js';
 import type { AmountCurrencyType } from './estimateFigures.js';
-import { type SettlementScales, assertScale } from './minorUnits.js';
+import { isUuid } from './ids.js';
+import { type SettlementScales, scaleProblem } from './minorUnits.js';
 import { parseAmount } from './money.js';
 import type { PayrollCsvColumn, PayrollCsvLayout } from './payrollCsvFile.js';
 
@@ -18,7 +19,6 @@ const PURPOSE_CODES: readonly PurposeCode[] = ['SAL', 'FCISS', 'PEN', 'OFS'];
 const AMOUNT_CURRENCY_TYPES: readonly AmountCurrencyType[] = ['SOURCE', 'PAYROLL'];
 /** The spec's AmountString: at most 15 integer digits and 8 decimals, no sign, no exponent, no separators. */
 const AMOUNT_PATTERN = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,8})?$/;
-const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** Who a row pays, as the file names them. */
 export type CsvBeneficiary = { beneficiaryId: string } | { beneficiaryReference: string };
@@ -52,7 +52,7 @@ function beneficiaryOf(cells: Record<PayrollCsvColumn, string>, context: RowCont
     report(context, context.headerNames.beneficiaryReference ? 'beneficiaryReference' : 'beneficiaryId', 'the row names no beneficiary');
     return null;
   }
-  if (!UUID_PATTERN.test(beneficiaryId)) {
+  if (!isUuid(beneficiaryId)) {
     report(context, 'beneficiaryId', `${beneficiaryId} is not a beneficiary id (a uuid)`);
     return null;
   }
@@ -89,14 +89,9 @@ function amountIsValid(text: string, type: AmountCurrencyType | null, scales: Se
   }
   if (!type) return false;
   const isSource = type === 'SOURCE';
-  try {
-    assertScale(amount, isSource ? scales.source : scales.payroll, text, type, isSource ? scales.sourceCode : scales.payrollCode);
-    return true;
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    report(context, 'amount', error.message);
-    return false;
-  }
+  const problem = scaleProblem(amount, isSource ? scales.source : scales.payroll, type, isSource ? scales.sourceCode : scales.payrollCode);
+  if (problem) report(context, 'amount', `${text} ${problem}`);
+  return problem === null;
 }
 
 /** Every row's values; `problems` lists what is wrong, with rows and columns. */

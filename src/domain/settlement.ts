@@ -1,11 +1,11 @@
 import type { Decimal } from 'decimal.js';
 import { DomainError, validationError } from './errors.js';
 import type { AmountCurrencyType } from './estimateFigures.js';
-import { type SettlementScales, assertBelowAmountLimit, assertRate, customerPays, promised } from './minorUnits.js';
+import { type SettlementScales, assertBelowAmountLimit, assertRate, roundCharge, roundPayout } from './minorUnits.js';
 import { Money, formatAmount, sum } from './money.js';
 
 /**
- * The honoured quote (issue 14, items 5 and 6), pure: the final figures at the admin's quote, the
+ * The honoured quote, pure: the final figures at the admin's quote, the
  * adjustment accept settles, the bounds of the FX record and the platform's FX result, and what a
  * failed payout credits back. The spec's `PayrollQuoteFigures`, `acceptPayrollQuote` and
  * `recordFxExchange` hold the rules and worked examples.
@@ -62,12 +62,13 @@ function assertQuoteRate(rate: Decimal, sameCurrency: boolean, field = 'body.exc
  */
 function quoteSplit(split: SettlementSplit, index: number, rate: Decimal, scales: SettlementScales): QuotedSplit {
   if (split.amountCurrencyType === 'PAYROLL') {
-    return { quotedSourceCurrencyAmount: customerPays(split.amount.dividedBy(rate), scales.source), quotedAmount: split.amount };
+    return { quotedSourceCurrencyAmount: roundCharge(split.amount.dividedBy(rate), scales.source), quotedAmount: split.amount };
   }
-  const quotedAmount = promised(split.sourceCurrencyAmount.times(rate), scales.payroll);
+  const quotedAmount = roundPayout(split.sourceCurrencyAmount.times(rate), scales.payroll);
   if (quotedAmount.isZero()) {
     throw validationError(
       `amountSplitDetails[${index}]: ${split.sourceCurrencyAmount.toFixed()} ${scales.sourceCode} converts to ${quotedAmount.toFixed(scales.payroll)} ${scales.payrollCode} at ${rate.toFixed()}; a quote must pay every beneficiary more than zero`,
+      { entryIndex: index },
     );
   }
   return { quotedSourceCurrencyAmount: split.sourceCurrencyAmount, quotedAmount };
@@ -79,8 +80,8 @@ export function quoteFigures(input: QuoteInput): QuoteFigures {
   assertQuoteRate(rate, input.sameCurrency);
   const splits = input.splits.map((split, index) => quoteSplit(split, index, rate, scales));
   splits.forEach((split, index) => {
-    assertBelowAmountLimit(split.quotedSourceCurrencyAmount, `amountSplitDetails[${index}] quoted source amount`, scales.sourceCode);
-    assertBelowAmountLimit(split.quotedAmount, `amountSplitDetails[${index}] quoted amount`, scales.payrollCode);
+    assertBelowAmountLimit(split.quotedSourceCurrencyAmount, `amountSplitDetails[${index}] quoted source amount`, scales.sourceCode, { entryIndex: index });
+    assertBelowAmountLimit(split.quotedAmount, `amountSplitDetails[${index}] quoted amount`, scales.payrollCode, { entryIndex: index });
   });
   const sourceAmountForExchange = sum(splits.map((split) => split.quotedSourceCurrencyAmount));
   const totalAmount = sourceAmountForExchange.plus(input.feeAmount);
@@ -101,16 +102,15 @@ export function quoteFigures(input: QuoteInput): QuoteFigures {
 export type AdjustmentSettlement = { kind: 'NONE' } | { kind: 'TOP_UP'; amount: Decimal } | { kind: 'REFUND'; amount: Decimal };
 
 /**
- * 409 INSUFFICIENT_FUNDS at accept (the code's usual status is 400, at creation): the HTTP layer
- * answers `httpStatus`. The request stays QUOTE_PROVIDED and nothing moves.
+ * INSUFFICIENT_FUNDS at accept, a variant of its own: unlike at creation the request exists, stays
+ * QUOTE_PROVIDED and nothing moves, so the client answers it by topping up and accepting again.
  */
 export class AcceptShortfallError extends DomainError {
-  override readonly httpStatus = 409;
   constructor(
     readonly shortfall: Decimal,
     message: string,
   ) {
-    super('INSUFFICIENT_FUNDS', message);
+    super('INSUFFICIENT_FUNDS', message, { variant: 'SHORTFALL_AT_ACCEPT' });
     this.name = 'AcceptShortfallError';
   }
 }
@@ -179,7 +179,7 @@ export interface FxRecordFigures {
 
 /** toAmount = fromAmount × rate rounded down (received); the payouts stay as quoted. */
 export function fxRecordFigures(fromAmount: Decimal, rate: Decimal, payrollScale: number, splits: readonly QuotedSplit[]): FxRecordFigures {
-  const toAmount = promised(fromAmount.times(rate), payrollScale);
+  const toAmount = roundPayout(fromAmount.times(rate), payrollScale);
   const payoutAmount = sum(splits.map((split) => split.quotedAmount));
   return { fromAmount, toAmount, payoutAmount, fxResultAmount: toAmount.minus(payoutAmount) };
 }

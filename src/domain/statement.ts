@@ -6,7 +6,7 @@ import { assertBelowAmountLimit, assertScale } from './minorUnits.js';
 import { Money } from './money.js';
 
 /**
- * The statement of an account currency (issue 16): what each journal kind is called on it, and
+ * The statement of an account currency: what each journal kind is called on it, and
  * the running balance each posting leaves.
  */
 

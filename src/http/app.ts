@@ -43,7 +43,7 @@ export function createApp(options: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   // No ETag: the spec offers no conditional requests (304 is none of its statuses), and hashing
-  // every answer costs about 1 ms for a 1,000-split request (1.3 MB).
+  // every answer would cost time in proportion to its size, which for a 1,000-split request is megabytes.
   app.set('etag', false);
   // Behind a TLS-terminating proxy, req.ip (rate limiting without a token) is the client's only when trusted.
   app.set('trust proxy', options.trustProxy);

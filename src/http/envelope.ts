@@ -1,12 +1,11 @@
 import type { Response } from 'express';
 import type { components } from '../../generated/api.js';
+import { DomainError, type ErrorCode, type ErrorDetail, type ErrorVariant } from '../domain/errors.js';
 import { JsonText } from '../usecases/jsonText.js';
 
 type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
-type ErrorDetail = components['schemas']['ErrorDetail'];
-/** The spec's error codes: a code added there fails to compile here until it has a status. */
-export type ErrorCode = components['schemas']['ErrorCode'];
 
+/** Each code's status: a code added to the spec fails to compile here until it has one. */
 export const STATUS_OF: Record<ErrorCode, number> = {
   VALIDATION_ERROR: 400,
   EXCHANGE_RATE_UNAVAILABLE: 400,
@@ -33,16 +32,44 @@ export const STATUS_OF: Record<ErrorCode, number> = {
 
 const SERVICE_UNAVAILABLE_RETRY_SECONDS = 2;
 
+/** The status of a variant, which overrides its code's (a variant added to the domain fails to compile here). */
+const STATUS_OF_VARIANT: Record<ErrorVariant, number> = {
+  // The request exists and stays QUOTE_PROVIDED: a conflict with its state, not a bad request.
+  SHORTFALL_AT_ACCEPT: 409,
+};
+
+/** A domain error as it is answered: its status and the envelope. */
+export interface ErrorResponse {
+  status: number;
+  body: ErrorEnvelope;
+}
+
+/** The one mapping of a domain error to its answer, for the error handler and for idempotent replays. */
+export function errorResponse(error: DomainError): ErrorResponse {
+  const { code, message, details, variant } = error;
+  return {
+    status: variant === undefined ? STATUS_OF[code] : STATUS_OF_VARIANT[variant],
+    body: { success: false, error: { code, message, ...(details ? { details } : {}) } },
+  };
+}
+
 /**
  * Errors are written with res.end, past the response validator's res.json hook: an error
  * envelope must always reach the client, never turn into the framework's HTML 500. The spec
  * still lists every status each operation returns; the contract tests check the envelopes.
+ * The envelope is built again from its fields, so that a stored answer reads as a fresh one.
  */
-export function sendError(res: Response, code: ErrorCode, message: string, status = STATUS_OF[code], details?: ErrorDetail[]): void {
+export function sendErrorResponse(res: Response, { status, body }: ErrorResponse): void {
+  const { code, message, details } = body.error;
   // A dependency that is away is usually back within seconds: say when to try again.
   if (status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(SERVICE_UNAVAILABLE_RETRY_SECONDS));
-  const body: ErrorEnvelope = { success: false, error: { code, message, ...(details ? { details } : {}) } };
-  res.status(status).type('application/json').end(JSON.stringify(body));
+  const envelope: ErrorEnvelope = { success: false, error: { code, message, ...(details ? { details } : {}) } };
+  res.status(status).type('application/json').end(JSON.stringify(envelope));
+}
+
+/** An error said where it happens (a pipeline step before any use case): its code's status. */
+export function sendError(res: Response, code: ErrorCode, message: string, details?: ErrorDetail[]): void {
+  sendErrorResponse(res, errorResponse(new DomainError(code, message, details ? { details } : {})));
 }
 
 /**

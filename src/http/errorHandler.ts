@@ -1,8 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { DomainError, type ErrorDetail } from '../domain/errors.js';
+import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+import { UUID_PATTERN } from '../domain/ids.js';
 import { BEARER_REQUIRED } from './auth.js';
-import { type ErrorCode, STATUS_OF, sendError } from './envelope.js';
+import { errorResponse, sendError, sendErrorResponse } from './envelope.js';
 
 interface ValidatorIssue {
   path?: string;
@@ -34,32 +35,40 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 /**
  * The one place an error becomes a response: domain errors, the validator's errors, the JSON
  * body parser's errors and anything unexpected (500 INTERNAL_ERROR, details only in the log).
+ * Each is said as a domain error first, then answered by errorResponse.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) return;
-    if (error instanceof DomainError) return sendError(res, error.code, error.message, error.httpStatus ?? STATUS_OF[error.code], error.details);
-    const http = (error ?? {}) as HttpLikeError;
-    if (http.type === 'entity.parse.failed') return sendError(res, 'VALIDATION_ERROR', 'The request body is not valid JSON');
-    if (http.type === 'entity.too.large') return sendError(res, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
-    if (http.type === 'encoding.unsupported' || http.type === 'charset.unsupported') {
-      return sendError(res, 'UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported');
-    }
-    const code = http.status !== undefined ? CODE_OF_STATUS[http.status] : undefined;
-    if (code) return sendError(res, code, clientMessage(code, http, req.method, req.path), STATUS_OF[code], validatorDetails(code, http));
-    if (isDatabaseTimeout(error)) {
-      logger.warn({ err: error, requestId: res.getHeader('X-Request-Id') }, 'database statement or lock wait timed out');
-      return sendError(res, 'SERVICE_UNAVAILABLE', 'The database did not answer in time; nothing was changed. Retry after the Retry-After seconds');
-    }
-    if (isUnrepresentableInput(error)) {
-      // The contract let through a value PostgreSQL cannot hold (a NUL character, an id the uuid
-      // type does not parse): the transaction rolled back; the caller's input is at fault, not us.
-      logger.warn({ err: error, requestId: res.getHeader('X-Request-Id') }, 'input the database cannot represent');
-      return sendError(res, 'VALIDATION_ERROR', 'The request contains a value that cannot be stored (a NUL character or a malformed id)');
-    }
-    logger.error({ err: error, requestId: res.getHeader('X-Request-Id') }, 'unexpected failure');
-    sendError(res, 'INTERNAL_ERROR', 'An unexpected error occurred; quote the X-Request-Id header when contacting support');
+    sendErrorResponse(res, errorResponse(asDomainError(error, req.method, req.path, logger, res.getHeader('X-Request-Id'))));
   };
+}
+
+function asDomainError(error: unknown, method: string, path: string, logger: Logger, requestId: unknown): DomainError {
+  if (error instanceof DomainError) return error;
+  const http = (error ?? {}) as HttpLikeError;
+  if (http.type === 'entity.parse.failed') return new DomainError('VALIDATION_ERROR', 'The request body is not valid JSON');
+  if (http.type === 'entity.too.large') return new DomainError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+  if (http.type === 'encoding.unsupported' || http.type === 'charset.unsupported') {
+    return new DomainError('UNSUPPORTED_MEDIA_TYPE', 'The request body encoding is not supported');
+  }
+  const code = http.status !== undefined ? CODE_OF_STATUS[http.status] : undefined;
+  if (code) {
+    const details = validatorDetails(code, http);
+    return new DomainError(code, clientMessage(code, http, method, path), details ? { details } : {});
+  }
+  if (isDatabaseTimeout(error)) {
+    logger.warn({ err: error, requestId }, 'database statement or lock wait timed out');
+    return new DomainError('SERVICE_UNAVAILABLE', 'The database did not answer in time; nothing was changed. Retry after the Retry-After seconds');
+  }
+  if (isUnrepresentableInput(error)) {
+    // The contract let through a value PostgreSQL cannot hold (a NUL character, an id the uuid
+    // type does not parse): the transaction rolled back; the caller's input is at fault, not us.
+    logger.warn({ err: error, requestId }, 'input the database cannot represent');
+    return new DomainError('VALIDATION_ERROR', 'The request contains a value that cannot be stored (a NUL character or a malformed id)');
+  }
+  logger.error({ err: error, requestId }, 'unexpected failure');
+  return new DomainError('INTERNAL_ERROR', 'An unexpected error occurred; quote the X-Request-Id header when contacting support');
 }
 
 /**
@@ -125,6 +134,6 @@ function describeIssue(issue: ValidatorIssue): string {
   if (message.startsWith('must have required property')) return `${field} is required`;
   if (message.startsWith('Unknown query parameter')) return `${field} is not an accepted query parameter`;
   // The Uuid schema's pattern only narrows format uuid (no 'urn:uuid:' prefix): say it as the format.
-  if (message.startsWith('must match pattern "^[0-9a-fA-F]{8}-')) return `${field} must match format "uuid"`;
+  if (message === `must match pattern "${UUID_PATTERN}"`) return `${field} must match format "uuid"`;
   return field ? `${field} ${message}` : message;
 }

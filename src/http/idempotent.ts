@@ -1,8 +1,8 @@
 import type { Response } from 'express';
-import { DomainError, type ErrorDetail, validationError } from '../domain/errors.js';
+import { DomainError, validationError } from '../domain/errors.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type StoredResponse, fingerprint, runIdempotent } from '../usecases/idempotency.js';
-import { type ErrorCode, STATUS_OF, sendError } from './envelope.js';
+import { type ErrorResponse, errorResponse, sendErrorResponse } from './envelope.js';
 
 /** What identifies a repeat: the caller's key, and what the request asked for. */
 export interface IdempotentRequest {
@@ -16,10 +16,8 @@ export interface IdempotentRequest {
   query: Record<string, unknown>;
 }
 
-interface StoredBody {
-  success: boolean;
-  error?: { code: ErrorCode; message: string; details?: ErrorDetail[] };
-}
+/** The body runIdempotent stores beside the status: a success's envelope, or an error's. */
+type StoredBody = { success: true; data: unknown } | ErrorResponse['body'];
 
 /**
  * A state-changing POST: runs `handler` once per Idempotency-Key (when the client sends one) and
@@ -42,14 +40,11 @@ export async function answerIdempotently(
       return { status, body: { success: true, data } };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return {
-        status: error.httpStatus ?? STATUS_OF[error.code],
-        body: { success: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } },
-      };
+      return errorResponse(error);
     }
   };
   const response = key ? await runIdempotent(deps, { userId, key, requestHash: fingerprint(method, path, body, query) }, run) : await run(deps.db);
   const stored = response.body as StoredBody;
   if (stored.success) res.status(response.status).json(stored);
-  else sendError(res, stored.error!.code, stored.error!.message, response.status, stored.error!.details);
+  else sendErrorResponse(res, { status: response.status, body: stored });
 }

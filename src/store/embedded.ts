@@ -100,16 +100,15 @@ async function startServer(options: EmbeddedOptions): Promise<Omit<Running, 'ref
 
 /**
  * On Linux, initdb and crash recovery flush the data directory with one syncfs instead of an
- * fsync per file: on a busy shared disk initdb took 7–9 s with fsyncs, 2–4 s with syncfs (about
- * what it takes with no sync at all), and the directory is still durable when the service starts.
+ * fsync per file: on a busy shared disk an fsync per file is most of initdb's time, one syncfs costs
+ * about as much as no sync at all, and the directory is still durable when the service starts.
  */
 const SYNC_ONCE = process.platform === 'linux' ? ['--sync-method=syncfs'] : [];
 const RECOVER_SYNC_ONCE: Record<string, string> = process.platform === 'linux' ? { recovery_init_sync_method: 'syncfs' } : {};
 
 /**
  * The buffer pool fills with every page written (each estimate is a new row), so under load the
- * server's memory grew to PostgreSQL's default 128 MB of shared buffers plus the backends': 129–143 MB
- * PSS in `npm run bench`. The hot set (reference data, beneficiaries, indexes) is a few MB; pages
+ * server's memory grows to PostgreSQL's default 128 MB of shared buffers plus the backends'. The hot set (reference data, beneficiaries, indexes) is a few MB; pages
  * beyond 32 MB are read from the OS cache, which the kernel can reclaim.
  */
 const SHARED_BUFFERS = '32MB';

@@ -2,10 +2,10 @@ import type { Queryable } from './db.js';
 import { iso, json, jsonArray, jsonObject, orNull, quoted, text } from './jsonSql.js';
 
 /**
- * One payroll request as the API's JSON, built by PostgreSQL in one statement (the read at the
- * ceiling, issue 13 item 3) by string concatenation (store/jsonSql.ts), in three texts the caller
- * joins: the request without its splits and transfers, the splits, the transfers (a megabyte
- * for 1,000 splits: each copy of it inside PostgreSQL cost ~0.5 ms). The route sends the text as
+ * One payroll request as the API's JSON, built by PostgreSQL in one statement (the largest
+ * read the API serves, a request of 1,000 splits) by string concatenation (store/jsonSql.ts), in
+ * three texts the caller joins: the request without its splits and transfers, the splits, the
+ * transfers (a megabyte for 1,000 splits, so that every copy of it inside PostgreSQL counts). The route sends the text as
  * it is. It must say exactly what the TypeScript view (usecases/views/payrollRequest.ts) says,
  * which a test checks for every request of the test and demo worlds:
  * - amounts are `numeric::text`, as the view's reads cast them: the stored scale, as is;

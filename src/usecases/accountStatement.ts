@@ -3,6 +3,7 @@ import { validationError } from '../domain/errors.js';
 import { MAX_CSV_ROWS, checkStatementRange } from '../domain/statement.js';
 import { listStatement } from '../store/accounts.js';
 import { customerAccountCurrency } from './accounts.js';
+import { cursorCodec } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
 import { toStatementCsv, toTransaction } from './views/accounts.js';
@@ -27,6 +28,16 @@ function rangeOf(query: StatementQuery): Range {
   return range;
 }
 
+/** The last posting id read (a bigint, as text); a page continues only within the range it began with. */
+const statementCursor = cursorCodec<string, Range>({
+  write: (postingId) => ({ i: postingId }),
+  read: ({ i }) => (typeof i === 'string' && /^[1-9][0-9]{0,17}$/.test(i) ? i : null),
+  filters: {
+    write: ({ from, to }) => ({ f: from?.toISOString() ?? null, t: to?.toISOString() ?? null }),
+    mismatch: 'query.cursor belongs to other from/to filters',
+  },
+});
+
 /** One page of the statement of one of the caller's account currencies, newest first. */
 export async function listAccountTransactions(
   deps: UseCaseDeps,
@@ -37,13 +48,13 @@ export async function listAccountTransactions(
   const customerId = requireCustomer(caller);
   const range = rangeOf(query);
   const limit = query.limit ?? 20;
-  const beforeId = query.cursor === undefined ? null : decodeCursor(query.cursor, range);
+  const beforeId = query.cursor === undefined ? null : statementCursor.decode(query.cursor, range);
   return deps.db.transaction(async (tx) => {
     const account = await customerAccountCurrency(tx, customerId, accountCurrencyId);
     const rows = await listStatement(tx, { accountCurrencyId: account.id, ...range, beforeId, limit: limit + 1 });
     const items = rows.slice(0, limit).map((row) => toTransaction(row, account.decimals));
     const last = rows.length > limit ? items[limit - 1] : undefined;
-    return { items, nextCursor: last ? encodeCursor(last.id, range) : null };
+    return { items, nextCursor: last ? statementCursor.encode(last.id, range) : null };
   });
 }
 
@@ -61,28 +72,4 @@ export async function exportAccountTransactionsCsv(deps: UseCaseDeps, caller: Pr
     }
     return toStatementCsv(rows.map((row) => toTransaction(row, account.decimals)));
   });
-}
-
-/** Opaque to clients: the last posting id read and the filters it belongs to. */
-function encodeCursor(postingId: string, range: Range): string {
-  return Buffer.from(JSON.stringify({ i: postingId, f: range.from?.toISOString() ?? null, t: range.to?.toISOString() ?? null })).toString('base64url');
-}
-
-function decodeCursor(cursor: string, range: Range): string {
-  const parsed = cursorFields(cursor);
-  if (!parsed || typeof parsed.i !== 'string' || !/^[1-9][0-9]{0,17}$/.test(parsed.i))
-    throw validationError('query.cursor is not a cursor this service issued');
-  if ((parsed.f ?? null) !== (range.from?.toISOString() ?? null) || (parsed.t ?? null) !== (range.to?.toISOString() ?? null)) {
-    throw validationError('query.cursor belongs to other from/to filters');
-  }
-  return parsed.i;
-}
-
-function cursorFields(cursor: string): { i?: unknown; f?: unknown; t?: unknown } | null {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    return typeof value === 'object' ? (value as { i?: unknown; f?: unknown; t?: unknown } | null) : null;
-  } catch {
-    return null;
-  }
 }

@@ -84,7 +84,8 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
 /** The body must ask for exactly what the feeHash locked: same accounts, same entries in order. */
 function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEstimate): void {
   const locked = estimate.entries;
-  const mismatch = (field: string) => new DomainError('FEE_HASH_MISMATCH', `${field} differs from the estimate locked by this feeHash`);
+  const mismatch = (field: string, entryIndex?: number) =>
+    new DomainError('FEE_HASH_MISMATCH', `${field} differs from the estimate locked by this feeHash`, { field, entryIndex });
   if (body.sourceAccountCurrencyId.toLowerCase() !== estimate.source_account_currency_id) throw mismatch('sourceAccountCurrencyId');
   if (body.payrollAccountCurrencyId.toLowerCase() !== estimate.payroll_account_currency_id) throw mismatch('payrollAccountCurrencyId');
   if (body.amountSplitDetails.length !== locked.length) {
@@ -96,9 +97,9 @@ function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEs
   body.amountSplitDetails.forEach((entry, index) => {
     const expected = locked[index]!;
     const field = `amountSplitDetails[${index}]`;
-    if (entry.beneficiaryId.toLowerCase() !== expected.beneficiaryId) throw mismatch(`${field}.beneficiaryId`);
-    if ((entry.amountCurrencyType ?? 'SOURCE') !== expected.amountCurrencyType) throw mismatch(`${field}.amountCurrencyType`);
-    if (!new Money(entry.amount).equals(expected.amount)) throw mismatch(`${field}.amount`);
+    if (entry.beneficiaryId.toLowerCase() !== expected.beneficiaryId) throw mismatch(`${field}.beneficiaryId`, index);
+    if ((entry.amountCurrencyType ?? 'SOURCE') !== expected.amountCurrencyType) throw mismatch(`${field}.amountCurrencyType`, index);
+    if (!new Money(entry.amount).equals(expected.amount)) throw mismatch(`${field}.amount`, index);
   });
 }
 

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.js';
-import { validationError } from '../domain/errors.js';
 import { type EventPosition, listEvents as listRows } from '../store/events.js';
+import { cursorCodec } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
 
@@ -18,6 +18,12 @@ const BIGINT_MAX = 2n ** 63n - 1n;
 /** The start of the log: before every event. */
 const START: EventPosition = { txId: '0', position: '0' };
 
+/** A place in the log, valid with any type filter. */
+const eventCursor = cursorCodec<EventPosition>({
+  write: ({ txId, position }) => ({ t: txId, p: position }),
+  read: ({ t, p }) => (isCounter(t) && isCounter(p) ? { txId: t, position: p } : null),
+});
+
 /**
  * The caller's event log, oldest first, a page at a time, so that a client that missed webhooks
  * (or uses none) catches up. The cursor is a place in the log, valid with any type filter; it is
@@ -26,7 +32,7 @@ const START: EventPosition = { txId: '0', position: '0' };
 export async function listCustomerEvents(deps: UseCaseDeps, caller: Principal, query: EventQuery): Promise<Schemas['EventPage']> {
   const customerId = requireCustomer(caller);
   const limit = query.limit ?? 20;
-  const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+  const after = query.cursor === undefined ? null : eventCursor.decode(query.cursor);
   const types = query.type && query.type.length > 0 ? query.type : null;
   const rows = await deps.db.transaction((tx) => listRows(tx, { customerId, after, types, limit: limit + 1 }));
   const page = rows.slice(0, limit);
@@ -34,24 +40,9 @@ export async function listCustomerEvents(deps: UseCaseDeps, caller: Principal, q
   return {
     // The body is the event exactly as a webhook delivery carries it.
     items: page.map((row) => JSON.parse(row.body) as Schemas['WebhookEvent']),
-    nextCursor: encodeCursor(last),
+    nextCursor: eventCursor.encode(last),
     hasMore: rows.length > limit,
   };
-}
-
-/** Opaque to clients: the place of the last event read. */
-function encodeCursor(position: EventPosition): string {
-  return Buffer.from(JSON.stringify({ t: position.txId, p: position.position })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): EventPosition {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown; p?: unknown };
-    if (isCounter(parsed.t) && isCounter(parsed.p)) return { txId: parsed.t, position: parsed.p };
-  } catch {
-    // not base64url JSON: refused below
-  }
-  throw validationError('query.cursor is not a cursor this service issued');
 }
 
 /** A non-negative integer the database's bigint (and xid8) can hold, as decimal text. */

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.js';
-import { validationError } from '../domain/errors.js';
 import { listPayrollRequests as listRows } from '../store/payrollLifecycle.js';
+import { type CreatedPosition, createdPosition, cursorCodec } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireAdmin, requireCustomer } from './principal.js';
 import { toPayrollRequestSummary } from './views/payrollRequestSummary.js';
@@ -13,6 +13,12 @@ export interface ListQuery {
   cursor?: string | undefined;
   status?: Status | undefined;
 }
+
+/** A page continues only under the status filter it began with. */
+const requestCursor = cursorCodec<CreatedPosition, Status | null>({
+  ...createdPosition,
+  filters: { write: (status) => ({ s: status }), mismatch: 'query.cursor belongs to another status filter' },
+});
 
 /** The caller's requests, newest first, a page at a time. */
 export function listCustomerPayrollRequests(deps: UseCaseDeps, caller: Principal, query: ListQuery): Promise<Page> {
@@ -28,27 +34,9 @@ export function listAdminPayrollRequests(deps: UseCaseDeps, caller: Principal, q
 async function listPage(deps: UseCaseDeps, customerId: string | null, query: ListQuery): Promise<Page> {
   const limit = query.limit ?? 20;
   const status = query.status ?? null;
-  const after = query.cursor ? decodeCursor(query.cursor, status) : null;
+  const after = query.cursor ? requestCursor.decode(query.cursor, status) : null;
   const rows = await deps.db.transaction((tx) => listRows(tx, { customerId, status, after, limit: limit + 1 }));
   const items = rows.slice(0, limit).map(toPayrollRequestSummary);
   const last = rows.length > limit ? rows[limit - 1] : undefined;
-  return { items, nextCursor: last ? encodeCursor(last.created_at, last.id, status) : null };
-}
-
-/** Opaque to clients: the keyset of the last row and the filter it belongs to. */
-function encodeCursor(createdAt: Date, id: string, status: string | null): string {
-  return Buffer.from(JSON.stringify({ c: createdAt.toISOString(), i: id, s: status })).toString('base64url');
-}
-
-function decodeCursor(cursor: string, status: string | null): { createdAt: Date; id: string } {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { c: string; i: string; s: string | null };
-    const createdAt = new Date(parsed.c);
-    if (typeof parsed.i !== 'string' || !/^[0-9a-f-]{36}$/.test(parsed.i) || Number.isNaN(createdAt.getTime())) throw new Error('shape');
-    if ((parsed.s ?? null) !== status) throw validationError('query.cursor belongs to another status filter');
-    return { createdAt, id: parsed.i };
-  } catch (error) {
-    if (error instanceof Error && error.name === 'DomainError') throw error;
-    throw validationError('query.cursor is not a cursor this service issued');
-  }
+  return { items, nextCursor: last ? requestCursor.encode({ createdAt: last.created_at, id: last.id }, status) : null };
 }

@@ -12,7 +12,7 @@ import {
   updateBeneficiary as updateRow,
 } from '../store/beneficiaries.js';
 import type { Queryable } from '../store/db.js';
-import { decodeBeneficiaryCursor, encodeBeneficiaryCursor } from './beneficiaryCursor.js';
+import { type CreatedPosition, createdPosition, cursorCodec } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
 import { toBeneficiary } from './views/beneficiary.js';
@@ -38,17 +38,28 @@ export interface BeneficiaryListQuery {
   q?: string | undefined;
 }
 
+/** The filters a beneficiary cursor was issued for: a page continues only with the same ones. */
+interface BeneficiaryFilters {
+  active: boolean | null;
+  search: string | null;
+}
+
+const beneficiaryCursor = cursorCodec<CreatedPosition, BeneficiaryFilters>({
+  ...createdPosition,
+  filters: { write: ({ active, search }) => ({ f: [active, search] }), mismatch: 'query.cursor belongs to other active or q filters' },
+});
+
 /** The caller's beneficiaries, newest first, a page at a time, bank details masked. */
 export async function listBeneficiaries(deps: UseCaseDeps, caller: Principal, query: BeneficiaryListQuery): Promise<Schemas['BeneficiaryPage']> {
   const customerId = requireCustomer(caller);
   const limit = query.limit ?? 20;
-  const filters = { active: query.active ?? null, search: query.q ?? null };
-  const after = query.cursor === undefined ? null : decodeBeneficiaryCursor(query.cursor, filters);
+  const filters: BeneficiaryFilters = { active: query.active ?? null, search: query.q ?? null };
+  const after = query.cursor === undefined ? null : beneficiaryCursor.decode(query.cursor, filters);
   const rows = await deps.db.transaction((tx) => listRows(tx, { customerId, ...filters, after, limit: limit + 1 }));
   const last = rows.length > limit ? rows[limit - 1] : undefined;
   return {
     items: rows.slice(0, limit).map((row) => toBeneficiary(row, true)),
-    nextCursor: last ? encodeBeneficiaryCursor({ createdAt: last.createdAt, id: last.id }, filters) : null,
+    nextCursor: last ? beneficiaryCursor.encode(last, filters) : null,
   };
 }
 

@@ -15,7 +15,7 @@ import { reloadPayrollRequest } from './views/payrollRequest.js';
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /**
- * Four-eyes approval (issue 17). A request of a customer who requires approval waits in
+ * Four-eyes approval. A request of a customer who requires approval waits in
  * AWAITING_APPROVAL with nothing debited. The request's row lock serialises approvers: of two
  * who approve at once, the second finds it PENDING and gets 409 INVALID_STATE, so it is debited once.
  */

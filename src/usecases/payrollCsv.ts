@@ -73,12 +73,11 @@ async function withRows<T>(entries: readonly ResolvedCsvEntry[], work: () => Pro
   try {
     return await work();
   } catch (error) {
-    const index = error instanceof DomainError ? /amountSplitDetails\[(\d+)\]/.exec(error.message)?.[1] : undefined;
-    const entry = index === undefined ? undefined : entries[Number(index)];
-    // An error with a status of its own (none names an entry today) is passed on as it is.
-    if (!(error instanceof DomainError) || !entry || error.httpStatus !== undefined) throw error;
+    const entry = error instanceof DomainError && error.entryIndex !== undefined ? entries[error.entryIndex] : undefined;
+    // A variant is answered its own way (none names an entry): passed on as it is.
+    if (!(error instanceof DomainError) || !entry || error.variant !== undefined) throw error;
     const detail: ErrorDetail = { row: entry.row, message: error.message };
-    throw new DomainError(error.code, `Row ${entry.row} of the CSV file: ${error.message}`, [detail]);
+    throw new DomainError(error.code, `Row ${entry.row} of the CSV file: ${error.message}`, { details: [detail] });
   }
 }
 

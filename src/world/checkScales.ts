@@ -1,5 +1,5 @@
 /**
- * A world request's figures within their currency's minor units (issue 14): every source figure at
+ * A world request's figures within their currency's minor units: every source figure at
  * most the source scale (USD 2 places), every payroll figure at most the payroll scale. The rules
  * that produce them never write more, so a figure with more places comes from an older rule.
  */

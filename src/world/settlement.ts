@@ -1,6 +1,6 @@
 /**
  * What a world's payroll requests imply for the ledger, computed by the domain's settlement rules
- * (issue 14): each request's figures at its quote, its FX result, the credit-backs of its failed
+ * (the API's own, so that loaded data reads as if the API had made it): each request's figures at its quote, its FX result, the credit-backs of its failed
  * payouts, and the journal entries of its history; plus one opening balance per account currency.
  * Computed before anything is written: a figure the rules refuse is a WorldValidationError.
  */

@@ -297,7 +297,7 @@ describe('GET /v1/customers/account-currencies/{accountCurrencyId}/transactions'
     // balanced by EXTERNAL, with the running balance the ledger would have stored. The tables grow
     // from a few rows to 20,000 here, so they are analysed after each insert: the plans this file's
     // sessions kept while they were small (foreign-key checks, the statement queries) scan whole
-    // tables, and a new analysis makes PostgreSQL plan them again (18 s → under 2 s for this test).
+    // tables, and a new analysis makes PostgreSQL plan them again (else this test takes many times longer).
     await server.db.transaction(async (tx) => {
       const [account] = await tx.query<{ balance: string }>('SELECT balance::text FROM account_currencies WHERE id = $1 FOR UPDATE', [ids.acAAed]);
       await tx.query(

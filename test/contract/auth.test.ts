@@ -87,8 +87,8 @@ describe('bearer authentication (section 5)', () => {
 });
 
 /**
- * Token lifetime and scheme (issue 15, finding 4): a token without `exp` never expired, a future
- * `iat` was accepted, `bearer` in lower case was refused, and an empty Idempotency-Key was ignored.
+ * Token lifetime and scheme: a token needs `exp` (else it would never expire), a future `iat` is
+ * refused, the scheme is case-insensitive (`bearer` too), and an empty Idempotency-Key is refused, not ignored.
  */
 describe('token rules: exp required, no future iat or nbf beyond the skew, a maximum lifetime, any case of the scheme', () => {
   const secret = new TextEncoder().encode(testConfig.jwt.secret);

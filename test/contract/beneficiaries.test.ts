@@ -1,4 +1,4 @@
-// Customer self-service of beneficiaries (issue 16): create → list → get → patch → deactivate →
+// Customer self-service of beneficiaries: create → list → get → patch → deactivate →
 // reactivate through the typed client with response validation on; every validation error names
 // its field; duplicates are 409; another customer's beneficiary is 404 everywhere; lists mask bank
 // details; snapshots of existing payroll requests never change.

@@ -39,7 +39,7 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
       ]),
     );
     expect(response.status).toBe(200);
-    // Every USD figure at USD's 2 places (issue 14): bank fee 10 / 3.6541375 = 2.7366… up = 2.74 (was 2.7366239).
+    // Every USD figure at USD's 2 places: bank fee 10 / 3.6541375 = 2.7366… up = 2.74.
     expect(data!.data).toEqual({
       totalAmount: '1512.74',
       sourceCurrencyAmount: '1500.00',
@@ -104,7 +104,7 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
 
   it('a 0-decimal payroll currency (JPY) through the partner bank', async () => {
     const { data } = await estimate(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '100.00' }], { payrollAccountCurrencyId: ids.acPartnerJpy }));
-    // spread 0.50 + processor 2.00 + bank 150 JPY / 150.61315 = 0.9959… up to 1.00 USD (was 0.99592898).
+    // spread 0.50 + processor 2.00 + bank 150 JPY / 150.61315 = 0.9959… up to 1.00 USD.
     expect(data!.data).toMatchObject({ estimatedReceivedAmount: '15061', sourceCurrencyAmount: '100.00', feeAmount: '3.50', totalAmount: '103.50' });
   });
 

@@ -3,7 +3,7 @@ import { ids } from '../fixtures/world.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 /**
- * The estimate computes from reference data cached in the process (issue 13, item 2). A change
+ * The estimate computes from reference data cached in the process. A change
  * made behind this process's back (another instance, an operator's SQL) bumps reference_version,
  * which the estimate's one statement checks: the next estimate is computed from the new data.
  */

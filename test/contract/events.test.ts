@@ -1,5 +1,5 @@
 /**
- * The event log (issue 15, finding 6): every status change of a payroll request, a transfer and a
+ * The event log: every status change of a payroll request, a transfer and a
  * payout writes an event whether or not an endpoint subscribes, numbered per resource, and
  * GET /v1/customers/events lists them oldest first with a cursor and type filters; webhook
  * deliveries carry these same events.

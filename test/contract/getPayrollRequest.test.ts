@@ -46,10 +46,10 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
         'customer',
         'createdAt',
         'updatedAt',
-        // Issue 14's additions: the figures at the quote and what failed payouts credited back.
+        // The figures at the quote and what failed payouts credited back.
         'quote',
         'returnedAmount',
-        // Issue 17's addition: four-eyes approval.
+        // Four-eyes approval.
         'approval',
       ].sort(),
     );

@@ -1,10 +1,9 @@
 /**
- * Limits before work (issue 15, finding 2). The review sent 1,000 requests with 1,000 junk tokens
- * and got 1,000 × 401, never a 429 (the budget was keyed on the raw header); posted 1.8 MB bodies
- * with junk tokens, parsed before authentication; and one customer's 10,000-entry estimates slowed
- * every other customer. Now: the budget belongs to the verified user, or to the client address
- * without a valid token; an unauthenticated body is capped at 8 KB before it is read; and a
- * customer runs at most a few heavy operations at once.
+ * Limits before work, so that a client cannot make the service work for nothing: the rate budget
+ * belongs to the verified user, or to the client address without a valid token (a budget keyed on
+ * the raw header would let junk tokens through unlimited); an unauthenticated body is capped at
+ * 8 KB before it is read (not parsed before authentication); and a customer runs at most a few
+ * heavy operations at once, so that one customer's 10,000-entry estimates do not slow the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';

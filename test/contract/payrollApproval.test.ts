@@ -1,5 +1,5 @@
 /**
- * Four-eyes approval (issue 17): a customer who requires approval creates payroll requests that
+ * Four-eyes approval: a customer who requires approval creates payroll requests that
  * wait in AWAITING_APPROVAL with nothing debited, until another user of the customer with the
  * approver permission approves (debit, → PENDING) or rejects (→ CANCELLED) them. Customer A of the
  * test world opts in through the admin endpoint; userA has no permission, userA2Approver and

@@ -1,5 +1,5 @@
 /**
- * Payroll from a spreadsheet (issue 17): a CSV file estimates and creates as the JSON body does,
+ * Payroll from a spreadsheet: a CSV file estimates and creates as the JSON body does,
  * every problem of a bad file is answered at once with its row and column, the dialects a
  * spreadsheet writes parse, and the template round-trips.
  */

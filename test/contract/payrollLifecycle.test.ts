@@ -40,7 +40,7 @@ describe('the payroll lifecycle, end to end', () => {
       quoteExpiresAt: null,
       fxExchange: null,
       transfers: [],
-      // USD figures at 2 places (issue 14): 1000 AED / 3.6541375 = 273.66… up to 273.67; fees 6.37 + 2.28 + 2.74.
+      // USD figures at 2 places: 1000 AED / 3.6541375 = 273.66… up to 273.67; fees 6.37 + 2.28 + 2.74.
       metadata: { feeBreakdown: { bankFee: '2.74', spreadFee: '6.37', processorFee: '2.28', baseRate: '3.6725' } },
     });
     expect(

@@ -8,7 +8,7 @@ import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 
 /**
- * Settlement that keeps every promise (issue 14), through the typed client with response
+ * Settlement that keeps every promise, through the typed client with response
  * validation on: the honoured quote and its adjustment at accept, payouts equal to the quoted
  * amounts whatever the FX record, the FX result, a failed payout credited back, a same-currency
  * payroll. The figures are the spec's worked examples (PayrollQuoteFigures, recordFxExchange).

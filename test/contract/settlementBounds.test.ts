@@ -8,7 +8,7 @@ import { estimateAndCreate, quote, readRequest, recordFx } from '../support/payr
 import { type TestServer, startTestServer, testConfig } from '../support/server.js';
 
 /**
- * Bounds instead of 500s (issue 14, items 1, 3 and 8), through the typed client with response
+ * Bounds instead of 500s, through the typed client with response
  * validation on: each refused input gets its documented 400 naming the field and the bound.
  */
 

@@ -1,8 +1,9 @@
 /**
- * Webhook SSRF at connect time (issue 15, finding 1). The review registered, and had delivered to
- * loopback, `https://[::ffff:127.0.0.1]:4450/hook`, `https://[::]:4450/…` and a public-looking name
- * that resolved to 127.0.0.1; and registered `localhost.`, `[::ffff:169.254.169.254]`,
- * `[::ffff:10.0.0.1]`, `100.64.0.1`, `[64:ff9b::7f00:1]` and `metadata.google.internal`. Here the
+ * Webhook SSRF at connect time. Spellings of loopback and private addresses a naive check lets
+ * through: `https://[::ffff:127.0.0.1]:4450/hook`, `https://[::]:4450/…` and a public-looking name
+ * that resolves to 127.0.0.1 (each would be delivered to loopback); `localhost.`,
+ * `[::ffff:169.254.169.254]`, `[::ffff:10.0.0.1]`, `100.64.0.1`, `[64:ff9b::7f00:1]` and
+ * `metadata.google.internal` (each would be registered). Here the
  * service runs as in production (loopback not allowed): registration refuses every literal form,
  * and delivery — with an injected resolver, so a name can resolve to 127.0.0.1 — refuses every
  * address that is not public unicast, records why on the attempt, and never opens a connection to

@@ -261,8 +261,8 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
           problems.push(`${visit.name}: not shown (${(error as Error).message.split('\n')[0]})`);
           continue;
         }
-        // Rendering a page costs Chromium about half a second; laying the same page out again at the
-        // other width costs a fifth of that, so each page is rendered once and measured at both.
+        // Rendering a page is Chromium's costly step; laying the same page out again at the other width
+        // costs a fraction of it, so each page is rendered once and measured at both.
         problems.push(...(await layoutProblems(sized)).map((problem) => `${visit.name} ${problem}`));
       }
       expect(problems).toEqual([]);

@@ -1,4 +1,4 @@
-// Beneficiary rules (issue 16): names per type, a real country, bank details validated with
+// Beneficiary rules: names per type, a real country, bank details validated with
 // ibantools and normalised, the list mask.
 import { describe, expect, it } from 'vitest';
 import {

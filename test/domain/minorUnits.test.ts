@@ -5,10 +5,10 @@ import {
   assertJsonExact,
   assertRate,
   assertScale,
-  customerPays,
+  roundCharge,
   formatAtScale,
   payrollScaleOf,
-  promised,
+  roundPayout,
   settlementScales,
   sourceScaleOf,
 } from '../../src/domain/minorUnits.js';
@@ -59,8 +59,8 @@ describe('rounding directions', () => {
     ['15049.375', 0, '15050', '15049'], // 100 USD × 150.49375 in JPY
     ['2.5', 2, '2.5', '2.5'], // already at scale: unchanged
   ])('%s at %i places: up %s, down %s', (value, scale, up, down) => {
-    expect(customerPays(m(value), scale).toFixed()).toBe(up);
-    expect(promised(m(value), scale).toFixed()).toBe(down);
+    expect(roundCharge(m(value), scale).toFixed()).toBe(up);
+    expect(roundPayout(m(value), scale).toFixed()).toBe(down);
   });
 });
 

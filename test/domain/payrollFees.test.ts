@@ -9,9 +9,8 @@ import { scheduleFee } from '../../src/domain/payrollFees.js';
 
 /**
  * The payroll fee formulas of the estimate, hand-computed, on the one estimate arithmetic
- * (estimateFigures.ts). Issue 14 moved every source figure to the source currency's minor units
- * (USD 2 places, rounded up for what the customer pays); the figures below that changed show the
- * old 8-place figure beside the new one. test/domain/settlementEstimate.test.ts has the spec's examples.
+ * (estimateFigures.ts). Every source figure is at the source currency's minor units (USD 2 places,
+ * rounded up for what the customer is charged). test/domain/settlementEstimate.test.ts has the spec's examples.
  */
 
 const FIREBLOCKS_USD = { percentBps: new Money(10), fixed: new Money('1.00'), min: new Money('2.00'), max: new Money('50.00') };
@@ -19,7 +18,7 @@ const CIRCLE_USDC = { percentBps: new Money(5), fixed: new Money(0), min: new Mo
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const USD = { code: 'USD', decimals: 2 };
 const AED = { code: 'AED', decimals: 2 };
-/** A source currency with 8 minor units (the interface's cap): the scale every figure had before issue 14. */
+/** A source currency with 8 minor units (the interface's cap on a SOURCE amount). */
 const USDC8 = { code: 'USDC', decimals: 8 };
 
 interface EstimateInput {
@@ -72,9 +71,9 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
       estimatedReceivedAmount: '5481.19', // 3654.13 (3654.1375 down) + 1827.06 (1827.06875 down)
       spreadFee: '7.5',
       processorFee: '2.5', // 1500 × 0.001 + 1
-      bankFee: '2.74', // 10 / 3.6541375 = 2.73662389551… up to USD's 2 places (was 2.7366239 at 8)
-      feeAmount: '12.74', // 7.50 + 2.50 + 2.74 (was 12.7366239)
-      totalAmount: '1512.74', // 1500 + 12.74 (was 1512.7366239)
+      bankFee: '2.74', // 10 / 3.6541375 = 2.73662389551… up to USD's 2 places
+      feeAmount: '12.74', // 7.50 + 2.50 + 2.74
+      totalAmount: '1512.74', // 1500 + 12.74
     });
   });
 
@@ -86,15 +85,15 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
         { beneficiaryId: id(2), amount: '1000.00', amountCurrencyType: 'PAYROLL' },
       ],
     });
-    expect(lines[1]!.sourceCurrencyAmount.toFixed()).toBe('273.67'); // 1000 / 3.6541375 = 273.662389551… up (was 273.66238956)
+    expect(lines[1]!.sourceCurrencyAmount.toFixed()).toBe('273.67'); // 1000 / 3.6541375 = 273.662389551… up
     expect(text).toEqual({
       sourceCurrencyAmount: '1273.67', // 1000 + 273.67
       estimatedReceivedAmount: '4654.13', // 3654.13 + 1000.00
-      spreadFee: '6.37', // 1273.67 × 0.005 = 6.36835 up (was 6.36831195)
-      processorFee: '2.28', // 1273.67 × 0.001 + 1 = 2.27367 up (was 2.27366239)
+      spreadFee: '6.37', // 1273.67 × 0.005 = 6.36835 up
+      processorFee: '2.28', // 1273.67 × 0.001 + 1 = 2.27367 up
       bankFee: '2.74',
       feeAmount: '11.39', // 6.37 + 2.28 + 2.74
-      totalAmount: '1285.06', // 1273.67 + 11.39 (was 1285.0409878)
+      totalAmount: '1285.06', // 1273.67 + 11.39
     });
   });
 
@@ -110,8 +109,8 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
     expect(eff).toBe('150.61315');
     expect(text.estimatedReceivedAmount).toBe('15061'); // 15061.315 down
     expect(text.processorFee).toBe('2'); // 1.1 clamped up to the minimum 2.00
-    expect(text.bankFee).toBe('1'); // 150 / 150.61315 = 0.995928974… up to 2 places: 1.00 (was 0.99592898)
-    expect(text.totalAmount).toBe('103.5'); // 100 + 0.50 + 2.00 + 1.00 (was 103.49592898)
+    expect(text.bankFee).toBe('1'); // 150 / 150.61315 = 0.995928974… up to 2 places: 1.00
+    expect(text.totalAmount).toBe('103.5'); // 100 + 0.50 + 2.00 + 1.00
   });
 
   it('a JPY PAYROLL amount with decimals is rejected, naming the entry and the currency', () => {
@@ -126,7 +125,7 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
     expect(eff).toBe('3.6725');
     expect(text.spreadFee).toBe('0');
     expect(text.estimatedReceivedAmount).toBe('734.5');
-    expect(text.bankFee).toBe('1.37'); // 5 / 3.6725 = 1.361470388… up to 2 places (was 1.36147039)
+    expect(text.bankFee).toBe('1.37'); // 5 / 3.6725 = 1.361470388… up to 2 places
   });
 
   it('an 8-decimal source currency keeps every digit and hits the processor minimum', () => {
@@ -159,18 +158,18 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
     });
     const view = payrollFeeEstimateView(figures, { sourceAccountCurrencyId: id(101), payrollAccountCurrencyId: id(102), feeHash: 'h', expiresAt: 't' });
     expect(view.feeBreakdown).toEqual({
-      sourceCurrencyAmount: '1684.16', // 1000.00 + 684.16 (2500 / 3.6541375 = 684.1559738789… up; was 684.15597388)
-      spreadFee: '8.43', // 1684.16 × 0.005 = 8.4208 up (was 8.42077987)
-      processorFee: '2.69', // 1684.16 × 0.001 + 1 = 2.68416 up (was 2.68415598)
+      sourceCurrencyAmount: '1684.16', // 1000.00 + 684.16 (2500 / 3.6541375 = 684.1559738789… up)
+      spreadFee: '8.43', // 1684.16 × 0.005 = 8.4208 up
+      processorFee: '2.69', // 1684.16 × 0.001 + 1 = 2.68416 up
       bankFee: '2.74',
-      totalFee: '13.86', // 8.43 + 2.69 + 2.74 (was 13.84155975)
+      totalFee: '13.86', // 8.43 + 2.69 + 2.74
       estimatedReceivedAmount: '6154.13', // 3654.13 + 2500.00
       payrollCurrencyCode: 'AED',
       feeCurrencyCode: 'USD',
       exchangeRate: '3.6541375',
       baseRate: '3.6725',
     });
-    expect(view.totalAmount).toBe('1698.02'); // 1684.16 + 13.86 (was 1697.99753363)
+    expect(view.totalAmount).toBe('1698.02'); // 1684.16 + 13.86
     expect(lockedEstimateEntries(figures)).toEqual([
       { beneficiaryId: id(1), amount: '1000', amountCurrencyType: 'SOURCE', sourceCurrencyAmount: '1000.00', amountInPayrollCurrency: '3654.13' },
       { beneficiaryId: id(2), amount: '2500', amountCurrencyType: 'PAYROLL', sourceCurrencyAmount: '684.16', amountInPayrollCurrency: '2500.00' },
@@ -190,6 +189,14 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
 });
 
 describe('entry validation', () => {
+  const thrown = (run: () => unknown): unknown => {
+    try {
+      run();
+    } catch (error) {
+      return error;
+    }
+    throw new Error('nothing was thrown');
+  };
   /** An 8-place source currency, so that the SOURCE limit is the interface's cap of 8. */
   const check = (entries: EstimateEntryInput[]) => () => normaliseEstimateEntries(entries, settlementScales(USDC8, AED));
   it.each([
@@ -215,7 +222,24 @@ describe('entry validation', () => {
       `amountSplitDetails[1].beneficiaryId duplicates amountSplitDetails[0].beneficiaryId (${id(1)}); each beneficiary may appear once`,
     ],
   ])('%j → VALIDATION_ERROR', (entries, message) => {
-    expect(check(entries)).toThrow(new DomainError('VALIDATION_ERROR', message));
+    expect(check(entries)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', message }));
+  });
+
+  it('an entry problem says its field and entry as data, not only in its message', () => {
+    const error = thrown(
+      check([
+        { beneficiaryId: id(1), amount: '1' },
+        { beneficiaryId: id(2), amount: '1.001', amountCurrencyType: 'PAYROLL' },
+      ]),
+    );
+    expect(error).toMatchObject({ field: 'amountSplitDetails[1].amount', entryIndex: 1 });
+    const duplicate = thrown(
+      check([
+        { beneficiaryId: id(1), amount: '1' },
+        { beneficiaryId: id(1), amount: '2' },
+      ]),
+    );
+    expect(duplicate).toMatchObject({ field: 'amountSplitDetails[1].beneficiaryId', entryIndex: 1 });
   });
 
   it('defaults amountCurrencyType to SOURCE and accepts 10,000 entries but not 10,001', () => {
@@ -272,7 +296,7 @@ describe('payroll fee invariants (fast-check)', () => {
             bankFee: input.bankFee,
           }),
         );
-        fc.pre(computed !== null); // an entry converting to zero, or a figure reaching 10^15, is refused (issue 14)
+        fc.pre(computed !== null); // an entry converting to zero, or a figure reaching 10^15, is refused
         const { figures: fees, lines } = computed!;
         const eff = estimateRates(USDC8, AED, new Money(input.base), input.bips).exchangeRate;
         expect(fees.totalAmount.equals(fees.sourceCurrencyAmount.plus(fees.feeAmount))).toBe(true);

@@ -1,5 +1,5 @@
-// Which webhook URLs may be registered and which addresses delivered to (issue 15, finding 1):
-// every form the adversarial review got through, and the ranges of the IANA registries.
+// Which webhook URLs may be registered and which addresses delivered to: every spelling of a
+// private address that a naive check lets through, and the ranges of the IANA registries.
 import { describe, expect, it } from 'vitest';
 import { addressProblem, parseAddress } from '../../src/domain/publicAddress.js';
 import { webhookUrlProblem } from '../../src/domain/webhooks.js';

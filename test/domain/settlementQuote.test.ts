@@ -127,11 +127,11 @@ describe('accept settles the adjustment', () => {
     expect(settleAdjustment(m('2.13'), m('2.13'), USD_AED)).toEqual({ kind: 'TOP_UP', amount: m('2.13') }); // exactly enough
   });
 
-  it('a top-up above the available balance: 409 INSUFFICIENT_FUNDS naming the shortfall', () => {
+  it('a top-up above the available balance: INSUFFICIENT_FUNDS at accept, naming the shortfall', () => {
     const error = errorOf(() => settleAdjustment(m('2.13'), m('1.00'), USD_AED));
     expect(error).toBeInstanceOf(AcceptShortfallError);
     expect(error.code).toBe('INSUFFICIENT_FUNDS');
-    expect((error as AcceptShortfallError).httpStatus).toBe(409);
+    expect((error as AcceptShortfallError).variant).toBe('SHORTFALL_AT_ACCEPT');
     expect((error as AcceptShortfallError).shortfall.toFixed()).toBe('1.13'); // 2.13 − 1.00
     expect(error.message).toBe('Accepting needs a top-up of 2.13 USD; available is 1.00 USD, short by 1.13 USD');
   });

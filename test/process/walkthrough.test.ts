@@ -2,7 +2,7 @@
 // reader runs it: bash with `set -euo pipefail`, against `npm start`'s entry point on a free port (API),
 // twice in a row on the same server. Both runs must finish without a failing command (curl
 // --fail-with-body makes an error answer one), reach a COMPLETED payroll request of their own and show
-// a statement whose newest balanceAfter is the balance. It starts from zero ids (issue 16): every id
+// a statement whose newest balanceAfter is the balance. It starts from zero ids (as a new client would): every id
 // comes from an answer, none of the demo world's is written in it.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -159,7 +159,7 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
     expect(booked.negated().equals(paid)).toBe(true);
     const simulated = operations.reduce((sum, op) => sum.plus(op.amount), new Money(0));
     expect(simulated.equals(paid)).toBe(true);
-    // Issue 14: the payouts are the quoted amounts (payout_amount), never more than the source funded at the quote;
+    // The payouts are the quoted amounts (payout_amount), never more than the source funded at the quote;
     // what the FX record brought in beyond or short of them is the platform's FX result.
     const [fx] = await database.db.query<{ to_amount: string; payout_amount: string; fx_result_amount: string; from_amount: string; quote_rate: string }>(
       `SELECT f.to_amount::text, f.payout_amount::text, f.fx_result_amount::text, f.from_amount::text, r.quote_rate::text

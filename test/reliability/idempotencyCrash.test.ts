@@ -1,8 +1,7 @@
 /**
- * The idempotency crash window (issue 15, finding 3): the key's answer used to be stored in a
- * transaction of its own after the operation committed; a kill -9 between the two left the request
- * created and debited and the key IN_PROGRESS, and the client never learned its request id. Now
- * the answer is committed with the operation's effects. The real service process is killed at the
+ * The idempotency crash window: the key's answer is committed with the operation's effects, so a
+ * kill -9 can never leave a request created and debited while its key stays IN_PROGRESS and the
+ * client never learns the request id. The real service process is killed at the
  * two fault points (TEST_FAULT, honoured only under NODE_ENV=test): after the commit, before the
  * response — the retry replays the original answer, same request id, one request, one debit; and
  * before the commit — nothing happened, the retry runs the operation for the first time.

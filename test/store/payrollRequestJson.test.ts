@@ -7,7 +7,7 @@ import { ids, testWorld } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 
 /**
- * The read at the ceiling (issue 13, item 3): PostgreSQL builds the request's JSON and the route
+ * The largest read (a request with many splits): PostgreSQL builds the request's JSON and the route
  * sends it as it is. It must say exactly what the TypeScript view says, for every request of the
  * test world and of the demo world: amounts at their stored scale, timestamps as toISOString
  * writes them, optional transfer fields absent, returnedAmount at the source scale.

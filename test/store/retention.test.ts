@@ -1,6 +1,5 @@
 /**
- * Retention (issue 15, finding 5): fee estimates, idempotency keys and events used to grow forever.
- * The worker's retention pass deletes unused estimates an hour after they expire, keys 24 hours
+ * Retention, so that fee estimates, idempotency keys and events do not grow forever. The worker's retention pass deletes unused estimates an hour after they expire, keys 24 hours
  * after their first use and events 30 days old once no delivery of theirs is still retried, in
  * batches; payroll requests, splits, transfers, payouts and the ledger are never deleted. The clock
  * is the test server's, moved by hand.

@@ -15,7 +15,31 @@ import { loadWorld } from '../../src/world/load.js';
 import { testWorld } from '../fixtures/world.js';
 import { createDatabase, demoWorld, dropDatabase, type TestDatabaseServer, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';
 
+/** What the test tiers that need a database share, with how many of them are still running. */
+interface Prepared {
+  ready: Promise<{ server: TestDatabaseServer; release: () => Promise<void> }>;
+  users: number;
+}
+
+// Every tier (vitest project) but unit names this file; they run in one process, so they share one
+// preparation — one build, one server, one set of templates — released when the last one ends.
+const PREPARED = Symbol.for('payroll-fee-service.testDatabase');
+const shared = globalThis as { [PREPARED]?: Prepared };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const prepared = (shared[PREPARED] ??= { ready: prepare(), users: 0 });
+  prepared.users += 1;
+  const { server, release } = await prepared.ready;
+  project.provide('testDatabase', server);
+  return async () => {
+    prepared.users -= 1;
+    if (prepared.users > 0) return;
+    delete shared[PREPARED];
+    await release();
+  };
+}
+
+async function prepare(): Promise<{ server: TestDatabaseServer; release: () => Promise<void> }> {
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: 'inherit' });
   const external = process.env.TEST_DATABASE_URL || undefined;
   // Two workers each open a few pools of up to 10 connections at a time.
@@ -42,8 +66,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await teardown(server, embedded);
     throw error;
   }
-  project.provide('testDatabase', server);
-  return () => teardown(server, embedded);
+  return { server, release: () => teardown(server, embedded) };
 }
 
 async function makeTemplate(server: TestDatabaseServer, name: string, from: string | undefined, fill: (db: PostgresDatabase) => Promise<void>): Promise<void> {

@@ -1,7 +1,6 @@
 /**
- * The webhook URLs the adversarial review of issue 15 registered (and had delivered to loopback
- * or could have aimed at a metadata service), plus a decimal spelling of 127.0.0.1: every one must
- * be refused at registration.
+ * Webhook URLs that reach loopback or a metadata service in spellings a naive check lets through,
+ * plus a decimal spelling of 127.0.0.1: every one must be refused at registration.
  */
 export const REVIEWED_WEBHOOK_URLS = [
   'https://[::ffff:127.0.0.1]:4450/hook',

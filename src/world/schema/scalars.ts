@@ -1,10 +1,12 @@
+import { LOWERCASE_UUID_PATTERN } from '../../domain/ids.js';
+
 /** The scalar `$defs` of the world schema: the formats every object refers to. */
 export const scalarDefs = {
   uuid: {
     description: 'A UUID in lowercase hexadecimal.',
     type: 'string',
     format: 'uuid',
-    pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+    pattern: LOWERCASE_UUID_PATTERN,
   },
   decimal: {
     description: 'A non-negative decimal number written as a string: digits, optionally a point and more digits.',
