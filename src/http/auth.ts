@@ -1,4 +1,5 @@
 import { DomainError } from '../domain/errors.js';
+import { isUuid } from '../domain/ids.js';
 import type { Request, RequestHandler, Response } from 'express';
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
 import type { Config } from '../config.js';

@@ -2,7 +2,7 @@ import type { Queryable } from './db.js';
 
 /**
  * Accounts, their balances, their statements (the postings of the ledger) and fundings: plain rows
- * for the Accounts use cases (issue 16).
+ * for the Accounts use cases.
  */
 
 /** An account currency with its account and currency. customer_id null: a platform partner-bank account. */
