@@ -67,8 +67,7 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
     const problem = tokenProblem(payload, now / 1000, jwt);
     if (problem) throw new AuthenticationError(problem);
     const subject = payload.sub;
-    if (!subject || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(subject))
-      throw new AuthenticationError('The access token is invalid');
+    if (!isUuid(subject)) throw new AuthenticationError('The access token is invalid');
     const principal = await findPrincipal(deps, subject);
     if (!principal) throw new AuthenticationError('The access token is invalid');
     if (cacheTtlMs > 0) {
