@@ -1869,9 +1869,16 @@ export interface components {
                  * @description Present when more than one problem is known (a payroll CSV file with several bad rows, a
                  *     body with several invalid fields): one item per problem, in the order of the input. The
                  *     `message` then summarises them (with the total count); clients that show errors per row or
-                 *     field read `details`. At most the first 1,000 problems are listed.
+                 *     field read `details`. At most the first 100 problems are listed; `detailsOmitted` counts
+                 *     the rest. No message repeats more than 64 characters of the input it rejects (a longer
+                 *     value is cut, with an ellipsis).
                  */
                 details?: components["schemas"]["ErrorDetail"][];
+                /**
+                 * @description Present when more problems were found than `details` lists (100): how many are not listed.
+                 * @example 4900
+                 */
+                detailsOmitted?: number;
             };
         };
         /**

@@ -31,13 +31,23 @@ export interface DomainErrorOptions extends ErrorPlace {
   variant?: ErrorVariant;
 }
 
-/** `error.details` lists at most this many problems; the message gives the total. */
-const MAX_DETAILS = 1000;
+/** `error.details` lists at most this many problems; `detailsOmitted` counts the rest, the message gives the total. */
+const MAX_DETAILS = 100;
+/** The most of a rejected input a message repeats: a 2 MB cell must not come back as a 4 MB answer. */
+const MAX_ECHO = 64;
+
+/** Input quoted in a message, cut to MAX_ECHO characters (an ellipsis says it was cut). */
+export function echo(input: string): string {
+  const characters = [...input];
+  return characters.length <= MAX_ECHO ? input : `${characters.slice(0, MAX_ECHO).join('')}…`;
+}
 
 export class DomainError extends Error {
   readonly field?: string;
   readonly entryIndex?: number;
   readonly details?: ErrorDetail[];
+  /** How many problems `details` does not list (beyond MAX_DETAILS). */
+  readonly detailsOmitted?: number;
   readonly variant?: ErrorVariant;
 
   constructor(
@@ -51,6 +61,7 @@ export class DomainError extends Error {
     if (field !== undefined) this.field = field;
     if (entryIndex !== undefined) this.entryIndex = entryIndex;
     if (details && details.length > 0) this.details = details.slice(0, MAX_DETAILS);
+    if (details && details.length > MAX_DETAILS) this.detailsOmitted = details.length - MAX_DETAILS;
     if (variant !== undefined) this.variant = variant;
   }
 }

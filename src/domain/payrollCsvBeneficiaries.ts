@@ -1,5 +1,5 @@
-import type { ErrorDetail } from './errors.js';
-import type { CsvBeneficiary, PayrollCsvEntry } from './payrollCsvRows.js';
+import { type ErrorDetail, echo } from './errors.js';
+import type { CsvBeneficiary, NamedRow, PayrollCsvEntry } from './payrollCsvRows.js';
 
 /**
  * Who each row of a payroll CSV file pays, pure: the row's id or reference matched against the
@@ -22,7 +22,7 @@ function columnOf(beneficiary: CsvBeneficiary): 'beneficiaryId' | 'beneficiaryRe
 }
 
 /** The ids and references the rows name, for the store's one lookup. */
-export function namedBeneficiaries(entries: readonly PayrollCsvEntry[]): { ids: string[]; references: string[] } {
+export function namedBeneficiaries(entries: readonly NamedRow[]): { ids: string[]; references: string[] } {
   const ids = new Set<string>();
   const references = new Set<string>();
   for (const { beneficiary } of entries) {
@@ -33,25 +33,30 @@ export function namedBeneficiaries(entries: readonly PayrollCsvEntry[]): { ids: 
 }
 
 function match(beneficiary: CsvBeneficiary, byId: Map<string, KnownBeneficiary>, byReference: Map<string, KnownBeneficiary[]>): KnownBeneficiary | string {
-  if ('beneficiaryId' in beneficiary) return byId.get(beneficiary.beneficiaryId) ?? `no beneficiary of yours has the id ${beneficiary.beneficiaryId}`;
+  if ('beneficiaryId' in beneficiary) return byId.get(beneficiary.beneficiaryId) ?? `no beneficiary of yours has the id ${echo(beneficiary.beneficiaryId)}`;
   const reference = beneficiary.beneficiaryReference;
   const matches = byReference.get(reference) ?? [];
-  if (matches.length > 1) return `the reference ${reference} names ${matches.length} beneficiaries; use beneficiaryId for this row`;
-  return matches[0] ?? `no beneficiary of yours has the reference ${reference}`;
+  if (matches.length > 1) return `the reference ${echo(reference)} names ${matches.length} beneficiaries; use beneficiaryId for this row`;
+  return matches[0] ?? `no beneficiary of yours has the reference ${echo(reference)}`;
 }
 
-export function resolveCsvBeneficiaries(
-  entries: readonly PayrollCsvEntry[],
+/**
+ * Checks every row that names a beneficiary, those with other problems too (a bad amount does not
+ * hide an inactive beneficiary, and a repeat is reported against the earlier row whatever else is
+ * wrong with either); `resolved` holds the rows with the beneficiary's id in place of its name.
+ */
+export function resolveCsvBeneficiaries<T extends NamedRow>(
+  entries: readonly T[],
   known: readonly KnownBeneficiary[],
   headerName: (column: 'beneficiaryId' | 'beneficiaryReference') => string,
-): { resolved: ResolvedCsvEntry[]; problems: ErrorDetail[] } {
+): { resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }>; problems: ErrorDetail[] } {
   const byId = new Map(known.map((beneficiary) => [beneficiary.id, beneficiary]));
   const byReference = new Map<string, KnownBeneficiary[]>();
   for (const beneficiary of known) {
     if (beneficiary.reference !== null) byReference.set(beneficiary.reference, [...(byReference.get(beneficiary.reference) ?? []), beneficiary]);
   }
   const problems: ErrorDetail[] = [];
-  const resolved: ResolvedCsvEntry[] = [];
+  const resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }> = [];
   const firstRowOf = new Map<string, number>();
   for (const { beneficiary, ...entry } of entries) {
     const column = headerName(columnOf(beneficiary));
@@ -60,14 +65,12 @@ export function resolveCsvBeneficiaries(
       problems.push({ row: entry.row, column, message: found });
       continue;
     }
-    const name = 'beneficiaryId' in beneficiary ? found.id : `${beneficiary.beneficiaryReference} (${found.id})`;
+    const name = 'beneficiaryId' in beneficiary ? found.id : `${echo(beneficiary.beneficiaryReference)} (${found.id})`;
     const earlier = firstRowOf.get(found.id);
     if (!found.active) problems.push({ row: entry.row, column, message: `the beneficiary ${name} is inactive` });
-    else if (earlier !== undefined) problems.push({ row: entry.row, column, message: `${name} is also in row ${earlier}; each beneficiary may appear once` });
-    else {
-      firstRowOf.set(found.id, entry.row);
-      resolved.push({ ...entry, beneficiaryId: found.id });
-    }
+    if (earlier !== undefined) problems.push({ row: entry.row, column, message: `${name} is also in row ${earlier}; each beneficiary may appear once` });
+    else firstRowOf.set(found.id, entry.row);
+    if (found.active && earlier === undefined) resolved.push({ ...entry, beneficiaryId: found.id });
   }
   return { resolved, problems };
 }

@@ -1,5 +1,5 @@
 import type { components } from '../../generated/api.js';
-import type { ErrorDetail } from './errors.js';
+import { type ErrorDetail, echo } from './errors.js';
 import type { AmountCurrencyType } from './estimateFigures.js';
 import { isUuid } from './ids.js';
 import { type SettlementScales, scaleProblem } from './minorUnits.js';
@@ -19,6 +19,12 @@ const PURPOSE_CODES: readonly PurposeCode[] = ['SAL', 'FCISS', 'PEN', 'OFS'];
 const AMOUNT_CURRENCY_TYPES: readonly AmountCurrencyType[] = ['SOURCE', 'PAYROLL'];
 /** The spec's AmountString: at most 15 integer digits and 8 decimals, no sign, no exponent, no separators. */
 const AMOUNT_PATTERN = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,8})?$/;
+
+/** A row whose beneficiary column could be read. */
+export interface NamedRow {
+  row: number;
+  beneficiary: CsvBeneficiary;
+}
 
 /** Who a row pays, as the file names them. */
 export type CsvBeneficiary = { beneficiaryId: string } | { beneficiaryReference: string };
@@ -53,7 +59,7 @@ function beneficiaryOf(cells: Record<PayrollCsvColumn, string>, context: RowCont
     return null;
   }
   if (!isUuid(beneficiaryId)) {
-    report(context, 'beneficiaryId', `${beneficiaryId} is not a beneficiary id (a uuid)`);
+    report(context, 'beneficiaryId', `${echo(beneficiaryId)} is not a beneficiary id (a uuid)`);
     return null;
   }
   return { beneficiaryId: beneficiaryId.toLowerCase() };
@@ -62,7 +68,7 @@ function beneficiaryOf(cells: Record<PayrollCsvColumn, string>, context: RowCont
 function amountCurrencyTypeOf(text: string, context: RowContext): AmountCurrencyType | null {
   if (!text) return 'SOURCE';
   const value = AMOUNT_CURRENCY_TYPES.find((type) => type === text.toUpperCase());
-  if (!value) report(context, 'amountCurrencyType', `${text} is not an amountCurrencyType; use SOURCE or PAYROLL`);
+  if (!value) report(context, 'amountCurrencyType', `${echo(text)} is not an amountCurrencyType; use SOURCE or PAYROLL`);
   return value ?? null;
 }
 
@@ -72,45 +78,54 @@ function purposeCodeOf(text: string, requirePurposeCode: boolean, context: RowCo
     return requirePurposeCode ? null : undefined;
   }
   const value = PURPOSE_CODES.find((code) => code === text.toUpperCase());
-  if (!value) report(context, 'purposeCode', `${text} is not a purposeCode; use one of ${PURPOSE_CODES.join(', ')}`);
+  if (!value) report(context, 'purposeCode', `${echo(text)} is not a purposeCode; use one of ${PURPOSE_CODES.join(', ')}`);
   return value ?? null;
 }
 
 /** The amount within the rules of a JSON entry (the money rules are written once, in minorUnits). */
 function amountIsValid(text: string, type: AmountCurrencyType | null, scales: SettlementScales, context: RowContext): boolean {
   if (!AMOUNT_PATTERN.test(text)) {
-    report(context, 'amount', text ? `${text} is not an amount: digits with "." before at most 8 decimals, no sign or separators` : 'the row has no amount');
+    report(
+      context,
+      'amount',
+      text ? `${echo(text)} is not an amount: digits with "." before at most 8 decimals, no sign or separators` : 'the row has no amount',
+    );
     return false;
   }
   const amount = parseAmount(text);
   if (!amount.greaterThan(0)) {
-    report(context, 'amount', `${text} must be greater than zero`);
+    report(context, 'amount', `${echo(text)} must be greater than zero`);
     return false;
   }
   if (!type) return false;
   const isSource = type === 'SOURCE';
   const problem = scaleProblem(amount, isSource ? scales.source : scales.payroll, type, isSource ? scales.sourceCode : scales.payrollCode);
-  if (problem) report(context, 'amount', `${text} ${problem}`);
+  if (problem) report(context, 'amount', `${echo(text)} ${problem}`);
   return problem === null;
 }
 
-/** Every row's values; `problems` lists what is wrong, with rows and columns. */
+/**
+ * Every row's values; `problems` lists what is wrong, with rows and columns. `named` holds every
+ * row whose beneficiary could be read, complete or not, so that its beneficiary is checked too.
+ */
 export function readPayrollCsvEntries(
   layout: PayrollCsvLayout,
   scales: SettlementScales,
   requirePurposeCode: boolean,
-): { entries: PayrollCsvEntry[]; problems: ErrorDetail[] } {
+): { entries: PayrollCsvEntry[]; named: NamedRow[]; problems: ErrorDetail[] } {
   const problems: ErrorDetail[] = [...layout.problems];
   const entries: PayrollCsvEntry[] = [];
+  const named: NamedRow[] = [];
   for (const { row, cells } of layout.rows) {
     const context = { row, problems, headerNames: layout.headerNames };
     const beneficiary = beneficiaryOf(cells, context);
     const amountCurrencyType = amountCurrencyTypeOf(cells.amountCurrencyType, context);
     const amountOk = amountIsValid(cells.amount, amountCurrencyType, scales, context);
     const purposeCode = purposeCodeOf(cells.purposeCode, requirePurposeCode, context);
+    if (beneficiary) named.push({ row, beneficiary });
     if (beneficiary && amountCurrencyType && amountOk && purposeCode !== null) {
       entries.push({ row, beneficiary, amount: cells.amount, amountCurrencyType, purposeCode });
     }
   }
-  return { entries, problems };
+  return { entries, named, problems };
 }

@@ -46,10 +46,10 @@ export interface ErrorResponse {
 
 /** The one mapping of a domain error to its answer, for the error handler and for idempotent replays. */
 export function errorResponse(error: DomainError): ErrorResponse {
-  const { code, message, details, variant } = error;
+  const { code, message, details, detailsOmitted, variant } = error;
   return {
     status: variant === undefined ? STATUS_OF[code] : STATUS_OF_VARIANT[variant],
-    body: { success: false, error: { code, message, ...(details ? { details } : {}) } },
+    body: { success: false, error: { code, message, ...(details ? { details } : {}), ...(detailsOmitted ? { detailsOmitted } : {}) } },
   };
 }
 
@@ -60,10 +60,10 @@ export function errorResponse(error: DomainError): ErrorResponse {
  * The envelope is built again from its fields, so that a stored answer reads as a fresh one.
  */
 export function sendErrorResponse(res: Response, { status, body }: ErrorResponse): void {
-  const { code, message, details } = body.error;
+  const { code, message, details, detailsOmitted } = body.error;
   // A dependency that is away is usually back within seconds: say when to try again.
   if (status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(SERVICE_UNAVAILABLE_RETRY_SECONDS));
-  const envelope: ErrorEnvelope = { success: false, error: { code, message, ...(details ? { details } : {}) } };
+  const envelope: ErrorEnvelope = { success: false, error: { code, message, ...(details ? { details } : {}), ...(detailsOmitted ? { detailsOmitted } : {}) } };
   res.status(status).type('application/json').end(JSON.stringify(envelope));
 }
 

@@ -56,13 +56,15 @@ async function readFile(
     { code: reference.payroll.currency_code, decimals: reference.payroll.decimals },
   );
   const layout = readPayrollCsvLayout(csv, { requirePurposeCode: forCreation });
-  const { entries, problems } = readPayrollCsvEntries(layout, scales, forCreation);
-  const { ids, references } = namedBeneficiaries(entries);
-  const known = entries.length > 0 ? await findBeneficiariesByIdOrReference(deps.db, customerId, ids, references) : [];
-  const resolution = resolveCsvBeneficiaries(entries, known, (column) => layout.headerNames[column] ?? column);
-  const all = [...problems, ...resolution.problems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+  const { entries, named, problems } = readPayrollCsvEntries(layout, scales, forCreation);
+  const { ids, references } = namedBeneficiaries(named);
+  const known = named.length > 0 ? await findBeneficiariesByIdOrReference(deps.db, customerId, ids, references) : [];
+  const headerName = (column: 'beneficiaryId' | 'beneficiaryReference') => layout.headerNames[column] ?? column;
+  // Every named row's beneficiary is checked, also on rows with other problems: every problem is listed.
+  const beneficiaryProblems = resolveCsvBeneficiaries(named, known, headerName).problems;
+  const all = [...problems, ...beneficiaryProblems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
   if (all.length > 0) throw validationProblems('The CSV file', all);
-  return resolution.resolved;
+  return resolveCsvBeneficiaries(entries, known, headerName).resolved;
 }
 
 /**

@@ -111,6 +111,36 @@ describe('POST /v1/customers/payroll/estimate with text/csv', () => {
     expect(rows.error!.error.message).toMatch(/^The CSV file has 5 problems: row 3, column beneficiaryReference: no beneficiary/);
   });
 
+  it('checks the beneficiary of a row with a bad amount too, and reports a repeat against the earlier row whatever is wrong with it', async () => {
+    const file = [
+      'beneficiaryId,amount',
+      `${ids.beneficiaryA1},10.00`, // fine (row 2)
+      `${ids.beneficiaryAInactive},1.2.3`, // bad amount, inactive beneficiary (row 3)
+      `${ids.beneficiaryA2},-5`, // bad amount (row 4)
+      `${ids.beneficiaryA2},5.00`, // repeats row 4 (row 5)
+    ].join('\n');
+    const { error } = await estimateCsv(file);
+    expect(error!.error.details).toEqual([
+      { row: 3, column: 'amount', message: expect.stringContaining('1.2.3 is not an amount') },
+      { row: 3, column: 'beneficiaryId', message: `the beneficiary ${ids.beneficiaryAInactive} is inactive` },
+      { row: 4, column: 'amount', message: expect.stringContaining('-5 is not an amount') },
+      { row: 5, column: 'beneficiaryId', message: `${ids.beneficiaryA2} is also in row 4; each beneficiary may appear once` },
+    ]);
+  });
+
+  it('repeats at most 64 characters of a rejected cell, and lists at most 100 problems with a count of the rest', async () => {
+    const huge = 'x'.repeat(200_000);
+    const { error, response } = await estimateCsv(['beneficiaryId,amount', `${ids.beneficiaryA1},${huge}`].join('\n'));
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(error).length).toBeLessThan(2000);
+    expect(error!.error.details?.[0]?.message).toBe(`${'x'.repeat(64)}… is not an amount: digits with "." before at most 8 decimals, no sign or separators`);
+    const many = ['beneficiaryId,amount', ...Array.from({ length: 250 }, () => `${ids.beneficiaryA1},bad`)].join('\n');
+    const listed = await estimateCsv(many);
+    expect(listed.error!.error.details).toHaveLength(100);
+    expect(listed.error!.error.detailsOmitted).toBe(250 + 249 - 100);
+    expect(listed.error!.error.message).toContain('499 problems');
+  });
+
   it.each([
     ['an empty file', '', { row: 1, message: 'the file is empty; it needs a header row and at least one row' }],
     ['a header and no rows', 'beneficiaryId,amount\n', { row: 2, message: 'the file has a header row but no rows to pay' }],
