@@ -25,7 +25,7 @@ export interface SessionLimits {
   keepAliveMs: number;
 }
 
-export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+const DEFAULT_SESSION_LIMITS: SessionLimits = {
   connectTimeoutMs: 5000,
   statementTimeoutMs: 30_000,
   lockTimeoutMs: 10_000,

@@ -42,7 +42,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return PG_TIMEOUT_MESSAGES.some((text) => message.includes(text));
 }
 
-export function serviceUnavailable(): DomainError {
+function serviceUnavailable(): DomainError {
   return new DomainError('SERVICE_UNAVAILABLE', 'The database is unavailable; nothing was changed. Retry after the Retry-After seconds');
 }
 
