@@ -62,8 +62,10 @@ export interface Config {
 
 /** Milliseconds; each is a setting (README, configuration). */
 export interface DatabaseSessionLimits {
-  /** Waiting for a new connection (pool and TCP connect). */
+  /** Connecting to the server (TCP and start-up): past it, the database counts as unreachable. */
   connectTimeoutMs: number;
+  /** Waiting for a free connection of the pool while every one is busy. */
+  poolWaitMs: number;
   /** One statement on the server (statement_timeout); the client gives up a second later. */
   statementTimeoutMs: number;
   /** Waiting for a row or table lock (lock_timeout). */
@@ -149,6 +151,7 @@ function retentionWindows(env: NodeJS.ProcessEnv): Config['retention'] {
 function databaseSessionLimits(env: NodeJS.ProcessEnv): DatabaseSessionLimits {
   return {
     connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
+    poolWaitMs: integer(env, 'DATABASE_POOL_WAIT_MS', 30_000, 100, 600_000),
     statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     lockTimeoutMs: integer(env, 'DATABASE_LOCK_TIMEOUT_MS', 10_000, 100, 3_600_000),
     idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 1000, 3_600_000),

@@ -17,6 +17,9 @@ export class SharedLimits {
   private rateLimitOptions: Options | undefined;
   private connected = false;
   private outageLogged = false;
+  private closing = false;
+  /** The RedisStore being made after a (re)connection: the limiter's calls wait for it rather than count in memory. */
+  private storeReady: Promise<void> | undefined;
 
   constructor(
     url: string,
@@ -28,7 +31,7 @@ export class SharedLimits {
       disableOfflineQueue: true,
       socket: { connectTimeout: 2000, reconnectStrategy: (attempt) => Math.min(100 * 2 ** attempt, 5000) },
     });
-    this.client.on('ready', () => void this.onReady());
+    this.client.on('ready', () => void (this.storeReady = this.onReady()));
     this.client.on('error', (error: Error) => this.onDown(error));
     this.client.on('end', () => this.onDown(new Error('connection closed')));
     // Never awaited: while Redis is down the promise stays pending and the client keeps retrying.
@@ -45,7 +48,7 @@ export class SharedLimits {
     init: (options: Options) => {
       this.rateLimitOptions = options;
       this.memory.init(options);
-      if (this.connected) void this.onReady();
+      if (this.connected) this.storeReady = this.onReady();
     },
     get: (key: string) =>
       this.attempt<ClientRateLimitInfo | undefined>(
@@ -81,12 +84,14 @@ export class SharedLimits {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     this.client.removeAllListeners();
     this.client.on('error', () => undefined);
     await this.client.close().catch(() => undefined);
   }
 
   private async attempt<T>(onRedis: (store: RedisStore) => Promise<T>, inMemory: () => Promise<T> | T): Promise<T> {
+    if (this.connected && !this.redisStore) await this.storeReady;
     const store = this.state() === 'connected' ? this.redisStore : undefined;
     if (!store) return inMemory();
     try {
@@ -118,7 +123,7 @@ export class SharedLimits {
   /** Once per outage (the client reports every failed reconnection): the limits are this instance's own meanwhile. */
   private onDown(error: Error): void {
     this.connected = false;
-    if (this.outageLogged) return;
+    if (this.outageLogged || this.closing) return;
     this.outageLogged = true;
     this.logger.warn({ err: error.message }, 'redis: unreachable; rate limits and heavy-operation slots are per instance until it returns');
   }

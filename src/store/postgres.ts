@@ -19,6 +19,8 @@ export interface PoolOptions {
 /** Bounds of every session of a pool (see DatabaseSessionLimits in src/config.ts); defaults below. */
 export interface SessionLimits {
   connectTimeoutMs: number;
+  /** Waiting for a free connection of the pool (requests queue behind a busy pool, not fail). */
+  poolWaitMs: number;
   statementTimeoutMs: number;
   lockTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
@@ -27,6 +29,7 @@ export interface SessionLimits {
 
 const DEFAULT_SESSION_LIMITS: SessionLimits = {
   connectTimeoutMs: 5000,
+  poolWaitMs: 30_000,
   statementTimeoutMs: 30_000,
   lockTimeoutMs: 10_000,
   idleInTransactionTimeoutMs: 30_000,
@@ -60,6 +63,7 @@ export class PostgresDatabase implements Database {
       idleTimeoutMillis: 60_000,
       ...(options.applicationName !== undefined && { application_name: options.applicationName }),
       ...sessionSettings(options.session ?? DEFAULT_SESSION_LIMITS),
+      Client: boundedClient((options.session ?? DEFAULT_SESSION_LIMITS).connectTimeoutMs),
     });
     // Idle clients can error when the server restarts; the pool replaces them.
     pool.on('error', () => undefined);
@@ -149,7 +153,8 @@ function pause(attempt: number): Promise<void> {
 function sessionSettings(limits: SessionLimits): pg.PoolConfig {
   const keepAliveSeconds = Math.max(1, Math.round(limits.keepAliveMs / 1000));
   return {
-    connectionTimeoutMillis: limits.connectTimeoutMs,
+    // The pool's own bound: how long a request waits for a free connection (or a new one).
+    connectionTimeoutMillis: Math.max(limits.poolWaitMs, limits.connectTimeoutMs),
     keepAlive: true,
     keepAliveInitialDelayMillis: limits.keepAliveMs,
     statement_timeout: limits.statementTimeoutMs,
@@ -162,6 +167,19 @@ function sessionSettings(limits: SessionLimits): pg.PoolConfig {
       '-c tcp_keepalives_count=3',
       '-c client_connection_check_interval=2000',
     ].join(' '),
+  };
+}
+
+/**
+ * pg-pool hands its connectionTimeoutMillis to every client it makes; this client connects within
+ * its own, shorter bound instead, so that a server that does not answer is told apart at once
+ * (503) from a pool that is merely busy (the request waits its turn).
+ */
+function boundedClient(connectTimeoutMs: number): typeof pg.Client {
+  return class BoundedClient extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({ ...(typeof config === 'string' ? { connectionString: config } : config), connectionTimeoutMillis: connectTimeoutMs });
+    }
   };
 }
 

@@ -9,15 +9,17 @@ import { DomainError } from '../domain/errors.js';
 const RETRYABLE = new Set(['40P01', '40001']);
 
 /**
- * SQLSTATEs meaning "not now": 08xxx connection exceptions, 57P01–57P03 the server shutting
- * down or starting, 53300 too many connections, 55P03 lock_timeout, 57014 statement_timeout or
- * a cancel, 25P03 idle_in_transaction_session_timeout.
+ * SQLSTATEs meaning "the server is not there for us": 08xxx connection exceptions, 57P01–57P03
+ * the server shutting down or starting, 53300 too many connections. A session bound reached
+ * (55P03 lock_timeout, 57014 statement_timeout) stays a pg error: a caller may expect it (an
+ * Idempotency-Key still in progress), and the HTTP error handler answers the rest 503.
  */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '55P03', '57014', '25P03']);
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 /** Node's socket errors, and pg's own words for a pool or connection timeout (it gives them no code). */
 const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const PG_TIMEOUT_MESSAGES = [
   'timeout exceeded when trying to connect',
+  'timeout expired',
   'Connection terminated',
   'Query read timeout',
   'Client has encountered a connection error',

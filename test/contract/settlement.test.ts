@@ -4,7 +4,7 @@ import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { type PayrollAccounts, type PayrollEntry, accept, estimateAndCreate, quote, readRequest, recordFx, usdToAed } from '../support/payroll.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { type TestServer, anyQuoteConfig, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 
 /**
@@ -17,7 +17,7 @@ import { drain, workerFor } from '../support/worker.js';
 let server: TestServer;
 let worker: ExecutionDeps;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ config: anyQuoteConfig });
   worker = workerFor(server);
 });
 afterAll(() => server.close());

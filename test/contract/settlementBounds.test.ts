@@ -5,7 +5,7 @@ import { lockedPayoutFigures } from '../../src/usecases/estimatePayoutFees.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectSameBalances } from '../support/balances.js';
 import { estimateAndCreate, quote, readRequest, recordFx } from '../support/payroll.js';
-import { type TestServer, startTestServer, testConfig } from '../support/server.js';
+import { type TestServer, anyQuoteConfig, startTestServer, testConfig } from '../support/server.js';
 
 /**
  * Bounds instead of 500s, through the typed client with response
@@ -13,7 +13,7 @@ import { type TestServer, startTestServer, testConfig } from '../support/server.
  */
 
 let server: TestServer;
-beforeAll(async () => (server = await startTestServer()));
+beforeAll(async () => (server = await startTestServer({ config: anyQuoteConfig })));
 afterAll(() => server.close());
 
 const customer = () => server.as(ids.userA);

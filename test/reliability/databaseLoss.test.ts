@@ -12,7 +12,14 @@ import { serveApp, testConfig } from '../support/server.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import type { Listening } from '../support/http.js';
 
-const session = { connectTimeoutMs: 1000, statementTimeoutMs: 1500, lockTimeoutMs: 1000, idleInTransactionTimeoutMs: 5000, keepAliveMs: 2000 };
+const session = {
+  connectTimeoutMs: 1000,
+  poolWaitMs: 30_000,
+  statementTimeoutMs: 1500,
+  lockTimeoutMs: 1000,
+  idleInTransactionTimeoutMs: 5000,
+  keepAliveMs: 2000,
+};
 let fresh: FreshDatabase;
 let relay: TcpRelay;
 let db: PostgresDatabase;

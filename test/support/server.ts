@@ -29,7 +29,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export const testConfig = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', FEE_HASH_TTL_SECONDS: '900' });
+const TEST_ENV = { NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', FEE_HASH_TTL_SECONDS: '900' };
+export const testConfig = loadConfig(TEST_ENV);
+
+/**
+ * The test configuration with a quote allowed anywhere up to twice the current rate: for the
+ * files that test what happens at rates far from the market (a shortfall at accept, a split
+ * rounding to zero), which QUOTE_TOLERANCE_BPS now refuses at the quote.
+ */
+export const anyQuoteConfig = loadConfig({ ...TEST_ENV, QUOTE_TOLERANCE_BPS: '10000' });
 
 /**
  * The real app on `db` on an ephemeral loopback port, logging nothing unless TEST_LOG says so.
