@@ -11,6 +11,8 @@ import { pause, rawRequest } from './client.js';
 import { freePort, startEntry } from '../support/processes.js';
 
 const OUTPUT_LINES_KEPT = 200;
+/** How long a process restarted after a kill has to serve again. */
+const RESTART_MS = 30_000;
 /** Written into a member's output at each start, so that a worker's start line is looked for in its current life only. */
 const LIFE_MARK = '--- started ---';
 const thisLife = (output: string[]): string[] => output.slice(output.lastIndexOf(LIFE_MARK) + 1);
@@ -30,6 +32,7 @@ interface Member {
 export class Fleet {
   readonly instances: Instance[] = [];
   private readonly members: Member[] = [];
+  /** Processes that exited without being killed, or did not serve again after a kill. */
   readonly unexpectedExits: string[] = [];
   readonly kills = { api: 0, worker: 0 };
   /** Milliseconds from a kill to the successor serving (API: /healthz 200; worker: its start line). */
@@ -86,8 +89,12 @@ export class Fleet {
     const killedAt = Date.now();
     await pause(downMs);
     this.spawn(member);
-    await this.ready(member, 60_000);
-    this.restartMs.push(Date.now() - killedAt - downMs);
+    try {
+      await this.ready(member, RESTART_MS);
+      this.restartMs.push(Date.now() - killedAt - downMs);
+    } catch (error) {
+      this.unexpectedExits.push(`${member.name} after its SIGKILL: ${(error as Error).message}:\n${thisLife(member.output).slice(-20).join('\n')}`);
+    }
   }
 
   /** SIGTERM to every member; waits for each to exit. */
