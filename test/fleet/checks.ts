@@ -25,7 +25,8 @@ export async function paymentProblems(db: Database, requestIds: string[]): Promi
     const paysOut = row.status === 'COMPLETED' || row.status === 'PARTIALLY_COMPLETED' || (row.status === 'FAILED' && row.payouts > 0);
     if (paysOut && row.payouts !== 1) problems.push(`split ${row.split_id} (${row.status}) has ${row.payouts} payouts`);
     if (!paysOut && row.payouts !== 0) problems.push(`split ${row.split_id} (${row.status}) has ${row.payouts} payouts, expected none`);
-    if (row.sent + row.credited !== row.payouts) problems.push(`split ${row.split_id}: ${row.sent} payout(s) sent and ${row.credited} credited back for ${row.payouts} payout(s)`);
+    if (row.sent + row.credited !== row.payouts)
+      problems.push(`split ${row.split_id}: ${row.sent} payout(s) sent and ${row.credited} credited back for ${row.payouts} payout(s)`);
     // The rails see a transfer as one operation (its id is their idempotency key): a worker killed
     // between its submit and its record submits again, never a third time.
     if (row.calls > 2) problems.push(`split ${row.split_id}: its payout was submitted ${row.calls} times`);

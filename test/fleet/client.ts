@@ -114,7 +114,9 @@ export class FleetClient {
         continue;
       }
       if (again.status !== call.first.status || !isDeepStrictEqual(again.json, call.first.json)) {
-        mismatches.push(`${call.method} ${call.path} key ${call.key}: first ${call.first.status} ${call.first.text.slice(0, 200)}, again ${again.status} ${again.text.slice(0, 200)}`);
+        mismatches.push(
+          `${call.method} ${call.path} key ${call.key}: first ${call.first.status} ${call.first.text.slice(0, 200)}, again ${again.status} ${again.text.slice(0, 200)}`,
+        );
       }
     }
     return mismatches;

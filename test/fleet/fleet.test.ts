@@ -99,12 +99,16 @@ describe.skipIf(absent.length > 0)(`fleet: ${APIS} API processes and ${WORKERS} 
 
     // Cold start: every process at once on the empty database (migrations and the world under one lock).
     const cold = await fleet.startAll(60_000);
-    expect.soft(cold.down, `processes that did not come up at the cold start:\n${cold.down.map((name) => `${name}:\n${fleet.outputOf(name)}`).join('\n')}`).toEqual([]);
+    expect
+      .soft(cold.down, `processes that did not come up at the cold start:\n${cold.down.map((name) => `${name}:\n${fleet.outputOf(name)}`).join('\n')}`)
+      .toEqual([]);
     if (cold.down.length > 0) await fleet.restartStopped(60_000);
     const coldMs = Date.now() - started;
     db = await PostgresDatabase.open(databaseUrl, { maxConnections: 2 });
 
-    const client = new FleetClient(fleet.instances, (userId) => signAccessToken({ secret: JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined }, userId, 3600));
+    const client = new FleetClient(fleet.instances, (userId) =>
+      signAccessToken({ secret: JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined }, userId, 3600),
+    );
     const eventTypes = ['payroll_request.status_changed', 'transfer.status_changed', 'payout.status_changed'];
     const endpoint = dataOf<{ id: string; secret: string }>(
       await client.call('POST', '/v1/customers/webhook-endpoints', ids.userA, { url: hookUrl, eventTypes, description: 'fleet test' }, 'fleet-webhook'),
@@ -138,7 +142,12 @@ describe.skipIf(absent.length > 0)(`fleet: ${APIS} API processes and ${WORKERS} 
 
     const wrong = results.filter((outcome) => outcome.error || outcome.status !== outcome.plan.expected).map(describeOutcome);
     expect.soft(fleet.unexpectedExits, 'processes that exited without being killed, or did not serve again after a kill').toEqual([]);
-    expect.soft(client.findingSummary(), '5xx answers, connection errors of live instances, calls without an answer').toEqual([]);
+    expect
+      .soft(
+        client.findingSummary(),
+        `5xx answers, connection errors of live instances, calls without an answer; kills at ${fleet.killTimes.join(', ')}; the fleet's warnings:\n${fleet.warnings().join('\n')}`,
+      )
+      .toEqual([]);
     expect.soft(wrong, 'lifecycles that did not end as planned').toEqual([]);
     expect.soft(await paymentProblems(db, requestIds), 'splits not paid exactly once').toEqual([]);
     expect.soft(await ledgerMismatches(db), 'ledger: a currency not summing to zero, or a balance other than its postings').toEqual([]);

@@ -11,6 +11,8 @@ import { pause, rawRequest } from './client.js';
 import { freePort, startEntry } from '../support/processes.js';
 
 const OUTPUT_LINES_KEPT = 200;
+const WARNINGS_KEPT = 60;
+const WARNING = /"level":(4|5|6)\d\b/;
 /** How long a process restarted after a kill has to serve again. */
 const RESTART_MS = 30_000;
 /** Written into a member's output at each start, so that a worker's start line is looked for in its current life only. */
@@ -35,6 +37,10 @@ export class Fleet {
   /** Processes that exited without being killed, or did not serve again after a kill. */
   readonly unexpectedExits: string[] = [];
   readonly kills = { api: 0, worker: 0 };
+  /** The processes' warning and error log lines (pino levels 40 and above), grouped by process and message, with counts. */
+  private readonly warningCounts = new Map<string, number>();
+  /** When each kill happened, to set beside the client's findings. */
+  readonly killTimes: string[] = [];
   /** Milliseconds from a kill to the successor serving (API: /healthz 200; worker: its start line). */
   readonly restartMs: number[] = [];
 
@@ -46,7 +52,15 @@ export class Fleet {
       const port = await freePort();
       const instance: Instance = { name: `api${i}`, url: `http://127.0.0.1:${port}`, up: false, generation: 0 };
       this.instances.push(instance);
-      this.members.push({ name: instance.name, entry: 'src/main.ts', env: { ...this.env.api, PORT: String(port) }, output: [], instance, port, killing: false });
+      this.members.push({
+        name: instance.name,
+        entry: 'src/main.ts',
+        env: { ...this.env.api, PORT: String(port) },
+        output: [],
+        instance,
+        port,
+        killing: false,
+      });
     }
     for (let i = 1; i <= workers; i++) this.members.push({ name: `worker${i}`, entry: 'src/worker/main.ts', env: this.env.worker, output: [], killing: false });
   }
@@ -54,7 +68,14 @@ export class Fleet {
   /** Starts every member at the same instant; resolves with the names of those that came up within `timeoutMs`. */
   async startAll(timeoutMs: number): Promise<{ up: string[]; down: string[] }> {
     for (const member of this.members) this.spawn(member);
-    const results = await Promise.all(this.members.map((member) => this.ready(member, timeoutMs).then(() => true, () => false)));
+    const results = await Promise.all(
+      this.members.map((member) =>
+        this.ready(member, timeoutMs).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
     return {
       up: this.members.filter((_m, i) => results[i]).map((m) => m.name),
       down: this.members.filter((_m, i) => !results[i]).map((m) => m.name),
@@ -86,6 +107,7 @@ export class Fleet {
     }
     member.killing = false;
     this.kills[kind]++;
+    this.killTimes.push(`${member.name} ${new Date().toISOString()}`);
     const killedAt = Date.now();
     await pause(downMs);
     this.spawn(member);
@@ -114,6 +136,23 @@ export class Fleet {
     );
   }
 
+  /** The warnings as `count × process: message (error)`. */
+  warnings(): string[] {
+    return [...this.warningCounts].map(([what, n]) => `${n} × ${what}`);
+  }
+
+  private warn(name: string, line: string): void {
+    let what = line.slice(0, 300);
+    try {
+      const entry = JSON.parse(line) as { msg?: string; err?: { message?: string } | string };
+      what = `${entry.msg ?? ''} (${typeof entry.err === 'string' ? entry.err : (entry.err?.message ?? '')})`;
+    } catch {
+      // not JSON (a stack trace on stderr): kept as is
+    }
+    const key = `${name}: ${what}`;
+    if (this.warningCounts.has(key) || this.warningCounts.size < WARNINGS_KEPT) this.warningCounts.set(key, (this.warningCounts.get(key) ?? 0) + 1);
+  }
+
   /** The last lines a member wrote, for a failure's message. */
   outputOf(name: string): string {
     return (this.members.find((m) => m.name === name)?.output ?? []).slice(-40).join('\n');
@@ -124,7 +163,9 @@ export class Fleet {
     member.child = started.child;
     member.output.push(LIFE_MARK);
     const keep = (chunk: Buffer) => {
-      member.output.push(...chunk.toString().split('\n').filter(Boolean));
+      const lines = chunk.toString().split('\n').filter(Boolean);
+      for (const line of lines) if (WARNING.test(line)) this.warn(member.name, line);
+      member.output.push(...lines);
       if (member.output.length > OUTPUT_LINES_KEPT) member.output.splice(0, member.output.length - OUTPUT_LINES_KEPT);
     };
     started.child.stdout!.on('data', keep);

@@ -97,7 +97,8 @@ async function afterCreate(client: FleetClient, plan: Plan, requestId: string, d
   if (plan.variant === 'cancelBeforeQuote') return void dataOf(await cancel(), 200, 'cancel');
   if (plan.variant === 'typoQuote') {
     const typo = await client.call('POST', `${adminPath}/quote`, admin, quoteBody(RATES.typo), key(plan, 'typo-quote'));
-    if (typo.status !== 400 || errorCode(typo) !== 'VALIDATION_ERROR') throw new Error(`typo quote ${RATES.typo}: expected 400 VALIDATION_ERROR, got ${typo.status} ${typo.text.slice(0, 300)}`);
+    if (typo.status !== 400 || errorCode(typo) !== 'VALIDATION_ERROR')
+      throw new Error(`typo quote ${RATES.typo}: expected 400 VALIDATION_ERROR, got ${typo.status} ${typo.text.slice(0, 300)}`);
   }
   const worse = plan.variant === 'worseQuoteRefused' || plan.variant === 'worseQuoteAccepted';
   dataOf(await client.call('POST', `${adminPath}/quote`, admin, quoteBody(worse ? RATES.worseQuote : RATES.quote), key(plan, 'quote')), 200, 'quote');
@@ -105,7 +106,11 @@ async function afterCreate(client: FleetClient, plan: Plan, requestId: string, d
   dataOf(await client.call('POST', `${path}/accept`, customer, undefined, key(plan, 'accept')), 200, 'accept');
   await waitFor(client, requestId, deadline, (r) => legsCompleted(r) || FINAL.includes(r.status));
   if (plan.variant === 'adminFail') {
-    return void dataOf(await client.call('POST', `${adminPath}/fail`, admin, { reason: 'Fleet test: the FX deal fell through' }, key(plan, 'fail')), 200, 'fail');
+    return void dataOf(
+      await client.call('POST', `${adminPath}/fail`, admin, { reason: 'Fleet test: the FX deal fell through' }, key(plan, 'fail')),
+      200,
+      'fail',
+    );
   }
   const fx = worse ? RATES.worseFx : RATES.fx;
   dataOf(await client.call('POST', `${adminPath}/fx-exchange`, admin, { exchangeRate: fx }, key(plan, 'fx')), 200, 'fx-exchange');
