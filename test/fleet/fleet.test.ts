@@ -152,6 +152,7 @@ describe.skipIf(absent.length > 0)(`fleet: ${APIS} API processes and ${WORKERS} 
     expect.soft(await paymentProblems(db, requestIds), 'splits not paid exactly once').toEqual([]);
     expect.soft(await ledgerMismatches(db), 'ledger: a currency not summing to zero, or a balance other than its postings').toEqual([]);
     expect.soft(replayMismatches, 'Idempotency-Keys answering otherwise on another instance').toEqual([]);
+    expect.soft(receiver.deliveries.size, 'webhook events received').toBeGreaterThan(0);
     expect.soft(missing, 'webhook events never delivered').toEqual([]);
     expect.soft(await undeliveredCounts(db, endpoint.id), 'deliveries not SUCCEEDED').toEqual({});
     expect.soft(receiver.badSignatures, 'deliveries with a bad signature').toBe(0);
