@@ -25,7 +25,7 @@ import { redisAnswers } from '../support/redis.js';
 import { deadlocks, expectedEventIds, paymentProblems, payoutOutcomes, undeliveredCounts } from './checks.js';
 import { FleetClient, dataOf, pause } from './client.js';
 import { Fleet } from './fleet.js';
-import { type Outcome, planLifecycles, runLifecycle } from './lifecycles.js';
+import { type Outcome, type Plan, planLifecycles, runLifecycle } from './lifecycles.js';
 import { WebhookReceiver } from './receiver.js';
 import { writeFleetWorld } from './world.js';
 
@@ -96,74 +96,27 @@ describe.skipIf(absent.length > 0)(`fleet: ${APIS} API processes and ${WORKERS} 
     const hookUrl = await receiver.start();
     fleet = new Fleet(fleetEnv(worldFile, databaseUrl));
     await fleet.plan(APIS, WORKERS);
-
-    // Cold start: every process at once on the empty database (migrations and the world under one lock).
-    const cold = await fleet.startAll(60_000);
-    expect
-      .soft(cold.down, `processes that did not come up at the cold start:\n${cold.down.map((name) => `${name}:\n${fleet.outputOf(name)}`).join('\n')}`)
-      .toEqual([]);
-    if (cold.down.length > 0) await fleet.restartStopped(60_000);
-    const coldMs = Date.now() - started;
+    const cold = await coldStart(fleet);
     db = await PostgresDatabase.open(databaseUrl, { maxConnections: 2 });
-
     const client = new FleetClient(fleet.instances, (userId) =>
       signAccessToken({ secret: JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined }, userId, 3600),
     );
-    const eventTypes = ['payroll_request.status_changed', 'transfer.status_changed', 'payout.status_changed'];
-    const endpoint = dataOf<{ id: string; secret: string }>(
-      await client.call('POST', '/v1/customers/webhook-endpoints', ids.userA, { url: hookUrl, eventTypes, description: 'fleet test' }, 'fleet-webhook'),
-      201,
-      'register the webhook endpoint',
-    );
+    const endpoint = await registerWebhook(client, hookUrl);
     receiver.secret = endpoint.secret;
 
-    // The lifecycles, started over a few seconds, and the kills alongside them.
     const plans = planLifecycles(LIFECYCLES, PER_REQUEST, world.beneficiaryIds, (id) => world.failing.has(id));
-    const runStarted = Date.now();
-    const deadline = runStarted + LIFECYCLES_MS;
-    client.giveUpAt = deadline + GRACE_MS;
-    const outcomes = Promise.all(plans.map(async (plan) => (await pause(plan.index * 150), runLifecycle(client, plan, deadline))));
-    const kills = (async () => {
-      for (let round = 0; round < KILLS_EACH && Date.now() < deadline; round++) {
-        await pause(2500);
-        await fleet.killAndRestart('api', round % APIS, 500);
-        await pause(2500);
-        await fleet.killAndRestart('worker', round % WORKERS, 500);
-      }
-    })();
-    const [results] = await Promise.all([outcomes, kills]);
-    const lifecyclesMs = Date.now() - runStarted;
-
-    // Webhooks: every event of the endpoint's types since it was registered reaches the receiver.
+    const { results, lifecyclesMs } = await runUnderKills(fleet, client, plans);
     const requestIds = results.flatMap((outcome) => (outcome.requestId ? [outcome.requestId] : []));
     const missing = await waitForWebhooks(db, endpoint.id, receiver);
     const replayMismatches = await client.replayKeys(REPLAY_MS);
     await fleet.stopAll();
 
-    const wrong = results.filter((outcome) => outcome.error || outcome.status !== outcome.plan.expected).map(describeOutcome);
-    expect.soft(fleet.unexpectedExits, 'processes that exited without being killed, or did not serve again after a kill').toEqual([]);
-    expect
-      .soft(
-        client.findingSummary(),
-        `5xx answers, connection errors of live instances, calls without an answer; kills at ${fleet.killTimes.join(', ')}; the fleet's warnings:\n${fleet.warnings().join('\n')}`,
-      )
-      .toEqual([]);
-    expect.soft(wrong, 'lifecycles that did not end as planned').toEqual([]);
-    expect.soft(await paymentProblems(db, requestIds), 'splits not paid exactly once').toEqual([]);
-    expect.soft(await ledgerMismatches(db), 'ledger: a currency not summing to zero, or a balance other than its postings').toEqual([]);
-    expect.soft(replayMismatches, 'Idempotency-Keys answering otherwise on another instance').toEqual([]);
-    expect.soft(receiver.deliveries.size, 'webhook events received').toBeGreaterThan(0);
-    expect.soft(missing, 'webhook events never delivered').toEqual([]);
-    expect.soft(await undeliveredCounts(db, endpoint.id), 'deliveries not SUCCEEDED').toEqual({});
-    expect.soft(receiver.badSignatures, 'deliveries with a bad signature').toBe(0);
-    expect.soft(fleet.kills.api).toBeGreaterThanOrEqual(KILLS_EACH);
-    expect.soft(fleet.kills.worker).toBeGreaterThanOrEqual(KILLS_EACH);
-
-    const statuses = countBy(results.map((outcome) => outcome.status ?? 'ERROR'));
+    await checkInvariants({ fleet, client, receiver, db, results, requestIds, missing, replayMismatches, endpointId: endpoint.id });
+    const payouts = await payoutOutcomes(db, requestIds);
     console.log(
-      `[fleet] ${LIFECYCLES} lifecycles on ${APIS} APIs + ${WORKERS} workers: ${JSON.stringify(statuses)}; payouts ${JSON.stringify(await payoutOutcomes(db, requestIds))}; ` +
-        `cold start of ${APIS + WORKERS} processes ${coldMs} ms (${cold.up.length} of ${APIS + WORKERS} up at once); lifecycles ${lifecyclesMs} ms; ` +
-        `SIGKILLs: ${fleet.kills.api} API, ${fleet.kills.worker} worker (restart to serving ${fleet.restartMs.join('/')} ms); ` +
+      `[fleet] ${LIFECYCLES} lifecycles on ${APIS} APIs + ${WORKERS} workers: ${JSON.stringify(countBy(results.map((o) => o.status ?? 'ERROR')))}; ` +
+        `payouts ${JSON.stringify(payouts)}; cold start of ${APIS + WORKERS} processes ${cold.ms} ms (${cold.up} of ${APIS + WORKERS} up at once); ` +
+        `lifecycles ${lifecyclesMs} ms; SIGKILLs: ${fleet.kills.api} API, ${fleet.kills.worker} worker (restart to serving ${fleet.restartMs.join('/')} ms); ` +
         `calls ${client.counts.calls}, attempts ${client.counts.attempts} (connection errors of killed processes ${client.counts.killedConnectionErrors}, ` +
         `in-progress key retries ${client.counts.inProgressRetries}); keys replayed ${client.keyed.length} (${replayMismatches.length} mismatched); ` +
         `webhook events ${receiver.deliveries.size} (${receiver.duplicates} duplicate deliveries); findings ${client.findings.length}; ` +
@@ -171,6 +124,73 @@ describe.skipIf(absent.length > 0)(`fleet: ${APIS} API processes and ${WORKERS} 
     );
   }, 300_000);
 });
+
+/** Every process at once on the empty database (migrations and the world under one lock): all must come up. */
+async function coldStart(fleet: Fleet): Promise<{ ms: number; up: number }> {
+  const started = Date.now();
+  const cold = await fleet.startAll(60_000);
+  const outputs = cold.down.map((name) => `${name}:\n${fleet.outputOf(name)}`).join('\n');
+  expect.soft(cold.down, `processes that did not come up at the cold start:\n${outputs}`).toEqual([]);
+  // Those that failed are started again, so that the rest of the run still says what it can.
+  if (cold.down.length > 0) await fleet.restartStopped(60_000);
+  return { ms: Date.now() - started, up: cold.up.length };
+}
+
+/** Customer A's webhook endpoint for every event type, pointing at the receiver. */
+async function registerWebhook(client: FleetClient, url: string): Promise<{ id: string; secret: string }> {
+  const eventTypes = ['payroll_request.status_changed', 'transfer.status_changed', 'payout.status_changed'];
+  const answer = await client.call('POST', '/v1/customers/webhook-endpoints', ids.userA, { url, eventTypes, description: 'fleet test' }, 'fleet-webhook');
+  return dataOf<{ id: string; secret: string }>(answer, 201, 'register the webhook endpoint');
+}
+
+/** The lifecycles, started 150 ms apart, and alongside them the kills: an API process, then a worker, every 2.5 s. */
+async function runUnderKills(fleet: Fleet, client: FleetClient, plans: Plan[]): Promise<{ results: Outcome[]; lifecyclesMs: number }> {
+  const runStarted = Date.now();
+  const deadline = runStarted + LIFECYCLES_MS;
+  client.giveUpAt = deadline + GRACE_MS;
+  const outcomes = Promise.all(plans.map(async (plan) => (await pause(plan.index * 150), runLifecycle(client, plan, deadline))));
+  const kills = (async () => {
+    for (let round = 0; round < KILLS_EACH && Date.now() < deadline; round++) {
+      await pause(2500);
+      await fleet.killAndRestart('api', round % APIS, 500);
+      await pause(2500);
+      await fleet.killAndRestart('worker', round % WORKERS, 500);
+    }
+  })();
+  const [results] = await Promise.all([outcomes, kills]);
+  return { results, lifecyclesMs: Date.now() - runStarted };
+}
+
+interface RunFacts {
+  fleet: Fleet;
+  client: FleetClient;
+  receiver: WebhookReceiver;
+  db: PostgresDatabase;
+  results: Outcome[];
+  requestIds: string[];
+  missing: string[];
+  replayMismatches: string[];
+  endpointId: string;
+}
+
+/** Every invariant, softly: one run reports every failure. */
+async function checkInvariants(run: RunFacts): Promise<void> {
+  const { fleet, client, receiver, db } = run;
+  const wrong = run.results.filter((outcome) => outcome.error || outcome.status !== outcome.plan.expected).map(describeOutcome);
+  const context = `kills at ${fleet.killTimes.join(', ')}; the fleet's warnings:\n${fleet.warnings().join('\n')}`;
+  expect.soft(fleet.unexpectedExits, 'processes that exited without being killed, or did not serve again after a kill').toEqual([]);
+  expect.soft(client.findingSummary(), `5xx answers, connection errors of live instances, calls without an answer; ${context}`).toEqual([]);
+  expect.soft(wrong, 'lifecycles that did not end as planned').toEqual([]);
+  expect.soft(await paymentProblems(db, run.requestIds), 'splits not paid exactly once').toEqual([]);
+  expect.soft(await ledgerMismatches(db), 'ledger: a currency not summing to zero, or a balance other than its postings').toEqual([]);
+  expect.soft(run.replayMismatches, 'Idempotency-Keys answering otherwise on another instance').toEqual([]);
+  expect.soft(receiver.deliveries.size, 'webhook events received').toBeGreaterThan(0);
+  expect.soft(run.missing, 'webhook events never delivered').toEqual([]);
+  expect.soft(await undeliveredCounts(db, run.endpointId), 'deliveries not SUCCEEDED').toEqual({});
+  expect.soft(receiver.badSignatures, 'deliveries with a bad signature').toBe(0);
+  expect.soft(fleet.kills.api, 'API processes killed').toBeGreaterThanOrEqual(KILLS_EACH);
+  expect.soft(fleet.kills.worker, 'workers killed').toBeGreaterThanOrEqual(KILLS_EACH);
+}
 
 /** The environment of the API processes and the workers: production mode, its own secrets, Redis with a prefix of its own. */
 function fleetEnv(worldFile: string, databaseUrl: string): { api: NodeJS.ProcessEnv; worker: NodeJS.ProcessEnv } {
