@@ -1,5 +1,5 @@
 import type { WebhookSender } from '../adapters/webhookSender.js';
-import { signWebhook } from '../../packages/client/src/webhooks.js';
+import { signWebhook } from '../domain/webhookSignature.js';
 import { FAILING_AFTER_CONSECUTIVE_FAILURES, WEBHOOK_RETRY_WINDOW_MS, nextAttemptDelayMs } from '../domain/webhooks.js';
 import type { Database } from '../store/db.js';
 import { claimDueDeliveries, recordAttempt } from '../store/webhooks.js';
