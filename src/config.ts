@@ -1,6 +1,6 @@
 /**
  * Every setting the service reads from its environment, parsed once at start-up.
- * The README's configuration table mirrors this file.
+ * The configuration table of docs/operations.md mirrors this file.
  */
 const DEVELOPMENT_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
 const DEVELOPMENT_FEE_HASH_SECRET = 'development-only-fee-hash-secret-change-me-012345';
@@ -49,7 +49,7 @@ export interface Config {
   /** V8's heap growing factor as a percentage above the live heap after a full GC; 0: V8's own choice (src/composition/heap.ts). */
   heapGrowingPercent: number;
   webhookAllowLoopback: boolean;
-  /** What the worker deletes, and when (README, "Security": every window). */
+  /** What the worker deletes, and when (docs/security.md: every window). */
   retention: { idempotencyKeyHours: number; eventDays: number; expiredEstimateHours: number; intervalSeconds: number };
   /** Tests only (read only under NODE_ENV=test): a fault point of src/usecases/faults.ts where the process kills itself. */
   testFault: string | undefined;

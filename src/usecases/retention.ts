@@ -15,7 +15,7 @@ const HOUR_MS = 3_600_000;
 /**
  * One retention pass of the worker: at most `batch` rows of each kind, each kind in its own short
  * transaction, so that deleting never holds locks for long or competes with the payroll work.
- * The windows (config `retention`, every one in the README's security section):
+ * The windows (config `retention`, every one in docs/security.md):
  * - fee estimates never used, an hour (EXPIRED_ESTIMATE_RETENTION_HOURS) after they expired —
  *   until then a late creation still gets FEE_HASH_EXPIRED rather than NOT_FOUND;
  * - Idempotency-Keys 24 hours (IDEMPOTENCY_KEY_RETENTION_HOURS, never less: the spec promises
