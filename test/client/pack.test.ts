@@ -13,7 +13,7 @@ import { ids } from '../fixtures/world.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { inRepo, run, withBuildLock } from '../support/build.js';
 import { typeCheck } from '../support/typecheck.js';
-import { readmeExample } from './readme.js';
+import { consumerSetup, readmeExample, typeScriptSnippets } from './readme.js';
 
 const CLIENT = 'payroll-fee-service';
 /** What the tarball holds: the compiled client, the generated types, the bundled spec, README, package.json. */
@@ -142,6 +142,30 @@ describe('the installed package, as a consumer gets it', () => {
     // skipLibCheck off: the published .d.ts files themselves must compile in the consumer.
     typeCheck(consumer, { include: ['*.ts'], skipLibCheck: false });
   }, 60_000);
+
+  it('type-checks every TypeScript block of the READMEs and guides with the consumer setup docs/client.md shows', () => {
+    const { packageJson, tsconfig } = consumerSetup();
+    expect(packageJson.type, 'the consumer is an ES module project (top-level await)').toBe('module');
+    expect(Object.keys(packageJson.dependencies as object)).toEqual([CLIENT]);
+    const snippets = typeScriptSnippets();
+    expect(snippets.length).toBeGreaterThanOrEqual(3);
+    const dir = join(consumer, 'snippets');
+    mkdirSync(dir, { recursive: true });
+    for (const snippet of snippets) writeFileSync(join(dir, snippet.name), snippet.source);
+    // The guide's tsconfig as written; only where @types/node lives is added (the consumer installs it itself).
+    const compilerOptions = { ...tsconfig.compilerOptions, typeRoots: [inRepo('node_modules', '@types')] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'snippets', private: true, type: packageJson.type }));
+    run(process.execPath, [inRepo('node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir });
+  }, 60_000);
+
+  it('imports no node: module anywhere in the package (it runs on Deno, Bun, browsers and edge runtimes)', () => {
+    const dist = join(consumer, 'node_modules', CLIENT, 'dist');
+    const offenders = readdirSync(dist)
+      .filter((name) => name.endsWith('.js') || name.endsWith('.d.ts'))
+      .filter((name) => /(?:from\s*|import\s*\(\s*|require\s*\(\s*)['"]node:/.test(readFileSync(join(dist, name), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
 
   it('runs against the server: the compiled client, its errors, and the bundled spec', async () => {
     writeFileSync(

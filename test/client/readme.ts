@@ -1,14 +1,51 @@
-// The README's client usage example: the ```ts block right after the marker comment below.
-import { readFileSync } from 'node:fs';
+// The TypeScript in the READMEs and guides, as a consumer would paste it: every ```ts block, and the
+// consumer's package.json and tsconfig.json that docs/client.md shows once.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { inRepo } from '../support/build.js';
 
-const README_MARKER = '<!-- client usage example: type-checked by test/client/readme-example.test.ts -->';
+const CLIENT_GUIDE = inRepo('docs', 'client.md');
+const EXAMPLE_MARKER = '<!-- client usage example: type-checked by test/client/readme-example.test.ts -->';
 
-export function readmeExample(): string {
-  const readme = readFileSync(inRepo('README.md'), 'utf8');
-  const at = readme.indexOf(README_MARKER);
-  if (at < 0) throw new Error(`README.md has no "${README_MARKER}" line`);
-  const block = /^```ts\n([\s\S]*?)^```$/m.exec(readme.slice(at + README_MARKER.length));
-  if (!block) throw new Error('README.md: no ```ts block after the client usage example marker');
+/** The first fenced block of `language` after `marker` in `file`. */
+function blockAfter(file: string, marker: string, language: string): string {
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf(marker);
+  if (at < 0) throw new Error(`${file} has no "${marker}" line`);
+  const block = new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'm').exec(text.slice(at + marker.length));
+  if (!block) throw new Error(`${file}: no \`\`\`${language} block after "${marker}"`);
   return block[1]!;
+}
+
+/** The client usage example of docs/client.md. */
+export function readmeExample(): string {
+  return blockAfter(CLIENT_GUIDE, EXAMPLE_MARKER, 'ts');
+}
+
+/** The consumer's package.json and tsconfig.json, as docs/client.md shows them. */
+export function consumerSetup(): { packageJson: Record<string, unknown>; tsconfig: { compilerOptions: Record<string, unknown> } } {
+  return {
+    packageJson: JSON.parse(blockAfter(CLIENT_GUIDE, '<!-- consumer package.json -->', 'json')) as Record<string, unknown>,
+    tsconfig: JSON.parse(blockAfter(CLIENT_GUIDE, '<!-- consumer tsconfig.json -->', 'json')) as { compilerOptions: Record<string, unknown> },
+  };
+}
+
+/** The markdown files a reader of the project meets: the READMEs and every guide under docs/. */
+export function documents(): string[] {
+  const guides = readdirSync(inRepo('docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => inRepo('docs', name));
+  return [inRepo('README.md'), inRepo('packages', 'client', 'README.md'), ...guides].filter((file) => existsSync(file));
+}
+
+/** Every ```ts block of those files, named after its file and position (`docs_webhooks_1.ts`). */
+export function typeScriptSnippets(): Array<{ name: string; source: string }> {
+  return documents().flatMap((file) => {
+    const text = readFileSync(file, 'utf8');
+    const base = file
+      .slice(inRepo().length + 1)
+      .replace(/\.md$/, '')
+      .replace(/[^A-Za-z0-9]+/g, '_');
+    return [...text.matchAll(/^```(?:ts|typescript)\n([\s\S]*?)^```$/gm)].map((match, index) => ({ name: `${base}_${index + 1}.ts`, source: match[1]! }));
+  });
 }

@@ -1,9 +1,11 @@
-// The README's lifecycle walkthrough ("### The whole lifecycle with curl", its ```sh block), run as a
-// reader runs it: bash with `set -euo pipefail`, against `npm start`'s entry point on a free port (API),
-// twice in a row on the same server. Both runs must finish without a failing command (curl
-// --fail-with-body makes an error answer one), reach a COMPLETED payroll request of their own and show
-// a statement whose newest balanceAfter is the balance. It starts from zero ids (as a new client would): every id
-// comes from an answer, none of the demo world's is written in it.
+// The walkthrough guide (docs/walkthrough.md) and the README's tour, run as a reader runs them: bash
+// with `set -euo pipefail` (so an unset variable fails too), against `npm start`'s entry point on a
+// free port (API). The lifecycle block ("## The whole lifecycle with curl") runs twice in a row on the
+// same server, then the guide's blocks one after the other in one shell, then the README's tour. Each
+// run must finish without a failing command (curl --fail-with-body makes an error answer one); the
+// lifecycle reaches a COMPLETED payroll request of its own and shows a statement whose newest
+// balanceAfter is the balance. It starts from zero ids: every id comes from an answer, none of the
+// demo world's is written in it.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Decimal } from 'decimal.js';
@@ -11,17 +13,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inRepo } from '../support/build.js';
 import { type Service, freePort, killLeftovers, startService, stop } from '../support/processes.js';
 
-const HEADING = '### The whole lifecycle with curl';
+const GUIDE = 'docs/walkthrough.md';
+const HEADING = '## The whole lifecycle with curl';
+const TOUR_MARKER = '<!-- tour: run by test/process/walkthrough.test.ts -->';
 
-/** The first ```sh block after the walkthrough's heading. */
-function walkthrough(): string {
-  const readme = readFileSync(inRepo('README.md'), 'utf8');
-  const at = readme.indexOf(HEADING);
-  if (at < 0) throw new Error(`README.md has no "${HEADING}" heading`);
-  const block = /^```sh\n([\s\S]*?)^```$/m.exec(readme.slice(at));
-  if (!block) throw new Error(`README.md: no \`\`\`sh block after "${HEADING}"`);
+/** The first ```sh block after `marker` in `file`. */
+function blockAfter(file: string, marker: string): string {
+  const text = readFileSync(inRepo(file), 'utf8');
+  const at = text.indexOf(marker);
+  if (at < 0) throw new Error(`${file} has no "${marker}"`);
+  const block = /^```sh\n([\s\S]*?)^```$/m.exec(text.slice(at));
+  if (!block) throw new Error(`${file}: no \`\`\`sh block after "${marker}"`);
   return block[1]!;
 }
+
+const walkthrough = () => blockAfter(GUIDE, HEADING);
+/** Every ```sh block of the guide, in order, as one script. */
+const wholeGuide = () => [...readFileSync(inRepo(GUIDE), 'utf8').matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!).join('\n');
 
 interface Run {
   code: number;
@@ -52,7 +60,7 @@ afterAll(async () => {
   killLeftovers();
 });
 
-describe('README: the lifecycle walkthrough', () => {
+describe('docs/walkthrough.md and the README tour', () => {
   it('reads API from the environment and hard-codes no port', () => {
     const script = walkthrough();
     expect(script).toMatch(/^API=\$\{API:-http:\/\/localhost:3000\}$/m);
@@ -95,6 +103,26 @@ describe('README: the lifecycle walkthrough', () => {
     // The second run paid the same payroll again: 1557.99 USD less.
     expect(new Decimal(balances[0]!).minus(balances[1]!).toFixed(2)).toBe('1557.99');
   }, 300_000);
+
+  it('runs every block of the guide in one shell, in order, with no unset variable and no failing command', async () => {
+    const script = wholeGuide();
+    expect(script).not.toMatch(/uuidgen/);
+    const run = await runBash(script, { API: api, NODE_ENV: 'development' });
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^payroll request [0-9a-f-]{36}: COMPLETED$/m);
+    expect(run.stdout).toContain('"reference":"Wire 2026-11-23"');
+  }, 300_000);
+
+  it('the README tour runs as written and ends with a payout estimate', async () => {
+    const script = blockAfter('README.md', TOUR_MARKER);
+    expect(script.split('\n').filter((line) => line.trim() !== '').length).toBeLessThanOrEqual(12);
+    const run = await runBash(script, { API: api, NODE_ENV: 'development' });
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    const last = JSON.parse(run.stdout.trim().split('\n').pop()!) as { success: boolean; data: { feeHash: string; amount: number } };
+    expect(last.success).toBe(true);
+    expect(last.data.amount).toBe(1500);
+    expect(last.data.feeHash).toMatch(/:/);
+  }, 120_000);
 
   it('stops at the first error answer (the check is not vacuous)', async () => {
     const broken = walkthrough().replace('"amount":"1000.00"', '"amount":"-1"');

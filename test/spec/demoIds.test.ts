@@ -1,12 +1,13 @@
-// The demo world's ids that the README and the spec show come from worlds/demo.json: every id of
-// the demo world's form (7b1eKKKK-…) written in the README (its table of ids, abbreviated ones and
-// {1..N} ranges included) or in the spec is one the demo world holds, and the README's table names
-// the payroll requests' statuses in the order of their ids.
+// The demo world's ids that the guides and the spec show come from worlds/demo.json: every id of
+// the demo world's form (7b1eKKKK-…) written in the READMEs, the guides (the table of ids in
+// docs/operations.md, abbreviated ones and {1..N} ranges included) or in the spec is one the demo
+// world holds, and the table names the payroll requests' statuses in the order of their ids.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../reliability/spec.js';
 import { inRepo } from '../support/build.js';
+import { documents } from '../client/readme.js';
 import { DEMO_WORLD } from './examples.js';
 
 const DEMO_ID = /7b1e[0-9a-f]{4}-0000-4000-8000-[0-9a-f]{12}/g;
@@ -48,16 +49,16 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('demo-world ids', () => {
-  const readme = readFileSync(inRepo('README.md'), 'utf8');
+  const readme = readFileSync(inRepo('docs', 'operations.md'), 'utf8');
   const tableRows = readme.split('\n').filter((line) => line.startsWith('|') && /7b1e/.test(line));
 
-  it('the README’s table of ids lists ids the demo world holds', () => {
-    expect(tableRows.length, 'the README has a table of the demo world’s ids').toBeGreaterThan(0);
+  it('the operations guide’s table of ids lists ids the demo world holds', () => {
+    expect(tableRows.length, 'docs/operations.md has a table of the demo world’s ids').toBeGreaterThan(0);
     const listed = tableRows.flatMap((row) => idsInCell(row));
     expect(listed.filter((id) => !demoIds.has(id))).toEqual([]);
   });
 
-  it('the README’s table names the statuses of the demo payroll requests in the order of their ids', async () => {
+  it('the operations guide’s table names the statuses of the demo payroll requests in the order of their ids', async () => {
     const statuses = ((await loadSpec()).raw.components.schemas.PayrollRequestStatus!.enum ?? []) as string[];
     for (const row of tableRows) {
       const [label = '', cell = ''] = row.split('|').slice(1);
@@ -70,8 +71,8 @@ describe('demo-world ids', () => {
     }
   });
 
-  it('every demo-world id in the README and in the spec is one the demo world holds', () => {
-    const sources = [inRepo('README.md'), ...filesUnder(inRepo('openapi')).filter((path) => !path.includes(`${join('openapi', 'released')}`))];
+  it('every demo-world id in the READMEs, the guides and the spec is one the demo world holds', () => {
+    const sources = [...documents(), ...filesUnder(inRepo('openapi')).filter((path) => !path.includes(`${join('openapi', 'released')}`))];
     const unknown = sources.flatMap((path) =>
       [...readFileSync(path, 'utf8').matchAll(DEMO_ID)]
         .map((match) => match[0])
