@@ -1,27 +1,38 @@
-// npm run docs: the reference site, dist/docs/index.html, built from the bundled spec (dist/openapi.yaml,
-// written by `npm run bundle` just before) and viewable with no network at all:
+// npm run docs: the reference site, dist/docs/index.html, built from the bundled spec (dist/openapi.yaml
+// and dist/openapi.json, bundled here first) with the guides of docs/ added as pages
+// (scripts/docs-guides.ts), and viewable with no network at all:
 //  - `--inlineBundle` puts Redoc's script in the page instead of loading it from Redocly's CDN;
 //  - the only other remote resource, the "API docs by Redocly" logo image, is replaced by an inline
 //    SVG (the attribution text and link stay).
 // The browser test (test/docs/docs.test.ts) opens the page with every non-local request blocked.
+// It prints nothing unless something is wrong: Redocly's own banners and progress lines are shown
+// only when a step fails.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { withGuides } from './docs-guides.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const spec = 'dist/openapi.yaml';
+const site = 'dist/docs/site.json';
 const output = 'dist/docs/index.html';
 
-if (!existsSync(new URL(`../${spec}`, import.meta.url))) {
-  console.error(`${spec} is missing: run 'npm run bundle' first (npm run docs does)`);
-  process.exit(1);
+/** Runs a Redocly command, quietly: its output is printed only when it fails. */
+function redocly(args: string[]): void {
+  try {
+    execFileSync('npx', ['--no-install', 'redocly', ...args], { cwd: root, stdio: 'pipe', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: Buffer; stderr?: Buffer };
+    console.error(`redocly ${args.join(' ')} failed:\n${stdout?.toString() ?? ''}${stderr?.toString() ?? ''}`);
+    process.exit(1);
+  }
 }
 
-execFileSync('npx', ['--no-install', 'redocly', 'build-docs', spec, '-o', output, '--inlineBundle', '--title', 'Payroll Fee Estimation API'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-});
+redocly(['bundle', 'openapi/openapi.yaml', '-o', 'dist/openapi.yaml']);
+redocly(['bundle', 'openapi/openapi.yaml', '-o', 'dist/openapi.json']);
+mkdirSync(new URL('../dist/docs/', import.meta.url), { recursive: true });
+const bundled = JSON.parse(readFileSync(new URL('../dist/openapi.json', import.meta.url), 'utf8')) as Parameters<typeof withGuides>[0];
+writeFileSync(new URL(`../${site}`, import.meta.url), JSON.stringify(withGuides(bundled)));
+redocly(['build-docs', site, '-o', output, '--inlineBundle', '--title', 'Payroll Fee Estimation API']);
 
 const logo = (text: string) =>
   'data:image/svg+xml,' +
@@ -47,14 +58,17 @@ if (remote.length > 0) {
 //    1440 px (Redoc gives the samples half of it, which left ~480 px of text per line);
 //  - a word is never broken inside a table cell (Redoc lets inline code break anywhere): a table wider
 //    than its column scrolls sideways inside itself, never the page;
-//  - code blocks and samples wrap their long lines instead of cutting an error message off.
+//  - code blocks and samples wrap their long lines instead of cutting an error message off;
+//  - on a phone (390 px) the title is set smaller and never broken inside a word (Redoc breaks
+//    "Distribution" to fit 36 px type beside its Copy button), nor are the menu's labels.
 const READING_CSS = `
 :root { --panel-samples-width: 36%; }
 table.md { display: block; overflow-x: auto; max-width: 100%; width: auto; }
 table.md th, table.md td, table.md code { word-break: normal; overflow-wrap: normal; }
 table.md code { white-space: nowrap; }
 pre, pre code { white-space: pre-wrap !important; overflow-wrap: anywhere; word-break: normal; }
+h1, [data-component-name="Menu/Menu"] label, [data-component-name="Menu/Menu"] span { overflow-wrap: normal !important; word-break: normal !important; hyphens: manual; }
+@media (max-width: 600px) { h1 { font-size: 24px !important; line-height: 1.3 !important; } }
 `;
 html = html.replace('</head>', `<style id="payroll-docs-reading">${READING_CSS}</style>\n</head>`);
 writeFileSync(file, html);
-console.log(`${output}: no CDN resource; open it from disk or any static server`);

@@ -9,11 +9,15 @@
  * - Any bearer token is accepted; a missing one is 401 `UNAUTHORIZED`.
  * - Otherwise the operation's success example: its first 2xx response, its first named example.
  *   `Prefer: example=<name>` picks another example of the operation (an error example too, with its
- *   status); `Prefer: code=<status>` picks that status's first example.
+ *   status); `Prefer: code=<status>` picks that status's first example. A name or status the
+ *   operation has no example for is the client's mistake: 400 `VALIDATION_ERROR` listing the ones it has.
+ * - The payroll CSV upload's query parameters are checked as the service checks them: required
+ *   with a `text/csv` body, refused with a JSON one (the same functions).
  */
 import { readFileSync } from 'node:fs';
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { refuseCsvQueryWithJson, requireCsvQuery } from '../../src/domain/payrollCsvQuery.js';
 import { sendError } from '../../src/http/envelope.js';
 import { errorHandler, notFoundHandler } from '../../src/http/errorHandler.js';
 import { requestId } from '../../src/http/requestContext.js';
@@ -106,14 +110,34 @@ function answerFromExamples(spec: BundledSpec): RequestHandler {
     const prefer = req.header('Prefer');
     const answer = chooseAnswer(spec, byOperation.get(operationId) ?? {}, prefer);
     if (!answer) {
-      const asked = prefer ? ` matching "Prefer: ${prefer}"` : '';
-      return sendError(res, 'INTERNAL_ERROR', `The mock has no example${asked} for ${operationId}`);
+      const responses = byOperation.get(operationId) ?? {};
+      const names = Object.values(responses).flatMap((response) => examplesOf(spec, response).examples.map(([name]) => name));
+      const has = `its examples: ${names.join(', ') || 'none'}; its statuses: ${Object.keys(responses).join(', ')}`;
+      if (prefer) return sendError(res, 'VALIDATION_ERROR', `header.Prefer: ${operationId} has no example matching "${prefer}" (${has})`);
+      return sendError(res, 'INTERNAL_ERROR', `The mock has no success example for ${operationId}`);
     }
     if (answer.body === undefined) return void res.status(answer.status).end();
     if (answer.mediaType && answer.mediaType !== 'application/json') return void res.status(answer.status).type(answer.mediaType).send(answer.body);
     res.status(answer.status).json(answer.body);
   };
 }
+
+/** The operations that take a payroll CSV file, with what the file needs in the query. */
+const CSV_UPLOADS: Record<string, 'estimate' | 'create'> = { estimatePayrollFee: 'estimate', createPayrollRequest: 'create' };
+
+/** The service's own check of the CSV upload's query parameters (src/domain/payrollCsvQuery.ts). */
+const csvQueryChecks: RequestHandler = (req, _res, next) => {
+  const operation = CSV_UPLOADS[(req as { openapi?: { schema?: Operation } }).openapi?.schema?.operationId ?? ''];
+  if (!operation) return next();
+  const query = req.query as Record<string, string | undefined>;
+  try {
+    if (req.is('text/csv')) requireCsvQuery(query, operation);
+    else refuseCsvQueryWithJson(query);
+    next();
+  } catch (error) {
+    next(error);
+  }
+};
 
 /** The mock app on a bundled spec in JSON (dist/openapi.json, as `npm run bundle` writes it). */
 export function createMockApp(specFile: string): Express {
@@ -136,6 +160,7 @@ export function createMockApp(specFile: string): Express {
       ajvFormats: { mode: 'full' },
     }),
   );
+  app.use(csvQueryChecks);
   app.use(answerFromExamples(spec));
   app.use(notFoundHandler);
   app.use(errorHandler(createLogger('silent')));

@@ -1,8 +1,10 @@
 import type { components } from '../../generated/api.js';
-import { DomainError, type ErrorDetail, validationError, validationProblems } from '../domain/errors.js';
+import { DomainError, type ErrorDetail, validationProblems } from '../domain/errors.js';
 import { settlementScales } from '../domain/minorUnits.js';
 import { type ResolvedCsvEntry, namedBeneficiaries, resolveCsvBeneficiaries } from '../domain/payrollCsvBeneficiaries.js';
 import { payrollCsvTemplateText, readPayrollCsvLayout } from '../domain/payrollCsvFile.js';
+import { type PayrollCsvQuery, requireCsvQuery } from '../domain/payrollCsvQuery.js';
+export { refuseCsvQueryWithJson } from '../domain/payrollCsvQuery.js';
 import { readPayrollCsvEntries } from '../domain/payrollCsvRows.js';
 import { findBeneficiariesByIdOrReference } from '../store/referenceData.js';
 import { createPayrollRequest } from './createPayrollRequest.js';
@@ -21,33 +23,12 @@ import { type Principal, requireCustomer } from './principal.js';
 type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
-/** The query parameters that stand for the JSON body's top-level fields when the body is a file. */
-export interface PayrollCsvQuery {
-  sourceAccountCurrencyId?: string | undefined;
-  payrollAccountCurrencyId?: string | undefined;
-  feeHash?: string | undefined;
-}
-
-type Field = keyof PayrollCsvQuery;
-
-/** With a JSON body the body says it all: a query parameter meant for a file is refused, not ignored. */
-export function refuseCsvQueryWithJson(query: PayrollCsvQuery): void {
-  const given = (Object.keys(query) as Field[]).filter((name) => query[name] !== undefined);
-  if (given.length > 0) throw validationError(`query.${given[0]} is only for a text/csv body; with a JSON body give it in the body`);
-}
-
-function required(query: PayrollCsvQuery, fields: readonly Field[]): Record<Field, string> {
-  const missing = fields.filter((name) => !query[name]);
-  if (missing.length > 0) throw validationError(`query.${missing.join(' and query.')} required with a text/csv body`);
-  return query as Record<Field, string>;
-}
-
 /** The file's entries, each paying a known active beneficiary once, or the 400 listing every problem. */
 async function readFile(
   deps: UseCaseDeps,
   customerId: string,
   csv: string,
-  accounts: Record<Field, string>,
+  accounts: Record<keyof PayrollCsvQuery, string>,
   forCreation: boolean,
 ): Promise<ResolvedCsvEntry[]> {
   const reference = await estimateReference(deps, customerId, accounts);
@@ -85,7 +66,7 @@ async function withRows<T>(entries: readonly ResolvedCsvEntry[], work: () => Pro
 
 export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Principal, csv: string, query: PayrollCsvQuery): Promise<PayrollFeeEstimate> {
   const customerId = requireCustomer(caller);
-  const accounts = required(query, ['sourceAccountCurrencyId', 'payrollAccountCurrencyId']);
+  const accounts = requireCsvQuery(query, 'estimate');
   const entries = await readFile(deps, customerId, csv, accounts, false);
   const amountSplitDetails = entries.map(({ beneficiaryId, amount, amountCurrencyType }) => ({ beneficiaryId, amount, amountCurrencyType }));
   return withRows(entries, () =>
@@ -99,7 +80,7 @@ export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Princ
 
 export async function createPayrollRequestFromCsv(deps: UseCaseDeps, caller: Principal, csv: string, query: PayrollCsvQuery): Promise<PayrollRequest> {
   const customerId = requireCustomer(caller);
-  const fields = required(query, ['feeHash', 'sourceAccountCurrencyId', 'payrollAccountCurrencyId']);
+  const fields = requireCsvQuery(query, 'create');
   const entries = await readFile(deps, customerId, csv, fields, true);
   const amountSplitDetails = entries.map(({ row, beneficiaryId, amount, amountCurrencyType, purposeCode }) => {
     // readFile has refused every row without one, since a purpose code is required to create.

@@ -222,11 +222,46 @@ describe('npm run mock -- --port N (the mock on the bundled spec)', () => {
     const unavailable = await fetch(payout, { headers: { Authorization: 'Bearer t', Prefer: 'example=EstimatePayoutFeesUnavailable' } });
     expect(unavailable.status).toBe(200);
     expect(((await unavailable.json()) as { data: { isEstimateAvailable: boolean } }).data.isEstimateAvailable).toBe(false);
-    const none = await fetch(url, { headers: { Authorization: 'Bearer t', Prefer: 'example=NoSuchExample' } });
-    expect(none.status).toBe(500);
-    expect(await none.json()).toEqual({
+  });
+
+  it('answers a Prefer naming no example or status of the operation with 400 VALIDATION_ERROR listing the ones it has', async () => {
+    const url = `${baseUrl}/v1/customers/payroll/requests/7b1e0007-0000-4000-8000-000000000003`;
+    for (const prefer of ['example=nonexistent', 'code=418']) {
+      const none = await fetch(url, { headers: { Authorization: 'Bearer t', Prefer: prefer } });
+      expect(none.status, prefer).toBe(400);
+      const body = (await none.json()) as { success: boolean; error: { code: string; message: string } };
+      expect(body.error.code).toBe('VALIDATION_ERROR');
+      expect(body.error.message).toContain(`getPayrollRequest has no example matching "${prefer}"`);
+      expect(body.error.message).toContain('GetPayrollRequestCompleted');
+    }
+  });
+
+  it('refuses a CSV estimate or creation without its account-currency query parameters, and those parameters with a JSON body, as the service does', async () => {
+    const headers = { Authorization: 'Bearer t', 'Content-Type': 'text/csv' };
+    const csv = 'beneficiaryReference,amount\nACME-EMP-1001,10.00\n';
+    const estimate = await fetch(`${baseUrl}/v1/customers/payroll/estimate`, { method: 'POST', headers, body: csv });
+    expect(estimate.status).toBe(400);
+    expect(await estimate.json()).toEqual({
       success: false,
-      error: { code: 'INTERNAL_ERROR', message: 'The mock has no example matching "Prefer: example=NoSuchExample" for getPayrollRequest' },
+      error: { code: 'VALIDATION_ERROR', message: 'query.sourceAccountCurrencyId and query.payrollAccountCurrencyId required with a text/csv body' },
     });
+    const create = await fetch(`${baseUrl}/v1/customers/payroll/requests?sourceAccountCurrencyId=7b1e0005-0000-4000-8000-000000000001`, {
+      method: 'POST',
+      headers,
+      body: csv,
+    });
+    expect(create.status).toBe(400);
+    expect(((await create.json()) as { error: { message: string } }).error.message).toBe(
+      'query.feeHash and query.payrollAccountCurrencyId required with a text/csv body',
+    );
+    const json = await fetch(`${baseUrl}/v1/customers/payroll/estimate?sourceAccountCurrencyId=7b1e0005-0000-4000-8000-000000000001`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' },
+      body: JSON.stringify(firstExample(spec.paths['/v1/customers/payroll/estimate']!.post!.requestBody!.content['application/json'])),
+    });
+    expect(json.status).toBe(400);
+    expect(((await json.json()) as { error: { message: string } }).error.message).toBe(
+      'query.sourceAccountCurrencyId is only for a text/csv body; with a JSON body give it in the body',
+    );
   });
 });

@@ -5,7 +5,7 @@
 // reader clicks it) must show its heading and, laid out at 1440 and at 390 px wide, fit the window
 // (no horizontal scrolling) and break no word inside a table cell; the middle column must be wide at
 // 1440 px; screenshots of the introduction land in dist/docs/screenshot-<width>.png.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
@@ -78,10 +78,15 @@ const h2 = (page: Page, text: string, webhook = false) =>
  * page is measured (the site keeps some of its layout between pages); a cell rendered anew is
  * measured again.
  */
-function brokenWordsInTableCells(width: number): string[] {
+/** The same measure for the elements `selector` finds (the title, the menu's labels). */
+function brokenWords({ selector, width }: { selector: string; width: number }): string[] {
   const marker = `data-words-measured-${width}`;
   const broken: string[] = [];
-  for (const cell of document.querySelectorAll<HTMLElement>(`td:not([${marker}]), th:not([${marker}])`)) {
+  const unmeasured = selector
+    .split(',')
+    .map((part) => `${part.trim()}:not([${marker}])`)
+    .join(', ');
+  for (const cell of document.querySelectorAll<HTMLElement>(unmeasured)) {
     cell.setAttribute(marker, '');
     const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -126,7 +131,7 @@ async function layoutProblems(page: Page): Promise<string[]> {
   for (const width of WIDTHS) {
     await resize(page, width);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    const broken = await page.evaluate(brokenWordsInTableCells, width);
+    const broken = await page.evaluate(brokenWords, { selector: 'td, th', width });
     if (overflow > 0) problems.push(`at ${width} px: ${overflow} px wider than the window`);
     if (broken.length > 0) problems.push(`at ${width} px: words broken in table cells: ${[...new Set(broken)].join(', ')}`);
   }
@@ -140,6 +145,8 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
   let site: Listening;
   let operations: Operation[];
   let tags: string[];
+  /** The guides of docs/ as the site shows them: tag name (its address) and title. */
+  let guides: { name: string; title: string }[];
   const consoleErrors: string[] = [];
   const remoteRequests: string[] = [];
 
@@ -164,6 +171,10 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
     const spec = JSON.parse(ensureDocs()) as { tags?: { name: string }[]; paths?: PathItems; webhooks?: PathItems };
     operations = operationsOf(spec);
     tags = (spec.tags ?? []).map((tag) => tag.name);
+    const siteSpec = JSON.parse(readFileSync(inRepo('dist', 'docs', 'site.json'), 'utf8')) as {
+      tags: { name: string; 'x-displayName'?: string; 'x-traitTag'?: boolean }[];
+    };
+    guides = siteSpec.tags.filter((tag) => tag['x-traitTag']).map((tag) => ({ name: tag.name, title: tag['x-displayName'] ?? tag.name }));
     site = await serve(inRepo('dist', 'docs'));
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -231,6 +242,30 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
     ).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
   });
+
+  it('publishes the guides of docs/ under Guides in the menu, before the API', async () => {
+    expect(guides.map((guide) => guide.title)).toEqual(expect.arrayContaining(['Walkthrough', 'Receiving webhooks', 'Security', 'Running the service', 'Performance']));
+    const sidebar = await page.locator('[data-component-name="Menu/Menu"]').first().innerText();
+    expect(sidebar.indexOf('Guides')).toBeGreaterThanOrEqual(0);
+    expect(sidebar.indexOf('Walkthrough')).toBeLessThan(sidebar.indexOf('Beneficiaries'));
+  });
+
+  it('at 390 px sets the title on a few lines without breaking a word, and the menu breaks no label inside a word', async () => {
+    const phone = await openPage(390);
+    try {
+      await settled(phone);
+      const title = phone.locator('h1').first();
+      expect(await phone.evaluate(brokenWords, { selector: 'h1', width: 390 }), 'words broken in the title').toEqual([]);
+      expect((await title.boundingBox())?.height, 'height of the title at 390 px').toBeLessThanOrEqual(200);
+      await phone.locator('[data-component-name="icons/MenuIcon/MenuIcon"]').first().click();
+      const menu = phone.locator('[data-component-name="Menu/Menu"]').first();
+      await menu.getByText('Walkthrough', { exact: true }).waitFor({ state: 'visible' });
+      const selector = '[data-component-name="Menu/Menu"] label, [data-component-name="Menu/Menu"] span';
+      expect(await phone.evaluate(brokenWords, { selector, width: 390 }), 'words broken in the menu').toEqual([]);
+    } finally {
+      await phone.close();
+    }
+  }, 60_000);
 
   it('writes dist/docs/screenshot-1440.png and dist/docs/screenshot-390.png of the introduction; the text column is wide at 1440 px', async () => {
     for (const width of WIDTHS) {
@@ -309,6 +344,7 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
         .first();
     return [
       { name: 'introduction', go: byLink('', sized.locator('h1').first()) },
+      ...guides.map((guide) => ({ name: `#tag/${guide.name}`, go: byLink(`#tag/${guide.name}`, tagHeading(guide.title)) })),
       ...tags.map((tag) => ({ name: `#tag/${tag}`, go: byLink(`#tag/${tag}`, tagHeading(tag)) })),
       ...operations.map((op) => ({
         name: `${op.method.toUpperCase()} ${op.path} (${op.operationId}) "${op.summary}"`,

@@ -73,7 +73,7 @@ const specSources = ['openapi', 'redocly.yaml'];
  */
 export function ensureDocs(): string {
   return withBuildLock(() => {
-    const sources = [...specSources, 'scripts/build-docs.ts'];
+    const sources = [...specSources, 'docs', 'scripts/build-docs.ts', 'scripts/docs-guides.ts'];
     if (isStale('dist/docs/index.html', sources) || isStale('dist/openapi.json', specSources)) run('npm', ['run', '-s', 'docs']);
     return readFileSync(inRepo('dist', 'openapi.json'), 'utf8');
   });
