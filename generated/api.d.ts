@@ -270,6 +270,12 @@ export interface paths {
          *
          *     Any other move is refused with 409 `INVALID_STATE` naming the current status. Follow the request
          *     with `getPayrollRequest` (poll every 30 s while `EXECUTING` or `PAYOUT_INITIATED`).
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a `feeHash` of `estimatePayrollFee` less than
+         *     `FEE_HASH_TTL_SECONDS` (900 s) old, for the same entries and account currencies (the example's
+         *     own has expired): estimate first and send its `feeHash` (with the CSV example, as the `feeHash`
+         *     query parameter).
          */
         post: operations["createPayrollRequest"];
         delete?: never;
@@ -328,6 +334,11 @@ export interface paths {
          *       debits exactly the request's `totalAmount`, at the locked fees and estimated rate; nothing is
          *       re-estimated.
          *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a payroll request in `AWAITING_APPROVAL`, which the demo world
+         *     does not hold: turn four-eyes approval on for Acme (`updateCustomerSettings`), create a request
+         *     as Dana Haddad, and approve it as Rania Saleh (the approver) with the id the creation answered.
          */
         post: operations["approvePayrollRequest"];
         delete?: never;
@@ -377,8 +388,91 @@ export interface paths {
          *       current status.
          *     - `reason` is 1 to 500 characters; otherwise 400 `VALIDATION_ERROR`.
          *     - A request that does not exist and a request of another customer get the same 404 `NOT_FOUND`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a payroll request in `AWAITING_APPROVAL`, which the demo world
+         *     does not hold: turn four-eyes approval on for Acme (`updateCustomerSettings`), create a request
+         *     as Dana Haddad, and reject it as Rania Saleh (the approver) with the id the creation answered.
          */
         post: operations["rejectPayrollRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payroll/requests/{requestId}/quote": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0007-0000-4000-8000-000000000001
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Provide an FX quote
+         * @description Sets the FX quote of a payroll request: `quotedFxRate` = `exchangeRate`, `quoteExpiresAt` =
+         *     `expiresAt` (or now + `expiresInSeconds`), `quotedByUserId` and `quotedByUser` = the calling admin, `quotedAt` = now; computes
+         *     the final figures at that rate (`quote`, and each split's `quotedSourceCurrencyAmount` and
+         *     `quotedAmount`); the status becomes `QUOTE_PROVIDED`. The customer sees them and may accept until
+         *     `quoteExpiresAt`, or cancel. No money moves until the customer accepts.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
+         *
+         *     ## Rules
+         *     - Allowed from `PENDING`, or from `QUOTE_PROVIDED` once the earlier quote has expired (a
+         *       re-quote, which replaces every quote field and recomputes every quoted figure); otherwise 409
+         *       `INVALID_STATE` naming the current status (a `QUOTE_PROVIDED` request whose quote is still valid
+         *       included).
+         *     - `exchangeRate` is the customer's rate: payroll-currency units per source-currency unit, spread
+         *       included (the direction and meaning of `estimatedFxRate`, so the two compare directly). It must
+         *       lie within the bounds of `RateString` (greater than zero, 0.00000001 to 100000000, at most 12
+         *       significant digits); when both account currencies hold the same currency it must be exactly 1.
+         *       `expiresAt` must be in the future and at most 24 hours ahead; `expiresInSeconds` (1 to 86400)
+         *       may stand for it, counted from when the quote arrives; exactly one of the two. Otherwise 400
+         *       `VALIDATION_ERROR` naming the field and the bound.
+         *     - The rate must lie within `QUOTE_TOLERANCE_BPS` (1000 basis points, 10 %, by default) of the
+         *       service's current rate for the pair (the base rate `updateExchangeRate` sets, before spread),
+         *       so that a typo (36.54 for 3.654) cannot be quoted, accepted and then strand the request;
+         *       otherwise 400 `VALIDATION_ERROR` naming both rates and the range.
+         *     - A rate that would make a split's `quotedAmount` zero, or a figure reach 10^15, is refused with
+         *       400 `VALIDATION_ERROR` naming the split (`amountSplitDetails[0]: 0.01 USD converts to 0.00 AED
+         *       at 0.1`).
+         *     - A request that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## The final figures (see `PayrollQuoteFigures`)
+         *     With `q` = `exchangeRate`, `m` the source scale and `n` the payroll scale as in the estimate:
+         *     - `SOURCE` split: `quotedSourceCurrencyAmount` = `sourceCurrencyAmount`; `quotedAmount` =
+         *       `sourceCurrencyAmount` × `q` rounded **down** to `n` decimals.
+         *     - `PAYROLL` split: `quotedAmount` = the requested amount exactly; `quotedSourceCurrencyAmount` =
+         *       amount ÷ `q` rounded **up** to `m` decimals.
+         *     - `quote.sourceAmountForExchange` = Σ `quotedSourceCurrencyAmount`; `quote.feeAmount` = the locked
+         *       `metadata.feeBreakdown.totalFee`; `quote.totalAmount` = their sum; `quote.receivedAmount` =
+         *       Σ `quotedAmount`; `quote.debitedAmount` = what creation debited; `quote.adjustmentAmount` =
+         *       `quote.totalAmount` − `quote.debitedAmount` (positive: a top-up at accept; negative: a refund).
+         *
+         *     Example: a request created from the estimate of 1000.00 USD (`SOURCE`) and 2000.00 AED
+         *     (`PAYROLL`) at 3.6541375 debited 1547.33 + 13.03 = 1560.36 USD. Quoted at **3.6400**: splits
+         *     3640.00 AED / 1000.00 USD and 2000.00 AED / 549.46 USD (2000 ÷ 3.64 = 549.4505… up);
+         *     `sourceAmountForExchange` 1549.46, `totalAmount` 1562.49, `receivedAmount` 5640.00,
+         *     `adjustmentAmount` 2.13. Quoted at **3.6700** instead: 3670.00 AED / 1000.00 USD and 2000.00 AED /
+         *     544.96 USD; 1544.96, 1557.99, 5670.00, `adjustmentAmount` -2.37.
+         */
+        post: operations["providePayrollQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -677,6 +771,11 @@ export interface paths {
          *     A payout that ends `FAILED` returns its `totalAmount` to the account currency (one journal entry
          *     of the ledger); a `COMPLETED` one keeps the debit, its `amount` leaving for the beneficiary and
          *     its `fee` and `internalFee` booked as the platform's fee revenue.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a `feeHash` of `estimatePayoutFees` less than
+         *     `FEE_HASH_TTL_SECONDS` (900 s) old, for the same account, beneficiary, amount and currency (the
+         *     example's own has expired): estimate first and send its `feeHash`.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -719,6 +818,10 @@ export interface paths {
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. A payout that does not exist, one of
          *     another account and an account that is not the caller's all get the same 404 `NOT_FOUND`. A
          *     malformed `accountId` or `payoutId` gets 400 `VALIDATION_ERROR`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a payout, which the demo world does not hold: the id that
+         *     `createPayout` answered.
          */
         get: operations["getPayout"];
         put?: never;
@@ -1163,6 +1266,10 @@ export interface paths {
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. An endpoint that does not exist, one
          *     already deleted and one of another customer get the same 404 `NOT_FOUND`. A malformed
          *     `endpointId` gets 400 `VALIDATION_ERROR`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a webhook endpoint, which the demo world does not hold: the id
+         *     that `createWebhookEndpoint` answered.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -1200,6 +1307,11 @@ export interface paths {
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. An endpoint that does not exist, a
          *     deleted one and one of another customer get the same 404 `NOT_FOUND`. A malformed `endpointId`
          *     or any query parameter gets 400 `VALIDATION_ERROR`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a webhook endpoint, which the demo world does not hold (the id
+         *     that `createWebhookEndpoint` answered), and, for a delivery to be listed, an event after its
+         *     creation (any status change, such as cancelling a request).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1250,6 +1362,10 @@ export interface paths {
          *     no body. An endpoint that does not exist, a deleted one, one of another customer, and a
          *     delivery that is not one of this endpoint's all get the same 404 `NOT_FOUND`. A malformed
          *     `endpointId` or `deliveryId` gets 400 `VALIDATION_ERROR`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a webhook endpoint and one of its deliveries, which the demo
+         *     world does not hold: the ids that `createWebhookEndpoint` and `listWebhookDeliveries` answered.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -1289,83 +1405,6 @@ export interface paths {
         get: operations["listAdminPayrollRequests"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/admin/payroll/requests/{requestId}/quote": {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-            };
-            path: {
-                /**
-                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7b1e0007-0000-4000-8000-000000000001
-                 */
-                requestId: components["parameters"]["RequestId"];
-            };
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Provide an FX quote
-         * @description Sets the FX quote of a payroll request: `quotedFxRate` = `exchangeRate`, `quoteExpiresAt` =
-         *     `expiresAt`, `quotedByUserId` and `quotedByUser` = the calling admin, `quotedAt` = now; computes
-         *     the final figures at that rate (`quote`, and each split's `quotedSourceCurrencyAmount` and
-         *     `quotedAmount`); the status becomes `QUOTE_PROVIDED`. The customer sees them and may accept until
-         *     `quoteExpiresAt`, or cancel. No money moves until the customer accepts.
-         *
-         *     Admin role only: a customer token gets 403 `FORBIDDEN`. Takes an optional `Idempotency-Key`.
-         *
-         *     ## Rules
-         *     - Allowed from `PENDING`, or from `QUOTE_PROVIDED` once the earlier quote has expired (a
-         *       re-quote, which replaces every quote field and recomputes every quoted figure); otherwise 409
-         *       `INVALID_STATE` naming the current status (a `QUOTE_PROVIDED` request whose quote is still valid
-         *       included).
-         *     - `exchangeRate` is the customer's rate: payroll-currency units per source-currency unit, spread
-         *       included (the direction and meaning of `estimatedFxRate`, so the two compare directly). It must
-         *       lie within the bounds of `RateString` (greater than zero, 0.00000001 to 100000000, at most 12
-         *       significant digits); when both account currencies hold the same currency it must be exactly 1.
-         *       `expiresAt` must be in the future and at most 24 hours ahead. Otherwise 400 `VALIDATION_ERROR`
-         *       naming the field and the bound.
-         *     - The rate must lie within `QUOTE_TOLERANCE_BPS` (1000 basis points, 10 %, by default) of the
-         *       service's current rate for the pair (the base rate `updateExchangeRate` sets, before spread),
-         *       so that a typo (36.54 for 3.654) cannot be quoted, accepted and then strand the request;
-         *       otherwise 400 `VALIDATION_ERROR` naming both rates and the range.
-         *     - A rate that would make a split's `quotedAmount` zero, or a figure reach 10^15, is refused with
-         *       400 `VALIDATION_ERROR` naming the split (`amountSplitDetails[0]: 0.01 USD converts to 0.00 AED
-         *       at 0.1`).
-         *     - A request that does not exist gets 404 `NOT_FOUND`.
-         *
-         *     ## The final figures (see `PayrollQuoteFigures`)
-         *     With `q` = `exchangeRate`, `m` the source scale and `n` the payroll scale as in the estimate:
-         *     - `SOURCE` split: `quotedSourceCurrencyAmount` = `sourceCurrencyAmount`; `quotedAmount` =
-         *       `sourceCurrencyAmount` × `q` rounded **down** to `n` decimals.
-         *     - `PAYROLL` split: `quotedAmount` = the requested amount exactly; `quotedSourceCurrencyAmount` =
-         *       amount ÷ `q` rounded **up** to `m` decimals.
-         *     - `quote.sourceAmountForExchange` = Σ `quotedSourceCurrencyAmount`; `quote.feeAmount` = the locked
-         *       `metadata.feeBreakdown.totalFee`; `quote.totalAmount` = their sum; `quote.receivedAmount` =
-         *       Σ `quotedAmount`; `quote.debitedAmount` = what creation debited; `quote.adjustmentAmount` =
-         *       `quote.totalAmount` − `quote.debitedAmount` (positive: a top-up at accept; negative: a refund).
-         *
-         *     Example: a request created from the estimate of 1000.00 USD (`SOURCE`) and 2000.00 AED
-         *     (`PAYROLL`) at 3.6541375 debited 1547.33 + 13.03 = 1560.36 USD. Quoted at **3.6400**: splits
-         *     3640.00 AED / 1000.00 USD and 2000.00 AED / 549.46 USD (2000 ÷ 3.64 = 549.4505… up);
-         *     `sourceAmountForExchange` 1549.46, `totalAmount` 1562.49, `receivedAmount` 5640.00,
-         *     `adjustmentAmount` 2.13. Quoted at **3.6700** instead: 3670.00 AED / 1000.00 USD and 2000.00 AED /
-         *     544.96 USD; 1544.96, 1557.99, 5670.00, `adjustmentAmount` -2.37.
-         */
-        post: operations["providePayrollQuote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1445,6 +1484,12 @@ export interface paths {
          *     `quotedSourceCurrencyAmount` back to the customer's source account currency, shown as the split's
          *     `returnedSourceCurrencyAmount` and in the request's `returnedAmount` (2000.00 AED failed → 544.96
          *     USD credited back at 3.67). Fees are not returned.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: the example's request accepted (`acceptPayrollQuote`, after
+         *     `providePayrollQuote`) and its funds at the payroll bank: its transfers `COMPLETED`, which the
+         *     simulated bank does `SIMULATED_SETTLEMENT_MS` (1 s) after the acceptance; until then 409
+         *     `INVALID_STATE`.
          */
         post: operations["recordFxExchange"];
         delete?: never;
@@ -2946,6 +2991,38 @@ export interface components {
              */
             reason: string;
         };
+        /**
+         * @description An exchange rate written as an exact decimal string (payroll- or to-currency units per source- or
+         *     from-currency unit), as an admin sends it. Beyond this pattern the server requires, else 400
+         *     `VALIDATION_ERROR` naming the field and the bound:
+         *
+         *     - greater than zero, between **0.00000001** and **100000000** inclusive (10⁻⁸ to 10⁸: every
+         *       fiat pair and the usual crypto pairs, and no typo of eight orders of magnitude);
+         *     - at most **12 significant digits** (leading zeros and trailing zeros after the point do not
+         *       count: `"0.000036725"` has 5, `"3.67250"` has 5, `"151.25"` has 5).
+         *
+         *     With these bounds every converted figure stays within the amount maximum (below 10¹⁵) and the
+         *     string lengths of the spec. Example: `"3.6725"` is accepted; `"0.000000000000000000000000000000001"`
+         *     (below 10⁻⁸) and `"3.67251234567891"` (15 significant digits) are refused.
+         * @example 3.6725
+         */
+        RateString: string;
+        /**
+         * @description An FX quote for a payroll request: its rate, and when it expires — either an instant
+         *     (`expiresAt`) or a lifetime counted from when the service receives the quote
+         *     (`expiresInSeconds`): exactly one of the two, or 400 `VALIDATION_ERROR`.
+         */
+        ProvideQuoteRequest: {
+            /** @description Quoted rate, payroll-currency units per source-currency unit, spread included (the customer's rate, comparable with `estimatedFxRate`); within the bounds of `RateString`, and exactly 1 when both currencies are the same. */
+            exchangeRate: components["schemas"]["RateString"];
+            /** @description When the quote expires; must be in the future and at most 24 hours ahead. Not with `expiresInSeconds`. */
+            expiresAt?: components["schemas"]["Timestamp"];
+            /**
+             * @description How long the quote stays valid, in seconds from when the service receives it (at most 24 hours); `quoteExpiresAt` shows the resulting instant. Not with `expiresAt`.
+             * @example 1800
+             */
+            expiresInSeconds?: number;
+        };
         /** @description Why the payroll request is cancelled. */
         CancelPayrollRequestRequest: {
             /**
@@ -3940,29 +4017,6 @@ export interface components {
             /** @description The payload, the delivery. */
             data: components["schemas"]["WebhookDelivery"];
         };
-        /**
-         * @description An exchange rate written as an exact decimal string (payroll- or to-currency units per source- or
-         *     from-currency unit), as an admin sends it. Beyond this pattern the server requires, else 400
-         *     `VALIDATION_ERROR` naming the field and the bound:
-         *
-         *     - greater than zero, between **0.00000001** and **100000000** inclusive (10⁻⁸ to 10⁸: every
-         *       fiat pair and the usual crypto pairs, and no typo of eight orders of magnitude);
-         *     - at most **12 significant digits** (leading zeros and trailing zeros after the point do not
-         *       count: `"0.000036725"` has 5, `"3.67250"` has 5, `"151.25"` has 5).
-         *
-         *     With these bounds every converted figure stays within the amount maximum (below 10¹⁵) and the
-         *     string lengths of the spec. Example: `"3.6725"` is accepted; `"0.000000000000000000000000000000001"`
-         *     (below 10⁻⁸) and `"3.67251234567891"` (15 significant digits) are refused.
-         * @example 3.6725
-         */
-        RateString: string;
-        /** @description An FX quote for a payroll request. */
-        ProvideQuoteRequest: {
-            /** @description Quoted rate, payroll-currency units per source-currency unit, spread included (the customer's rate, comparable with `estimatedFxRate`); within the bounds of `RateString`, and exactly 1 when both currencies are the same. */
-            exchangeRate: components["schemas"]["RateString"];
-            /** @description When the quote expires; must be in the future and at most 24 hours ahead. */
-            expiresAt: components["schemas"]["Timestamp"];
-        };
         /** @description The currency exchange actually made for a payroll request. */
         RecordFxExchangeRequest: {
             /** @description Actual rate obtained, payroll-currency units per source-currency unit; within the bounds of `RateString`, within `FX_RECORD_TOLERANCE_BPS` (default 500) of the accepted quote, and exactly 1 when both currencies are the same. It changes no payout. */
@@ -4360,21 +4414,19 @@ export interface components {
          *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
          *
          *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-         * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+         *     (No example value: one copied from here would be the same key for every operation.)
          */
         IdempotencyKey: string;
         /**
          * @description With a `text/csv` body only (required then): the account currency to debit, as
          *     `sourceAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
          *     `VALIDATION_ERROR`): the body says it.
-         * @example 7b1e0005-0000-4000-8000-000000000001
          */
         CsvSourceAccountCurrencyId: components["schemas"]["Uuid"];
         /**
          * @description With a `text/csv` body only (required then): the payroll account currency, as
          *     `payrollAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
          *     `VALIDATION_ERROR`).
-         * @example 7b1e0005-0000-4000-8000-000000000004
          */
         CsvPayrollAccountCurrencyId: components["schemas"]["Uuid"];
         /**
@@ -4618,14 +4670,12 @@ export interface operations {
                  * @description With a `text/csv` body only (required then): the account currency to debit, as
                  *     `sourceAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
                  *     `VALIDATION_ERROR`): the body says it.
-                 * @example 7b1e0005-0000-4000-8000-000000000001
                  */
                 sourceAccountCurrencyId?: components["parameters"]["CsvSourceAccountCurrencyId"];
                 /**
                  * @description With a `text/csv` body only (required then): the payroll account currency, as
                  *     `payrollAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
                  *     `VALIDATION_ERROR`).
-                 * @example 7b1e0005-0000-4000-8000-000000000004
                  */
                 payrollAccountCurrencyId?: components["parameters"]["CsvPayrollAccountCurrencyId"];
             };
@@ -4655,7 +4705,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4755,14 +4805,12 @@ export interface operations {
                  * @description With a `text/csv` body only (required then): the account currency to debit, as
                  *     `sourceAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
                  *     `VALIDATION_ERROR`): the body says it.
-                 * @example 7b1e0005-0000-4000-8000-000000000001
                  */
                 sourceAccountCurrencyId?: components["parameters"]["CsvSourceAccountCurrencyId"];
                 /**
                  * @description With a `text/csv` body only (required then): the payroll account currency, as
                  *     `payrollAccountCurrencyId` of the JSON body. With a JSON body it is refused (400
                  *     `VALIDATION_ERROR`).
-                 * @example 7b1e0005-0000-4000-8000-000000000004
                  */
                 payrollAccountCurrencyId?: components["parameters"]["CsvPayrollAccountCurrencyId"];
             };
@@ -4792,7 +4840,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4858,7 +4906,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4925,7 +4973,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4945,6 +4993,77 @@ export interface operations {
         };
         responses: {
             /** @description The payroll request, now `CANCELLED`, nothing debited. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollRequestResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    providePayrollQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+                /**
+                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
+                 *     this POST safe:
+                 *     - a repeat with the same key and the same body replays the first response (status and body) for
+                 *       24 hours, without executing the operation again;
+                 *     - the same key with another body (or on another operation or path) gets 422
+                 *       `IDEMPOTENCY_KEY_REUSED`;
+                 *     - a repeat while the first request is still running waits for it and replays its response, or
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *     - keys are scoped to the calling user: two users may use the same key independently;
+                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
+                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
+                 *       replays the original answer, with the original ids — never a second execution, never an
+                 *       unknown outcome;
+                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
+                 *       one executes the operation again;
+                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
+                 *
+                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
+                 *     (No example value: one copied from here would be the same key for every operation.)
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0007-0000-4000-8000-000000000001
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProvideQuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description The payroll request, now `QUOTE_PROVIDED`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["XRequestId"];
@@ -4996,7 +5115,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5103,16 +5222,16 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /**
-                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7b1e0007-0000-4000-8000-000000000001
+                 * @description Id of one of the caller's payroll requests, `PENDING`, `QUOTE_PROVIDED` or `AWAITING_APPROVAL`.
+                 * @example 7b1e0007-0000-4000-8000-000000000002
                  */
-                requestId: components["parameters"]["RequestId"];
+                requestId: components["schemas"]["Uuid"];
             };
             cookie?: never;
         };
@@ -5232,7 +5351,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5406,7 +5525,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5703,7 +5822,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -5862,7 +5981,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6010,7 +6129,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6104,77 +6223,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    providePayrollQuote: {
-        parameters: {
-            query?: never;
-            header?: {
-                /**
-                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
-                 *     `X-Request-Id` response header and written to the service's logs.
-                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
-                 */
-                "X-Request-Id"?: components["parameters"]["XRequestId"];
-                /**
-                 * @description Optional client-chosen key (1 to 255 printable ASCII characters, no spaces) that makes a retry of
-                 *     this POST safe:
-                 *     - a repeat with the same key and the same body replays the first response (status and body) for
-                 *       24 hours, without executing the operation again;
-                 *     - the same key with another body (or on another operation or path) gets 422
-                 *       `IDEMPOTENCY_KEY_REUSED`;
-                 *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
-                 *     - keys are scoped to the calling user: two users may use the same key independently;
-                 *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
-                 *       lost response, a retry either runs the operation for the first time (nothing was committed) or
-                 *       replays the original answer, with the original ids — never a second execution, never an
-                 *       unknown outcome;
-                 *     - 5xx answers are not stored (the operation's effects rolled back with them), so a retry after
-                 *       one executes the operation again;
-                 *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
-                 *
-                 *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path: {
-                /**
-                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example 7b1e0007-0000-4000-8000-000000000001
-                 */
-                requestId: components["parameters"]["RequestId"];
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ProvideQuoteRequest"];
-            };
-        };
-        responses: {
-            /** @description The payroll request, now `QUOTE_PROVIDED`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayrollRequestResponse"];
-                };
-            };
-            400: components["responses"]["ValidationError"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     recordFxExchange: {
         parameters: {
             query?: never;
@@ -6204,7 +6252,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -6275,7 +6323,7 @@ export interface operations {
                  *     - an empty (or blank) header is refused with 400 `VALIDATION_ERROR`, not ignored.
                  *
                  *     Without the header every call executes. Use a new random key (e.g. a UUID) per intended operation.
-                 * @example 0b6f2c1e-8d4a-4f3b-9e7c-5a1d2b3c4e5f
+                 *     (No example value: one copied from here would be the same key for every operation.)
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

@@ -39,9 +39,7 @@ export async function providePayrollQuote(
   assertRate(rate, 'body.exchangeRate');
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
-    const expiresAt = new Date(body.expiresAt);
-    if (expiresAt <= now) throw validationError('body.expiresAt must be in the future');
-    if (expiresAt.getTime() - now.getTime() > MAX_QUOTE_LIFETIME_MS) throw validationError('body.expiresAt must be at most 24 hours ahead');
+    const expiresAt = quoteExpiry(body, now);
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'quote');
     await assertNearCurrentRate(deps, tx, request, rate);
@@ -63,6 +61,20 @@ async function assertNearCurrentRate(deps: UseCaseDeps, tx: Queryable, request: 
   if (sameCurrency(request)) return;
   const current = await deps.rates.getRate(tx, request.source_currency_code, request.payroll_currency_code);
   if (current) assertQuoteNearRate(rate, current, deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
+}
+
+/**
+ * When the quote expires: the instant given (`expiresAt`), or `expiresInSeconds` after `now` (a
+ * relative expiry, valid whenever it is sent); exactly one of them, at most 24 hours ahead.
+ */
+function quoteExpiry(body: components['schemas']['ProvideQuoteRequest'], now: Date): Date {
+  const { expiresAt: at, expiresInSeconds } = body;
+  if ((at === undefined) === (expiresInSeconds === undefined)) throw validationError('body must have exactly one of expiresAt and expiresInSeconds');
+  if (at === undefined) return new Date(now.getTime() + (expiresInSeconds ?? 0) * 1000);
+  const expiresAt = new Date(at);
+  if (expiresAt <= now) throw validationError('body.expiresAt must be in the future');
+  if (expiresAt.getTime() - now.getTime() > MAX_QUOTE_LIFETIME_MS) throw validationError('body.expiresAt must be at most 24 hours ahead');
+  return expiresAt;
 }
 
 /** Every split's final figures at the quote rate, stored on the splits; the request's totals returned. */

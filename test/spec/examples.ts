@@ -20,7 +20,15 @@ export interface DemoWorld {
 
 type Example = { value: unknown; 'x-response-example'?: string };
 type Media = { schema?: unknown; examples?: Record<string, Example> };
-type RawParameter = { name: string; in: string; required?: boolean; example?: unknown; schema?: { type?: string } };
+type RawParameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+  /** Named examples: one named after a request example goes with that example only (the CSV upload's query). */
+  examples?: Record<string, { value?: unknown }>;
+  schema?: { type?: string };
+};
 type RawOperation = {
   operationId: string;
   tags?: string[];
@@ -104,7 +112,7 @@ function addOperation(spec: ExampleSpec, raw: RawSpec, path: string, method: str
     for (const [name, example] of examples) {
       const responseName = example['x-response-example'] ?? name.replace(/Request$/, 'Response');
       const expected = responses.find((candidate) => candidate.name === responseName);
-      const query = withoutBodyFields(base.query, contentType, media.schema);
+      const query = withoutBodyFields(parameterValues(parameters, name).query, contentType, media.schema);
       spec.cases.push({ ...base, query, name, body: { contentType, value: example.value }, expected, accept: expected?.contentType ?? 'application/json' });
     }
   }
@@ -129,15 +137,20 @@ function responseExamplesOf(op: RawOperation): ResponseExample[] {
   return found;
 }
 
-function parameterValues(parameters: RawParameter[]): Pick<ExampleCase, 'path_' | 'query' | 'missing'> {
+/**
+ * Path and query values from the parameters' examples: a parameter's `example`, or its named example
+ * of the request example `exampleName` (so the CSV upload's query goes with the CSV examples only).
+ * A later parameter of the same name (the operation's own) overrides an earlier one (the path's).
+ */
+export function parameterValues(parameters: RawParameter[], exampleName?: string): Pick<ExampleCase, 'path_' | 'query' | 'missing'> {
   const values: Pick<ExampleCase, 'path_' | 'query' | 'missing'> = { path_: {}, query: {}, missing: [] };
   for (const parameter of parameters) {
     if (parameter.in === 'header') continue;
-    if (parameter.example === undefined) {
+    const example = (exampleName === undefined ? undefined : parameter.examples?.[exampleName]?.value) ?? parameter.example;
+    if (example === undefined) {
       if (parameter.required) values.missing.push(`${parameter.in}.${parameter.name}`);
       continue;
     }
-    const example = parameter.example;
     if (parameter.in === 'path') values.path_[parameter.name] = String(example);
     else values.query[parameter.name] = Array.isArray(example) ? example.map(String) : String(example);
   }
