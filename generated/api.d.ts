@@ -1052,6 +1052,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/account-currencies/{accountCurrencyId}/transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0005-0000-4000-8000-000000000001
+                 */
+                accountCurrencyId: components["parameters"]["AccountCurrencyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an account currency's statement as CSV
+         * @description The statement of `listAccountTransactions` as a CSV file, at an address of its own that answers
+         *     only `text/csv`, so that a client generated from this document types the answer as text. It is
+         *     exactly what `listAccountTransactions` answers to `Accept: text/csv` (which keeps working): the
+         *     whole statement of the range (`text/csv; charset=utf-8`, RFC 4180, CRLF line ends), a header row,
+         *     then one row per posting, newest first, with the columns of the JSON items in the same order
+         *     (`id`, `kind`, `amount`, `balanceAfter`, `createdAt`, `payrollRequestId`, `transferId`,
+         *     `payoutId`, `fundingId`), the same values, and an empty field for null.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. An account currency that does not
+         *     exist, is another customer's, or is a platform partner-bank account currency gets 404
+         *     `NOT_FOUND`. `from` (inclusive) and `to` (exclusive) select postings by `createdAt`; `to` must
+         *     be after `from`. At most 10,000 postings: a range holding more is refused with 400
+         *     `VALIDATION_ERROR` (nothing is truncated); narrow `from`/`to`, or page through the JSON form.
+         */
+        get: operations["exportAccountTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/account-currencies/{accountCurrencyId}/fundings": {
         parameters: {
             query?: never;
@@ -5781,6 +5826,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AccountTransactionPageResponse"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportAccountTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only postings made at or after this instant (inclusive), an RFC 3339 date-time.
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                from?: components["parameters"]["StatementFrom"];
+                /**
+                 * @description Only postings made before this instant (exclusive), an RFC 3339 date-time; must be after `from`.
+                 * @example 2026-12-01T00:00:00.000Z
+                 */
+                to?: components["parameters"]["StatementTo"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of an account currency (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0005-0000-4000-8000-000000000001
+                 */
+                accountCurrencyId: components["parameters"]["AccountCurrencyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole statement of the range, as CSV. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "text/csv": string;
                 };
             };

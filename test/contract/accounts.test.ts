@@ -264,6 +264,26 @@ describe('GET /v1/customers/account-currencies/{accountCurrencyId}/transactions'
     expect(rows.length).toBeGreaterThan(3);
   });
 
+  it('GET …/transactions.csv (exportAccountTransactions) answers the same CSV, typed as text, whatever the Accept', async () => {
+    const filter = { from: '2000-01-01T00:00:00.000Z', to: new Date(server.clock.now().getTime() + 1000).toISOString() };
+    const accepted = await server.as(ids.userA).GET(STATEMENT, {
+      params: { path: { accountCurrencyId: ids.acAUsd }, query: filter },
+      headers: { Accept: 'text/csv' },
+      parseAs: 'text',
+    });
+    const exported = await server
+      .as(ids.userA)
+      .GET('/v1/customers/account-currencies/{accountCurrencyId}/transactions.csv', { params: { path: { accountCurrencyId: ids.acAUsd }, query: filter }, parseAs: 'text' });
+    expect(exported.response.status).toBe(200);
+    expect(exported.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    const text: string | undefined = exported.data;
+    expect(text).toBe(accepted.data);
+    const other = await server
+      .as(ids.userB)
+      .GET('/v1/customers/account-currencies/{accountCurrencyId}/transactions.csv', { params: { path: { accountCurrencyId: ids.acAUsd } } });
+    expect(other.response.status).toBe(404);
+  });
+
   it('refuses limit and cursor with text/csv; any other Accept gets JSON', async () => {
     const { error, response } = await server.as(ids.userA).GET(STATEMENT, {
       params: { path: { accountCurrencyId: ids.acAUsd }, query: { limit: 5 } },

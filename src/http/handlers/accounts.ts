@@ -11,5 +11,9 @@ export function accountHandlers(deps: UseCaseDeps) {
       mediaType === 'text/csv'
         ? { status: 200, csv: await exportAccountTransactionsCsv(deps, caller, params.accountCurrencyId, query) }
         : { status: 200, data: await listAccountTransactions(deps, caller, params.accountCurrencyId, query) },
+    exportAccountTransactions: async ({ caller, params, query }) => ({
+      status: 200,
+      csv: await exportAccountTransactionsCsv(deps, caller, params.accountCurrencyId, query),
+    }),
   } satisfies Partial<Handlers>;
 }
