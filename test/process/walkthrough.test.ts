@@ -7,7 +7,7 @@
 // balanceAfter is the balance. It starts from zero ids: every id comes from an answer, none of the
 // demo world's is written in it.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inRepo } from '../support/build.js';
@@ -112,6 +112,14 @@ describe('docs/walkthrough.md and the README tour', () => {
     expect(run.stdout).toMatch(/^payroll request [0-9a-f-]{36}: COMPLETED$/m);
     expect(run.stdout).toContain('"reference":"Wire 2026-11-23"');
   }, 300_000);
+
+  it('the spreadsheet guide runs on its own: the template, and a CSV estimate and creation', async () => {
+    const script = [...readFileSync(inRepo('docs/spreadsheet.md'), 'utf8').matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1]!).join('\n');
+    // As a reader runs it, in the repository (payroll.csv lands there, and is removed after).
+    const run = await runBash(script, { API: api, NODE_ENV: 'development' }).finally(() => rmSync(inRepo('payroll.csv'), { force: true }));
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/"status":"PENDING"/);
+  }, 120_000);
 
   it('the README tour runs as written and ends with a payout estimate', async () => {
     const script = blockAfter('README.md', TOUR_MARKER);
