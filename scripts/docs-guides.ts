@@ -48,13 +48,11 @@ function guides(): Guide[] {
 
 /** A guide's text for the site: without its title (the tag shows it), links between guides as links inside the site, links into the repository as plain text. */
 function forSite(guide: Guide, ids: Map<string, string>): string {
-  return guide.text
-    .replace(/^# .+\n+/, '')
-    .replace(/\[([^\]]+)\]\(([^)\s]+?)\)/g, (whole, text: string, target: string) => {
-      if (/^(https?:|mailto:|#)/.test(target)) return whole;
-      const id = ids.get(target.replace(/#.*$/, ''));
-      return id ? `[${text}](#tag/${id})` : text;
-    });
+  return guide.text.replace(/^# .+\n+/, '').replace(/\[([^\]]+)\]\(([^)\s]+?)\)/g, (whole, text: string, target: string) => {
+    if (/^(https?:|mailto:|#)/.test(target)) return whole;
+    const id = ids.get(target.replace(/#.*$/, ''));
+    return id ? `[${text}](#tag/${id})` : text;
+  });
 }
 
 /** The spec with the guides added as tags and the menu grouped: Guides, then the API. */

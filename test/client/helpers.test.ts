@@ -18,7 +18,13 @@ import { ids } from '../fixtures/world.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 const SECRET = 'whsec_test_0123456789abcdef';
-const EVENT = { id: '0450f9d4-b1f2-46a7-8380-efef18e71b69', type: 'payout.status_changed', sequence: 2, occurredAt: '2026-11-23T10:00:00.000Z', data: { status: 'COMPLETED' } };
+const EVENT = {
+  id: '0450f9d4-b1f2-46a7-8380-efef18e71b69',
+  type: 'payout.status_changed',
+  sequence: 2,
+  occurredAt: '2026-11-23T10:00:00.000Z',
+  data: { status: 'COMPLETED' },
+};
 const BODY = JSON.stringify(EVENT);
 const NOW = new Date('2026-11-23T10:00:05.000Z');
 

@@ -271,9 +271,10 @@ describe('GET /v1/customers/account-currencies/{accountCurrencyId}/transactions'
       headers: { Accept: 'text/csv' },
       parseAs: 'text',
     });
-    const exported = await server
-      .as(ids.userA)
-      .GET('/v1/customers/account-currencies/{accountCurrencyId}/transactions.csv', { params: { path: { accountCurrencyId: ids.acAUsd }, query: filter }, parseAs: 'text' });
+    const exported = await server.as(ids.userA).GET('/v1/customers/account-currencies/{accountCurrencyId}/transactions.csv', {
+      params: { path: { accountCurrencyId: ids.acAUsd }, query: filter },
+      parseAs: 'text',
+    });
     expect(exported.response.status).toBe(200);
     expect(exported.response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const text: string | undefined = exported.data;

@@ -244,7 +244,9 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
   });
 
   it('publishes the guides of docs/ under Guides in the menu, before the API', async () => {
-    expect(guides.map((guide) => guide.title)).toEqual(expect.arrayContaining(['Walkthrough', 'Receiving webhooks', 'Security', 'Running the service', 'Performance']));
+    expect(guides.map((guide) => guide.title)).toEqual(
+      expect.arrayContaining(['Walkthrough', 'Receiving webhooks', 'Security', 'Running the service', 'Performance']),
+    );
     const sidebar = await page.locator('[data-component-name="Menu/Menu"]').first().innerText();
     expect(sidebar.indexOf('Guides')).toBeGreaterThanOrEqual(0);
     expect(sidebar.indexOf('Walkthrough')).toBeLessThan(sidebar.indexOf('Beneficiaries'));

@@ -73,9 +73,10 @@ describe('docs/webhooks.md, followed on a running service', () => {
 
     const deadline = Date.now() + 60_000;
     while (!printed.some((line) => line.includes(`${requestId} COMPLETED`)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(printed.filter((line) => line.includes(requestId!)).map((line) => line.split(' ')[2]), printed.join('\n')).toEqual(
-      expect.arrayContaining(['PENDING', 'QUOTE_PROVIDED', 'COMPLETED']),
-    );
+    expect(
+      printed.filter((line) => line.includes(requestId!)).map((line) => line.split(' ')[2]),
+      printed.join('\n'),
+    ).toEqual(expect.arrayContaining(['PENDING', 'QUOTE_PROVIDED', 'COMPLETED']));
     expect(printed.filter((line) => line.startsWith('stderr'))).toEqual([]);
   }, 240_000);
 

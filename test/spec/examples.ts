@@ -142,7 +142,7 @@ function responseExamplesOf(op: RawOperation): ResponseExample[] {
  * of the request example `exampleName` (so the CSV upload's query goes with the CSV examples only).
  * A later parameter of the same name (the operation's own) overrides an earlier one (the path's).
  */
-export function parameterValues(parameters: RawParameter[], exampleName?: string): Pick<ExampleCase, 'path_' | 'query' | 'missing'> {
+function parameterValues(parameters: RawParameter[], exampleName?: string): Pick<ExampleCase, 'path_' | 'query' | 'missing'> {
   const values: Pick<ExampleCase, 'path_' | 'query' | 'missing'> = { path_: {}, query: {}, missing: [] };
   for (const parameter of parameters) {
     if (parameter.in === 'header') continue;

@@ -50,7 +50,11 @@ function shortenRepeatedDocs(text) {
   const seen = new Set();
   return text.replace(/\/\*\*[\s\S]*?\*\//g, (block) => {
     if (block.length < 200) return block;
-    const words = block.replace(/^\/\*\*|\*\/$/g, '').replace(/^\s*\* ?/gm, ' ').replace(/\s+/g, ' ').trim();
+    const words = block
+      .replace(/^\/\*\*|\*\/$/g, '')
+      .replace(/^\s*\* ?/gm, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (!seen.has(words)) {
       seen.add(words);
       return block;

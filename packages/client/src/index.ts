@@ -17,9 +17,15 @@ import type { components, operations, paths } from 'payroll-fee-service/types';
 export type { components, operations, paths };
 export type { Middleware };
 export { PayrollApiError, unwrap, type ErrorCode, type ErrorEnvelope } from './envelope.js';
-export { constructEvent, verifyWebhook, WebhookSignatureError, type ConstructEventOptions, type WebhookEvent, type WebhookSignatureFailure } from './webhooks.js';
+export {
+  constructEvent,
+  verifyWebhook,
+  WebhookSignatureError,
+  type ConstructEventOptions,
+  type WebhookEvent,
+  type WebhookSignatureFailure,
+} from './webhooks.js';
 export { createWithRetry, paginate, type CallResult, type CursorPage, type RetryOptions } from './paging.js';
-
 
 /** A bearer token, or a function returning one (called before every request: refresh it there). */
 export type TokenSource = string | (() => string | Promise<string>);
