@@ -18,7 +18,13 @@ const UNIT = [
   'test/spec/demoIds.test.ts',
   'test/usecases/cursor.test.ts',
 ];
-const PROCESS = ['test/process/**/*.test.ts', 'test/client/{mock,pack,readme-example}.test.ts', 'test/docs/**/*.test.ts', 'test/spec/specGate.test.ts'];
+const PROCESS = [
+  'test/process/**/*.test.ts',
+  'test/client/{mock,pack,readme-example}.test.ts',
+  'test/docs/**/*.test.ts',
+  'test/spec/specGate.test.ts',
+  'test/spec/examplesReplay.test.ts',
+];
 const RELIABILITY = ['test/reliability/**/*.test.ts'];
 const NOT_IN_NPM_TEST = ['test/fleet/**'];
 

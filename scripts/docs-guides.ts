@@ -20,6 +20,7 @@ const ORDER: Array<[file: string, name: string]> = [
   ['bank-files.md', 'Bank files'],
   ['payroll-at-scale.md', 'Payroll at scale'],
   ['development.md', 'Development'],
+  ['contributing.md', 'Contributing'],
 ];
 
 interface Guide {
