@@ -22,6 +22,7 @@ const NEEDS_STATE: Record<string, string> = {
   listWebhookDeliveries: 'a webhook endpoint',
   retryWebhookDelivery: 'a webhook endpoint and one of its deliveries',
   recordFxExchange: 'the example’s request accepted and its funds at the payroll bank',
+  failPayrollRequest: 'a payroll request EXECUTING whose payouts have not been created',
 };
 
 const userWith = (role: string, permission?: string) =>
