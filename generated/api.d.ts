@@ -1260,9 +1260,9 @@ export interface paths {
          *
          *     ## Receiving
          *     1. Verify the signature over the **raw** body before parsing it:
-         *        `verifyWebhook(body, header, secret, toleranceSeconds)` of the `payroll-fee-service` package,
-         *        or the 10 lines of Node in the `Webhooks` tag. Refuse a timestamp older than the tolerance
-         *        (300 s suggested): it stops a replayed delivery.
+         *        `constructEvent(body, header, secret)` of the `payroll-fee-service` package (the typed event,
+         *        or an error saying why), or the 10 lines of Node in the `Webhooks` tag. Refuse a timestamp
+         *        older than the tolerance (300 s suggested): it stops a replayed delivery.
          *     2. Answer 2xx quickly and do the work afterwards.
          *     3. Events may repeat and arrive out of order: dedupe by `id` (answer 2xx to a duplicate too),
          *        order the events of one resource by `sequence`.
@@ -1585,6 +1585,12 @@ export interface paths {
          *       it has settled. A leg still `PENDING` is never sent: it becomes `FAILED` with the reason.
          *     - `reason` is 1 to 500 characters; otherwise 400 `VALIDATION_ERROR`.
          *     - A request that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a payroll request `EXECUTING` whose payouts have not been
+         *     created and whose legs have settled: the example's request once accepted (`acceptPayrollQuote`)
+         *     and its transfers `COMPLETED`, before `recordFxExchange` creates its payouts (after which it is
+         *     `PAYOUT_INITIATED` and the failure is refused).
          */
         post: operations["failPayrollRequest"];
         delete?: never;
@@ -4628,7 +4634,7 @@ export interface components {
          * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
          *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
          *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
-         *     Verify it over the raw bytes of the body, before parsing them, with `verifyWebhook` of the
+         *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
          *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
          *     from your clock.
          * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
@@ -6631,7 +6637,7 @@ export interface operations {
                  * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
                  *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
                  *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
-                 *     Verify it over the raw bytes of the body, before parsing them, with `verifyWebhook` of the
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
                  *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
                  *     from your clock.
                  * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
@@ -6678,7 +6684,7 @@ export interface operations {
                  * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
                  *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
                  *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
-                 *     Verify it over the raw bytes of the body, before parsing them, with `verifyWebhook` of the
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
                  *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
                  *     from your clock.
                  * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
@@ -6725,7 +6731,7 @@ export interface operations {
                  * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
                  *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
                  *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
-                 *     Verify it over the raw bytes of the body, before parsing them, with `verifyWebhook` of the
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
                  *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
                  *     from your clock.
                  * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
