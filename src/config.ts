@@ -60,7 +60,7 @@ export interface Config {
   trustProxy: string | number | boolean;
 }
 
-/** Milliseconds; each is a setting (README, configuration). */
+/** Milliseconds; each is a setting (docs/operations.md, configuration). */
 export interface DatabaseSessionLimits {
   /** Connecting to the server (TCP and start-up): past it, the database counts as unreachable. */
   connectTimeoutMs: number;

@@ -1,4 +1,4 @@
-// The README's usage example compiles against the client (here its source, mapped to the package
+// The client guide's usage example (docs/client.md) compiles against the client (here its source, mapped to the package
 // name, so no build is needed; test/client/pack.test.ts compiles it again against the packed tarball).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,7 @@ function typeCheckExamples(sources: { 'example.ts': string; 'broken.ts': string 
   }
 }
 
-describe('README: client usage example', () => {
+describe('docs/client.md: client usage example', () => {
   const example = readmeExample();
   const broken = example.replace(/amount: '([0-9.]+)'/, 'amount: $1');
   let errors: string[] | undefined;

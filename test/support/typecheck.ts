@@ -1,5 +1,5 @@
 // Type-checks code as a consumer of the package writes it: a scratch project with its own
-// tsconfig (strict, NodeNext, as the README asks of consumers), compiled by this repository's tsc.
+// tsconfig (strict, NodeNext, as docs/client.md asks of consumers), compiled by this repository's tsc.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inRepo, run } from './build.js';
