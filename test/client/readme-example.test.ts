@@ -1,5 +1,6 @@
-// The client guide's usage example (docs/client.md) compiles against the client (here its source, mapped to the package
-// name, so no build is needed; test/client/pack.test.ts compiles it again against the packed tarball).
+// The client guide's usage example (docs/client.md) compiles against the client (here its source,
+// mapped to the package name, so no build is needed; test/client/pack.test.ts compiles it again, with
+// every other snippet, against the packed tarball).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
