@@ -128,6 +128,7 @@ const SCOPED_TO_A = new Set([
   'updateBeneficiary',
   'deactivateBeneficiary',
   'listAccountTransactions',
+  'exportAccountTransactions',
 ]);
 /** Customer operations on the caller's own collection: B gets its own (2xx), never A's. */
 const OWN_COLLECTION = new Set([
