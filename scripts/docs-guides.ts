@@ -21,6 +21,7 @@ const ORDER: Array<[file: string, name: string]> = [
   ['payroll-at-scale.md', 'Payroll at scale'],
   ['development.md', 'Development'],
   ['contributing.md', 'Contributing'],
+  ['fleet-test.md', 'Fleet test'],
 ];
 
 interface Guide {
