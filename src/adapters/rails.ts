@@ -63,12 +63,12 @@ export class SimulatedRails implements PaymentRails {
 }
 
 /** SIM-PRC-… for the processor's debits and moves, SIM-BNK-… for the bank's payouts. */
-function simulatedExternalId(instruction: TransferInstruction): string {
+export function simulatedExternalId(instruction: TransferInstruction): string {
   const rail = instruction.kind === 'PROCESSOR_INTERNAL_DEBIT' || instruction.kind === 'PROCESSOR_TO_BANK' ? 'PRC' : 'BNK';
   return `SIM-${rail}-${instruction.transferId.slice(0, 8)}-${instruction.transferId.slice(-12)}`;
 }
 
-function simulatedFailure(instruction: TransferInstruction): string | null {
+export function simulatedFailure(instruction: TransferInstruction): string | null {
   if (instruction.kind === 'PROCESSOR_INTERNAL_DEBIT' && instruction.accountProvider === FAILING_PROCESSOR) return 'Processor declined the debit';
   const isPayout = instruction.kind === 'BANK_TO_BENEFICIARY' || instruction.kind === 'PAYOUT';
   if (isPayout && instruction.beneficiaryReference?.startsWith(FAILING_REFERENCE_PREFIX)) return 'Beneficiary account closed';

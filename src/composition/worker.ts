@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { SimulatedRails } from '../adapters/rails.js';
+import { SimulatedBatchRails } from '../adapters/simulatedBatchRails.js';
 import { HttpWebhookSender } from '../adapters/webhookSender.js';
 import type { Config } from '../config.js';
 import type { Database } from '../store/db.js';
@@ -16,6 +17,7 @@ export function buildWorker(config: Config, db: Database, logger: Logger, clock:
   const deps: ExecutionDeps = {
     ...buildDeps(config, db, clock),
     rails: new SimulatedRails(db, config.worker.simulatedSettlementMs, clock),
+    batchRails: new SimulatedBatchRails(db, config.worker.simulatedSettlementMs, clock),
     leaseMs: config.worker.leaseMs,
     recheckMs: Math.min(config.worker.pollMs, 1000),
     webhooks: new HttpWebhookSender({ allowLoopback: config.webhookAllowLoopback }),

@@ -38,6 +38,11 @@ export function assertTransition(requestId: string, current: PayrollRequestStatu
 /** The final status once every payout has settled: all paid, some paid, none paid. */
 export function statusAfterPayouts(outcomes: readonly TransferOutcome[]): PayrollRequestStatus {
   const completed = outcomes.filter((outcome) => outcome === 'COMPLETED').length;
-  if (completed === outcomes.length) return 'COMPLETED';
+  return statusAfterPayoutCounts(completed, outcomes.length - completed);
+}
+
+/** The same rule from the counts (a payroll of 100,000 payouts counts them in SQL). */
+export function statusAfterPayoutCounts(completed: number, failed: number): PayrollRequestStatus {
+  if (failed === 0) return 'COMPLETED';
   return completed === 0 ? 'FAILED' : 'PARTIALLY_COMPLETED';
 }

@@ -83,6 +83,7 @@ export async function insertSplitsWithSnapshots(tx: Queryable, requestId: string
       ),
     ],
   );
+  await tx.query('UPDATE payroll_requests SET split_count = $2 WHERE id = $1', [requestId, splits.length]);
 }
 
 export interface NewTransfer {
@@ -94,13 +95,13 @@ export interface NewTransfer {
   amountSplitId?: string | undefined;
 }
 
-/** Inserts transfers in PENDING, after those the request already has. */
-export async function insertTransfers(tx: Queryable, requestId: string, transfers: NewTransfer[], at: Date): Promise<void> {
+/** Inserts transfers in PENDING, after those the request already has (payouts into their batch, when given). */
+export async function insertTransfers(tx: Queryable, requestId: string, transfers: NewTransfer[], at: Date, batchId: string | null = null): Promise<void> {
   await tx.query(
     `INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, fee_id, fee_amount,
-       final_internal_fee, amount_split_id, created_at, position)
+       final_internal_fee, amount_split_id, created_at, position, batch_id)
      SELECT e.id, $1, e.transfer_type, 'PENDING', e.amount, e.currency_code, e.fee_id, e.fee_amount, e.final_internal_fee,
-            e.amount_split_id, $2, e.position + (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1)
+            e.amount_split_id, $2, e.position + (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1), $4::uuid
        FROM jsonb_to_recordset($3::jsonb) AS e(id uuid, transfer_type text, amount numeric, currency_code text, fee_id uuid,
             fee_amount numeric, final_internal_fee numeric, amount_split_id uuid, position integer)`,
     [
@@ -119,6 +120,7 @@ export async function insertTransfers(tx: Queryable, requestId: string, transfer
           position,
         })),
       ),
+      batchId,
     ],
   );
   // Rule 4: each split links to its payout transfer.
@@ -166,20 +168,6 @@ export async function setSplitQuotes(
       ),
     ],
   );
-}
-
-/** The split a payout transfer pays, with what its failure credits back. */
-export async function splitOfPayout(tx: Queryable, transferId: string): Promise<{ id: string; quoted_source_currency_amount: string | null } | null> {
-  const [row] = await tx.query<{ id: string; quoted_source_currency_amount: string | null }>(
-    'SELECT s.id, s.quoted_source_currency_amount::text FROM amount_splits s JOIN transfers t ON t.amount_split_id = s.id WHERE t.id = $1',
-    [transferId],
-  );
-  return row ?? null;
-}
-
-/** A failed payout's credit-back, shown on its split. */
-export async function setSplitReturned(tx: Queryable, splitId: string, amount: string): Promise<void> {
-  await tx.query('UPDATE amount_splits SET returned_source_currency_amount = $2 WHERE id = $1', [splitId, amount]);
 }
 
 export interface NewFxExchange {
@@ -234,7 +222,7 @@ export async function listPayrollRequests(
     `SELECT r.id, r.status, r.customer_id, r.source_account_currency_id, sac.currency_code AS source_currency_code,
             r.payroll_account_currency_id, pac.currency_code AS payroll_currency_code, r.total_amount::text,
             r.estimated_fx_rate::text, r.estimated_received_amount::text,
-            (SELECT count(*)::int FROM amount_splits s WHERE s.payroll_request_id = r.id) AS beneficiary_count,
+            COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits s WHERE s.payroll_request_id = r.id)) AS beneficiary_count,
             r.created_at, r.updated_at
        FROM payroll_requests r
        JOIN account_currencies sac ON sac.id = r.source_account_currency_id

@@ -20,7 +20,8 @@ export interface WorkItem {
 const OPEN = "('PENDING', 'INITIATED', 'PROCESSING')";
 
 /**
- * Claims up to `limit` open items no other worker holds: FOR UPDATE SKIP LOCKED makes the claim
+ * Claims up to `limit` open items no other worker holds (a payroll's payouts excepted: they go to
+ * the bank as a batch, store/payoutBatches.ts): FOR UPDATE SKIP LOCKED makes the claim
  * itself exclusive, and the lease (locked_until) keeps the item ours while we call the rails
  * between transactions. A worker that dies loses its lease when it runs out; the next one resumes.
  */
@@ -28,7 +29,7 @@ export async function claimWork(tx: Queryable, table: WorkTable, now: Date, leas
   const claimed = await tx.query<{ id: string }>(
     `WITH claimable AS (
        SELECT id FROM ${table}
-        WHERE status IN ${OPEN} AND (locked_until IS NULL OR locked_until < $1)
+        WHERE status IN ${OPEN} AND (locked_until IS NULL OR locked_until < $1)${table === 'transfers' ? " AND transfer_type <> 'BANK_TO_BENEFICIARY'" : ''}
         ORDER BY created_at${table === 'transfers' ? ', position' : ''}
         LIMIT $3
         FOR UPDATE SKIP LOCKED)

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { PaymentRails, TransferInstruction } from '../adapters/rails.js';
 import type { WebhookSender } from '../adapters/webhookSender.js';
-import { statusAfterPayouts } from '../domain/payrollStatus.js';
-import { type TransferOutcome, type TransferStatus, isSettled } from '../domain/transfers.js';
+import type { TransferOutcome, TransferStatus } from '../domain/transfers.js';
 import type { Queryable } from '../store/db.js';
-import { insertTransfers, transferStatuses } from '../store/payrollLifecycle.js';
+import { insertTransfers } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, claimAcceptedRequests, lockPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
 import { type WorkItem, advanceWork, claimWork, releaseLease } from '../store/work.js';
-import type { UseCaseDeps } from './deps.js';
 import { payoutChanged, recordStatusChange, transferChanged } from './events.js';
-import { postLegSettled, postPayoutSettled, postSinglePayoutSettled } from './settlementPostings.js';
+import { type BatchExecutionDeps, executePayoutBatches } from './payoutBatchExecution.js';
+import { postLegSettled, postSinglePayoutSettled } from './settlementPostings.js';
 import { deliverDueWebhooks } from './webhookDispatch.js';
 
-export interface ExecutionDeps extends UseCaseDeps {
+export interface ExecutionDeps extends BatchExecutionDeps {
+  /** The processor's legs and single payouts, one transfer at a time (a payroll's payouts go through batchRails). */
   rails: PaymentRails;
   /** How long a claimed item stays ours while we talk to the rails. */
   leaseMs: number;
@@ -22,12 +22,13 @@ export interface ExecutionDeps extends UseCaseDeps {
 }
 
 /**
- * One pass of the worker: start the requests customers accepted, then move every claimable
- * transfer and payout as far as the rails allow. Returns how many items it touched, so the
- * loop can sleep when there is nothing to do.
+ * One pass of the worker: start the requests customers accepted, move every claimable transfer
+ * and payout as far as the rails allow, and the payroll payouts' batches as far as the bank
+ * allows. Returns how many items it touched, so the loop can sleep when there is nothing to do.
  */
 export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): Promise<number> {
   let touched = await startAcceptedRequests(deps, batchSize);
+  touched += await executePayoutBatches(deps, 1);
   for (const table of ['transfers', 'payouts'] as const) {
     const now = deps.clock();
     const items = await deps.db.transaction((tx) => claimWork(tx, table, now, new Date(now.getTime() + deps.leaseMs), batchSize));
@@ -123,7 +124,7 @@ function toInstruction(item: WorkItem): TransferInstruction {
   };
 }
 
-/** What a settled payroll transfer means for its request (the transition table of the spec), and its journal entry. */
+/** What a settled leg of a payroll means for its request (the transition table of the spec), and its journal entry. */
 async function onTransferSettled(tx: Queryable, deps: ExecutionDeps, request: LockedPayrollRequest, item: WorkItem, outcome: TransferOutcome): Promise<void> {
   const now = deps.clock();
   if (item.kind === 'PROCESSOR_INTERNAL_DEBIT' || item.kind === 'PROCESSOR_TO_BANK') {
@@ -139,15 +140,8 @@ async function onTransferSettled(tx: Queryable, deps: ExecutionDeps, request: Lo
     }
     return touchPayrollRequest(tx, request.id, now);
   }
-  // BANK_TO_BENEFICIARY: paid, it leaves the partner-bank payroll account; failed, it is credited back.
-  await postPayoutSettled(tx, request, item, outcome, now);
-  const payouts = (await transferStatuses(tx, request.id)).filter((transfer) => transfer.transfer_type === 'BANK_TO_BENEFICIARY');
-  const outcomes = payouts.map((transfer) => transfer.status).filter(isSettled);
-  if (outcomes.length < payouts.length) return touchPayrollRequest(tx, request.id, now);
-  const status = statusAfterPayouts(outcomes);
-  if (status === 'FAILED')
-    await setFailureReason(tx, request.id, 'Every payout failed; each was credited back to the source account at the accepted quote (returnedAmount)');
-  await recordStatusChange(tx, request, status, now);
+  // A BANK_TO_BENEFICIARY transfer is never claimed one at a time: its batch settles it (payoutBatchExecution.ts).
+  throw new Error(`Transfer ${item.id} (${item.kind}) is settled by its batch, not on its own`);
 }
 
 /** FAILED before any payout (the leg's journal entry has returned the funds). */

@@ -9,6 +9,7 @@ import { DEFAULT_FX_RECORD_TOLERANCE_BPS, assertFxRecordRate, fxRecordFigures } 
 import { fxResultView } from '../domain/settlementView.js';
 import type { TransferType } from '../domain/transfers.js';
 import { postJournalEntry } from '../store/ledger.js';
+import { insertPayoutBatch } from '../store/payoutBatches.js';
 import { insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChange } from './events.js';
@@ -69,6 +70,9 @@ export async function recordFxExchange(
     await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
     // One BANK_TO_BENEFICIARY transfer per split, for its quoted amount. The bank fee was charged
     // once, in the source currency, in the fee breakdown; the payouts carry no fee of their own.
+    // They go to the bank as one batch, recorded here before the bank hears of it.
+    const batchId = randomUUID();
+    await insertPayoutBatch(tx, { id: batchId, requestId, currencyCode: request.payroll_currency_code, itemCount: splits.length, at: now });
     await insertTransfers(
       tx,
       requestId,
@@ -80,6 +84,7 @@ export async function recordFxExchange(
         amountSplitId: split.id,
       })),
       now,
+      batchId,
     );
     await recordStatusChange(tx, request, 'PAYOUT_INITIATED', now);
     return reloadPayrollRequest(tx, requestId);

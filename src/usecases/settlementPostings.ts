@@ -13,16 +13,15 @@ import {
 import { Money } from '../domain/money.js';
 import type { TransferOutcome } from '../domain/transfers.js';
 import type { Queryable } from '../store/db.js';
-import { postJournalEntry } from '../store/ledger.js';
-import { setSplitReturned, splitOfPayout } from '../store/payrollLifecycle.js';
+import { postJournalEntries, postJournalEntry } from '../store/ledger.js';
+import type { SettledItem } from '../store/payoutBatches.js';
 import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
 import { findPayout } from '../store/payouts.js';
-import type { WorkItem } from '../store/work.js';
 import { lockedFeesOf, payrollLedgerOf, requestRefs } from './payrollSettlement.js';
 
 /**
  * The journal entries of the execution, one per settled transfer or payout (docs/settlement.md):
- * the worker calls these in the transaction that records the outcome.
+ * the worker calls these in the transaction that records the outcomes.
  */
 
 /** PROCESSOR_INTERNAL_DEBIT and PROCESSOR_TO_BANK: fees earned and the bank leg funded, or everything returned. */
@@ -48,18 +47,20 @@ export async function postLegSettled(
 }
 
 /**
- * A payout: COMPLETED, its quoted amount leaves the partner-bank account; FAILED, the platform takes
- * it back and credits the customer the split's quoted source amount, shown on the split.
+ * Payouts the bank settled, one journal entry each, posted together: COMPLETED, its quoted amount
+ * leaves the partner-bank account; FAILED, the platform takes it back and credits the customer the
+ * split's quoted source amount (shown on the split by the store's settle statement).
  */
-export async function postPayoutSettled(tx: Queryable, request: LockedPayrollRequest, item: WorkItem, outcome: TransferOutcome, at: Date): Promise<void> {
+export async function postPayoutsSettled(tx: Queryable, request: LockedPayrollRequest, items: readonly SettledItem[], at: Date): Promise<void> {
   const ledger = payrollLedgerOf(request);
-  const refs = { ...requestRefs(request), transferId: item.id };
-  const amount = new Money(item.amount);
-  if (outcome === 'COMPLETED') return postJournalEntry(tx, payoutSent(ledger, amount, refs), at);
-  const split = await splitOfPayout(tx, item.id);
-  if (!split?.quoted_source_currency_amount) throw new Error(`Payout ${item.id} has no quoted split to credit back`);
-  await postJournalEntry(tx, payoutFailedCreditBack(ledger, amount, new Money(split.quoted_source_currency_amount), refs), at);
-  await setSplitReturned(tx, split.id, split.quoted_source_currency_amount);
+  const entries = items.map((item) => {
+    const refs = { ...requestRefs(request), transferId: item.id };
+    const amount = new Money(item.amount);
+    if (item.status === 'COMPLETED') return { entry: payoutSent(ledger, amount, refs), at };
+    if (!item.quotedSourceAmount) throw new Error(`Payout ${item.id} has no quoted split to credit back`);
+    return { entry: payoutFailedCreditBack(ledger, amount, new Money(item.quotedSourceAmount), refs), at };
+  });
+  await postJournalEntries(tx, entries);
 }
 
 /** A single payout: amount out and fees earned, or its whole total back to the account currency. */

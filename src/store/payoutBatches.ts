@@ -1,0 +1,235 @@
+import type { PayoutBatch } from '../adapters/batchRails.js';
+import type { Queryable } from './db.js';
+
+/**
+ * The payouts of a payroll request as one batch (migration 015): the batch row, written before the
+ * bank hears of it, and the set-based moves of its items. Every move is one statement for a chunk of
+ * items: the transfers' status, their transfer.status_changed events (the payload is the row's own
+ * API JSON, kept by migration 011's trigger) and the webhook deliveries of those events.
+ */
+
+export type BatchStatus = 'CREATED' | 'SUBMITTED' | 'CLOSED';
+
+export interface ClaimedBatch {
+  id: string;
+  payrollRequestId: string;
+  customerId: string;
+  status: Exclude<BatchStatus, 'CLOSED'>;
+  itemCount: number;
+}
+
+export async function insertPayoutBatch(
+  tx: Queryable,
+  batch: { id: string; requestId: string; currencyCode: string; itemCount: number; at: Date },
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO payout_batches (id, payroll_request_id, currency_code, status, item_count, created_at) VALUES ($1, $2, $3, 'CREATED', $4, $5)`,
+    [batch.id, batch.requestId, batch.currencyCode, batch.itemCount, batch.at],
+  );
+}
+
+/**
+ * Open payouts that are in no batch (written before batches existed, or by the world loader) get one
+ * batch per request, in two statements whatever their number. Returns how many batches it made.
+ */
+export async function batchUnbatchedPayouts(tx: Queryable, at: Date): Promise<number> {
+  const made = await tx.query<{ id: string }>(
+    `INSERT INTO payout_batches (id, payroll_request_id, currency_code, status, item_count, created_at)
+     SELECT gen_random_uuid(), t.payroll_request_id, min(t.currency_code), 'CREATED', count(*), $1
+       FROM transfers t
+      WHERE t.batch_id IS NULL AND t.transfer_type = 'BANK_TO_BENEFICIARY' AND t.status IN ('PENDING', 'INITIATED', 'PROCESSING')
+      GROUP BY t.payroll_request_id
+     ON CONFLICT (payroll_request_id) DO NOTHING
+     RETURNING id`,
+    [at],
+  );
+  if (made.length === 0) return 0;
+  await tx.query(
+    `UPDATE transfers t SET batch_id = b.id FROM payout_batches b
+      WHERE b.id = ANY($1::uuid[]) AND t.payroll_request_id = b.payroll_request_id AND t.batch_id IS NULL
+        AND t.transfer_type = 'BANK_TO_BENEFICIARY' AND t.status IN ('PENDING', 'INITIATED', 'PROCESSING')`,
+    [made.map((row) => row.id)],
+  );
+  return made.length;
+}
+
+/** Claims up to `limit` open batches no other worker holds (exclusive claim plus a lease, as for transfers). */
+export async function claimPayoutBatches(tx: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedBatch[]> {
+  return tx.query<ClaimedBatch>(
+    `WITH claimable AS (
+       SELECT id FROM payout_batches
+        WHERE status <> 'CLOSED' AND (locked_until IS NULL OR locked_until < $1)
+        ORDER BY created_at LIMIT $3
+        FOR UPDATE SKIP LOCKED)
+     UPDATE payout_batches b SET locked_until = $2 FROM claimable, payroll_requests r
+      WHERE b.id = claimable.id AND r.id = b.payroll_request_id
+     RETURNING b.id, b.payroll_request_id AS "payrollRequestId", r.customer_id AS "customerId", b.status, b.item_count AS "itemCount"`,
+    [now, leaseUntil, limit],
+  );
+}
+
+/** Keeps the batch ours a while longer (each chunk of a long step renews it), or frees it for a recheck at `until`. */
+export async function leaseBatch(tx: Queryable, batchId: string, until: Date | null): Promise<void> {
+  await tx.query('UPDATE payout_batches SET locked_until = $2 WHERE id = $1', [batchId, until]);
+}
+
+/** Whether the batch still has items the bank has not been told of (PENDING or INITIATED). */
+export async function hasUnsubmittedItems(tx: Queryable, batchId: string): Promise<boolean> {
+  const rows = await tx.query(
+    `SELECT 1 FROM transfers WHERE batch_id = $1 AND status IN ('PENDING', 'INITIATED') LIMIT 1`,
+    [batchId],
+  );
+  return rows.length > 0;
+}
+
+/** Whether any item of the batch is still open (read from the open items' partial index). */
+export async function hasOpenItems(tx: Queryable, batchId: string): Promise<boolean> {
+  const rows = await tx.query(`SELECT 1 FROM transfers WHERE batch_id = $1 AND status IN ('PENDING', 'INITIATED', 'PROCESSING') LIMIT 1`, [batchId]);
+  return rows.length > 0;
+}
+
+/** The batch as the bank needs it: the paying account and, per payout, its amount and its beneficiary as the split recorded them. */
+export async function loadPayoutBatch(tx: Queryable, batchId: string, executionDate: string): Promise<PayoutBatch> {
+  const [head] = await tx.query<Omit<PayoutBatch, 'items' | 'requestedExecutionDate'>>(
+    `SELECT b.id AS "batchId", b.payroll_request_id AS "payrollRequestId", b.currency_code AS "currencyCode",
+            json_build_object('accountCurrencyId', ac.id, 'accountProvider', a.account_provider, 'name', a.account_provider,
+              'iban', NULL, 'bic', NULL) AS debtor
+       FROM payout_batches b
+       JOIN payroll_requests r ON r.id = b.payroll_request_id
+       JOIN account_currencies ac ON ac.id = r.payroll_account_currency_id
+       JOIN accounts a ON a.id = ac.account_id
+      WHERE b.id = $1`,
+    [batchId],
+  );
+  if (!head) throw new Error(`Payout batch ${batchId} not found`);
+  const items = await tx.query<PayoutBatch['items'][number]>(
+    `SELECT t.id AS "transferId", t.amount::text AS amount,
+            json_build_object('name', COALESCE(s.beneficiary_snapshot->>'displayName',
+                concat_ws(' ', s.beneficiary_snapshot->>'firstName', s.beneficiary_snapshot->>'lastName')),
+              'iban', s.beneficiary_snapshot->>'iban', 'accountNumber', s.beneficiary_snapshot->>'accountNumber',
+              'bankName', s.beneficiary_snapshot->>'bankName', 'bic', s.beneficiary_snapshot->>'swiftBic') AS creditor,
+            s.purpose_code AS "purposeCode", s.beneficiary_snapshot->>'reference' AS "beneficiaryReference"
+       FROM transfers t LEFT JOIN amount_splits s ON s.id = t.amount_split_id
+      WHERE t.batch_id = $1
+      ORDER BY t.position`,
+    [batchId],
+  );
+  return { ...head, requestedExecutionDate: executionDate, items };
+}
+
+export async function markBatchSubmitted(tx: Queryable, batchId: string, externalBatchId: string, at: Date): Promise<void> {
+  await tx.query(
+    `UPDATE payout_batches SET status = 'SUBMITTED', external_batch_id = $2, submitted_at = COALESCE(submitted_at, $3) WHERE id = $1 AND status = 'CREATED'`,
+    [batchId, externalBatchId, at],
+  );
+}
+
+/** CLOSED once (false when another worker closed it first). */
+export async function closeBatch(tx: Queryable, batchId: string, at: Date): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE payout_batches SET status = 'CLOSED', closed_at = $2, locked_until = NULL WHERE id = $1 AND status <> 'CLOSED' RETURNING id`,
+    [batchId, at],
+  );
+  return rows.length === 1;
+}
+
+/**
+ * The events of the rows a statement's `moved` CTE (id, api_json, position) returns, and their
+ * webhook deliveries: each transfer's next sequence, in the transfers' order. $1 is the customer,
+ * $2 the time of the change.
+ */
+const EVENTS_OF_MOVED = `events_written AS (
+       INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
+       SELECT gen_random_uuid(), $1, 'transfer.status_changed', m.id,
+              COALESCE((SELECT max(e.sequence) FROM events e WHERE e.type = 'transfer.status_changed' AND e.resource_id = m.id), 0) + 1,
+              $2, m.api_json::jsonb
+         FROM moved m ORDER BY m.position
+       RETURNING id
+     ), deliveries AS (
+       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
+       SELECT gen_random_uuid(), ev.id, w.id, 'PENDING', $2, $2
+         FROM events_written ev CROSS JOIN webhook_endpoints w
+        WHERE w.customer_id = $1 AND w.deleted_at IS NULL AND 'transfer.status_changed' = ANY(w.event_types)
+     )`;
+
+/** PENDING → INITIATED for the next `limit` items of the batch; returns how many moved. */
+export async function initiateBatchItems(tx: Queryable, batch: Pick<ClaimedBatch, 'id' | 'customerId'>, at: Date, limit: number): Promise<number> {
+  const rows = await tx.query<{ n: number }>(
+    `WITH next AS (
+       SELECT id FROM transfers WHERE batch_id = $3 AND status = 'PENDING' ORDER BY position LIMIT $4 FOR UPDATE
+     ), moved AS (
+       UPDATE transfers t SET status = 'INITIATED', executed_at = $2 FROM next WHERE t.id = next.id AND t.status = 'PENDING'
+       RETURNING t.id, t.api_json, t.position
+     ), ${EVENTS_OF_MOVED}
+     SELECT count(*)::int AS n FROM moved`,
+    [batch.customerId, at, batch.id, limit],
+  );
+  return rows[0]!.n;
+}
+
+/** INITIATED → PROCESSING with the bank's id of each item; returns how many moved. */
+export async function recordBatchItemsProcessing(
+  tx: Queryable,
+  batch: Pick<ClaimedBatch, 'id' | 'customerId'>,
+  externalIds: ReadonlyArray<{ id: string; externalId: string }>,
+  at: Date,
+): Promise<number> {
+  const rows = await tx.query<{ n: number }>(
+    `WITH moved AS (
+       UPDATE transfers t SET status = 'PROCESSING', external_id = x."externalId", executed_at = COALESCE(t.executed_at, $2)
+         FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, "externalId" text)
+        WHERE t.id = x.id AND t.batch_id = $3 AND t.status = 'INITIATED'
+       RETURNING t.id, t.api_json, t.position
+     ), ${EVENTS_OF_MOVED}
+     SELECT count(*)::int AS n FROM moved`,
+    [batch.customerId, at, batch.id, JSON.stringify(externalIds)],
+  );
+  return rows[0]!.n;
+}
+
+/** A payout the bank settled: what its journal entry needs. */
+export interface SettledItem {
+  id: string;
+  status: 'COMPLETED' | 'FAILED';
+  amount: string;
+  /** What a FAILED payout credits back: its split's quoted source amount. */
+  quotedSourceAmount: string | null;
+}
+
+/**
+ * PROCESSING → COMPLETED | FAILED as the bank reported them; a FAILED payout's split shows what it
+ * credits back. Items already settled (by another worker) are left alone and not returned.
+ */
+export async function settleBatchItems(
+  tx: Queryable,
+  batch: Pick<ClaimedBatch, 'id' | 'customerId'>,
+  outcomes: ReadonlyArray<{ id: string; status: 'COMPLETED' | 'FAILED'; reason: string | null }>,
+  at: Date,
+): Promise<SettledItem[]> {
+  return tx.query<SettledItem>(
+    `WITH moved AS (
+       UPDATE transfers t SET status = x.status, completed_at = $2, failure_reason = x.reason, locked_until = NULL
+         FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, status text, reason text)
+        WHERE t.id = x.id AND t.batch_id = $3 AND t.status = 'PROCESSING'
+       RETURNING t.id, t.api_json, t.position, t.status, t.amount, t.amount_split_id
+     ), ${EVENTS_OF_MOVED}, returned AS (
+       UPDATE amount_splits s SET returned_source_currency_amount = s.quoted_source_currency_amount
+         FROM moved m WHERE m.status = 'FAILED' AND s.id = m.amount_split_id
+     )
+     SELECT m.id, m.status, m.amount::text AS amount, s.quoted_source_currency_amount::text AS "quotedSourceAmount"
+       FROM moved m LEFT JOIN amount_splits s ON s.id = m.amount_split_id
+      ORDER BY m.position`,
+    [batch.customerId, at, batch.id, JSON.stringify(outcomes)],
+  );
+}
+
+/** How the request's payouts ended, counted once when none is left open. */
+export async function payoutOutcomeCounts(tx: Queryable, requestId: string): Promise<{ completed: number; failed: number; open: number }> {
+  const [row] = await tx.query<{ completed: number; failed: number; open: number }>(
+    `SELECT count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed, count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
+            count(*) FILTER (WHERE status IN ('PENDING', 'INITIATED', 'PROCESSING'))::int AS open
+       FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'BANK_TO_BENEFICIARY'`,
+    [requestId],
+  );
+  return row!;
+}
