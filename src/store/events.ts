@@ -26,6 +26,11 @@ export async function recordEvent(tx: Queryable, event: NewEvent): Promise<void>
      SELECT $1, $2, $3, $4, COALESCE(max(sequence), 0) + 1, $5, $6::jsonb FROM events WHERE type = $3 AND resource_id = $4`,
     [event.id, event.customerId, event.type, event.resourceId, event.occurredAt, JSON.stringify(event.payload)],
   );
+  await insertDeliveries(tx, event);
+}
+
+/** One delivery of a recorded event per endpoint of its customer subscribed at this moment. */
+export async function insertDeliveries(tx: Queryable, event: Pick<NewEvent, 'id' | 'customerId' | 'type' | 'occurredAt'>): Promise<void> {
   await tx.query(
     `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
      SELECT gen_random_uuid(), $1, e.id, 'PENDING', $3, $3

@@ -156,20 +156,60 @@ export interface PayrollRequestJson {
   sourceDecimals: number;
 }
 
+/** The request with everything its JSON reads, for one id and (with $2) one customer. */
+const REQUEST_FROM = `FROM payroll_requests r
+       JOIN customers cu ON cu.id = r.customer_id
+       ${ACCOUNT_CURRENCY_OF('r.source_account_currency_id', SOURCE_ACCOUNT_CURRENCY)} s
+       ${ACCOUNT_CURRENCY_OF('r.payroll_account_currency_id', PAYROLL_ACCOUNT_CURRENCY)} p
+       LEFT JOIN users q ON q.id = r.quoted_by_user_id
+       CROSS JOIN LATERAL ${SPLITS} sx
+      WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)`;
+
 /** The request, or null when there is none with this id (or, with `customerId`, none of that customer's). */
 export async function findPayrollRequestJson(tx: Queryable, requestId: string, customerId: string | null): Promise<PayrollRequestJson | null> {
   const rows = await tx.query<PayrollRequestJson>(
     `SELECT ${REQUEST} AS head, COALESCE(sx.json, '') AS "splitsJson", COALESCE(${TRANSFERS}, '') AS "transfersJson",
             s.decimals AS "sourceDecimals",
             COALESCE(sx.returned, '{}') AS "returnedAmounts"
-       FROM payroll_requests r
-       JOIN customers cu ON cu.id = r.customer_id
-       ${ACCOUNT_CURRENCY_OF('r.source_account_currency_id', SOURCE_ACCOUNT_CURRENCY)} s
-       ${ACCOUNT_CURRENCY_OF('r.payroll_account_currency_id', PAYROLL_ACCOUNT_CURRENCY)} p
-       LEFT JOIN users q ON q.id = r.quoted_by_user_id
-       CROSS JOIN LATERAL ${SPLITS} sx
-      WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)`,
+       ${REQUEST_FROM}`,
     [requestId, customerId],
   );
   return rows[0] ?? null;
+}
+
+/** What returnedAmount is computed from (the caller's money rule), without the request's JSON. */
+export async function findReturnedAmounts(tx: Queryable, requestId: string): Promise<Pick<PayrollRequestJson, 'returnedAmounts' | 'sourceDecimals'>> {
+  const [row] = await tx.query<Pick<PayrollRequestJson, 'returnedAmounts' | 'sourceDecimals'>>(
+    `SELECT c.decimals AS "sourceDecimals",
+            COALESCE((SELECT array_agg(sp.returned_source_currency_amount::text) FROM amount_splits sp
+                       WHERE sp.payroll_request_id = r.id AND sp.returned_source_currency_amount IS NOT NULL), '{}') AS "returnedAmounts"
+       FROM payroll_requests r JOIN account_currencies ac ON ac.id = r.source_account_currency_id JOIN currencies c ON c.code = ac.currency_code
+      WHERE r.id = $1`,
+    [requestId],
+  );
+  if (!row) throw new Error(`Payroll request ${requestId} not found`);
+  return row;
+}
+
+/**
+ * payroll_request.status_changed with the request as its GET returns it, built and stored by
+ * PostgreSQL in one statement: the JSON of a 100,000-split request never passes through the
+ * process. `returnedAmount` is the caller's (a money rule, in TypeScript). Returns the event's
+ * customer, for its webhook deliveries; null when there is no such request.
+ */
+export async function insertPayrollRequestEvent(
+  tx: Queryable,
+  event: { id: string; requestId: string; occurredAt: Date; returnedAmount: string },
+): Promise<string | null> {
+  const rows = await tx.query<{ customer_id: string }>(
+    `INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
+     SELECT $3, x.customer_id, 'payroll_request.status_changed', x.id,
+            COALESCE((SELECT max(e.sequence) FROM events e WHERE e.type = 'payroll_request.status_changed' AND e.resource_id = x.id), 0) + 1, $4,
+            concat('{"returnedAmount":', to_json($5::text), ',', substr(x.head, 2, length(x.head) - 2), ',"amountSplitDetails":[', x.splits,
+                   '],"transfers":[', x.transfers, ']}')::jsonb
+       FROM (SELECT r.id, r.customer_id, ${REQUEST} AS head, sx.json AS splits, ${TRANSFERS} AS transfers ${REQUEST_FROM}) x
+     RETURNING customer_id`,
+    [event.requestId, null, event.id, event.occurredAt, event.returnedAmount],
+  );
+  return rows[0]?.customer_id ?? null;
 }

@@ -114,12 +114,6 @@ export async function touchPayrollRequest(tx: Queryable, requestId: string, at: 
   await tx.query('UPDATE payroll_requests SET updated_at = $2 WHERE id = $1', [requestId, at]);
 }
 
-/** The customer a request belongs to, or null: who receives its events. */
-export async function findRequestOwner(tx: Queryable, requestId: string): Promise<string | null> {
-  const [row] = await tx.query<{ customer_id: string }>('SELECT customer_id FROM payroll_requests WHERE id = $1', [requestId]);
-  return row?.customer_id ?? null;
-}
-
 /** Requests the customer accepted, not yet started: claimed so that one worker starts each. */
 export async function claimAcceptedRequests(tx: Queryable, limit: number): Promise<string[]> {
   const rows = await tx.query<{ id: string }>(

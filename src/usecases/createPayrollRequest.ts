@@ -11,7 +11,8 @@ import type { UseCaseDeps } from './deps.js';
 import { payrollRequestChanged } from './events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { type Principal, requireCustomer } from './principal.js';
-import { reloadPayrollRequest } from './views/payrollRequest.js';
+import { payrollRequestText } from './getPayrollRequest.js';
+import type { JsonText } from './jsonText.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
 type PayrollRequest = components['schemas']['PayrollRequest'];
@@ -23,7 +24,7 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
  * unused unless it was already used. For a customer who requires four-eyes approval the request
  * waits in AWAITING_APPROVAL instead and nothing is debited: approvePayrollRequest debits it.
  */
-export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequest> {
+export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<JsonText<PayrollRequest>> {
   const customerId = requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -77,7 +78,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       await debitPayrollTotal(tx, ledger, new Money(estimate.total_amount), requestId, now);
     }
     await payrollRequestChanged(tx, requestId, now);
-    return reloadPayrollRequest(tx, requestId);
+    return payrollRequestText(tx, requestId);
   });
 }
 

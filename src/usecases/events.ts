@@ -3,12 +3,13 @@ import type { components } from '../../generated/api.js';
 import { DomainError } from '../domain/errors.js';
 import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import type { Queryable } from '../store/db.js';
-import { changeStatus, findRequestOwner } from '../store/payrollRequestUpdates.js';
+import { changeStatus } from '../store/payrollRequestUpdates.js';
+import { findReturnedAmounts, insertPayrollRequestEvent } from '../store/payrollRequestJson.js';
 import { findTransferOwner } from '../store/payrollRequests.js';
 import { findPayout } from '../store/payouts.js';
-import { recordEvent } from '../store/events.js';
+import { insertDeliveries, recordEvent } from '../store/events.js';
 import { toPayout } from './views/payout.js';
-import { reloadPayrollRequest } from './views/payrollRequest.js';
+import { returnedAmountOf } from './views/payrollRequest.js';
 import { loadTransfer } from './views/transfer.js';
 
 /**
@@ -34,9 +35,17 @@ export async function recordStatusChange(
   await payrollRequestChanged(tx, request.id, at);
 }
 
-/** payroll_request.status_changed: on creation (PENDING) and after every move. */
+/**
+ * payroll_request.status_changed: on creation (PENDING) and after every move. The payload (the
+ * request as its GET returns it, every split and transfer included) is built and stored by
+ * PostgreSQL; only returnedAmount, a money rule, is computed here.
+ */
 export async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<void> {
-  await notify(tx, await findRequestOwner(tx, requestId), 'payroll_request.status_changed', at, () => reloadPayrollRequest(tx, requestId));
+  const returned = await findReturnedAmounts(tx, requestId);
+  const event = { id: randomUUID(), type: 'payroll_request.status_changed' as const, occurredAt: at };
+  const returnedAmount = returnedAmountOf(returned.returnedAmounts, returned.sourceDecimals);
+  const customerId = await insertPayrollRequestEvent(tx, { ...event, requestId, returnedAmount });
+  if (customerId) await insertDeliveries(tx, { ...event, customerId });
 }
 
 export async function transferChanged(tx: Queryable, transferId: string, at: Date): Promise<void> {

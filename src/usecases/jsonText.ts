@@ -21,4 +21,9 @@ export class JsonText<T> {
   parse(): T {
     return JSON.parse(this.text) as T;
   }
+
+  /** JSON.stringify of a value holding it (a stored Idempotency-Key answer) writes the JSON it holds. */
+  toJSON(): T {
+    return this.parse();
+  }
 }

@@ -10,7 +10,8 @@ import { lockRequestFor } from './payrollAccess.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { payrollLedgerOf } from './payrollSettlement.js';
 import { type Principal, requireCustomer } from './principal.js';
-import { reloadPayrollRequest } from './views/payrollRequest.js';
+import { payrollRequestText } from './getPayrollRequest.js';
+import type { JsonText } from './jsonText.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
@@ -25,7 +26,7 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
  * path (400 INSUFFICIENT_FUNDS leaves the request AWAITING_APPROVAL), at the figures the feeHash
  * locked even after it expired, and the request moves to PENDING.
  */
-export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<PayrollRequest> {
+export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<JsonText<PayrollRequest>> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -35,7 +36,7 @@ export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal
     await debitPayrollTotal(tx, payrollLedgerOf(request), new Money(request.total_amount), request.id, now);
     await setApproved(tx, request.id, caller.userId, now);
     await recordStatusChange(tx, request, 'PENDING', now);
-    return reloadPayrollRequest(tx, request.id);
+    return payrollRequestText(tx, request.id);
   });
 }
 
@@ -45,7 +46,7 @@ export async function rejectPayrollRequest(
   caller: Principal,
   requestId: string,
   body: components['schemas']['RejectPayrollRequestRequest'],
-): Promise<PayrollRequest> {
+): Promise<JsonText<PayrollRequest>> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -54,7 +55,7 @@ export async function rejectPayrollRequest(
     assertMayReject(await actorOf(tx, caller));
     await setRejected(tx, request.id, caller.userId, now, body.reason);
     await recordStatusChange(tx, request, 'CANCELLED', now);
-    return reloadPayrollRequest(tx, request.id);
+    return payrollRequestText(tx, request.id);
   });
 }
 

@@ -11,6 +11,7 @@ import { createPayrollRequest } from './createPayrollRequest.js';
 import type { UseCaseDeps } from './deps.js';
 import { estimatePayrollFee } from './estimatePayrollFee.js';
 import { estimateReference } from './estimateReference.js';
+import type { JsonText } from './jsonText.js';
 import { type Principal, requireCustomer } from './principal.js';
 
 /**
@@ -78,7 +79,12 @@ export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Princ
   );
 }
 
-export async function createPayrollRequestFromCsv(deps: UseCaseDeps, caller: Principal, csv: string, query: PayrollCsvQuery): Promise<PayrollRequest> {
+export async function createPayrollRequestFromCsv(
+  deps: UseCaseDeps,
+  caller: Principal,
+  csv: string,
+  query: PayrollCsvQuery,
+): Promise<JsonText<PayrollRequest>> {
   const customerId = requireCustomer(caller);
   const fields = requireCsvQuery(query, 'create');
   const entries = await readFile(deps, customerId, csv, fields, true);

@@ -16,7 +16,8 @@ import { recordStatusChange } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { payrollLedgerOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin, requireCustomer } from './principal.js';
-import { reloadPayrollRequest } from './views/payrollRequest.js';
+import { payrollRequestText } from './getPayrollRequest.js';
+import type { JsonText } from './jsonText.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
@@ -33,7 +34,7 @@ export async function providePayrollQuote(
   caller: Principal,
   requestId: string,
   body: components['schemas']['ProvideQuoteRequest'],
-): Promise<PayrollRequest> {
+): Promise<JsonText<PayrollRequest>> {
   requireAdmin(caller);
   const rate = new Money(body.exchangeRate);
   assertRate(rate, 'body.exchangeRate');
@@ -52,7 +53,7 @@ export async function providePayrollQuote(
     const figures = await quoteSplits(tx, request, rate);
     await setQuote(tx, requestId, { rate: formatExact(rate), expiresAt, quotedByUserId: caller.userId, quotedAt: now, figures });
     await recordStatusChange(tx, request, 'QUOTE_PROVIDED', now);
-    return reloadPayrollRequest(tx, requestId);
+    return payrollRequestText(tx, requestId);
   });
 }
 
@@ -109,7 +110,7 @@ async function quoteSplits(tx: Queryable, request: LockedPayrollRequest, rate: M
  * `available` is short, with nothing changed) or an excess refunded — and the quote's figures
  * become final. Execution then starts on its own.
  */
-export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<PayrollRequest> {
+export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<JsonText<PayrollRequest>> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -128,7 +129,7 @@ export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, r
     );
     await setAcceptance(tx, requestId, now);
     await recordStatusChange(tx, request, 'QUOTE_ACCEPTED', now);
-    return reloadPayrollRequest(tx, requestId);
+    return payrollRequestText(tx, requestId);
   });
 }
 
@@ -141,7 +142,7 @@ export async function cancelPayrollRequest(
   caller: Principal,
   requestId: string,
   body: components['schemas']['CancelPayrollRequestRequest'],
-): Promise<PayrollRequest> {
+): Promise<JsonText<PayrollRequest>> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -155,6 +156,6 @@ export async function cancelPayrollRequest(
     }
     await setCancellationReason(tx, requestId, body.reason);
     await recordStatusChange(tx, request, 'CANCELLED', now);
-    return reloadPayrollRequest(tx, requestId);
+    return payrollRequestText(tx, requestId);
   });
 }

@@ -16,7 +16,8 @@ import { recordStatusChange } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { payrollLedgerOf, quotedSplitOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
-import { reloadPayrollRequest } from './views/payrollRequest.js';
+import { payrollRequestText } from './getPayrollRequest.js';
+import type { JsonText } from './jsonText.js';
 
 /**
  * Admin: record the FX exchange the platform actually made once the source funds reached the
@@ -32,7 +33,7 @@ export async function recordFxExchange(
   caller: Principal,
   requestId: string,
   body: components['schemas']['RecordFxExchangeRequest'],
-): Promise<components['schemas']['PayrollRequest']> {
+): Promise<JsonText<components['schemas']['PayrollRequest']>> {
   requireAdmin(caller);
   const rate = new Money(body.exchangeRate);
   assertRate(rate, 'body.exchangeRate');
@@ -87,6 +88,6 @@ export async function recordFxExchange(
       batchId,
     );
     await recordStatusChange(tx, request, 'PAYOUT_INITIATED', now);
-    return reloadPayrollRequest(tx, requestId);
+    return payrollRequestText(tx, requestId);
   });
 }

@@ -123,7 +123,7 @@ async function createPayroll(p: Payroll) {
   if (!estimate) return null;
   for (const line of estimate.lines) expect(new Money(line.amount).isZero() || new Money(line.sourceCurrencyAmount).isZero()).toBe(false);
   const body = { ...accounts, feeHash: estimate.feeHash, amountSplitDetails: entries.map((entry) => ({ ...entry, purposeCode: 'SAL' as const })) };
-  return { estimate, request: await createPayrollRequest(deps, customer, body) };
+  return { estimate, request: (await createPayrollRequest(deps, customer, body)).parse() };
 }
 
 /** Each split's payout: exactly its quoted amount, sent to the bank once; a failed one credited back. */
@@ -170,7 +170,7 @@ async function settle(p: Payroll): Promise<void> {
         .toSignificantDigits(8)
         .toFixed();
   const expiresAt = new Date(clock.now().getTime() + 3600_000).toISOString();
-  const quoted = await unlessZeroRefused(() => providePayrollQuote(deps, admin, request.id, { exchangeRate: quoteRate, expiresAt }));
+  const quoted = await unlessZeroRefused(async () => (await providePayrollQuote(deps, admin, request.id, { exchangeRate: quoteRate, expiresAt })).parse());
   if (!quoted) {
     tally.refusedQuote += 1;
     await cancelPayrollRequest(deps, customer, request.id, { reason: 'quote refused' });

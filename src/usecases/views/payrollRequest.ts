@@ -19,8 +19,9 @@ type Schemas = components['schemas'];
 type PayrollRequest = Schemas['PayrollRequest'];
 
 /**
- * The whole request of 2.2–2.8, or null: what every operation that answers with a request
- * returns, and the payload of its status events.
+ * The whole request of 2.2–2.8, or null, written in TypeScript: the reference that the JSON built
+ * by PostgreSQL (store/payrollRequestJson.ts: every answer with a request and the payload of its
+ * status events) is tested against.
  */
 export async function loadPayrollRequest(tx: Queryable, requestId: string): Promise<PayrollRequest | null> {
   const row = await findPayrollRequestRow(tx, requestId);
@@ -28,13 +29,6 @@ export async function loadPayrollRequest(tx: Queryable, requestId: string): Prom
   const [splits, transfers, fx] = [await findAmountSplits(tx, requestId), await findTransfers(tx, requestId), await findFxExchange(tx, requestId)];
   const approvers = row.approval_required ? await findApprovers(tx, row.customer_id, row.created_by_user_id) : [];
   return { ...toPayrollRequest(row, splits, transfers, fx), approval: approvalOf(row, approvers) };
-}
-
-/** The request that a use case has just changed, inside the same transaction: it exists. */
-export async function reloadPayrollRequest(tx: Queryable, requestId: string): Promise<PayrollRequest> {
-  const request = await loadPayrollRequest(tx, requestId);
-  if (!request) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
-  return request;
 }
 
 function toPayrollRequest(
