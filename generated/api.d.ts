@@ -64,7 +64,7 @@ export interface paths {
          *     With the **source scale** `m` = min(8, the source currency's minor units) (USD 2; USDC as the
          *     reference data sets it) and the **payroll scale** `n` = min(2, the payroll currency's minor units)
          *     (AED 2, JPY 0):
-         *     1. `amountSplitDetails` has at least 1 and at most 10,000 entries.
+         *     1. `amountSplitDetails` has at least 1 and at most 100,000 entries.
          *     2. Every `amount` is greater than zero.
          *     3. A `SOURCE` amount has at most `m` decimal places (the interface's 8 is the cap).
          *     4. A `PAYROLL` amount has at most `n` decimal places.
@@ -225,7 +225,7 @@ export interface paths {
          *     again until it expires — except `FEE_HASH_ALREADY_USED`, which means another creation consumed
          *     it. Concurrent creations with one feeHash produce exactly one request and one debit; the others
          *     get 409 `FEE_HASH_ALREADY_USED`. Body validation (400 `VALIDATION_ERROR`) follows the rules of
-         *     the estimate (at least 1 and at most 10,000 entries, amounts above zero and within their
+         *     the estimate (at least 1 and at most 100,000 entries, amounts above zero and within their
          *     decimals, no beneficiary twice) and comes before any of the checks above.
          *
          *     ## From a spreadsheet
@@ -585,6 +585,100 @@ export interface paths {
          *     A malformed `requestId` gets 400 `VALIDATION_ERROR`.
          */
         get: operations["getPayrollRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/requests/{requestId}/splits": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0007-0000-4000-8000-000000000001
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a payroll request's splits
+         * @description Returns a payroll request's amount splits — the `amountSplitDetails` of `getPayrollRequest`, each exactly as it shows them —
+         *     a page at a time, in the request's order. A request may hold up to 100,000 splits (and as many payouts):
+         *     a client that does not want them all in one answer reads the request's status with
+         *     `listPayrollRequests` (summaries, no splits) and its splits with this operation.
+         *
+         *     Who may read is as for `getPayrollRequest`: a request that does not exist and a request of
+         *     another customer get the same 404 `NOT_FOUND`; an admin token reads any request.
+         *
+         *     ## Pagination
+         *     Up to `limit` items (1 to 1000, default 100) per page. When more follow, `nextCursor` is an
+         *     opaque string: pass it as `cursor` for the next page; it is null on the last page. Pages are
+         *     keyed on the item's place in the request, which never changes, so items written while paging
+         *     (the payouts of the FX record) appear on later pages and never shift earlier ones. A malformed
+         *     cursor, or one issued by the other list, gets 400 `VALIDATION_ERROR`; so do a `limit` outside
+         *     1..1000, a malformed `requestId` and any other query parameter.
+         */
+        get: operations["listPayrollRequestSplits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/requests/{requestId}/transfers": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0007-0000-4000-8000-000000000001
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a payroll request's transfers
+         * @description Returns a payroll request's transfers — the `transfers` of `getPayrollRequest`, each exactly as it shows them —
+         *     a page at a time, in the order they were created. A request may hold up to 100,000 splits (and as many payouts):
+         *     a client that does not want them all in one answer reads the request's status with
+         *     `listPayrollRequests` (summaries, no splits) and its transfers with this operation.
+         *
+         *     Who may read is as for `getPayrollRequest`: a request that does not exist and a request of
+         *     another customer get the same 404 `NOT_FOUND`; an admin token reads any request.
+         *
+         *     ## Pagination
+         *     Up to `limit` items (1 to 1000, default 100) per page. When more follow, `nextCursor` is an
+         *     opaque string: pass it as `cursor` for the next page; it is null on the last page. Pages are
+         *     keyed on the item's place in the request, which never changes, so items written while paging
+         *     (the payouts of the FX record) appear on later pages and never shift earlier ones. A malformed
+         *     cursor, or one issued by the other list, gets 400 `VALIDATION_ERROR`; so do a `limit` outside
+         *     1..1000, a malformed `requestId` and any other query parameter.
+         */
+        get: operations["listPayrollRequestTransfers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1872,8 +1966,8 @@ export interface components {
          *       | `purposeCode` | no for an estimate; yes to create a request | `SAL`, `FCISS`, `PEN` or `OFS` |
          *
          *       Each row names its beneficiary by `beneficiaryId` or by `beneficiaryReference`, not both.
-         *     - **Limits:** at most 10,000 data rows, and at most 2 MB (`BODY_LIMIT`; 413
-         *       `PAYLOAD_TOO_LARGE` beyond).
+         *     - **Limits:** at most 100,000 data rows (a 100,000-line file is about 4 MB), and at most
+         *       12 MB (`BODY_LIMIT`; 413 `PAYLOAD_TOO_LARGE` beyond).
          *
          *     The file is checked whole: every problem is reported at once in one 400 `VALIDATION_ERROR`,
          *     each in `error.details` with its `row` (the header is row 1) and `column` — an unknown, missing
@@ -2023,7 +2117,7 @@ export interface components {
             sourceAccountCurrencyId: components["schemas"]["Uuid"];
             /** @description Payroll account currency (typically the local-currency partner-bank account); the caller's own or a platform partner-bank account. */
             payrollAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description One entry per beneficiary; at least 1 and at most 10,000 entries, no beneficiaryId twice. */
+            /** @description One entry per beneficiary; at least 1 and at most 100,000 entries, no beneficiaryId twice. */
             amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
         };
         /**
@@ -2314,7 +2408,7 @@ export interface components {
             sourceAccountCurrencyId: components["schemas"]["Uuid"];
             /** @description Payroll account currency; must equal the estimate's. */
             payrollAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description The estimate's entries in the same order, each with a purposeCode; at least 1 and at most 10,000 entries, no beneficiaryId twice. */
+            /** @description The estimate's entries in the same order, each with a purposeCode; at least 1 and at most 100,000 entries, no beneficiaryId twice. */
             amountSplitDetails: components["schemas"]["CreateAmountSplitEntry"][];
         };
         /** @description A currency of the reference data. */
@@ -3073,6 +3167,48 @@ export interface components {
              * @example 1800
              */
             expiresInSeconds?: number;
+        };
+        /** @description One page of a payroll request's amount splits (`amountSplitDetails`), in the request's order (the order of the estimate's entries). */
+        AmountSplitPage: {
+            /** @description The items of this page; at most `limit`, possibly none. */
+            items: components["schemas"]["AmountSplitDetail"][];
+            /**
+             * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
+             * @example eyJsIjoicyIsInAiOjk5fQ
+             */
+            nextCursor: string | null;
+        };
+        /** @description Success envelope carrying one page of a payroll request's amount splits (`amountSplitDetails`). */
+        AmountSplitPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of amount splits (`amountSplitDetails`). */
+            data: components["schemas"]["AmountSplitPage"];
+        };
+        /** @description One page of a payroll request's transfers, in the order they were created (the source debit, the move to the payroll bank, then one payout per split in the splits' order). */
+        TransferPage: {
+            /** @description The items of this page; at most `limit`, possibly none. */
+            items: components["schemas"]["Transfer"][];
+            /**
+             * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
+             * @example eyJsIjoicyIsInAiOjk5fQ
+             */
+            nextCursor: string | null;
+        };
+        /** @description Success envelope carrying one page of a payroll request's transfers. */
+        TransferPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of transfers. */
+            data: components["schemas"]["TransferPage"];
         };
         /** @description Why the payroll request is cancelled. */
         CancelPayrollRequestRequest: {
@@ -4324,7 +4460,8 @@ export interface components {
             };
         };
         /**
-         * @description PAYLOAD_TOO_LARGE: the request body exceeds the size limit (`BODY_LIMIT`, 2 MB). A request
+         * @description PAYLOAD_TOO_LARGE: the request body exceeds the size limit (`BODY_LIMIT`, 12 MB: a payroll of
+         *     100,000 lines is about 10 MB as JSON and 4 MB as CSV). A request
          *     without a valid bearer token may carry at most 8 KB: its body is refused before it is read or
          *     parsed.
          */
@@ -4506,6 +4643,17 @@ export interface components {
          * @example 7b1e0007-0000-4000-8000-000000000001
          */
         RequestId: components["schemas"]["Uuid"];
+        /**
+         * @description Maximum number of items on the page, 1 to 1000; 100 when absent.
+         * @example 100
+         */
+        PayrollItemLimit: number;
+        /**
+         * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+         *     valid for the list it was issued for: a cursor of another list, or a
+         *     malformed one, gets 400 `VALIDATION_ERROR`.
+         */
+        PayrollItemCursor: string;
         /**
          * @description Id of one of the caller's accounts (a UUID).
          * @example 7b1e0004-0000-4000-8000-000000000001
@@ -5242,6 +5390,108 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPayrollRequestSplits: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of items on the page, 1 to 1000; 100 when absent.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["PayrollItemLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid for the list it was issued for: a cursor of another list, or a
+                 *     malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["PayrollItemCursor"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0007-0000-4000-8000-000000000001
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the request's splits. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AmountSplitPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPayrollRequestTransfers: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of items on the page, 1 to 1000; 100 when absent.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["PayrollItemLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid for the list it was issued for: a cursor of another list, or a
+                 *     malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["PayrollItemCursor"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payroll request (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 7b1e0007-0000-4000-8000-000000000001
+                 */
+                requestId: components["parameters"]["RequestId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the request's transfers. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     cancelPayrollRequest: {

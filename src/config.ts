@@ -109,7 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Response validation is the contract's safety net: on by default, off by default in production
     // where its cost grows with response size (VALIDATE_RESPONSES=true turns it back on).
     validateResponses: boolean(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
-    bodyLimit: env.BODY_LIMIT || '2mb',
+    bodyLimit: env.BODY_LIMIT || '12mb',
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
     worker: {
       inProcess: boolean(env, 'WORKER_IN_PROCESS', true),
@@ -123,7 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // them costs its sender its address's budget. The suite sends thousands such requests, hence its default.
     rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', nodeEnv === 'test' ? 1_000_000 : 60, 1, 10_000_000),
     heavyOperations: {
-      entries: integer(env, 'HEAVY_OPERATION_ENTRIES', 1000, 1, 10_000),
+      entries: integer(env, 'HEAVY_OPERATION_ENTRIES', 1000, 1, 100_000),
       perCustomer: integer(env, 'HEAVY_OPERATIONS_PER_CUSTOMER', 2, 1, 1000),
     },
     heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 300),

@@ -7,7 +7,7 @@ import { bipsFraction, clamp, parseAmount } from './money.js';
  */
 
 /** The documented maximum number of beneficiaries in one payroll estimate or request. */
-export const MAX_SPLIT_ENTRIES = 10_000;
+export const MAX_SPLIT_ENTRIES = 100_000;
 
 export interface FeeSchedule {
   percentBps: Decimal;

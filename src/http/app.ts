@@ -32,7 +32,7 @@ export interface AppOptions {
  * The HTTP pipeline in one readable order, limits before work: request id → access log → security
  * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
  * limit per verified user, else per client address → a plainly heavy body of a customer already at
- * its cap of heavy operations refused unread → body (JSON or a CSV file, 2 MB for a verified
+ * its cap of heavy operations refused unread → body (JSON or a CSV file, 12 MB for a verified
  * caller; JSON of 8 KB otherwise) → validator (bearerAuth answers 401 where a token is required, then the request
  * against the spec; responses too when enabled) → the per-customer cap on heavy operations → the
  * handler of the operation, mounted by the validator from the spec's paths → unknown routes → the

@@ -213,3 +213,36 @@ export async function insertPayrollRequestEvent(
   );
   return rows[0]?.customer_id ?? null;
 }
+
+/** A page of a request's splits or transfers: their JSON (kept on each row, migration 011), comma-separated. */
+export interface PayrollItemsJson {
+  /** The items' JSON objects, comma-separated ('' when none). */
+  json: string;
+  /** The position of the page's last item; null when the page is empty. */
+  lastPosition: number | null;
+  /** Whether an item follows the page. */
+  more: boolean;
+}
+
+/**
+ * Up to `limit` splits or transfers of the request after `afterPosition`, in their order; null
+ * when there is no such request (or, with `customerId`, none of that customer's).
+ */
+export async function findPayrollItemsJson(
+  tx: Queryable,
+  query: { table: 'amount_splits' | 'transfers'; requestId: string; customerId: string | null; afterPosition: number; limit: number },
+): Promise<PayrollItemsJson | null> {
+  const rows = await tx.query<PayrollItemsJson>(
+    `SELECT COALESCE(string_agg(page.api_json, ',' ORDER BY page.position) FILTER (WHERE page.n <= $4), '') AS json,
+            max(page.position) FILTER (WHERE page.n <= $4) AS "lastPosition", count(*) > $4 AS more
+       FROM payroll_requests r
+       LEFT JOIN LATERAL (
+         SELECT i.api_json, i.position, row_number() OVER (ORDER BY i.position) AS n
+           FROM (SELECT api_json, position FROM ${query.table} WHERE payroll_request_id = r.id AND position > $3 ORDER BY position LIMIT $4 + 1) i
+       ) page ON true
+      WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)
+      GROUP BY r.id`,
+    [query.requestId, query.customerId, query.afterPosition, query.limit],
+  );
+  return rows[0] ?? null;
+}

@@ -2,6 +2,7 @@ import { createPayrollRequest } from '../../usecases/createPayrollRequest.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import { estimatePayrollFee } from '../../usecases/estimatePayrollFee.js';
 import { getPayrollRequestJson } from '../../usecases/getPayrollRequest.js';
+import { listPayrollRequestSplits, listPayrollRequestTransfers } from '../../usecases/listPayrollItems.js';
 import { listCustomerPayrollRequests } from '../../usecases/listPayrollRequests.js';
 import { createPayrollRequestFromCsv, estimatePayrollFeeFromCsv, payrollCsvTemplate, refuseCsvQueryWithJson } from '../../usecases/payrollCsv.js';
 import { approvePayrollRequest, rejectPayrollRequest } from '../../usecases/payrollApproval.js';
@@ -24,6 +25,14 @@ export function payrollHandlers(deps: UseCaseDeps) {
       return { status: 201, data: await createPayrollRequest(deps, caller, body) };
     },
     getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await getPayrollRequestJson(deps, caller, params.requestId) }),
+    listPayrollRequestSplits: async ({ caller, params, query }) => ({
+      status: 200,
+      data: await listPayrollRequestSplits(deps, caller, params.requestId, query),
+    }),
+    listPayrollRequestTransfers: async ({ caller, params, query }) => ({
+      status: 200,
+      data: await listPayrollRequestTransfers(deps, caller, params.requestId, query),
+    }),
     acceptPayrollQuote: async ({ caller, params }) => ({ status: 200, data: await acceptPayrollQuote(deps, caller, params.requestId) }),
     cancelPayrollRequest: async ({ caller, params, body }) => ({ status: 200, data: await cancelPayrollRequest(deps, caller, params.requestId, body) }),
     approvePayrollRequest: async ({ caller, params }) => ({ status: 200, data: await approvePayrollRequest(deps, caller, params.requestId) }),
