@@ -1,6 +1,7 @@
 /** The benchmark's figures (the --json output) and the table printed from them. */
 import os from 'node:os';
 import { CONNECTIONS, type LoadFigures, REPEAT } from './load.js';
+import type { PayrollFigures } from './payroll.js';
 import type { RoundsResult } from './rounds.js';
 
 export interface Figures extends RoundsResult {
@@ -15,6 +16,8 @@ export interface Figures extends RoundsResult {
   estimate10k: { ms: number } | null;
   estimate10kCsv: { ms: number } | null;
   read1k: { ms: number } | null;
+  /** The payroll scenarios that ran: the whole life of one payroll each (bench/payroll.ts). */
+  payrolls: Partial<Record<'payroll1k' | 'payroll10k' | 'payroll100k', PayrollFigures>>;
   memory: {
     /** Peaks sampled once a second while the scenarios ran; totalMb is the peak of their sum at one moment. */
     nodeRssMb: number;
@@ -83,6 +86,7 @@ export function formatTable(figures: Figures): string {
   if (figures.estimate10k && figures.estimate10kCsv)
     lines.push(`estimate-10k CSV / JSON: ${(figures.estimate10kCsv.ms / figures.estimate10k.ms).toFixed(2)}× (issue 17: at most 2×)`);
   if (figures.estimate1k && figures.estimate10k) lines.push(`estimate-10k / estimate-1k: ${(figures.estimate10k.ms / figures.estimate1k.ms).toFixed(1)}×`);
+  lines.push(...payrollLines(figures.payrolls));
   const { memory } = figures;
   lines.push(
     '',
@@ -91,4 +95,31 @@ export function formatTable(figures: Figures): string {
       `before the 1k and 10k single requests). Node's peak RSS with start-up: ${memory.nodePeakRssWithStartMb} MB.`,
   );
   return lines.join('\n');
+}
+
+/** The payroll scenarios: one row per payroll, its phases in seconds, and the growth from one size to the next. */
+function payrollLines(payrolls: Figures['payrolls']): string[] {
+  const ran = [payrolls.payroll1k, payrolls.payroll10k, payrolls.payroll100k].filter((value): value is PayrollFigures => !!value);
+  if (ran.length === 0) return [];
+  const s = (ms: number) => (ms / 1000).toFixed(2);
+  const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
+  const lines = [
+    '',
+    row(['payroll', 'CSV estimate s', 'create s', 'quote s', 'accept s', 'debit + move to bank s', 'FX record s', 'payouts → COMPLETED s', 'FX record → COMPLETED s', 'whole life s', 'node RSS MB', 'database PSS MB']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+  ];
+  for (const p of ran) {
+    lines.push(
+      row([`payroll-${p.lines / 1000}k`, s(p.estimateMs), s(p.createMs), s(p.quoteMs), s(p.acceptMs), s(p.legsMs), s(p.fxRecordMs), s(p.payoutsMs), s(p.fxToCompletedMs), s(p.totalMs), p.nodeRssMb, p.databasePssMb]),
+    );
+  }
+  for (let n = 1; n < ran.length; n++) {
+    const [small, big] = [ran[n - 1]!, ran[n]!];
+    const growth = (pick: (p: PayrollFigures) => number) => `${(pick(big) / pick(small)).toFixed(1)}×`;
+    lines.push(
+      `growth payroll-${small.lines / 1000}k → payroll-${big.lines / 1000}k (${big.lines / small.lines}× the lines): FX record → COMPLETED ${growth((p) => p.fxToCompletedMs)}, ` +
+        `create ${growth((p) => p.createMs)}, CSV estimate ${growth((p) => p.estimateMs)}, whole life ${growth((p) => p.totalMs)}`,
+    );
+  }
+  return lines;
 }

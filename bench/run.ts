@@ -10,6 +10,12 @@
  *   estimate-10k  one estimate of 10,000 beneficiaries (median of several)
  *   estimate-10k-csv  the same payroll as a CSV file naming beneficiaries by reference (median of several)
  *   read-1k       one read of a request with 1,000 splits (median of several)
+ *   payroll-1k    the main job whole (bench/payroll.ts): a 1,000-line payroll from its CSV estimate
+ *                 to COMPLETED with an instant simulated bank, each phase timed
+ *   payroll-10k   the same with 10,000 lines
+ *   payroll-100k  the same with 100,000 lines (opt-in: --only payroll-100k; the world then holds
+ *                 100,000 beneficiaries)
+ * Scenario names are written either way: payroll-10k or payroll10k.
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
  * seconds (default 10) at 50 connections, after a warm-up in the first round. The server is the real
@@ -30,11 +36,14 @@ import { freePort } from '../src/store/embedded.js';
 import { log, outcome, single, type Target } from './load.js';
 import { builtServerEntry, children, databaseProcesses, kbOf, memorySampler, start, stop, tail, waitFor } from './processes.js';
 import { type Figures, formatTable, mbOf } from './report.js';
+import { payrollLifecycle } from './payroll.js';
 import { runRounds } from './rounds.js';
-import { benchIds, benchWorld, estimateBody, estimateCsvBody } from './world.js';
+import { BENEFICIARIES, benchIds, benchWorld, estimateBody, estimateCsvBody } from './world.js';
 
-const SCENARIOS = ['baseline', 'estimate5', 'read', 'estimate1k', 'estimate10k', 'estimate10kCsv', 'read1k'] as const;
+const SCENARIOS = ['baseline', 'estimate5', 'read', 'estimate1k', 'estimate10k', 'estimate10kCsv', 'read1k', 'payroll1k', 'payroll10k', 'payroll100k'] as const;
 type Scenario = (typeof SCENARIOS)[number];
+/** Run only when named in --only. */
+const OPT_IN: readonly Scenario[] = ['payroll100k'];
 
 const { values: args } = parseArgs({
   options: {
@@ -54,7 +63,8 @@ if (!Number.isFinite(seconds) || seconds < 1 || !Number.isInteger(rounds) || rou
   process.exit(2);
 }
 const warmupSeconds = Math.min(3, Math.max(1, Math.round(seconds / 3)));
-const only = new Set((args.only ?? SCENARIOS.join(',')).split(',').map((name) => name.trim()));
+const camel = (name: string) => name.trim().replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
+const only = new Set((args.only ?? SCENARIOS.filter((name) => !OPT_IN.includes(name)).join(',')).split(',').map(camel));
 for (const name of only) {
   if (!(SCENARIOS as readonly string[]).includes(name)) {
     console.error(`--only: unknown scenario "${name}" (one of ${SCENARIOS.join(', ')})`);
@@ -62,6 +72,13 @@ for (const name of only) {
   }
 }
 const wanted = (name: Scenario) => only.has(name);
+/** The load scenarios run against their baselines; without them the baselines are skipped too. */
+const loadWanted = wanted('estimate5') || wanted('read');
+const PAYROLLS = [
+  ['payroll1k', 1_000],
+  ['payroll10k', 10_000],
+  ['payroll100k', 100_000],
+] as const;
 
 /** A new database on the --database-url server, dropped at the end. */
 async function externalDatabase(url: string): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
@@ -101,6 +118,9 @@ function serverEnv(port: number, tmp: string, databaseUrl: string, worldFile: st
     RATE_LIMIT_PER_MINUTE: '10000000',
     REDIS_URL: '',
     CORS_ORIGINS: '',
+    // The payroll scenarios measure the service, not the simulated bank's delay.
+    SIMULATED_SETTLEMENT_MS: '0',
+    WORKER_IN_PROCESS: '',
     BODY_LIMIT: '',
     LOG_LEVEL: '',
   };
@@ -126,7 +146,7 @@ interface Server {
 /** The real service on the bench world: a fresh embedded data directory, or the new external database. */
 async function launchServer(tmp: string, serverLog: string, external: { name: string; url: string } | undefined): Promise<Server> {
   const worldFile = path.join(tmp, 'world.json');
-  await writeFile(worldFile, JSON.stringify(benchWorld()));
+  await writeFile(worldFile, JSON.stringify(benchWorld(wanted('payroll100k') ? 100_000 : BENEFICIARIES)));
   const jwtSecret = randomBytes(32).toString('base64url');
   const port = await freePort();
   const serverArgs = [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []), builtServerEntry()];
@@ -173,10 +193,6 @@ async function measure(tmp: string, server: Server, externalName: string | undef
   const estimatePath = '/v1/customers/payroll/estimate';
   const readPath = `/v1/customers/payroll/requests/${benchIds.request50}`;
   const body5 = estimateBody(5);
-  const { bare, bareBase, readAnswerBytes } = await launchBaseline(tmp, base, {
-    estimate: { path: estimatePath, init: { method: 'POST', headers: post, body: body5 } },
-    read: { path: readPath, init: { headers: auth } },
-  });
   const target = (name: string, targetPid: number, url: string, options: Pick<Target, 'method' | 'headers' | 'body'>): Target => ({
     name,
     pid: targetPid,
@@ -184,16 +200,25 @@ async function measure(tmp: string, server: Server, externalName: string | undef
     ...options,
     ...(targetPid === pid && { databasePids }),
   });
-  const loadFigures = await runRounds({
-    rounds,
-    seconds,
-    warmupSeconds,
-    baseline: target('baseline', bare.pid!, `${bareBase}${estimatePath}`, { method: 'POST', headers: post, body: body5 }),
-    baselineRead: target('baseline (read-sized)', bare.pid!, `${bareBase}${readPath}`, { method: 'GET', headers: auth }),
-    estimate5: wanted('estimate5') ? target('estimate-5', pid, `${base}${estimatePath}`, { method: 'POST', headers: post, body: body5 }) : null,
-    read: wanted('read') ? target('read', pid, `${base}${readPath}`, { method: 'GET', headers: auth }) : null,
-  });
-  await stop(bare);
+  let readAnswerBytes: number | null = null;
+  let loadFigures: Awaited<ReturnType<typeof runRounds>> = { baseline: null, baselineRead: null, estimate5: null, read: null };
+  if (loadWanted) {
+    const baseline = await launchBaseline(tmp, base, {
+      estimate: { path: estimatePath, init: { method: 'POST', headers: post, body: body5 } },
+      read: { path: readPath, init: { headers: auth } },
+    });
+    readAnswerBytes = baseline.readAnswerBytes;
+    loadFigures = await runRounds({
+      rounds,
+      seconds,
+      warmupSeconds,
+      baseline: target('baseline', baseline.bare.pid!, `${baseline.bareBase}${estimatePath}`, { method: 'POST', headers: post, body: body5 }),
+      baselineRead: target('baseline (read-sized)', baseline.bare.pid!, `${baseline.bareBase}${readPath}`, { method: 'GET', headers: auth }),
+      estimate5: wanted('estimate5') ? target('estimate-5', pid, `${base}${estimatePath}`, { method: 'POST', headers: post, body: body5 }) : null,
+      read: wanted('read') ? target('read', pid, `${base}${readPath}`, { method: 'GET', headers: auth }) : null,
+    });
+    await stop(baseline.bare);
+  }
   const loadPeak = memory.peak();
 
   const isEstimate = (body: unknown) => typeof (body as { data?: { feeHash?: unknown } }).data?.feeHash === 'string';
@@ -215,6 +240,13 @@ async function measure(tmp: string, server: Server, externalName: string | undef
     : null;
   const peak = memory.peak();
   memory.stop();
+  const payrolls: Figures['payrolls'] = {};
+  const adminToken = await signAccessToken({ secret: server.jwtSecret, jwksUrl: undefined, issuer: undefined, audience: undefined }, benchIds.admin, 6 * 3600);
+  for (const [name, lines] of PAYROLLS) {
+    if (!wanted(name)) continue;
+    const session = { base, pid, externalName, customerToken: token, adminToken };
+    payrolls[name] = await payrollLifecycle(session, lines);
+  }
   const peakWithStartKb = kbOf(pid, 'VmHWM');
   return {
     rounds,
@@ -225,6 +257,7 @@ async function measure(tmp: string, server: Server, externalName: string | undef
     estimate10k,
     estimate10kCsv,
     read1k,
+    payrolls,
     memory: {
       nodeRssMb: mbOf(peak.nodeRssKb),
       databasePssMb: mbOf(peak.databasePssKb),

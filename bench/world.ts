@@ -10,7 +10,8 @@ import { roundCharge, roundPayout } from '../src/domain/minorUnits.js';
 import { clamp, Money, ZERO } from '../src/domain/money.js';
 import type { World, WorldAmountSplit, WorldPayrollRequest, WorldTransfer } from '../src/world/types.js';
 
-const BENEFICIARIES = 10_000;
+/** Beneficiaries of the world: enough for every scenario but payroll-100k, which asks for 100,000. */
+export const BENEFICIARIES = 10_000;
 
 const id = (kind: string, n: number): string => `be7c${kind}-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -149,9 +150,9 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
   };
 }
 
-export function benchWorld(): World {
+export function benchWorld(beneficiaryCount = BENEFICIARIES): World {
   const beneficiaries: World['beneficiaries'] = [];
-  for (let n = 1; n <= BENEFICIARIES; n++) {
+  for (let n = 1; n <= beneficiaryCount; n++) {
     beneficiaries.push({
       id: benchIds.beneficiary(n),
       customerId: benchIds.customer,
@@ -166,7 +167,7 @@ export function benchWorld(): World {
     });
   }
   return {
-    description: 'Benchmark world (bench/world.ts): one customer, 10,000 beneficiaries, COMPLETED requests of 50 and 1,000 splits.',
+    description: `Benchmark world (bench/world.ts): one customer, ${beneficiaryCount} beneficiaries, COMPLETED requests of 50 and 1,000 splits.`,
     currencies: [
       { code: 'USD', name: 'US Dollar', symbol: '$', decimals: 2 },
       { code: 'AED', name: 'UAE Dirham', symbol: 'د.إ', decimals: 2 },
@@ -202,7 +203,17 @@ export function benchWorld(): World {
   };
 }
 
-/** An estimate body of `count` entries: every fifth a PAYROLL (AED) amount, the rest SOURCE (USD). */
+/**
+ * A payroll of `count` lines as the customer's spreadsheet holds it, purpose codes included (so the
+ * same file is estimated and then creates the request): every fifth line a PAYROLL (AED) amount, the
+ * rest SOURCE (USD), small enough that 100,000 lines stay within the account's balance.
+ */
+export function payrollCsvBody(count: number): string {
+  const rows = ['beneficiaryReference,amount,amountCurrencyType,purposeCode'];
+  for (let n = 1; n <= count; n++) rows.push(n % 5 === 0 ? `BENCH-${n},${1000 + (n % 900)}.50,PAYROLL,SAL` : `BENCH-${n},${250 + (n % 500)}.25,SOURCE,SAL`);
+  return `${rows.join('\r\n')}\r\n`;
+}
+
 /** The same payroll as estimateBody(count) as a CSV file, naming each beneficiary by reference (as a spreadsheet does). */
 export function estimateCsvBody(count: number): string {
   const rows = ['beneficiaryReference,amount,amountCurrencyType'];
@@ -210,6 +221,7 @@ export function estimateCsvBody(count: number): string {
   return `${rows.join('\r\n')}\r\n`;
 }
 
+/** An estimate body of `count` entries: every fifth a PAYROLL (AED) amount, the rest SOURCE (USD). */
 export function estimateBody(count: number): string {
   const amountSplitDetails = [];
   for (let n = 1; n <= count; n++) {
