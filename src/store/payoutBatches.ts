@@ -152,17 +152,35 @@ const EVENTS_OF_MOVED = `events_written AS (
         WHERE w.customer_id = $1 AND w.deleted_at IS NULL AND 'transfer.status_changed' = ANY(w.event_types)
      )`;
 
-/** PENDING → INITIATED for the next `limit` items of the batch; returns how many moved. */
-export async function initiateBatchItems(tx: Queryable, batch: Pick<ClaimedBatch, 'id' | 'customerId'>, at: Date, limit: number): Promise<number> {
+/** The positions of the batch's first and last PENDING items (null when none is left). */
+export async function pendingPositions(tx: Queryable, batchId: string): Promise<{ first: number; last: number } | null> {
+  const [row] = await tx.query<{ first: number | null; last: number | null }>(
+    `SELECT min(position) AS first, max(position) AS last FROM transfers WHERE batch_id = $1 AND status = 'PENDING'`,
+    [batchId],
+  );
+  return row && row.first !== null && row.last !== null ? { first: row.first, last: row.last } : null;
+}
+
+/**
+ * PENDING → INITIATED for the batch's items at positions [from, to): one table, one range of its
+ * open items' index. A join (with a list of ids) is avoided on purpose: a new batch's id is unknown
+ * to the planner's statistics, which then take its thousands of rows for one or two and may loop
+ * over all of them once per listed id. Returns how many moved.
+ */
+export async function initiateBatchItems(
+  tx: Queryable,
+  batch: Pick<ClaimedBatch, 'id' | 'customerId'>,
+  positions: { from: number; to: number },
+  at: Date,
+): Promise<number> {
   const rows = await tx.query<{ n: number }>(
-    `WITH next AS (
-       SELECT id FROM transfers WHERE batch_id = $3 AND status = 'PENDING' ORDER BY position LIMIT $4 FOR UPDATE
-     ), moved AS (
-       UPDATE transfers t SET status = 'INITIATED', executed_at = $2 FROM next WHERE t.id = next.id AND t.status = 'PENDING'
+    `WITH moved AS (
+       UPDATE transfers t SET status = 'INITIATED', executed_at = $2
+        WHERE t.batch_id = $3 AND t.status = 'PENDING' AND t.position >= $4 AND t.position < $5
        RETURNING t.id, t.api_json, t.position
      ), ${EVENTS_OF_MOVED}
      SELECT count(*)::int AS n FROM moved`,
-    [batch.customerId, at, batch.id, limit],
+    [batch.customerId, at, batch.id, positions.from, positions.to],
   );
   return rows[0]!.n;
 }

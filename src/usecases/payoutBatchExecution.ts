@@ -1,6 +1,6 @@
 import type { BatchItemStatus, BatchRails } from '../adapters/batchRails.js';
 import { statusAfterPayoutCounts } from '../domain/payrollStatus.js';
-import type { Database } from '../store/db.js';
+import type { Database, Queryable } from '../store/db.js';
 import {
   type ClaimedBatch,
   batchUnbatchedPayouts,
@@ -12,6 +12,7 @@ import {
   leaseBatch,
   loadPayoutBatch,
   markBatchSubmitted,
+  pendingPositions,
   payoutOutcomeCounts,
   recordBatchItemsProcessing,
   settleBatchItems,
@@ -71,7 +72,11 @@ async function stepBatch(deps: BatchExecutionDeps, batch: ClaimedBatch): Promise
 
 /** PENDING → INITIATED, the submission, its record, INITIATED → PROCESSING. */
 async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: number): Promise<void> {
-  while ((await inTransaction(deps, batch, (tx) => initiateBatchItems(tx, batch, deps.clock(), chunk))) === chunk);
+  const pending = await pendingPositions(deps.db, batch.id);
+  for (let from = pending?.first ?? 0; pending && from <= pending.last; from += chunk) {
+    const positions = { from, to: from + chunk };
+    await inTransaction(deps, batch, (tx) => initiateBatchItems(tx, batch, positions, deps.clock()));
+  }
   const executionDate = deps.clock().toISOString().slice(0, 10);
   const submission = await deps.batchRails.submitBatch(await loadPayoutBatch(deps.db, batch.id, executionDate));
   await deps.db.transaction((tx) => markBatchSubmitted(tx, batch.id, submission.externalBatchId, deps.clock()));
@@ -92,6 +97,7 @@ async function settle(deps: BatchExecutionDeps, batch: ClaimedBatch, reported: r
       reason: status.state === 'FAILED' ? status.reason : null,
     }));
     settled += await inTransaction(deps, batch, async (tx) => {
+      await planEachForeignKeyCheck(tx);
       // The request is locked first, as every move of it is: one worker at a time books its payouts.
       const request = (await lockPayrollRequest(tx, batch.payrollRequestId))!;
       const now = deps.clock();
@@ -120,6 +126,17 @@ async function finish(deps: BatchExecutionDeps, batch: ClaimedBatch): Promise<bo
     await recordStatusChange(tx, request, status, now);
     return true;
   });
+}
+
+/**
+ * Each posting's foreign-key check (the journal entry it belongs to) runs a plan PostgreSQL keeps
+ * for the session. A worker whose session began while journal_entries was small (a young database)
+ * kept a scan of the whole table, and a chunk's thousands of checks then grew with the ledger.
+ * Discarded before each chunk, the plans are made again for the tables as they are now: one index
+ * probe per check (planning every check instead cost more than the checks).
+ */
+async function planEachForeignKeyCheck(tx: Queryable): Promise<void> {
+  await tx.query('DISCARD PLANS');
 }
 
 /** A transaction of the batch's step that also renews its lease: a long step keeps the batch ours. */
