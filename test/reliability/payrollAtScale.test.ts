@@ -6,7 +6,7 @@
  *    ledger summing to zero per currency and every balance equal to its postings.
  * 2. A worker process SIGKILLed in the middle of a 10,000-payout batch: a new worker resumes the
  *    same batch and nothing is lost or paid twice.
- * Each test has a database of its own on the suite's server.
+ * 3. The window between the batch's submission and its record, made to happen on a small payroll.
  */
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,14 +16,15 @@ import { Money } from '../../src/domain/money.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { createLogger } from '../../src/logger.js';
 import type { Database } from '../../src/store/db.js';
+import { loadPayoutBatch } from '../../src/store/payoutBatches.js';
 import { ids, testWorld } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
 import { freshPostgres, testServerUrl } from '../support/database.js';
 import type { Listening } from '../support/http.js';
 import { killLeftovers, startEntry } from '../support/processes.js';
-import { serveApp } from '../support/server.js';
-import { drain } from '../support/worker.js';
-import { type Api, accept, apiAt, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx } from './api.js';
+import { type TestServer, serveApp, startTestServer } from '../support/server.js';
+import { drain, workerFor } from '../support/worker.js';
+import { type Api, accept, apiAt, apiOf, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx } from './api.js';
 
 const PAYOUTS = 10_000;
 /** Every FAIL_EVERY-th beneficiary's account is closed at the simulated bank. */
@@ -216,4 +217,50 @@ describe(`payroll at scale: ${PAYOUTS} payouts as one batch`, () => {
     expect(calls).toEqual([{ calls: 1, n: PAYOUTS }]);
     console.log(`[payroll at scale] worker SIGKILLed with ${JSON.stringify(atKill)}; the second finished it: ${status}, every payout once`);
   }, 300_000);
+});
+
+/**
+ * The crash window between the batch's submission and its record, made to happen: a worker marked
+ * the items INITIATED, submitted the batch and died before recording it (the batch still CREATED,
+ * its lease run out). The next worker submits the same batch again — the bank knows its id — and
+ * every beneficiary is paid once.
+ */
+describe('crash window between the batch submission and its record', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server?.close());
+
+  it('the batch is submitted again under the same id and each payout is paid once', async () => {
+    const api = apiOf(server);
+    const worker = workerFor(server);
+    const { id } = await createRequest(
+      api,
+      [ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA4].map((beneficiaryId, i) => ({ beneficiaryId, amount: `${40 + i}.00` })),
+    );
+    dataOf(await quote(api, id, server.clock.now()));
+    dataOf(await accept(api, id));
+    await drain(worker);
+    dataOf(await recordFx(api, id));
+    // The dead worker's acts: the items INITIATED, the batch submitted, nothing recorded, the lease run out.
+    const [batch] = await server.db.query<{ id: string }>('SELECT id FROM payout_batches WHERE payroll_request_id = $1', [id]);
+    const past = new Date(server.clock.now().getTime() - 1000);
+    await server.db.query("UPDATE transfers SET status = 'INITIATED', executed_at = $2 WHERE batch_id = $1", [batch!.id, past]);
+    await server.db.query('UPDATE payout_batches SET locked_until = $2 WHERE id = $1', [batch!.id, past]);
+    const first = await worker.batchRails.submitBatch(await loadPayoutBatch(server.db, batch!.id, '2026-11-25'));
+
+    await drain(worker);
+    const done = await read(api, id);
+    expect(done.status).toBe('COMPLETED');
+    const payouts = done.transfers.filter((transfer) => transfer.transferType === 'BANK_TO_BENEFICIARY');
+    expect(payouts.map((payout) => payout.externalId)).toEqual(payouts.map((payout) => first.externalIds.get(payout.id)));
+    const [sent] = await server.db.query<{ calls: number; status: string }>(
+      'SELECT sb.calls, b.status FROM simulated_batches sb JOIN payout_batches b ON b.id = sb.batch_id WHERE sb.batch_id = $1',
+      [batch!.id],
+    );
+    expect(sent).toEqual({ calls: 2, status: 'CLOSED' });
+    expect(await count(server.db, "SELECT count(*) AS n FROM journal_entries WHERE payroll_request_id = $1 AND kind = 'PAYOUT_SENT'", [id])).toBe(3);
+    await expectBooksBalanced(server.db);
+  });
 });
