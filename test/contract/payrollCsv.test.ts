@@ -194,12 +194,12 @@ describe('POST /v1/customers/payroll/estimate with text/csv', () => {
     expect(json.error!.error.message).toBe('query.sourceAccountCurrencyId is only for a text/csv body; with a JSON body give it in the body');
   });
 
-  it('refuses more than 10,000 rows as a problem of the file, and a file above 2 MB with 413', async () => {
-    const rows = Array.from({ length: 10_001 }, () => 'A-EMP-1,1.00');
+  it('refuses more than 100,000 rows as a problem of the file, and a file above 12 MB with 413', async () => {
+    const rows = Array.from({ length: 100_001 }, () => 'A-EMP-1,1.00');
     const tooMany = await estimateCsv(['beneficiaryReference,amount', ...rows].join('\n'));
     expect(tooMany.response.status).toBe(400);
-    expect(tooMany.error!.error.details).toEqual([{ message: 'the file has 10001 rows; at most 10000 are allowed' }]);
-    const tooBig = await estimateCsv(['beneficiaryReference,amount', `${'X'.repeat(2 * 1024 * 1024)},1.00`].join('\n'));
+    expect(tooMany.error!.error.details).toEqual([{ message: 'the file has 100001 rows; at most 100000 are allowed' }]);
+    const tooBig = await estimateCsv(['beneficiaryReference,amount', `${'X'.repeat(12 * 1024 * 1024)},1.00`].join('\n'));
     expect(tooBig.response.status).toBe(413);
     expect(tooBig.error!.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
