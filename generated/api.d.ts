@@ -3174,7 +3174,7 @@ export interface components {
             items: components["schemas"]["AmountSplitDetail"][];
             /**
              * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
-             * @example eyJsIjoicyIsInAiOjk5fQ
+             * @example eyJwIjo5OSwibCI6InMifQ
              */
             nextCursor: string | null;
         };
@@ -3195,7 +3195,7 @@ export interface components {
             items: components["schemas"]["Transfer"][];
             /**
              * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
-             * @example eyJsIjoicyIsInAiOjk5fQ
+             * @example eyJwIjo5OSwibCI6InQifQ
              */
             nextCursor: string | null;
         };

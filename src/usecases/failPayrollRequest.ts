@@ -13,7 +13,8 @@ import { recordStatusChange, transferChanged } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { lockedFeesOf, payrollLedgerOf, requestRefs } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
-import { reloadPayrollRequest } from './views/payrollRequest.js';
+import { payrollRequestText } from './getPayrollRequest.js';
+import type { JsonText } from './jsonText.js';
 
 type Leg = Awaited<ReturnType<typeof transfersOf>>[number];
 
@@ -28,7 +29,7 @@ export async function failPayrollRequest(
   caller: Principal,
   requestId: string,
   body: components['schemas']['FailPayrollRequestRequest'],
-): Promise<components['schemas']['PayrollRequest']> {
+): Promise<JsonText<components['schemas']['PayrollRequest']>> {
   requireAdmin(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -51,7 +52,7 @@ export async function failPayrollRequest(
     await postJournalEntry(tx, fundsBack(request, legs), now);
     await setFailureReason(tx, requestId, body.reason);
     await recordStatusChange(tx, request, 'FAILED', now);
-    return reloadPayrollRequest(tx, requestId);
+    return payrollRequestText(tx, requestId);
   });
 }
 
