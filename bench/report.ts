@@ -105,12 +105,38 @@ function payrollLines(payrolls: Figures['payrolls']): string[] {
   const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
   const lines = [
     '',
-    row(['payroll', 'CSV estimate s', 'create s', 'quote s', 'accept s', 'debit + move to bank s', 'FX record s', 'payouts → COMPLETED s', 'FX record → COMPLETED s', 'whole life s', 'node RSS MB', 'database PSS MB']),
+    row([
+      'payroll',
+      'CSV estimate s',
+      'create s',
+      'quote s',
+      'accept s',
+      'debit + move to bank s',
+      'FX record s',
+      'payouts → COMPLETED s',
+      'FX record → COMPLETED s',
+      'whole life s',
+      'node RSS MB',
+      'database PSS MB',
+    ]),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   for (const p of ran) {
     lines.push(
-      row([`payroll-${p.lines / 1000}k`, s(p.estimateMs), s(p.createMs), s(p.quoteMs), s(p.acceptMs), s(p.legsMs), s(p.fxRecordMs), s(p.payoutsMs), s(p.fxToCompletedMs), s(p.totalMs), p.nodeRssMb, p.databasePssMb]),
+      row([
+        `payroll-${p.lines / 1000}k`,
+        s(p.estimateMs),
+        s(p.createMs),
+        s(p.quoteMs),
+        s(p.acceptMs),
+        s(p.legsMs),
+        s(p.fxRecordMs),
+        s(p.payoutsMs),
+        s(p.fxToCompletedMs),
+        s(p.totalMs),
+        p.nodeRssMb,
+        p.databasePssMb,
+      ]),
     );
   }
   for (let n = 1; n < ran.length; n++) {

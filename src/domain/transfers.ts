@@ -12,7 +12,3 @@ export type OpenTransferStatus = Extract<TransferStatus, 'PENDING' | 'INITIATED'
 
 /** How a movement ends at the rails. */
 export type TransferOutcome = Extract<TransferStatus, 'COMPLETED' | 'FAILED'>;
-
-export function isSettled(status: TransferStatus): status is TransferOutcome {
-  return status === 'COMPLETED' || status === 'FAILED';
-}

@@ -1,5 +1,20 @@
-import type { PayoutBatch } from '../adapters/batchRails.js';
 import type { Queryable } from './db.js';
+
+/** A batch as the bank needs it (the shape of the batch rail's PayoutBatch, src/adapters/batchRails.ts). */
+export interface StoredPayoutBatch {
+  batchId: string;
+  payrollRequestId: string | null;
+  currencyCode: string;
+  debtor: { accountCurrencyId: string; accountProvider: string; name: string; iban: string | null; bic: string | null };
+  requestedExecutionDate: string;
+  items: Array<{
+    transferId: string;
+    amount: string;
+    creditor: { name: string; iban: string | null; accountNumber: string | null; bankName: string | null; bic: string | null };
+    purposeCode: string | null;
+    beneficiaryReference: string | null;
+  }>;
+}
 
 /**
  * The payouts of a payroll request as one batch (migration 015): the batch row, written before the
@@ -22,10 +37,13 @@ export async function insertPayoutBatch(
   tx: Queryable,
   batch: { id: string; requestId: string; currencyCode: string; itemCount: number; at: Date },
 ): Promise<void> {
-  await tx.query(
-    `INSERT INTO payout_batches (id, payroll_request_id, currency_code, status, item_count, created_at) VALUES ($1, $2, $3, 'CREATED', $4, $5)`,
-    [batch.id, batch.requestId, batch.currencyCode, batch.itemCount, batch.at],
-  );
+  await tx.query(`INSERT INTO payout_batches (id, payroll_request_id, currency_code, status, item_count, created_at) VALUES ($1, $2, $3, 'CREATED', $4, $5)`, [
+    batch.id,
+    batch.requestId,
+    batch.currencyCode,
+    batch.itemCount,
+    batch.at,
+  ]);
 }
 
 /**
@@ -75,10 +93,7 @@ export async function leaseBatch(tx: Queryable, batchId: string, until: Date | n
 
 /** Whether the batch still has items the bank has not been told of (PENDING or INITIATED). */
 export async function hasUnsubmittedItems(tx: Queryable, batchId: string): Promise<boolean> {
-  const rows = await tx.query(
-    `SELECT 1 FROM transfers WHERE batch_id = $1 AND status IN ('PENDING', 'INITIATED') LIMIT 1`,
-    [batchId],
-  );
+  const rows = await tx.query(`SELECT 1 FROM transfers WHERE batch_id = $1 AND status IN ('PENDING', 'INITIATED') LIMIT 1`, [batchId]);
   return rows.length > 0;
 }
 
@@ -89,8 +104,8 @@ export async function hasOpenItems(tx: Queryable, batchId: string): Promise<bool
 }
 
 /** The batch as the bank needs it: the paying account and, per payout, its amount and its beneficiary as the split recorded them. */
-export async function loadPayoutBatch(tx: Queryable, batchId: string, executionDate: string): Promise<PayoutBatch> {
-  const [head] = await tx.query<Omit<PayoutBatch, 'items' | 'requestedExecutionDate'>>(
+export async function loadPayoutBatch(tx: Queryable, batchId: string, executionDate: string): Promise<StoredPayoutBatch> {
+  const [head] = await tx.query<Omit<StoredPayoutBatch, 'items' | 'requestedExecutionDate'>>(
     `SELECT b.id AS "batchId", b.payroll_request_id AS "payrollRequestId", b.currency_code AS "currencyCode",
             json_build_object('accountCurrencyId', ac.id, 'accountProvider', a.account_provider, 'name', a.account_provider,
               'iban', NULL, 'bic', NULL) AS debtor
@@ -102,7 +117,7 @@ export async function loadPayoutBatch(tx: Queryable, batchId: string, executionD
     [batchId],
   );
   if (!head) throw new Error(`Payout batch ${batchId} not found`);
-  const items = await tx.query<PayoutBatch['items'][number]>(
+  const items = await tx.query<StoredPayoutBatch['items'][number]>(
     `SELECT t.id AS "transferId", t.amount::text AS amount,
             json_build_object('name', COALESCE(s.beneficiary_snapshot->>'displayName',
                 concat_ws(' ', s.beneficiary_snapshot->>'firstName', s.beneficiary_snapshot->>'lastName')),

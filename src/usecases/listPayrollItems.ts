@@ -57,4 +57,3 @@ async function listPage<T>(deps: Pick<UseCaseDeps, 'db'>, caller: Principal, req
   const nextCursor = page.more && page.lastPosition !== null ? JSON.stringify(itemCursor.encode(page.lastPosition, list)) : 'null';
   return new JsonText(['{"items":[', page.json, `],"nextCursor":${nextCursor}}`]);
 }
-

@@ -35,7 +35,7 @@ export interface BatchExecutionDeps extends UseCaseDeps {
  */
 const MIN_CHUNK = 20;
 const MAX_CHUNK = 5_000;
-export const chunkSizeOf = (itemCount: number): number => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(itemCount / 10)));
+const chunkSizeOf = (itemCount: number): number => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(itemCount / 10)));
 
 /**
  * The payouts of payroll requests, a batch at a time: PENDING → INITIATED, one submission of the
@@ -140,7 +140,11 @@ async function planEachForeignKeyCheck(tx: Queryable): Promise<void> {
 }
 
 /** A transaction of the batch's step that also renews its lease: a long step keeps the batch ours. */
-function inTransaction<T>(deps: BatchExecutionDeps, batch: ClaimedBatch, work: (tx: Parameters<Parameters<Database['transaction']>[0]>[0]) => Promise<T>): Promise<T> {
+function inTransaction<T>(
+  deps: BatchExecutionDeps,
+  batch: ClaimedBatch,
+  work: (tx: Parameters<Parameters<Database['transaction']>[0]>[0]) => Promise<T>,
+): Promise<T> {
   return deps.db.transaction(async (tx) => {
     const result = await work(tx);
     await leaseBatch(tx, batch.id, new Date(deps.clock().getTime() + deps.leaseMs));

@@ -10,7 +10,9 @@ import { fxResultView } from '../domain/settlementView.js';
 import type { TransferType } from '../domain/transfers.js';
 import { postJournalEntry } from '../store/ledger.js';
 import { insertPayoutBatch } from '../store/payoutBatches.js';
-import { insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
+import type { Queryable } from '../store/db.js';
+import { type SplitFigures, insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
+import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChange } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
@@ -69,25 +71,31 @@ export async function recordFxExchange(
       at: now,
     });
     await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
-    // One BANK_TO_BENEFICIARY transfer per split, for its quoted amount. The bank fee was charged
-    // once, in the source currency, in the fee breakdown; the payouts carry no fee of their own.
-    // They go to the bank as one batch, recorded here before the bank hears of it.
-    const batchId = randomUUID();
-    await insertPayoutBatch(tx, { id: batchId, requestId, currencyCode: request.payroll_currency_code, itemCount: splits.length, at: now });
-    await insertTransfers(
-      tx,
-      requestId,
-      splits.map((split) => ({
-        id: randomUUID(),
-        transferType: 'BANK_TO_BENEFICIARY' as const,
-        amount: split.quoted_amount!,
-        currencyCode: request.payroll_currency_code,
-        amountSplitId: split.id,
-      })),
-      now,
-      batchId,
-    );
+    await createPayouts(tx, request, splits, now);
     await recordStatusChange(tx, request, 'PAYOUT_INITIATED', now);
     return payrollRequestText(tx, requestId);
   });
+}
+
+/**
+ * One BANK_TO_BENEFICIARY transfer per split, for its quoted amount. The bank fee was charged once,
+ * in the source currency, in the fee breakdown; the payouts carry no fee of their own. They go to
+ * the bank as one batch, recorded here before the bank hears of it.
+ */
+async function createPayouts(tx: Queryable, request: LockedPayrollRequest, splits: readonly SplitFigures[], now: Date): Promise<void> {
+  const batchId = randomUUID();
+  await insertPayoutBatch(tx, { id: batchId, requestId: request.id, currencyCode: request.payroll_currency_code, itemCount: splits.length, at: now });
+  await insertTransfers(
+    tx,
+    request.id,
+    splits.map((split) => ({
+      id: randomUUID(),
+      transferType: 'BANK_TO_BENEFICIARY' as const,
+      amount: split.quoted_amount!,
+      currencyCode: request.payroll_currency_code,
+      amountSplitId: split.id,
+    })),
+    now,
+    batchId,
+  );
 }

@@ -47,7 +47,10 @@ async function scaleWorld(): Promise<Scale> {
 
 /** Estimate, create, quote, accept, the two legs by an in-test worker, the FX record: PAYOUTS payouts PENDING in one batch. */
 async function payoutsInitiated(scale: Scale): Promise<string> {
-  const entries = extraBeneficiaries(ids.customerA, PAYOUTS).map((b, i) => ({ beneficiaryId: b.id, amount: `${10 + (i % 40)}.${String(i % 100).padStart(2, '0')}` }));
+  const entries = extraBeneficiaries(ids.customerA, PAYOUTS).map((b, i) => ({
+    beneficiaryId: b.id,
+    amount: `${10 + (i % 40)}.${String(i % 100).padStart(2, '0')}`,
+  }));
   const { id } = await createRequest(scale.api, entries);
   dataOf(await quote(scale.api, id, new Date()));
   dataOf(await accept(scale.api, id));
@@ -87,7 +90,9 @@ async function payoutsOf(db: Database, requestId: string): Promise<PayoutRow[]> 
 async function expectPaidOnce(db: Database, requestId: string): Promise<void> {
   const payouts = await payoutsOf(db, requestId);
   expect(payouts).toHaveLength(PAYOUTS);
-  expect(await count(db, "SELECT count(*) AS n FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'BANK_TO_BENEFICIARY'", [requestId])).toBe(PAYOUTS);
+  expect(await count(db, "SELECT count(*) AS n FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'BANK_TO_BENEFICIARY'", [requestId])).toBe(
+    PAYOUTS,
+  );
   const wrong = payouts.filter((p) => {
     const fails = p.reference.startsWith('FAIL');
     const paidAsQuoted = new Money(p.amount).equals(p.quoted_amount) && p.sent !== null && new Money(p.sent).equals(p.quoted_amount);
