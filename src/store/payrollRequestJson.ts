@@ -194,24 +194,39 @@ export async function findReturnedAmounts(tx: Queryable, requestId: string): Pro
 /**
  * payroll_request.status_changed with the request as its GET returns it, built and stored by
  * PostgreSQL in one statement: the JSON of a 100,000-split request never passes through the
- * process. `returnedAmount` is the caller's (a money rule, in TypeScript). Returns the event's
- * customer, for its webhook deliveries; null when there is no such request.
+ * process unless asked for. `returnedAmount` is the caller's (a money rule, in TypeScript). Returns
+ * the event's customer, for its webhook deliveries (null when there is no such request), and, with
+ * `answer`, the same JSON for the operation's answer, built once for both.
  */
 export async function insertPayrollRequestEvent(
   tx: Queryable,
   event: { id: string; requestId: string; occurredAt: Date; returnedAmount: string },
-): Promise<string | null> {
-  const rows = await tx.query<{ customer_id: string }>(
-    `INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
-     SELECT $3, x.customer_id, 'payroll_request.status_changed', x.id,
-            COALESCE((SELECT max(e.sequence) FROM events e WHERE e.type = 'payroll_request.status_changed' AND e.resource_id = x.id), 0) + 1, $4,
-            concat('{"returnedAmount":', to_json($5::text), ',', substr(x.head, 2, length(x.head) - 2), ',"amountSplitDetails":[', x.splits,
-                   '],"transfers":[', x.transfers, ']}')::jsonb
-       FROM (SELECT r.id, r.customer_id, ${REQUEST} AS head, sx.json AS splits, ${TRANSFERS} AS transfers ${REQUEST_FROM}) x
-     RETURNING customer_id`,
-    [event.requestId, null, event.id, event.occurredAt, event.returnedAmount],
+  answer: boolean,
+): Promise<{ customerId: string | null; answer: PayrollRequestJson | null }> {
+  const rows = await tx.query<PayrollRequestJson & { customerId: string }>(
+    `WITH x AS MATERIALIZED (
+       SELECT r.id, r.customer_id, ${REQUEST} AS head, COALESCE(sx.json, '') AS splits, COALESCE(${TRANSFERS}, '') AS transfers,
+              s.decimals, COALESCE(sx.returned, '{}') AS returned
+       ${REQUEST_FROM}
+     ), written AS (
+       INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
+       SELECT $3, x.customer_id, 'payroll_request.status_changed', x.id,
+              COALESCE((SELECT max(e.sequence) FROM events e WHERE e.type = 'payroll_request.status_changed' AND e.resource_id = x.id), 0) + 1, $4,
+              concat('{"returnedAmount":', to_json($5::text), ',', substr(x.head, 2, length(x.head) - 2), ',"amountSplitDetails":[', x.splits,
+                     '],"transfers":[', x.transfers, ']}')::jsonb
+         FROM x
+       RETURNING customer_id
+     )
+     SELECT (SELECT customer_id FROM written) AS "customerId", CASE WHEN $6 THEN x.head END AS head,
+            CASE WHEN $6 THEN x.splits END AS "splitsJson", CASE WHEN $6 THEN x.transfers END AS "transfersJson",
+            x.decimals AS "sourceDecimals", x.returned AS "returnedAmounts"
+       FROM x`,
+    [event.requestId, null, event.id, event.occurredAt, event.returnedAmount, answer],
   );
-  return rows[0]?.customer_id ?? null;
+  const row = rows[0];
+  if (!row) return { customerId: null, answer: null };
+  const { customerId, ...json } = row;
+  return { customerId, answer: answer ? json : null };
 }
 
 /** A page of a request's splits or transfers: their JSON (kept on each row, migration 011), comma-separated. */

@@ -8,10 +8,9 @@ import { customerRequiresApproval } from '../store/payrollApproval.js';
 import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
-import { payrollRequestChanged } from './events.js';
+import { payrollRequestChangedAnswered } from './events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { type Principal, requireCustomer } from './principal.js';
-import { payrollRequestText } from './getPayrollRequest.js';
 import type { JsonText } from './jsonText.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
@@ -77,8 +76,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       };
       await debitPayrollTotal(tx, ledger, new Money(estimate.total_amount), requestId, now);
     }
-    await payrollRequestChanged(tx, requestId, now);
-    return payrollRequestText(tx, requestId);
+    return payrollRequestChangedAnswered(tx, requestId, now);
   });
 }
 

@@ -8,9 +8,13 @@ import { findReturnedAmounts, insertPayrollRequestEvent } from '../store/payroll
 import { findTransferOwner } from '../store/payrollRequests.js';
 import { findPayout } from '../store/payouts.js';
 import { insertDeliveries, recordEvent } from '../store/events.js';
+import { payrollRequestJsonText } from './getPayrollRequest.js';
+import type { JsonText } from './jsonText.js';
 import { toPayout } from './views/payout.js';
 import { returnedAmountOf } from './views/payrollRequest.js';
 import { loadTransfer } from './views/transfer.js';
+
+type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /**
  * Status changes and their events, in one transaction: the event is written to the event log (and
@@ -29,10 +33,25 @@ export async function recordStatusChange(
   to: PayrollRequestStatus,
   at: Date,
 ): Promise<void> {
+  await moveStatus(tx, request, to, at);
+  await payrollRequestChanged(tx, request.id, at);
+}
+
+/** The same, for an operation that answers with the request: its JSON is built once, for the event and the answer. */
+export async function recordStatusChangeAnswered(
+  tx: Queryable,
+  request: { id: string; status: PayrollRequestStatus },
+  to: PayrollRequestStatus,
+  at: Date,
+): Promise<JsonText<PayrollRequest>> {
+  await moveStatus(tx, request, to, at);
+  return payrollRequestChangedAnswered(tx, request.id, at);
+}
+
+async function moveStatus(tx: Queryable, request: { id: string; status: PayrollRequestStatus }, to: PayrollRequestStatus, at: Date): Promise<void> {
   if (!(await changeStatus(tx, request.id, request.status, to, at))) {
     throw new DomainError('INVALID_STATE', `Payroll request ${request.id} is no longer ${request.status}`);
   }
-  await payrollRequestChanged(tx, request.id, at);
 }
 
 /**
@@ -41,11 +60,23 @@ export async function recordStatusChange(
  * PostgreSQL; only returnedAmount, a money rule, is computed here.
  */
 export async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<void> {
+  await writePayrollRequestEvent(tx, requestId, at, false);
+}
+
+/** The same event, and the request's JSON (built once for both) as the operation's answer. */
+export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<JsonText<PayrollRequest>> {
+  const answer = await writePayrollRequestEvent(tx, requestId, at, true);
+  if (!answer) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
+  return answer;
+}
+
+async function writePayrollRequestEvent(tx: Queryable, requestId: string, at: Date, answer: boolean): Promise<JsonText<PayrollRequest> | null> {
   const returned = await findReturnedAmounts(tx, requestId);
   const event = { id: randomUUID(), type: 'payroll_request.status_changed' as const, occurredAt: at };
   const returnedAmount = returnedAmountOf(returned.returnedAmounts, returned.sourceDecimals);
-  const customerId = await insertPayrollRequestEvent(tx, { ...event, requestId, returnedAmount });
-  if (customerId) await insertDeliveries(tx, { ...event, customerId });
+  const written = await insertPayrollRequestEvent(tx, { ...event, requestId, returnedAmount }, answer);
+  if (written.customerId) await insertDeliveries(tx, { ...event, customerId: written.customerId });
+  return written.answer && payrollRequestJsonText(written.answer);
 }
 
 export async function transferChanged(tx: Queryable, transferId: string, at: Date): Promise<void> {

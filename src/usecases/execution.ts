@@ -28,7 +28,7 @@ export interface ExecutionDeps extends BatchExecutionDeps {
  */
 export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): Promise<number> {
   let touched = await startAcceptedRequests(deps, batchSize);
-  touched += await executePayoutBatches(deps, 1);
+  touched += await executePayoutBatches(deps, 5);
   for (const table of ['transfers', 'payouts'] as const) {
     const now = deps.clock();
     const items = await deps.db.transaction((tx) => claimWork(tx, table, now, new Date(now.getTime() + deps.leaseMs), batchSize));

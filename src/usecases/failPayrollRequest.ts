@@ -9,11 +9,10 @@ import { transfersOf } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, setFailureReason } from '../store/payrollRequestUpdates.js';
 import { advanceWork } from '../store/work.js';
 import type { UseCaseDeps } from './deps.js';
-import { recordStatusChange, transferChanged } from './events.js';
+import { recordStatusChangeAnswered, transferChanged } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { lockedFeesOf, payrollLedgerOf, requestRefs } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
-import { payrollRequestText } from './getPayrollRequest.js';
 import type { JsonText } from './jsonText.js';
 
 type Leg = Awaited<ReturnType<typeof transfersOf>>[number];
@@ -51,8 +50,7 @@ export async function failPayrollRequest(
     }
     await postJournalEntry(tx, fundsBack(request, legs), now);
     await setFailureReason(tx, requestId, body.reason);
-    await recordStatusChange(tx, request, 'FAILED', now);
-    return payrollRequestText(tx, requestId);
+    return recordStatusChangeAnswered(tx, request, 'FAILED', now);
   });
 }
 

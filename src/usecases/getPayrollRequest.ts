@@ -1,6 +1,5 @@
 import type { components } from '../../generated/api.js';
 import { notFound } from '../domain/errors.js';
-import type { Queryable } from '../store/db.js';
 import { type PayrollRequestJson, findPayrollRequestJson } from '../store/payrollRequestJson.js';
 import type { UseCaseDeps } from './deps.js';
 import { JsonText } from './jsonText.js';
@@ -18,20 +17,11 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
 export async function getPayrollRequestJson(deps: Pick<UseCaseDeps, 'db'>, caller: Principal, requestId: string): Promise<JsonText<PayrollRequest>> {
   const found = await findPayrollRequestJson(deps.db, requestId, caller.role === 'admin' ? null : caller.customerId);
   if (!found) throw notFound(`Payroll request ${requestId} not found`);
-  return asJsonText(found);
+  return payrollRequestJsonText(found);
 }
 
-/**
- * The request a use case has just changed, inside its transaction, as the answer it returns: built
- * by PostgreSQL as the read builds it, so a request of 100,000 splits never becomes objects here.
- */
-export async function payrollRequestText(tx: Queryable, requestId: string): Promise<JsonText<PayrollRequest>> {
-  const found = await findPayrollRequestJson(tx, requestId, null);
-  if (!found) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
-  return asJsonText(found);
-}
-
-function asJsonText(found: PayrollRequestJson): JsonText<PayrollRequest> {
+/** The request's JSON parts as the answer's text, with returnedAmount (a money rule) computed here. */
+export function payrollRequestJsonText(found: PayrollRequestJson): JsonText<PayrollRequest> {
   // The one money rule of the read stays in TypeScript. The head is "{…}"; the large texts stay
   // parts of their own (JsonText).
   const { head, splitsJson, transfersJson } = found;

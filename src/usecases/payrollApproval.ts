@@ -5,12 +5,11 @@ import { assertTransition } from '../domain/payrollStatus.js';
 import type { Queryable } from '../store/db.js';
 import { findUserPermissions, setApproved, setRejected } from '../store/payrollApproval.js';
 import type { UseCaseDeps } from './deps.js';
-import { recordStatusChange } from './events.js';
+import { recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { payrollLedgerOf } from './payrollSettlement.js';
 import { type Principal, requireCustomer } from './principal.js';
-import { payrollRequestText } from './getPayrollRequest.js';
 import type { JsonText } from './jsonText.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
@@ -35,8 +34,7 @@ export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal
     assertMayApprove(requestId, request.created_by_user_id, await actorOf(tx, caller));
     await debitPayrollTotal(tx, payrollLedgerOf(request), new Money(request.total_amount), request.id, now);
     await setApproved(tx, request.id, caller.userId, now);
-    await recordStatusChange(tx, request, 'PENDING', now);
-    return payrollRequestText(tx, request.id);
+    return recordStatusChangeAnswered(tx, request, 'PENDING', now);
   });
 }
 
@@ -54,8 +52,7 @@ export async function rejectPayrollRequest(
     assertTransition(requestId, request.status, 'reject');
     assertMayReject(await actorOf(tx, caller));
     await setRejected(tx, request.id, caller.userId, now, body.reason);
-    await recordStatusChange(tx, request, 'CANCELLED', now);
-    return payrollRequestText(tx, request.id);
+    return recordStatusChangeAnswered(tx, request, 'CANCELLED', now);
   });
 }
 

@@ -12,11 +12,10 @@ import { postJournalEntry, postWithinAvailable } from '../store/ledger.js';
 import { setSplitQuotes, splitsOf } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, setAcceptance, setCancellationReason, setQuote } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
-import { recordStatusChange } from './events.js';
+import { recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { payrollLedgerOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin, requireCustomer } from './principal.js';
-import { payrollRequestText } from './getPayrollRequest.js';
 import type { JsonText } from './jsonText.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
@@ -52,8 +51,7 @@ export async function providePayrollQuote(
     }
     const figures = await quoteSplits(tx, request, rate);
     await setQuote(tx, requestId, { rate: formatExact(rate), expiresAt, quotedByUserId: caller.userId, quotedAt: now, figures });
-    await recordStatusChange(tx, request, 'QUOTE_PROVIDED', now);
-    return payrollRequestText(tx, requestId);
+    return recordStatusChangeAnswered(tx, request, 'QUOTE_PROVIDED', now);
   });
 }
 
@@ -128,8 +126,7 @@ export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, r
       now,
     );
     await setAcceptance(tx, requestId, now);
-    await recordStatusChange(tx, request, 'QUOTE_ACCEPTED', now);
-    return payrollRequestText(tx, requestId);
+    return recordStatusChangeAnswered(tx, request, 'QUOTE_ACCEPTED', now);
   });
 }
 
@@ -155,7 +152,6 @@ export async function cancelPayrollRequest(
       await postJournalEntry(tx, payrollCancelled(payrollLedgerOf(request), new Money(request.total_amount), requestRefs(request)), now);
     }
     await setCancellationReason(tx, requestId, body.reason);
-    await recordStatusChange(tx, request, 'CANCELLED', now);
-    return payrollRequestText(tx, requestId);
+    return recordStatusChangeAnswered(tx, request, 'CANCELLED', now);
   });
 }

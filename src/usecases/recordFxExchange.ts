@@ -14,11 +14,10 @@ import type { Queryable } from '../store/db.js';
 import { type SplitFigures, insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
-import { recordStatusChange } from './events.js';
+import { recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { payrollLedgerOf, quotedSplitOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
-import { payrollRequestText } from './getPayrollRequest.js';
 import type { JsonText } from './jsonText.js';
 
 /**
@@ -72,8 +71,7 @@ export async function recordFxExchange(
     });
     await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
     await createPayouts(tx, request, splits, now);
-    await recordStatusChange(tx, request, 'PAYOUT_INITIATED', now);
-    return payrollRequestText(tx, requestId);
+    return recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now);
   });
 }
 
