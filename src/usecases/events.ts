@@ -59,7 +59,7 @@ async function moveStatus(tx: Queryable, request: { id: string; status: PayrollR
  * request as its GET returns it, every split and transfer included) is built and stored by
  * PostgreSQL; only returnedAmount, a money rule, is computed here.
  */
-export async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<void> {
+async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<void> {
   await writePayrollRequestEvent(tx, requestId, at, false);
 }
 
