@@ -242,11 +242,11 @@ describe('entry validation', () => {
     expect(duplicate).toMatchObject({ field: 'amountSplitDetails[1].beneficiaryId', entryIndex: 1 });
   });
 
-  it('defaults amountCurrencyType to SOURCE and accepts 10,000 entries but not 10,001', () => {
+  it('defaults amountCurrencyType to SOURCE and accepts 100,000 entries but not 100,001', () => {
     expect(check([{ beneficiaryId: id(1), amount: '1' }])()[0]!.amountCurrencyType).toBe('SOURCE');
-    const many = Array.from({ length: 10_001 }, (_, n) => ({ beneficiaryId: id(n), amount: '1' }));
-    expect(check(many.slice(0, 10_000))()).toHaveLength(10_000);
-    expect(check(many)).toThrow('amountSplitDetails must have at most 10000 entries');
+    const many = Array.from({ length: 100_001 }, (_, n) => ({ beneficiaryId: id(n), amount: '1' }));
+    expect(check(many.slice(0, 100_000))()).toHaveLength(100_000);
+    expect(check(many)).toThrow('amountSplitDetails must have at most 100000 entries');
   });
 });
 

@@ -112,6 +112,8 @@ const now = () => Math.floor(Date.now() / 1000);
 /** Customer operations acting on one of A's resources: B gets 404, exactly as for a missing one. */
 const SCOPED_TO_A = new Set([
   'getPayrollRequest',
+  'listPayrollRequestSplits',
+  'listPayrollRequestTransfers',
   'acceptPayrollQuote',
   'cancelPayrollRequest',
   'approvePayrollRequest',
@@ -142,7 +144,7 @@ const OWN_COLLECTION = new Set([
   'listAccounts',
 ]);
 /** Customer operations an admin may call (operations support): no 403 for an admin. */
-const ADMIN_MAY_READ = new Set(['getPayrollRequest']);
+const ADMIN_MAY_READ = new Set(['getPayrollRequest', 'listPayrollRequestSplits', 'listPayrollRequestTransfers']);
 
 describe('auth matrix: every operation × every kind of caller', () => {
   it('classifies every customer operation of the spec (a new one must be added here)', () => {
