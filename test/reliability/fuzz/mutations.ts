@@ -337,7 +337,7 @@ export function mutationArb(op: Operation): fc.Arbitrary<Mutation> {
 }
 
 const HUGE_STRING = 'x'.repeat(100_000);
-const OVER_LIMIT = 'y'.repeat(2 * 1024 * 1024 + 1024);
+const OVER_LIMIT = 'y'.repeat(12 * 1024 * 1024 + 1024);
 
 /** Applies a mutation; returns the statuses it makes legitimate beyond the operation's own. */
 export function mutate(spec: Spec, request: Request, mutation: Mutation): { request: Request; extra: number[] } {
