@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { buildPain002, type Pain002Content } from './pain002Build.js';
+import { child, children, parseXml, text } from './xml.js';
+import { xsdErrors } from './xsd.js';
+
+/** Today's simulation rule, as in the simulated rails: a payout whose reference starts with FAIL bounces (AC04). */
+const FAILING_REFERENCE_PREFIX = 'FAIL';
+
+/** One status report to drop in the service's inbox: its file name is `<msgId>.xml`. */
+export interface SimulatedReport {
+  msgId: string;
+  xml: string;
+}
+
+/** The bank's answers to one pain.001: what it says at once, and what it says once the payments settle. */
+export interface SimulatedAnswer {
+  originalMsgId: string;
+  /** False for a file the bank refused (invalid, duplicate): nothing will settle. */
+  accepted: boolean;
+  immediate: SimulatedReport;
+  settled: SimulatedReport | undefined;
+}
+
+/**
+ * The partner bank's answer to one payment file. An invalid file (against the pain.001.001.10 XSD)
+ * is refused as a whole (group RJCT FF01); a MsgId already seen is refused (group RJCT DU01, the
+ * first file's payments are unaffected); otherwise the file is accepted at once (ACCP) and each
+ * payment settles (ACSC) or bounces (RJCT AC04, reference starting with FAIL) in the settled report.
+ */
+export async function answerPaymentFile(xml: string, seen: (msgId: string) => boolean, now: Date): Promise<SimulatedAnswer> {
+  const errors = await xsdErrors(xml, 'pain.001.001.10');
+  const file = readPaymentFile(xml);
+  const originalMsgId = file?.msgId ?? 'UNKNOWN';
+  const base = { createdAt: now, originalMsgId };
+  if (errors.length > 0 || !file) {
+    const msgId = `F${createHash('sha256').update(xml).digest('hex').slice(0, 32)}`;
+    const report = { msgId, createdAt: now, originalMsgId, group: { code: 'RJCT', reasonCode: 'FF01', additionalInfo: errors[0] ?? 'Unreadable file' } };
+    return { originalMsgId, accepted: false, immediate: { msgId, xml: buildPain002(report) }, settled: undefined };
+  }
+  const figures = { originalNbOfTxs: file.nbOfTxs, originalCtrlSum: file.ctrlSum };
+  if (seen(file.msgId)) {
+    const msgId = `D${createHash('sha256').update(`${file.msgId}${now.toISOString()}`).digest('hex').slice(0, 32)}`;
+    const report: Pain002Content = { ...base, ...figures, msgId, group: { code: 'RJCT', reasonCode: 'DU01' } };
+    return { originalMsgId, accepted: false, immediate: { msgId, xml: buildPain002(report) }, settled: undefined };
+  }
+  const accepted: Pain002Content = { ...base, ...figures, msgId: `A${file.msgId}`.slice(0, 35), group: { code: 'ACCP' } };
+  const transactions = file.transactions.map((transaction) => ({
+    endToEndId: transaction.endToEndId,
+    status: transaction.reference?.startsWith(FAILING_REFERENCE_PREFIX) ? { code: 'RJCT', reasonCode: 'AC04' } : { code: 'ACSC' },
+  }));
+  const rejected = transactions.filter((transaction) => transaction.status.code === 'RJCT').length;
+  const groupCode = rejected === 0 ? 'ACSC' : rejected === transactions.length ? 'RJCT' : 'PART';
+  const settled: Pain002Content = {
+    ...base,
+    ...figures,
+    msgId: `S${file.msgId}`.slice(0, 35),
+    group: { code: groupCode },
+    paymentInfo: { originalPmtInfId: file.pmtInfId, transactions },
+  };
+  return {
+    originalMsgId,
+    accepted: true,
+    immediate: { msgId: accepted.msgId, xml: buildPain002(accepted) },
+    settled: { msgId: settled.msgId, xml: buildPain002(settled) },
+  };
+}
+
+interface PaymentFile {
+  msgId: string;
+  nbOfTxs: string | undefined;
+  ctrlSum: string | undefined;
+  pmtInfId: string;
+  transactions: { endToEndId: string; reference: string | undefined }[];
+}
+
+/** What the simulated bank reads of a pain.001 (undefined when it is not even XML of that shape). */
+function readPaymentFile(xml: string): PaymentFile | undefined {
+  let initiation: Record<string, unknown> | undefined;
+  try {
+    initiation = child(child(parseXml(xml), 'Document'), 'CstmrCdtTrfInitn');
+  } catch {
+    return undefined;
+  }
+  const header = child(initiation, 'GrpHdr');
+  const msgId = text(header, 'MsgId');
+  const paymentInfo = children(initiation, 'PmtInf')[0];
+  if (!msgId || !paymentInfo) return undefined;
+  return {
+    msgId,
+    nbOfTxs: text(header, 'NbOfTxs'),
+    ctrlSum: text(header, 'CtrlSum'),
+    pmtInfId: text(paymentInfo, 'PmtInfId') ?? msgId,
+    transactions: children(paymentInfo, 'CdtTrfTxInf').map((transaction) => ({
+      endToEndId: text(child(transaction, 'PmtId'), 'EndToEndId') ?? '',
+      reference: children(child(transaction, 'RmtInf'), 'Ustrd').find((line): line is string => typeof line === 'string'),
+    })),
+  };
+}
