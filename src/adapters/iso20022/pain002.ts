@@ -77,13 +77,16 @@ export function failureReason(status: ReportedStatus): string {
   return code ?? words ?? 'Rejected by the bank';
 }
 
+/** A final status: what a payout ends with. */
+export type SettledStatus = Exclude<RailStatus, { state: 'PROCESSING' }>;
+
 /**
  * What the report says of each payout of the batch (by EndToEndId): a group-level rejection fails
  * every payout with its reason; otherwise the most specific status wins (transaction, then its
  * payment information, then the group). Payouts the report says nothing final about are absent.
  * Throws when the report names a transaction the batch does not hold.
  */
-export function resolveReport(report: StatusReport, endToEndIds: readonly string[]): Map<string, RailStatus> {
+export function resolveReport(report: StatusReport, endToEndIds: readonly string[]): Map<string, SettledStatus> {
   const known = new Set(endToEndIds);
   const unknown = report.transactions.filter((transaction) => !known.has(transaction.endToEndId));
   if (unknown.length > 0) throw new Pain002Error(`The report names ${unknown.length} transaction(s) the batch does not hold, e.g. ${unknown[0]!.endToEndId}`);
@@ -91,7 +94,7 @@ export function resolveReport(report: StatusReport, endToEndIds: readonly string
   // One PmtInf per file is what we write; a status on any of them applies to the whole batch.
   const batch = report.paymentInfos.map((info) => railStatusOf(info.status)).find((status) => status !== undefined);
   const perTransaction = new Map(report.transactions.map((transaction) => [transaction.endToEndId, railStatusOf(transaction.status)]));
-  const resolved = new Map<string, RailStatus>();
+  const resolved = new Map<string, SettledStatus>();
   for (const id of endToEndIds) {
     const own = perTransaction.get(id);
     // A rejected file fails every payout: with the payout's own rejection reason when it has one, else the group's.

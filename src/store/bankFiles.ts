@@ -1,0 +1,122 @@
+import type { Queryable } from './db.js';
+
+/** The ISO 20022 rail's record of a payment file (migration 015). */
+export interface BankFileBatch {
+  batchId: string;
+  msgId: string;
+  writtenAt: Date | null;
+  refusal: string | null;
+  items: { transferId: string; endToEndId: string }[];
+}
+
+export interface NewBankFileBatch {
+  batchId: string;
+  /** Set when the batch cannot go to the bank as a file: every payout is recorded FAILED with it. */
+  refusal: string | null;
+  msgId: string;
+  payrollRequestId: string | null;
+  currencyCode: string;
+  controlSum: string;
+  createdAt: Date;
+  items: { transferId: string; endToEndId: string; amount: string }[];
+}
+
+export async function findBankFileBatch(db: Queryable, batchId: string): Promise<BankFileBatch | null> {
+  const rows = await db.query<{ msg_id: string; written_at: Date | null; refusal: string | null; items: { transferId: string; endToEndId: string }[] }>(
+    `SELECT b.msg_id, b.written_at, b.refusal,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('transferId', i.transfer_id, 'endToEndId', i.end_to_end_id)), '[]')
+               FROM bank_file_items i WHERE i.batch_id = b.batch_id) AS items
+       FROM bank_file_batches b WHERE b.batch_id = $1`,
+    [batchId],
+  );
+  const row = rows[0];
+  return row ? { batchId, msgId: row.msg_id, writtenAt: row.written_at, refusal: row.refusal, items: row.items } : null;
+}
+
+/** Records a batch and its payouts in one statement per table; a batch already recorded is left as it is. */
+export async function recordBankFileBatch(tx: Queryable, batch: NewBankFileBatch): Promise<void> {
+  const inserted = await tx.query(
+    `INSERT INTO bank_file_batches (batch_id, msg_id, payroll_request_id, currency_code, transaction_count, control_sum, created_at, refusal)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (batch_id) DO NOTHING RETURNING batch_id`,
+    [batch.batchId, batch.msgId, batch.payrollRequestId, batch.currencyCode, batch.items.length, batch.controlSum, batch.createdAt, batch.refusal],
+  );
+  if (inserted.length === 0) return;
+  await tx.query(
+    `INSERT INTO bank_file_items (end_to_end_id, transfer_id, batch_id, amount, status, failure_reason, settled_at)
+     SELECT e2e, transfer_id, $1, amount, CASE WHEN $5::text IS NULL THEN 'PROCESSING' ELSE 'FAILED' END, $5, CASE WHEN $5::text IS NULL THEN NULL ELSE $6::timestamptz END
+       FROM unnest($2::text[], $3::uuid[], $4::numeric[]) AS item(e2e, transfer_id, amount)`,
+    [
+      batch.batchId,
+      batch.items.map((item) => item.endToEndId),
+      batch.items.map((item) => item.transferId),
+      batch.items.map((item) => item.amount),
+      batch.refusal,
+      batch.createdAt,
+    ],
+  );
+}
+
+export async function markBankFileWritten(db: Queryable, batchId: string, at: Date): Promise<void> {
+  await db.query('UPDATE bank_file_batches SET written_at = $2 WHERE batch_id = $1 AND written_at IS NULL', [batchId, at]);
+}
+
+/** The payouts of a batch the bank has settled (COMPLETED or FAILED with its reason). */
+export async function settledBankFileItems(db: Queryable, batchId: string): Promise<{ transferId: string; status: 'COMPLETED' | 'FAILED'; failureReason: string | null }[]> {
+  return db.query(
+    `SELECT transfer_id AS "transferId", status, failure_reason AS "failureReason"
+       FROM bank_file_items WHERE batch_id = $1 AND status <> 'PROCESSING' ORDER BY transfer_id`,
+    [batchId],
+  );
+}
+
+/** The batch a report answers, by the original MsgId, with the EndToEndIds of its payouts. */
+export async function findBankFileByMsgId(db: Queryable, msgId: string): Promise<{ batchId: string; endToEndIds: string[] } | null> {
+  const rows = await db.query<{ batch_id: string; ids: string[] }>(
+    `SELECT b.batch_id, array(SELECT i.end_to_end_id FROM bank_file_items i WHERE i.batch_id = b.batch_id ORDER BY 1) AS ids
+       FROM bank_file_batches b WHERE b.msg_id = $1`,
+    [msgId],
+  );
+  const row = rows[0];
+  return row ? { batchId: row.batch_id, endToEndIds: row.ids } : null;
+}
+
+export interface AppliedReport {
+  msgId: string;
+  originalMsgId: string;
+  fileName: string;
+  sha256: string;
+  appliedAt: Date;
+  settled: { endToEndId: string; status: 'COMPLETED' | 'FAILED'; failureReason: string | null }[];
+}
+
+/**
+ * Applies a status report once: null when a report of this MsgId was applied before (nothing
+ * changes), else how many payouts it settled. A payout already settled keeps its first outcome.
+ */
+export async function applyBankStatusReport(tx: Queryable, batchId: string, report: AppliedReport): Promise<number | null> {
+  const fresh = await tx.query(
+    `INSERT INTO bank_status_reports (msg_id, original_msg_id, file_name, sha256, settled_items, applied_at)
+     VALUES ($1, $2, $3, $4, 0, $5) ON CONFLICT (msg_id) DO NOTHING RETURNING msg_id`,
+    [report.msgId, report.originalMsgId, report.fileName, report.sha256, report.appliedAt],
+  );
+  if (fresh.length === 0) return null;
+  const updated = await tx.query<{ count: number }>(
+    `WITH settled AS (
+       UPDATE bank_file_items i SET status = s.status, failure_reason = s.reason, report_msg_id = $2, settled_at = $3
+         FROM unnest($4::text[], $5::text[], $6::text[]) AS s(e2e, status, reason)
+        WHERE i.end_to_end_id = s.e2e AND i.batch_id = $1 AND i.status = 'PROCESSING'
+       RETURNING 1)
+     SELECT count(*)::int AS count FROM settled`,
+    [
+      batchId,
+      report.msgId,
+      report.appliedAt,
+      report.settled.map((item) => item.endToEndId),
+      report.settled.map((item) => item.status),
+      report.settled.map((item) => item.failureReason),
+    ],
+  );
+  const count = updated[0]!.count;
+  await tx.query('UPDATE bank_status_reports SET settled_items = $2 WHERE msg_id = $1', [report.msgId, count]);
+  return count;
+}
