@@ -16,7 +16,12 @@ const USAGE = 'usage: npm run bank-simulator -- --outbox DIR --inbox DIR [--dela
 
 function options(): { outbox: string; inbox: string; delayMs: number; pollMs: number } {
   const { values } = parseArgs({
-    options: { outbox: { type: 'string' }, inbox: { type: 'string' }, 'delay-ms': { type: 'string', default: '1000' }, 'poll-ms': { type: 'string', default: '200' } },
+    options: {
+      outbox: { type: 'string' },
+      inbox: { type: 'string' },
+      'delay-ms': { type: 'string', default: '1000' },
+      'poll-ms': { type: 'string', default: '200' },
+    },
   });
   const delayMs = Number(values['delay-ms']);
   const pollMs = Number(values['poll-ms']);

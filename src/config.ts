@@ -41,6 +41,11 @@ export interface Config {
   bodyLimit: string;
   logLevel: string;
   worker: { inProcess: boolean; pollMs: number; leaseMs: number; simulatedSettlementMs: number };
+  /**
+   * The partner bank: `simulated` (in-database, the default) or `iso20022` (pain.001 files written to
+   * outboxDir, pain.002 reports read from inboxDir; docs/bank-files.md).
+   */
+  bank: { rail: 'simulated' | 'iso20022'; outboxDir: string; inboxDir: string };
   rateLimitPerMinute: number;
   /** Requests a minute per client address for requests without a valid token. */
   rateLimitAnonymousPerMinute: number;
@@ -116,6 +121,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: integer(env, 'WORKER_POLL_MS', 250, 10, 60_000),
       leaseMs: integer(env, 'WORKER_LEASE_MS', 30_000, 1000, 600_000),
       simulatedSettlementMs: integer(env, 'SIMULATED_SETTLEMENT_MS', 1000, 0, 600_000),
+    },
+    bank: {
+      rail: oneOf(env, 'BANK_RAIL', ['simulated', 'iso20022'] as const, 'simulated'),
+      outboxDir: env.BANK_OUTBOX_DIR || `${env.DATA_DIR || './data'}/bank/outbox`,
+      inboxDir: env.BANK_INBOX_DIR || `${env.DATA_DIR || './data'}/bank/inbox`,
     },
     // Per bearer token; the test suite sends thousands of requests with one token, hence its default.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 1_000_000 : 600, 1, 10_000_000),
@@ -197,6 +207,13 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
   return value;
+}
+
+function oneOf<const Value extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly Value[], fallback: Value): Value {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as Value;
 }
 
 function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

@@ -1,5 +1,9 @@
 import type { Logger } from 'pino';
-import { SimulatedRails } from '../adapters/rails.js';
+import type { BatchRails } from '../adapters/batchRails.js';
+import { Iso20022Inbox } from '../adapters/iso20022/inbox.js';
+import { Iso20022BankRail } from '../adapters/iso20022/rail.js';
+import { BankFileSinglePayouts } from '../adapters/iso20022/singlePayouts.js';
+import { type PaymentRails, SimulatedRails } from '../adapters/rails.js';
 import { SimulatedBatchRails } from '../adapters/simulatedBatchRails.js';
 import { HttpWebhookSender } from '../adapters/webhookSender.js';
 import type { Config } from '../config.js';
@@ -8,19 +12,29 @@ import type { ExecutionDeps } from '../usecases/execution.js';
 import { WorkerLoop } from '../worker/loop.js';
 import { buildDeps } from './deps.js';
 
+/** GrpHdr/InitgPty/Nm of the payment files: who sends them to the bank. */
+const INITIATING_PARTY = 'Payroll Fee Service';
+
 /**
- * The worker's wiring: the use-case deps plus the simulated bank and the webhook sender, on `db`,
- * the handle the worker should use (the server's own, or a pool of its own). Imports nothing of
- * src/http, so `npm run worker` loads no Express.
+ * The worker's wiring: the use-case deps plus the bank (simulated, or ISO 20022 files by BANK_RAIL)
+ * and the webhook sender, on `db`, the handle the worker should use (the server's own, or a pool of
+ * its own). Imports nothing of src/http, so `npm run worker` loads no Express.
  */
 export function buildWorker(config: Config, db: Database, logger: Logger, clock: () => Date = () => new Date()): { loop: WorkerLoop; deps: ExecutionDeps } {
   const deps: ExecutionDeps = {
     ...buildDeps(config, db, clock),
-    rails: new SimulatedRails(db, config.worker.simulatedSettlementMs, clock),
-    batchRails: new SimulatedBatchRails(db, config.worker.simulatedSettlementMs, clock),
+    ...bank(config, db, logger, clock),
     leaseMs: config.worker.leaseMs,
     recheckMs: Math.min(config.worker.pollMs, 1000),
     webhooks: new HttpWebhookSender({ allowLoopback: config.webhookAllowLoopback }),
   };
   return { loop: new WorkerLoop(deps, config.worker.pollMs, logger), deps };
+}
+
+function bank(config: Config, db: Database, logger: Logger, clock: () => Date): Pick<ExecutionDeps, 'rails' | 'batchRails' | 'bankInbox'> {
+  const simulated = new SimulatedRails(db, config.worker.simulatedSettlementMs, clock);
+  if (config.bank.rail === 'simulated') return { rails: simulated, batchRails: new SimulatedBatchRails(db, config.worker.simulatedSettlementMs, clock) };
+  const batchRails: BatchRails = new Iso20022BankRail(db, { outboxDir: config.bank.outboxDir, initiatingParty: INITIATING_PARTY, clock });
+  const rails: PaymentRails = new BankFileSinglePayouts(db, batchRails, simulated, clock);
+  return { rails, batchRails, bankInbox: new Iso20022Inbox(db, config.bank.inboxDir, logger, clock) };
 }

@@ -61,7 +61,10 @@ export async function markBankFileWritten(db: Queryable, batchId: string, at: Da
 }
 
 /** The payouts of a batch the bank has settled (COMPLETED or FAILED with its reason). */
-export async function settledBankFileItems(db: Queryable, batchId: string): Promise<{ transferId: string; status: 'COMPLETED' | 'FAILED'; failureReason: string | null }[]> {
+export async function settledBankFileItems(
+  db: Queryable,
+  batchId: string,
+): Promise<{ transferId: string; status: 'COMPLETED' | 'FAILED'; failureReason: string | null }[]> {
   return db.query(
     `SELECT transfer_id AS "transferId", status, failure_reason AS "failureReason"
        FROM bank_file_items WHERE batch_id = $1 AND status <> 'PROCESSING' ORDER BY transfer_id`,
@@ -119,4 +122,48 @@ export async function applyBankStatusReport(tx: Queryable, batchId: string, repo
   const count = updated[0]!.count;
   await tx.query('UPDATE bank_status_reports SET settled_items = $2 WHERE msg_id = $1', [report.msgId, count]);
   return count;
+}
+
+/** A payout batch as the bank rail takes it (src/adapters/batchRails.ts's PayoutBatch, which the store may not import). */
+interface SinglePayoutBatch {
+  batchId: string;
+  payrollRequestId: null;
+  currencyCode: string;
+  debtor: { accountCurrencyId: string; accountProvider: string; name: string; iban: string | null; bic: string | null };
+  requestedExecutionDate: string;
+  items: {
+    transferId: string;
+    amount: string;
+    creditor: { name: string; iban: string | null; accountNumber: string | null; bankName: string | null; bic: string | null };
+    purposeCode: string | null;
+    beneficiaryReference: string | null;
+  }[];
+}
+
+/**
+ * A single payout as a batch of one, when its account has an IBAN and a BIC (the bank file rail
+ * pays from it); null for a payout from another account (a processor's wallet), which stays on the
+ * processor's rail. The batch id is the payout id.
+ */
+export async function loadSinglePayoutBatch(db: Queryable, payoutId: string, executionDate: string): Promise<SinglePayoutBatch | null> {
+  const rows = await db.query<SinglePayoutBatch>(
+    `SELECT p.id AS "batchId", NULL AS "payrollRequestId", p.currency_code AS "currencyCode",
+            json_build_object('accountCurrencyId', p.account_currency_id, 'accountProvider', a.account_provider, 'name', a.account_provider,
+              'iban', a.iban, 'bic', a.bic) AS debtor,
+            $2::text AS "requestedExecutionDate",
+            json_build_array(json_build_object('transferId', p.id, 'amount', p.amount::text,
+              'creditor', json_build_object('name', p.beneficiary_snapshot->>'displayName', 'iban', p.beneficiary_snapshot->>'iban',
+                'accountNumber', p.beneficiary_snapshot->>'accountNumber', 'bankName', p.beneficiary_snapshot->>'bankName',
+                'bic', p.beneficiary_snapshot->>'swiftBic'),
+              'purposeCode', NULL, 'beneficiaryReference', p.beneficiary_snapshot->>'reference')) AS items
+       FROM payouts p JOIN accounts a ON a.id = p.account_id
+      WHERE p.id = $1 AND a.iban IS NOT NULL AND a.bic IS NOT NULL`,
+    [payoutId, executionDate],
+  );
+  return rows[0] ?? null;
+}
+
+/** Whether a batch (by id) went to the bank as a file. */
+export async function isBankFileBatch(db: Queryable, batchId: string): Promise<boolean> {
+  return (await db.query('SELECT 1 FROM bank_file_batches WHERE batch_id = $1', [batchId])).length > 0;
 }

@@ -108,7 +108,7 @@ export async function loadPayoutBatch(tx: Queryable, batchId: string, executionD
   const [head] = await tx.query<Omit<StoredPayoutBatch, 'items' | 'requestedExecutionDate'>>(
     `SELECT b.id AS "batchId", b.payroll_request_id AS "payrollRequestId", b.currency_code AS "currencyCode",
             json_build_object('accountCurrencyId', ac.id, 'accountProvider', a.account_provider, 'name', a.account_provider,
-              'iban', NULL, 'bic', NULL) AS debtor
+              'iban', a.iban, 'bic', a.bic) AS debtor
        FROM payout_batches b
        JOIN payroll_requests r ON r.id = b.payroll_request_id
        JOIN account_currencies ac ON ac.id = r.payroll_account_currency_id

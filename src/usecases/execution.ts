@@ -19,6 +19,8 @@ export interface ExecutionDeps extends BatchExecutionDeps {
   /** How soon an item still PROCESSING at the rails is looked at again. */
   recheckMs: number;
   webhooks: WebhookSender;
+  /** The bank's status reports to read, when the bank is reached by files (BANK_RAIL=iso20022). */
+  bankInbox?: { poll(): Promise<number> };
 }
 
 /**
@@ -28,6 +30,8 @@ export interface ExecutionDeps extends BatchExecutionDeps {
  */
 export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): Promise<number> {
   let touched = await startAcceptedRequests(deps, batchSize);
+  // The bank's reports first: the batches and payouts below then see what the bank has said.
+  if (deps.bankInbox) touched += await deps.bankInbox.poll();
   touched += await executePayoutBatches(deps, 5);
   for (const table of ['transfers', 'payouts'] as const) {
     const now = deps.clock();

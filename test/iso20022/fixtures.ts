@@ -22,7 +22,7 @@ export function payoutBatch(items: PayoutBatchItem[], overrides: Partial<PayoutB
       accountCurrencyId: '7b1e0005-0000-4000-8000-000000000007',
       accountProvider: 'PAYROLL_PARTNER_BANK',
       name: 'Payroll Partner Bank payroll account',
-      iban: 'AE460260001015333439101',
+      iban: 'AE420260001015333439101',
       bic: 'EBILAEAD',
     },
     requestedExecutionDate: '2026-11-26',

@@ -31,7 +31,7 @@ describe('buildPain001', () => {
     const transactions = children(info, 'CdtTrfTxInf');
     expect(transactions.map((transaction) => text(child(transaction, 'PmtId'), 'EndToEndId'))).toEqual(items.map((item) => endToEndIdOf(item.transferId)));
     expect(transactions.map((transaction) => text(child(transaction, 'Amt'), 'InstdAmt'))).toEqual(items.map((item) => item.amount));
-    expect(text(child(child(info, 'DbtrAcct'), 'Id'), 'IBAN')).toBe('AE460260001015333439101');
+    expect(text(child(child(info, 'DbtrAcct'), 'Id'), 'IBAN')).toBe('AE420260001015333439101');
     expect(text(child(info, 'ReqdExctnDt'), 'Dt')).toBe('2026-11-26');
   });
 

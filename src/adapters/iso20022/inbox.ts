@@ -103,7 +103,14 @@ export class Iso20022Inbox {
     }));
     const sha256 = createHash('sha256').update(xml).digest('hex');
     const applied = await this.db.transaction((tx) =>
-      applyBankStatusReport(tx, batch.batchId, { msgId: report.msgId, originalMsgId: report.originalMsgId, fileName: name, sha256, appliedAt: this.clock(), settled }),
+      applyBankStatusReport(tx, batch.batchId, {
+        msgId: report.msgId,
+        originalMsgId: report.originalMsgId,
+        fileName: name,
+        sha256,
+        appliedAt: this.clock(),
+        settled,
+      }),
     );
     return applied === null ? { kind: 'already-applied' } : { kind: 'applied', settled: applied };
   }

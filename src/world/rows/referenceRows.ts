@@ -25,7 +25,7 @@ export function referenceRows(world: World): Pick<WorldTableRows, ReferenceTable
       requires_payroll_approval: c.requiresPayrollApproval ?? false,
     })),
     users: world.users.map((u) => ({ ...columns(u, ['id', 'firstName', 'lastName', 'email', 'role', 'customerId']), permissions: [...(u.permissions ?? [])] })),
-    accounts: world.accounts.map((a) => columns(a, ['id', 'accountProvider', 'customerId'])),
+    accounts: world.accounts.map((a) => columns(a, ['id', 'accountProvider', 'customerId', 'iban', 'bic'])),
     beneficiaries: world.beneficiaries.map((b) => ({
       ...columns(b, ['id', 'customerId', 'firstName', 'lastName', 'displayName', 'type', 'nationality', 'bankName']),
       ...columns(b, ['iban', 'accountNumber', 'reference', 'companyName', 'bankCode', 'swiftBic', 'email']),

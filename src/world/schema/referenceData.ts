@@ -91,6 +91,18 @@ export const referenceDataDefs = {
         anyOf: [ref('uuid'), { type: 'null' }],
       },
       currencies: { type: 'array', minItems: 1, items: ref('accountCurrency') },
+      iban: {
+        description:
+          "The account's IBAN at its bank: the debtor account of the payment files written when BANK_RAIL=iso20022 pays from this account (required then, with bic; optional otherwise).",
+        type: 'string',
+        pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$',
+      },
+      bic: {
+        description:
+          "The BIC of the account's bank (the debtor agent of those payment files), in the ISO 20022 form: 4 letters or digits, a country, 2 letters or digits, an optional branch.",
+        type: 'string',
+        pattern: '^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$',
+      },
     },
   },
   accountCurrency: {

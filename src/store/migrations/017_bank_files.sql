@@ -41,3 +41,7 @@ CREATE TABLE bank_status_reports (
   settled_items integer NOT NULL,
   applied_at timestamptz NOT NULL
 );
+
+-- An account's identity at its bank (world file: accounts[].iban, accounts[].bic): the debtor of the
+-- payment files. Optional: only the accounts the ISO 20022 rail pays from need them.
+ALTER TABLE accounts ADD COLUMN iban text, ADD COLUMN bic text;
