@@ -122,11 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: integer(env, 'WORKER_LEASE_MS', 30_000, 1000, 600_000),
       simulatedSettlementMs: integer(env, 'SIMULATED_SETTLEMENT_MS', 1000, 0, 600_000),
     },
-    bank: {
-      rail: oneOf(env, 'BANK_RAIL', ['simulated', 'iso20022'] as const, 'simulated'),
-      outboxDir: env.BANK_OUTBOX_DIR || `${env.DATA_DIR || './data'}/bank/outbox`,
-      inboxDir: env.BANK_INBOX_DIR || `${env.DATA_DIR || './data'}/bank/inbox`,
-    },
+    bank: bankConfig(env),
     // Per bearer token; the test suite sends thousands of requests with one token, hence its default.
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 1_000_000 : 600, 1, 10_000_000),
     // Per client address, for requests without a valid token (junk tokens included): a flood of
@@ -175,6 +171,16 @@ function list(raw: string | undefined): string[] {
     .split(',')
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+/** The bank's folders default to DATA_DIR/bank/outbox and DATA_DIR/bank/inbox. */
+function bankConfig(env: NodeJS.ProcessEnv): Config['bank'] {
+  const dataDir = env.DATA_DIR || './data';
+  return {
+    rail: oneOf(env, 'BANK_RAIL', ['simulated', 'iso20022'] as const, 'simulated'),
+    outboxDir: env.BANK_OUTBOX_DIR || `${dataDir}/bank/outbox`,
+    inboxDir: env.BANK_INBOX_DIR || `${dataDir}/bank/inbox`,
+  };
 }
 
 /** Express's 'trust proxy': off by default; a hop count, true, or a list such as "loopback, 10.0.0.0/8". */

@@ -23,6 +23,7 @@ import { type TestServer, startTestServer } from '../support/server.js';
 // The demo world's ids (worlds/demo.json's description lists them).
 const demo = {
   dana: '7b1e0003-0000-4000-8000-000000000001',
+  acmeFireblocks: '7b1e0004-0000-4000-8000-000000000001',
   admin: '7b1e0003-0000-4000-8000-000000000003',
   acmeUsd: '7b1e0005-0000-4000-8000-000000000001',
   partnerAed: '7b1e0005-0000-4000-8000-000000000004',
@@ -135,5 +136,35 @@ describe('BANK_RAIL=iso20022 with the bank simulator', () => {
     const after = await readRequest(server, requestId, demo.dana);
     expect(after.status).toBe('PARTIALLY_COMPLETED');
     expect(after.transfers).toEqual(done.transfers);
+  }, 120_000);
+
+  it('a single payout from an account with an IBAN goes to the bank as a file of its own: ACSC completes it, AC04 fails it', async () => {
+    await server.db.query("UPDATE accounts SET iban = 'AE070331234567890123456', bic = 'EBILAEAD' WHERE id = $1", [demo.acmeFireblocks]);
+    const dana = server.as(demo.dana);
+    const accountId = demo.acmeFireblocks;
+    const payoutTo = async (beneficiaryId: string) => {
+      const query = { amount: '250.00', currency: 'USD', beneficiaryId };
+      const estimate = await dana.GET('/v1/accounts/{accountId}/payouts/estimate', { params: { path: { accountId }, query } });
+      const created = await dana.POST('/v1/accounts/{accountId}/payouts', {
+        params: { path: { accountId } },
+        body: { ...query, feeHash: estimate.data!.data.feeHash },
+      });
+      expect(created.response.status).toBe(201);
+      return created.data!.data.id;
+    };
+    const paid = await payoutTo(demo.priya);
+    const bounced = await payoutTo(demo.olenaFail);
+    const read = async (payoutId: string) =>
+      (await dana.GET('/v1/accounts/{accountId}/payouts/{payoutId}', { params: { path: { accountId, payoutId } } })).data!.data;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && ((await read(paid)).status !== 'COMPLETED' || (await read(bounced)).status !== 'FAILED')) {
+      await executePendingWork(worker);
+      server.clock.advance(2);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await read(paid)).toMatchObject({ status: 'COMPLETED', externalId: paid.replace(/-/g, '') });
+    expect(await read(bounced)).toMatchObject({ status: 'FAILED', failureReason: 'AC04 closed account' });
+    const delivered = await readdir(join(outbox(), 'processed'));
+    expect(delivered).toEqual(expect.arrayContaining([`${paid.replace(/-/g, '')}.xml`, `${bounced.replace(/-/g, '')}.xml`]));
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import type { PayoutBatch, PayoutBatchItem } from '../batchRails.js';
 import { compactUuid, maxText } from './text.js';
 import { buildXml } from './xml.js';
 
-export const PAIN_001_NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.10';
+const PAIN_001_NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:pain.001.001.10';
 export const PAIN_001_MESSAGE_NAME = 'pain.001.001.10';
 
 /** BICFIDec2014Identifier, the schema's own pattern (stricter than "8 or 11 letters and digits"). */

@@ -62,7 +62,7 @@ function reported(node: unknown, statusElement: string): ReportedStatus {
 const COMPLETED = new Set(['ACSC', 'ACCC']);
 
 /** A reported status as the rails' status; undefined when the element carries no status. */
-export function railStatusOf(status: ReportedStatus): RailStatus | undefined {
+function railStatusOf(status: ReportedStatus): RailStatus | undefined {
   if (!status.code) return undefined;
   if (COMPLETED.has(status.code)) return { state: 'COMPLETED' };
   if (status.code === 'RJCT') return { state: 'FAILED', reason: failureReason(status) };
@@ -70,7 +70,7 @@ export function railStatusOf(status: ReportedStatus): RailStatus | undefined {
 }
 
 /** "AC04 closed account": the reason code and its text (the bank's own words when the code is not one we know). */
-export function failureReason(status: ReportedStatus): string {
+function failureReason(status: ReportedStatus): string {
   const code = status.reasonCode;
   const words = (code && reasonText(code)) ?? status.additionalInfo;
   if (code && words) return `${code} ${words}`;

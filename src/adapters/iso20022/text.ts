@@ -25,10 +25,3 @@ export function maxText(value: string | null | undefined, max: number): string |
 export function compactUuid(uuid: string): string {
   return uuid.replace(/-/g, '').toLowerCase();
 }
-
-/** The inverse of compactUuid: undefined for anything that is not 32 hex digits. */
-export function expandUuid(compact: string): string | undefined {
-  const hex = compact.trim().toLowerCase();
-  if (!/^[0-9a-f]{32}$/.test(hex)) return undefined;
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
