@@ -188,6 +188,9 @@ export function benchWorld(beneficiaryCount = BENEFICIARIES): World {
         id: benchIds.accountPartnerBank,
         accountProvider: 'PAYROLL_PARTNER_BANK',
         customerId: null,
+        // The debtor of the payment files when the bench runs with BANK_RAIL=iso20022 (docs/bank-files.md).
+        iban: 'AE420260001015333439101',
+        bic: 'EBILAEAD',
         currencies: [{ id: benchIds.acPartnerAed, currency: 'AED', balance: '1000000000.00' }],
       },
     ],

@@ -36,5 +36,6 @@ function bank(config: Config, db: Database, logger: Logger, clock: () => Date): 
   if (config.bank.rail === 'simulated') return { rails: simulated, batchRails: new SimulatedBatchRails(db, config.worker.simulatedSettlementMs, clock) };
   const batchRails: BatchRails = new Iso20022BankRail(db, { outboxDir: config.bank.outboxDir, initiatingParty: INITIATING_PARTY, clock });
   const rails: PaymentRails = new BankFileSinglePayouts(db, batchRails, simulated, clock);
+  logger.info({ outbox: config.bank.outboxDir, inbox: config.bank.inboxDir }, 'bank: ISO 20022 payment files out, status reports in');
   return { rails, batchRails, bankInbox: new Iso20022Inbox(db, config.bank.inboxDir, logger, clock) };
 }
