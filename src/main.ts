@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, productionProblems } from './config.js';
 import { SharedLimits } from './http/sharedLimits.js';
 import { buildApp } from './composition/app.js';
 import { setHeapGrowing } from './composition/heap.js';
+import { countTransactionRetry, startMetrics } from './composition/observability.js';
 import { buildWorker } from './composition/worker.js';
 import { createLogger } from './logger.js';
 import type { Logger } from 'pino';
@@ -19,20 +20,30 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   if (!config.databaseUrl && config.dataDir !== 'memory://') await mkdir(config.dataDir, { recursive: true });
   const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort, session: config.databaseSession };
-  const db = await openDatabase(settings, { maxConnections: config.databasePoolSize, applicationName: 'payroll-api' });
+  const db = await openDatabase(settings, {
+    maxConnections: config.databasePoolSize,
+    applicationName: 'payroll-api',
+    onTransactionRetry: countTransactionRetry,
+  });
   if (config.worldFile) await seedWorld(settings, config.worldFile, logger);
 
-  const redis = config.redisUrl ? new SharedLimits(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
-  const { app } = buildApp(config, db, logger, undefined, redis);
   // The worker runs beside the server by default; with WORKER_IN_PROCESS=false run `npm run worker` instead.
   // It polls through a small pool of its own, so its passes never queue behind request traffic.
-  const workerDb = config.worker.inProcess ? await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker' }) : undefined;
+  const workerDb = config.worker.inProcess
+    ? await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker', onTransactionRetry: countTransactionRetry })
+    : undefined;
+  // Before the app is built: its pipeline measures requests only when metrics are on.
+  const metricsServer = await startMetrics(config.metricsPort, { 'payroll-api': db, 'payroll-worker': workerDb }, workerDb);
+  const redis = config.redisUrl ? new SharedLimits(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
+  const { app } = buildApp(config, db, logger, undefined, redis);
   const worker = workerDb ? buildWorker(config, workerDb, logger).loop : undefined;
   worker?.start();
   // A client that trickles its headers or body holds a connection: these bound how long, checked every second.
   const { headersTimeoutMs: headersTimeout, requestTimeoutMs: requestTimeout } = config.httpTimeouts;
   const server = createServer({ headersTimeout: Math.min(headersTimeout, requestTimeout), requestTimeout, connectionsCheckingInterval: 1000 }, app);
-  server.listen(config.port, config.host, () => logger.info({ host: config.host, port: config.port, database: db.kind }, 'listening'));
+  server.listen(config.port, config.host, () =>
+    logger.info({ host: config.host, port: config.port, database: db.kind, metricsPort: metricsServer?.port }, 'listening'),
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -41,6 +52,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
     server.close(async () => {
       await worker?.stop();
+      await metricsServer?.close();
       await workerDb?.close();
       await redis?.close();
       await db.close();

@@ -5,7 +5,9 @@ import { Iso20022BankRail } from '../adapters/iso20022/rail.js';
 import { BankFileSinglePayouts } from '../adapters/iso20022/singlePayouts.js';
 import { type PaymentRails, SimulatedRails } from '../adapters/rails.js';
 import { SimulatedBatchRails } from '../adapters/simulatedBatchRails.js';
+import { tracedBatchRails, tracedRails, tracedWebhookSender } from '../adapters/traced.js';
 import { HttpWebhookSender } from '../adapters/webhookSender.js';
+import { tracer } from '../observability/telemetry.js';
 import type { Config } from '../config.js';
 import type { Database } from '../store/db.js';
 import type { ExecutionDeps } from '../usecases/execution.js';
@@ -21,12 +23,15 @@ const INITIATING_PARTY = 'Payroll Fee Service';
  * its own). Imports nothing of src/http, so `npm run worker` loads no Express.
  */
 export function buildWorker(config: Config, db: Database, logger: Logger, clock: () => Date = () => new Date()): { loop: WorkerLoop; deps: ExecutionDeps } {
+  const webhooks = new HttpWebhookSender({ allowLoopback: config.webhookAllowLoopback });
+  const rails = bank(config, db, logger, clock);
   const deps: ExecutionDeps = {
     ...buildDeps(config, db, clock),
-    ...bank(config, db, logger, clock),
+    // A span around every rail call and webhook delivery when tracing is on; the adapters themselves otherwise.
+    ...(tracer.enabled ? { ...rails, rails: tracedRails(rails.rails), batchRails: tracedBatchRails(rails.batchRails) } : rails),
     leaseMs: config.worker.leaseMs,
     recheckMs: Math.min(config.worker.pollMs, 1000),
-    webhooks: new HttpWebhookSender({ allowLoopback: config.webhookAllowLoopback }),
+    webhooks: tracer.enabled ? tracedWebhookSender(webhooks) : webhooks,
   };
   return { loop: new WorkerLoop(deps, config.worker.pollMs, logger), deps };
 }

@@ -2,6 +2,7 @@ import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
+import { metrics } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Config } from '../config.js';
 import { type Authenticate, authenticateRequest } from './auth.js';
@@ -10,6 +11,7 @@ import { requestBody } from './body.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
 import { allHandlers } from './handlers/index.js';
 import { HeavyOperationGate } from './heavyOperations.js';
+import { httpMetrics } from './metrics.js';
 import { attachOperations } from './operationRouter.js';
 import { accessLog, requestId } from './requestContext.js';
 import type { SharedLimits } from './sharedLimits.js';
@@ -29,7 +31,7 @@ export interface AppOptions {
 }
 
 /**
- * The HTTP pipeline in one readable order, limits before work: request id → access log → security
+ * The HTTP pipeline in one readable order, limits before work: request metrics (when on) → request id → access log → security
  * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
  * limit per verified user, else per client address → a plainly heavy body of a customer already at
  * its cap of heavy operations refused unread → body (JSON or a CSV file, 12 MB for a verified
@@ -47,6 +49,7 @@ export function createApp(options: AppOptions): Express {
   app.set('etag', false);
   // Behind a TLS-terminating proxy, req.ip (rate limiting without a token) is the client's only when trusted.
   app.set('trust proxy', options.trustProxy);
+  if (metrics.enabled) app.use(httpMetrics);
   app.use(requestId);
   app.use(accessLog(options.logger));
   app.use(helmet());

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type Principal, findPrincipal } from '../usecases/principal.js';
 import { operationsOf } from './operationRouter.js';
+import { requestFields } from './requestContext.js';
 
 /** A 401 the error handler turns into the UNAUTHORIZED envelope; `status` is read by the validator. */
 class AuthenticationError extends Error {
@@ -146,7 +147,7 @@ export function bearerAuthHandler(): (req: Request) => Promise<boolean> {
     }
     if (failure === undefined || failure instanceof AuthenticationError) throw failure ?? new AuthenticationError(BEARER_REQUIRED);
     // Anything else (the database is down) is our failure, not the caller's: 500, not 401.
-    operationsOf(req.app).logger.error({ err: failure }, 'authentication failed unexpectedly');
+    operationsOf(req.app).logger.error({ err: failure, ...requestFields(res) }, 'authentication failed unexpectedly');
     throw Object.assign(new Error('authentication unavailable'), { status: 500 });
   };
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/ids.js';
 import { BEARER_REQUIRED } from './auth.js';
+import { requestFields } from './requestContext.js';
 import { errorResponse, sendError, sendErrorResponse } from './envelope.js';
 
 interface ValidatorIssue {
@@ -40,11 +41,11 @@ export const notFoundHandler: RequestHandler = (req, res) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
     if (res.headersSent) return;
-    sendErrorResponse(res, errorResponse(asDomainError(error, req.method, req.path, logger, res.getHeader('X-Request-Id'))));
+    sendErrorResponse(res, errorResponse(asDomainError(error, req.method, req.path, logger, requestFields(res))));
   };
 }
 
-function asDomainError(error: unknown, method: string, path: string, logger: Logger, requestId: unknown): DomainError {
+function asDomainError(error: unknown, method: string, path: string, logger: Logger, request: ReturnType<typeof requestFields>): DomainError {
   if (error instanceof DomainError) return error;
   const http = (error ?? {}) as HttpLikeError;
   if (http.type === 'entity.parse.failed') return new DomainError('VALIDATION_ERROR', 'The request body is not valid JSON');
@@ -58,16 +59,16 @@ function asDomainError(error: unknown, method: string, path: string, logger: Log
     return new DomainError(code, clientMessage(code, http, method, path), details ? { details } : {});
   }
   if (isDatabaseTimeout(error)) {
-    logger.warn({ err: error, requestId }, 'database statement or lock wait timed out');
+    logger.warn({ err: error, ...request }, 'database statement or lock wait timed out');
     return new DomainError('SERVICE_UNAVAILABLE', 'The database did not answer in time; nothing was changed. Retry after the Retry-After seconds');
   }
   if (isUnrepresentableInput(error)) {
     // The contract let through a value PostgreSQL cannot hold (a NUL character, an id the uuid
     // type does not parse): the transaction rolled back; the caller's input is at fault, not us.
-    logger.warn({ err: error, requestId }, 'input the database cannot represent');
+    logger.warn({ err: error, ...request }, 'input the database cannot represent');
     return new DomainError('VALIDATION_ERROR', 'The request contains a value that cannot be stored (a NUL character or a malformed id)');
   }
-  logger.error({ err: error, requestId }, 'unexpected failure');
+  logger.error({ err: error, ...request }, 'unexpected failure');
   return new DomainError('INTERNAL_ERROR', 'An unexpected error occurred; quote the X-Request-Id header when contacting support');
 }
 

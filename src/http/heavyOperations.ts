@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import type { Config } from '../config.js';
+import { metrics } from '../observability/telemetry.js';
 import type { Principal } from '../usecases/principal.js';
 import { principalOf } from './auth.js';
 import { sendError } from './envelope.js';
@@ -117,6 +118,7 @@ export class HeavyOperationGate {
   }
 
   private refuse(res: Response): void {
+    metrics.heavyOperationRefused();
     res.setHeader('Retry-After', '1');
     sendError(
       res,

@@ -1,6 +1,7 @@
 import type { Application, RequestHandler, Response } from 'express';
 import type * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
+import { tracer } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { JsonText } from '../usecases/jsonText.js';
 import { sendData } from './envelope.js';
@@ -138,6 +139,8 @@ function bind<K extends OperationId>(
 ): RequestHandler<PathParams<K>, unknown, RequestBody<K>, QueryParams<K>, Locals> {
   return async (req, res) => {
     const { handlers, handlersOn, deps, gate } = operationsOf(req.app);
+    // For the metrics and the server span's name (operationOf).
+    res.locals.operationId = id;
     const handler: Handler<K> = handlers[id];
     // Set by the bearerAuth security handler, for exactly the secured operations (see traitsOf).
     const { principal } = res.locals;
@@ -165,6 +168,8 @@ function bind<K extends OperationId>(
         return { status: result.status, data: result.data instanceof JsonText ? result.data.parse() : result.data };
       });
     };
-    await (gate ? gate.run(principal, req.body, res, answer) : answer());
+    // The use case's span (a child of the request's): the SQL it runs nests under it.
+    const traced = () => tracer.span(`usecase ${id}`, { 'payroll.operation_id': id }, answer);
+    await (gate ? gate.run(principal, req.body, res, traced) : traced());
   };
 }

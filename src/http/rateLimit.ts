@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
+import { metrics } from '../observability/telemetry.js';
 import { principalOf } from './auth.js';
 import { closeAfterAnswer } from './body.js';
 import { sendError } from './envelope.js';
@@ -32,6 +33,7 @@ export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: num
     },
     handler: (req, res, _next, options) => {
       res.setHeader('Retry-After', String(Math.ceil(options.windowMs / 1000)));
+      metrics.rateLimited(principalOf(res) ? 'user' : 'address');
       // Without a valid token, the unread body is not worth receiving; a verified client keeps its connection.
       if (!principalOf(res)) closeAfterAnswer(req, res);
       const budget = principalOf(res)

@@ -1,15 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { tracer } from '../observability/telemetry.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
-/** X-Request-Id on every response: the client's own when it sent a sane one, else a new UUID. */
+/**
+ * X-Request-Id on every response: the client's own when it sent a sane one, else a new UUID. It is
+ * kept for the request's log lines (requestFields), with the trace's id when tracing is on.
+ */
 export const requestId: RequestHandler = (req, res, next) => {
   const given = req.header('X-Request-Id');
-  res.setHeader('X-Request-Id', given && CLIENT_REQUEST_ID.test(given) ? given : randomUUID());
+  const id = given && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  res.locals.requestId = id;
+  const traceId = tracer.traceId();
+  if (traceId) res.locals.traceId = traceId;
   next();
 };
+
+/** What every log line of a request carries: its request id, and its trace id when traced. */
+export function requestFields(res: Response): { requestId: unknown; traceId?: unknown } {
+  return res.locals.traceId ? { requestId: res.locals.requestId, traceId: res.locals.traceId } : { requestId: res.locals.requestId };
+}
 
 /**
  * One structured line per request. Only method, path, status and timing: never headers
@@ -21,7 +34,7 @@ export function accessLog(logger: Logger): RequestHandler {
     res.on('finish', () => {
       logger.info(
         {
-          requestId: res.getHeader('X-Request-Id'),
+          ...requestFields(res),
           method: req.method,
           path: req.path,
           status: res.statusCode,

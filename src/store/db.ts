@@ -17,4 +17,13 @@ export interface Database extends Queryable {
   /** Runs fn inside BEGIN/COMMIT on one connection; any throw rolls back and is re-thrown. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** The pool's connections right now (for the metrics); absent on a handle that has no pool of its own. */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Database, Queryable, Row } from './db.js';
+import type { Database, PoolStats, Queryable, Row } from './db.js';
 import { asStoreError, isDatabaseUnavailable, isRetryableConflict } from './unavailable.js';
 
 // numeric stays a string (exact, for decimal.js); count(*) (int8) becomes a number.
@@ -130,6 +130,10 @@ export class PostgresDatabase implements Database {
     } finally {
       client.release(broken instanceof Error ? broken : undefined);
     }
+  }
+
+  poolStats(): PoolStats {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }
 
   async close(): Promise<void> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { DomainError } from '../domain/errors.js';
 import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
+import { metrics } from '../observability/telemetry.js';
 import type { Queryable } from '../store/db.js';
 import { changeStatus } from '../store/payrollRequestUpdates.js';
 import { findReturnedAmounts, insertPayrollRequestEvent } from '../store/payrollRequestJson.js';
@@ -52,6 +53,7 @@ async function moveStatus(tx: Queryable, request: { id: string; status: PayrollR
   if (!(await changeStatus(tx, request.id, request.status, to, at))) {
     throw new DomainError('INVALID_STATE', `Payroll request ${request.id} is no longer ${request.status}`);
   }
+  metrics.payrollTransition(request.status, to);
 }
 
 /**

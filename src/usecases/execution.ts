@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { PaymentRails, TransferInstruction } from '../adapters/rails.js';
 import type { WebhookSender } from '../adapters/webhookSender.js';
 import type { TransferOutcome, TransferStatus } from '../domain/transfers.js';
+import { metrics, tracer } from '../observability/telemetry.js';
 import type { Queryable } from '../store/db.js';
 import { insertTransfers } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, claimAcceptedRequests, lockPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
@@ -36,7 +37,8 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
   for (const table of ['transfers', 'payouts'] as const) {
     const now = deps.clock();
     const items = await deps.db.transaction((tx) => claimWork(tx, table, now, new Date(now.getTime() + deps.leaseMs), batchSize));
-    for (const item of items) await stepWorkItem(deps, item);
+    metrics.batch(table, items.length);
+    for (const item of items) await tracer.span('usecase stepWorkItem', { 'payroll.item_kind': item.kind }, () => stepWorkItem(deps, item));
     touched += items.length;
   }
   touched += await deliverDueWebhooks(deps);
@@ -113,6 +115,7 @@ async function advance(
   details: { externalId?: string; failureReason?: string } = {},
 ): Promise<boolean> {
   const moved = await advanceWork(tx, item, from, to, at, details);
+  if (moved) metrics.movement(item.kind, to, item.currencyCode, item.amount, details.failureReason);
   if (moved) await (item.table === 'transfers' ? transferChanged(tx, item.id, at) : payoutChanged(tx, item.id, at));
   return moved;
 }

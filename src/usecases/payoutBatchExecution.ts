@@ -21,6 +21,7 @@ import { lockPayrollRequest, setFailureReason, touchPayrollRequest } from '../st
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChange } from './events.js';
 import { postPayoutsSettled } from './settlementPostings.js';
+import { metrics } from '../observability/telemetry.js';
 
 export interface BatchExecutionDeps extends UseCaseDeps {
   batchRails: BatchRails;
@@ -78,7 +79,10 @@ async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: numb
     await inTransaction(deps, batch, (tx) => initiateBatchItems(tx, batch, positions, deps.clock()));
   }
   const executionDate = deps.clock().toISOString().slice(0, 10);
-  const submission = await deps.batchRails.submitBatch(await loadPayoutBatch(deps.db, batch.id, executionDate));
+  const payoutBatch = await loadPayoutBatch(deps.db, batch.id, executionDate);
+  const submission = await deps.batchRails.submitBatch(payoutBatch);
+  metrics.batch('payout_batch', payoutBatch.items.length);
+  for (const item of payoutBatch.items) metrics.movement('BANK_TO_BENEFICIARY', 'PROCESSING', payoutBatch.currencyCode, item.amount);
   await deps.db.transaction((tx) => markBatchSubmitted(tx, batch.id, submission.externalBatchId, deps.clock()));
   const externalIds = [...submission.externalIds].map(([id, externalId]) => ({ id, externalId }));
   for (let start = 0; start < externalIds.length; start += chunk) {
@@ -102,6 +106,8 @@ async function settle(deps: BatchExecutionDeps, batch: ClaimedBatch, reported: r
       const request = (await lockPayrollRequest(tx, batch.payrollRequestId))!;
       const now = deps.clock();
       const items = await settleBatchItems(tx, batch, outcomes, now);
+      const reasons = new Map(outcomes.map((outcome) => [outcome.id, outcome.reason ?? undefined]));
+      for (const item of items) metrics.movement('BANK_TO_BENEFICIARY', item.status, request.payroll_currency_code, item.amount, reasons.get(item.id));
       if (items.length === 0) return 0;
       await postPayoutsSettled(tx, request, items, now);
       await touchPayrollRequest(tx, request.id, now);

@@ -8,6 +8,7 @@ import { assertTransition } from '../domain/payrollStatus.js';
 import { DEFAULT_FX_RECORD_TOLERANCE_BPS, assertFxRecordRate, fxRecordFigures } from '../domain/settlement.js';
 import { fxResultView } from '../domain/settlementView.js';
 import type { TransferType } from '../domain/transfers.js';
+import { metrics } from '../observability/telemetry.js';
 import { postJournalEntry } from '../store/ledger.js';
 import { insertPayoutBatch } from '../store/payoutBatches.js';
 import type { Queryable } from '../store/db.js';
@@ -52,18 +53,18 @@ export async function recordFxExchange(
     }
     const tolerance = deps.config.fxRecordToleranceBps ?? DEFAULT_FX_RECORD_TOLERANCE_BPS;
     assertFxRecordRate(rate, new Money(request.quote_rate!), tolerance, sameCurrency(request));
-
     const scales = scalesOf(request);
     const splits = await splitsOf(tx, requestId);
     const fx = fxRecordFigures(new Money(request.source_amount_for_exchange), rate, scales.payroll, splits.map(quotedSplitOf));
     const spreadFee = request.metadata.feeBreakdown.spreadFee;
+    const result = fxResultView(fx, scales);
     await insertFxExchange(tx, {
       id: randomUUID(),
       requestId,
       fromCurrencyCode: request.source_currency_code,
       toCurrencyCode: request.payroll_currency_code,
       fromAmount: request.source_amount_for_exchange,
-      ...fxResultView(fx, scales),
+      ...result,
       exchangeRate: formatExact(rate),
       fee: { id: randomUUID(), amount: spreadFee, finalInternalFee: spreadFee },
       recordedByUserId: caller.userId,
@@ -71,6 +72,7 @@ export async function recordFxExchange(
     });
     await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
     await createPayouts(tx, request, splits, now);
+    metrics.fxResult(request.payroll_currency_code, fx.fxResultAmount.toString());
     return recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now);
   });
 }

@@ -1,6 +1,7 @@
 import type { WebhookSender } from '../adapters/webhookSender.js';
 import { signWebhook } from '../domain/webhookSignature.js';
 import { FAILING_AFTER_CONSECUTIVE_FAILURES, WEBHOOK_RETRY_WINDOW_MS, nextAttemptDelayMs } from '../domain/webhooks.js';
+import { metrics, tracer } from '../observability/telemetry.js';
 import type { Database } from '../store/db.js';
 import { claimDueDeliveries, recordAttempt } from '../store/webhooks.js';
 
@@ -21,25 +22,28 @@ export async function deliverDueWebhooks(deps: DispatchDeps, limit = 20): Promis
   const now = deps.clock();
   const due = await deps.db.transaction((tx) => claimDueDeliveries(tx, now, new Date(now.getTime() + deps.leaseMs), limit));
   await Promise.all(
-    due.map(async (delivery) => {
-      const attemptedAt = deps.clock();
-      const result = await deps.webhooks.send({
-        url: delivery.url,
-        body: delivery.body,
-        headers: {
-          'Content-Type': 'application/json',
-          'Payroll-Signature': signWebhook(delivery.body, delivery.secret, attemptedAt),
-          'Payroll-Event-Id': delivery.event_id,
-          'User-Agent': 'payroll-fee-service-webhooks/1',
-        },
-      });
-      const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-      const retryAt = new Date(attemptedAt.getTime() + nextAttemptDelayMs(delivery.attempt_count + 1));
-      const withinWindow = retryAt.getTime() - delivery.created_at.getTime() <= WEBHOOK_RETRY_WINDOW_MS;
-      await deps.db.transaction((tx) =>
-        recordAttempt(tx, delivery, { ...result, attemptedAt, succeeded, nextAttemptAt: withinWindow ? retryAt : null }, FAILING_AFTER_CONSECUTIVE_FAILURES),
-      );
-    }),
+    due.map((delivery) =>
+      tracer.span('usecase deliverWebhook', { 'payroll.event_id': delivery.event_id }, async () => {
+        const attemptedAt = deps.clock();
+        const result = await deps.webhooks.send({
+          url: delivery.url,
+          body: delivery.body,
+          headers: {
+            'Content-Type': 'application/json',
+            'Payroll-Signature': signWebhook(delivery.body, delivery.secret, attemptedAt),
+            'Payroll-Event-Id': delivery.event_id,
+            'User-Agent': 'payroll-fee-service-webhooks/1',
+          },
+        });
+        const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+        metrics.webhookAttempt(succeeded, delivery.attempt_count > 0);
+        const retryAt = new Date(attemptedAt.getTime() + nextAttemptDelayMs(delivery.attempt_count + 1));
+        const withinWindow = retryAt.getTime() - delivery.created_at.getTime() <= WEBHOOK_RETRY_WINDOW_MS;
+        await deps.db.transaction((tx) =>
+          recordAttempt(tx, delivery, { ...result, attemptedAt, succeeded, nextAttemptAt: withinWindow ? retryAt : null }, FAILING_AFTER_CONSECUTIVE_FAILURES),
+        );
+      }),
+    ),
   );
   return due.length;
 }

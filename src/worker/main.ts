@@ -1,4 +1,5 @@
 import { setHeapGrowing } from '../composition/heap.js';
+import { countTransactionRetry, startMetrics } from '../composition/observability.js';
 import { buildWorker } from '../composition/worker.js';
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logger.js';
@@ -10,13 +11,15 @@ async function main(): Promise<void> {
   setHeapGrowing(config.heapGrowingPercent);
   const logger = createLogger(config.logLevel);
   const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort, session: config.databaseSession };
-  const db = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker' });
+  const db = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker', onTransactionRetry: countTransactionRetry });
+  const metricsServer = await startMetrics(config.metricsPort, { 'payroll-worker': db }, db);
   const { loop } = buildWorker(config, db, logger);
   loop.start();
-  logger.info({ database: db.kind }, 'worker started');
+  logger.info({ database: db.kind, metricsPort: metricsServer?.port }, 'worker started');
   const stop = async (signal: string) => {
     logger.info({ signal }, 'worker stopping after the pass in progress');
     await loop.stop();
+    await metricsServer?.close();
     await db.close();
     process.exit(0);
   };

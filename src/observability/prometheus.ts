@@ -1,0 +1,223 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Metrics } from './telemetry.js';
+
+/** A pool's connections right now (pg.Pool's totalCount, idleCount, waitingCount). */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
+/** Pending work of one kind, read from the database when scraped. */
+export interface BacklogRow {
+  kind: string;
+  pending: number;
+  /** Age of the oldest pending item, seconds; 0 when none. */
+  oldestSeconds: number;
+}
+
+/** What a scrape reads live: the process's pools, and (where the worker runs) the database's backlog. */
+export interface ScrapeSources {
+  pools: Record<string, () => PoolStats | undefined>;
+  /** Only in a process that runs the worker, so that two processes do not both report one database. */
+  backlog?: () => Promise<{ items: BacklogRow[]; failingEndpoints: number }>;
+}
+
+/** Every kind of pending work, reported at 0 when there is none (a gauge that disappears cannot go back to zero). */
+export const BACKLOG_KINDS = ['PAYROLL_START', 'PROCESSOR_INTERNAL_DEBIT', 'PROCESSOR_TO_BANK', 'BANK_TO_BENEFICIARY', 'PAYOUT', 'WEBHOOK_DELIVERY'];
+
+const PREFIX = 'payroll_';
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** How long one read of the backlog serves the scrape (its gauges are collected together). */
+const SNAPSHOT_MS = 1000;
+/** A bank's failure reasons are free text: at most this many distinct codes are labels, the rest are OTHER. */
+const MAX_REASON_CODES = 50;
+
+/** The metrics of one process on a registry of their own (docs/operations.md lists and explains them). */
+export function createPrometheusMetrics(sources: ScrapeSources): { metrics: Metrics; registry: Registry } {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const m = defineMetrics(registry);
+  defineScrapeGauges(registry, sources);
+  const reasons = new Map<string, string>();
+  const metrics: Metrics = {
+    enabled: true,
+    httpStarted: () => m.inFlight.inc(),
+    httpFinished: (operationId, method, status, seconds) => {
+      m.inFlight.dec();
+      m.duration.observe({ operationId, method, status_class: `${Math.floor(status / 100)}xx` }, seconds);
+    },
+    payrollTransition: (from, to) => m.transitions.inc({ from, to }),
+    movement: (kind, step, currency, amount, failureReason) => {
+      if (step === 'INITIATED') return;
+      const outcome = step === 'PROCESSING' ? 'submitted' : step === 'COMPLETED' ? 'completed' : 'failed';
+      const labels = { kind, currency };
+      if (outcome === 'submitted') m.submitted.inc(labels);
+      else if (outcome === 'completed') m.completed.inc(labels);
+      else m.failed.inc({ ...labels, reason: reasonCode(reasons, failureReason) });
+      m.amount.inc({ ...labels, outcome }, approximate(amount));
+    },
+    batch: (kind, size) => m.batchSize.observe({ kind }, size),
+    fxResult: (currency, amount) => {
+      m.fxResult.inc({ currency }, approximate(amount));
+      m.fxExchanges.inc({ currency });
+    },
+    webhookAttempt: (succeeded, retry) => {
+      m.deliveries.inc({ outcome: succeeded ? 'succeeded' : 'failed' });
+      if (retry) m.retries.inc();
+    },
+    transactionRetry: (sqlState) => m.transactionRetries.inc({ sqlstate: sqlState }),
+    rateLimited: (scope) => m.rateLimited.inc({ scope }),
+    heavyOperationRefused: () => m.heavyRefused.inc(),
+  };
+  return { metrics, registry };
+}
+
+function defineMetrics(registers: Registry) {
+  const counter = (name: string, help: string, labelNames: string[] = []) => new Counter({ name: PREFIX + name, help, labelNames, registers: [registers] });
+  const movementLabels = ['kind', 'currency'];
+  return {
+    duration: new Histogram({
+      name: `${PREFIX}http_request_duration_seconds`,
+      help: 'HTTP requests by spec operation (operationId; "none" when refused before routing), method and status class',
+      labelNames: ['operationId', 'method', 'status_class'],
+      buckets: DURATION_BUCKETS,
+      registers: [registers],
+    }),
+    inFlight: new Gauge({ name: `${PREFIX}http_requests_in_flight`, help: 'HTTP requests being answered', registers: [registers] }),
+    transitions: counter('payroll_request_transitions_total', 'Payroll request status changes', ['from', 'to']),
+    submitted: counter('payouts_submitted_total', 'Money movements accepted by the rails (processor or bank)', movementLabels),
+    completed: counter('payouts_completed_total', 'Money movements the rails settled', movementLabels),
+    failed: counter('payouts_failed_total', 'Money movements the rails failed, by reason code', [...movementLabels, 'reason']),
+    amount: counter('payout_amount_total', 'Amounts of the money movements (major units of currency), by outcome', [...movementLabels, 'outcome']),
+    batchSize: new Histogram({
+      name: `${PREFIX}worker_batch_size`,
+      help: 'Items claimed together by one worker pass',
+      labelNames: ['kind'],
+      buckets: [1, 2, 5, 10, 20, 50, 100, 500, 1000, 5000],
+      registers: [registers],
+    }),
+    fxResult: new Gauge({
+      name: `${PREFIX}fx_result_total`,
+      help: "The platform's FX result (gain; negative: loss) of the exchanges recorded since start, per payroll currency (major units)",
+      labelNames: ['currency'],
+      registers: [registers],
+    }),
+    fxExchanges: counter('fx_exchanges_recorded_total', 'FX exchanges recorded, per payroll currency', ['currency']),
+    deliveries: counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome', ['outcome']),
+    retries: counter('webhook_delivery_retries_total', 'Webhook delivery attempts after the first'),
+    transactionRetries: counter('db_transaction_retries_total', 'Transactions run again after a deadlock or a serialization failure', ['sqlstate']),
+    rateLimited: counter('http_rate_limited_total', 'Requests refused by the rate limiter (429)', ['scope']),
+    heavyRefused: counter('heavy_operations_refused_total', 'Heavy requests refused by the per-customer cap on heavy operations (429)'),
+  };
+}
+
+/** Gauges read at scrape time: the pools' connections, and the worker's backlog from the database. */
+function defineScrapeGauges(registry: Registry, sources: ScrapeSources): void {
+  const pools = Object.entries(sources.pools);
+  const poolGauge = (name: string, help: string, pick: (stats: PoolStats) => number) =>
+    new Gauge({
+      name: `${PREFIX}db_pool_${name}`,
+      help,
+      labelNames: ['pool'],
+      registers: [registry],
+      collect() {
+        for (const [pool, stats] of pools) {
+          const now = stats();
+          if (now) this.set({ pool }, pick(now));
+        }
+      },
+    });
+  poolGauge('total', 'Connections open in the pool', (stats) => stats.total);
+  poolGauge('idle', 'Connections open and idle in the pool', (stats) => stats.idle);
+  poolGauge('waiting', 'Queries waiting for a connection of the pool', (stats) => stats.waiting);
+  if (sources.backlog) defineBacklogGauges(registry, sources.backlog);
+}
+
+function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources['backlog']>): void {
+  type Snapshot = Awaited<ReturnType<typeof read>>;
+  // One read per scrape, shared by the gauges below; a failed read (the database away) leaves them as
+  // they were and says so in backlog_read_ok, rather than failing the whole scrape.
+  let cached: { at: number; snapshot: Promise<Snapshot | undefined> } | undefined;
+  const ok = new Gauge({
+    name: `${PREFIX}backlog_read_ok`,
+    help: 'Whether the last read of the backlog from the database succeeded (1) or not (0)',
+    registers: [registry],
+  });
+  const current = () => {
+    if (!cached || Date.now() - cached.at > SNAPSHOT_MS) {
+      const snapshot = read().then(
+        (value) => (ok.set(1), value),
+        () => (ok.set(0), undefined),
+      );
+      cached = { at: Date.now(), snapshot };
+    }
+    return cached.snapshot;
+  };
+  const gauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, snapshot: Snapshot) => void) =>
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        const snapshot = await current();
+        if (snapshot) fill(this, snapshot);
+      },
+    });
+  const byKind =
+    (pick: (row: BacklogRow) => number) =>
+    (g: Gauge, { items }: Snapshot) => {
+      for (const kind of BACKLOG_KINDS) g.set({ kind }, 0);
+      for (const row of items) g.set({ kind: row.kind }, pick(row));
+    };
+  gauge(
+    'worker_backlog_items',
+    'Pending work items by kind (the worker has not finished them)',
+    ['kind'],
+    byKind((row) => row.pending),
+  );
+  gauge(
+    'worker_backlog_oldest_seconds',
+    'Age of the oldest pending work item by kind, seconds (0: none)',
+    ['kind'],
+    byKind((row) => row.oldestSeconds),
+  );
+  gauge('webhook_oldest_undelivered_seconds', 'Age of the oldest webhook delivery still to be made, seconds (0: none)', [], (g, { items }) =>
+    g.set(items.find((row) => row.kind === 'WEBHOOK_DELIVERY')?.oldestSeconds ?? 0),
+  );
+  gauge('webhook_endpoints_failing', 'Webhook endpoints marked FAILING after consecutive failed deliveries', [], (g, { failingEndpoints }) =>
+    g.set(failingEndpoints),
+  );
+}
+
+/** A label for a failure reason: its words in upper snake case (Beneficiary account closed → BENEFICIARY_ACCOUNT_CLOSED). */
+function reasonCode(codes: Map<string, string>, reason: string | undefined): string {
+  if (!reason) return 'UNKNOWN';
+  let code = codes.get(reason);
+  if (code === undefined) {
+    code =
+      codes.size < MAX_REASON_CODES
+        ? reason
+            .toUpperCase()
+            .replace(/[^A-Z0-9]+/g, '_')
+            .replace(/^_|_$/g, '')
+            .slice(0, 60) || 'UNKNOWN'
+        : 'OTHER';
+    codes.set(reason, code);
+  }
+  return code;
+}
+
+/**
+ * A decimal amount as the float a metric holds. Metrics are approximate by nature (sums over time,
+ * rates); the exact amounts stay in the ledger, and nothing computes money from these.
+ */
+function approximate(amount: string): number {
+  return Number(amount);
+}
+
+/** The Prometheus text of `registry`, with its content type. */
+export async function exposition(registry: Registry): Promise<{ contentType: string; body: string }> {
+  return { contentType: registry.contentType, body: await registry.metrics() };
+}

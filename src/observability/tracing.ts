@@ -1,0 +1,59 @@
+import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { type Tracer, installTracer, operationOf } from './telemetry.js';
+
+/**
+ * OpenTelemetry tracing (loaded by preload.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set): the
+ * SDK with the OTLP/HTTP exporter and the http, Express and pg instrumentations; every standard
+ * OTEL_* variable (service name, headers, sampler, batch delays) is read by the SDK itself. A
+ * request's server span is named by its spec operation; SQL spans only inside another span, so
+ * that the worker's idle polls send nothing.
+ */
+export function startTracing(): void {
+  const sdk = new NodeSDK({
+    ...(!process.env.OTEL_SERVICE_NAME && { serviceName: 'payroll-fee-service' }),
+    traceExporter: new OTLPTraceExporter(),
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => req.url === '/metrics',
+        applyCustomAttributesOnSpan: (span, request, response) => {
+          const operationId = operationOf(request, response);
+          if (operationId) {
+            span.updateName(operationId);
+            span.setAttribute('payroll.operation_id', operationId);
+          }
+        },
+      }),
+      new ExpressInstrumentation(),
+      new PgInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  sdk.start();
+  installTracer(otelTracer());
+  // Spans still buffered are sent when the process is asked to stop (the entry points exit soon after).
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void sdk.shutdown().catch(() => undefined));
+}
+
+function otelTracer(): Tracer {
+  const tracer = trace.getTracer('payroll-fee-service');
+  return {
+    enabled: true,
+    span: (name, attributes, work) =>
+      tracer.startActiveSpan(name, { attributes }, async (span) => {
+        try {
+          return await work();
+        } catch (error) {
+          span.recordException(error as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw error;
+        } finally {
+          span.end();
+        }
+      }),
+    traceId: () => trace.getActiveSpan()?.spanContext().traceId,
+  };
+}
