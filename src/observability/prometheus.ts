@@ -28,8 +28,6 @@ export const BACKLOG_KINDS = ['PAYROLL_START', 'PROCESSOR_INTERNAL_DEBIT', 'PROC
 
 const PREFIX = 'payroll_';
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
-/** How long one read of the backlog serves the scrape (its gauges are collected together). */
-const SNAPSHOT_MS = 1000;
 /** A bank's failure reasons are free text: at most this many distinct codes are labels, the rest are OTHER. */
 const MAX_REASON_CODES = 50;
 
@@ -136,24 +134,22 @@ function defineScrapeGauges(registry: Registry, sources: ScrapeSources): void {
 
 function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources['backlog']>): void {
   type Snapshot = Awaited<ReturnType<typeof read>>;
-  // One read per scrape, shared by the gauges below; a failed read (the database away) leaves them as
-  // they were and says so in backlog_read_ok, rather than failing the whole scrape.
-  let cached: { at: number; snapshot: Promise<Snapshot | undefined> } | undefined;
+  // One read per scrape, shared by the gauges below (prom-client collects a registry's metrics together,
+  // so they all ask while it runs); a failed read (the database away) leaves them as they were and says
+  // so in backlog_read_ok, rather than failing the whole scrape.
+  let pending: Promise<Snapshot | undefined> | undefined;
   const ok = new Gauge({
     name: `${PREFIX}backlog_read_ok`,
     help: 'Whether the last read of the backlog from the database succeeded (1) or not (0)',
     registers: [registry],
   });
-  const current = () => {
-    if (!cached || Date.now() - cached.at > SNAPSHOT_MS) {
-      const snapshot = read().then(
+  const current = () =>
+    (pending ??= read()
+      .then(
         (value) => (ok.set(1), value),
         () => (ok.set(0), undefined),
-      );
-      cached = { at: Date.now(), snapshot };
-    }
-    return cached.snapshot;
-  };
+      )
+      .finally(() => (pending = undefined)));
   const gauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, snapshot: Snapshot) => void) =>
     new Gauge({
       name: `${PREFIX}${name}`,
