@@ -29,7 +29,16 @@ export function startTracing(): void {
         },
       }),
       new ExpressInstrumentation(),
-      new PgInstrumentation({ requireParentSpan: true }),
+      // Statements are prepared under a name derived from their text (src/store/postgres.ts), which the
+      // instrumentation would put in the span's name: the SQL command says more (the text is an attribute;
+      // parameter values never are, they may hold account details).
+      new PgInstrumentation({
+        requireParentSpan: true,
+        requestHook: (span, { query, connection }) => {
+          const command = query.text.trimStart().split(/\s/, 1)[0]!.toUpperCase();
+          span.updateName(`pg.query:${command}${connection.database ? ` ${connection.database}` : ''}`);
+        },
+      }),
     ],
   });
   sdk.start();

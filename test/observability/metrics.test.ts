@@ -68,7 +68,9 @@ describe('GET /metrics on METRICS_PORT', () => {
     const text = await scrape();
     expect(sample(text, 'payroll_http_request_duration_seconds_count{operationId="estimatePayrollFee",method="POST",status_class="2xx"}')).toBe(1);
     expect(sample(text, 'payroll_http_request_duration_seconds_count{operationId="createPayrollRequest",method="POST",status_class="2xx"}')).toBe(1);
-    expect(text).toMatch(/^payroll_http_request_duration_seconds_bucket\{le="0\.005",operationId="estimatePayrollFee",method="POST",status_class="2xx"\} \d+$/m);
+    expect(text).toMatch(
+      /^payroll_http_request_duration_seconds_bucket\{le="0\.005",operationId="estimatePayrollFee",method="POST",status_class="2xx"\} \d+$/m,
+    );
     expect(sample(text, 'payroll_http_requests_in_flight')).toBe(0);
     expect(sample(text, 'payroll_payouts_submitted_total{kind="PROCESSOR_INTERNAL_DEBIT",currency="USD"}')).toBe(1);
     expect(sample(text, 'payroll_payouts_completed_total{kind="PROCESSOR_TO_BANK",currency="USD"}')).toBe(1);

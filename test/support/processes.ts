@@ -34,9 +34,9 @@ export interface Started {
 /** The built JavaScript of an entry point given by its source (`src/main.ts` → `dist/server/src/main.js`). */
 export const builtEntry = (entry: string): string => `dist/server/${entry.replace(/\.ts$/, '.js')}`;
 
-/** Starts `entry` (its source's path from the repository root) with the test's environment plus `env`. */
-export function startEntry(entry: string, env: NodeJS.ProcessEnv): Started {
-  const child = spawn(process.execPath, [builtEntry(entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `entry` (its source's path from the repository root) with the test's environment plus `env`, after Node's `nodeArgs`. */
+export function startEntry(entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Started {
+  const child = spawn(process.execPath, [...nodeArgs, builtEntry(entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   started.add(child);
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -50,9 +50,9 @@ export interface Service extends Started {
   listening: Promise<void>;
 }
 
-/** The service on `port` (development mode, info logs, the embedded database), plus `env`. */
-export function startService(port: number, env: NodeJS.ProcessEnv = {}): Service {
-  const service = startEntry('src/main.ts', { PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'info', NODE_ENV: 'development', ...env });
+/** The service on `port` (development mode, info logs, the embedded database), plus `env`; `nodeArgs` as in startEntry. */
+export function startService(port: number, env: NodeJS.ProcessEnv = {}, nodeArgs: string[] = []): Service {
+  const service = startEntry('src/main.ts', { PORT: String(port), DATABASE_URL: '', LOG_LEVEL: 'info', NODE_ENV: 'development', ...env }, nodeArgs);
   const listening = new Promise<void>((resolve, reject) => {
     service.child.stdout!.on('data', () => {
       if (service.stdout.some((line) => line.includes('"msg":"listening"'))) resolve();

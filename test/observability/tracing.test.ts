@@ -1,0 +1,150 @@
+// Traces (OTEL_EXPORTER_OTLP_ENDPOINT) from the real service started as `npm start` starts it (the
+// preload, then src/main.ts), exported over OTLP/HTTP to a receiver in this test: a request's server
+// span is named by its operationId, the use case's span is under it and the SQL under that; its log
+// lines carry its request id and trace id. Unset, the SDK is not even loaded.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signAccessToken } from '../../src/http/tokens.js';
+import { ids } from '../fixtures/world.js';
+import { inRepo } from '../support/build.js';
+import { type FreshDatabase, freshDatabase } from '../support/database.js';
+import { type Listening, listen } from '../support/http.js';
+import { payrollBodies } from '../support/payroll.js';
+import { type Service, freePort, killLeftovers, startService, stop } from '../support/processes.js';
+import { testConfig } from '../support/server.js';
+
+const PRELOAD = ['--import', './dist/server/src/observability/preload.js'];
+
+/** One span of an OTLP/JSON export (the fields read here). */
+interface ExportedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes: { key: string; value: { stringValue?: string } }[];
+}
+
+const spans: ExportedSpan[] = [];
+let receiver: Listening;
+let database: FreshDatabase;
+let service: Service;
+let api: string;
+let metricsPort: number;
+
+beforeAll(async () => {
+  receiver = await listen((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] };
+        for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+    });
+  });
+  database = await freshDatabase();
+  const port = await freePort();
+  metricsPort = await freePort();
+  api = `http://127.0.0.1:${port}`;
+  const env = {
+    DATABASE_URL: database.url,
+    WORLD_FILE: '',
+    METRICS_PORT: String(metricsPort),
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+    OTEL_METRICS_EXPORTER: 'none',
+    OTEL_LOGS_EXPORTER: 'none',
+  };
+  service = startService(port, env, PRELOAD);
+  await service.listening;
+}, 60_000);
+
+afterAll(async () => {
+  if (service) await stop(service.child);
+  killLeftovers();
+  await receiver?.close();
+  await database?.drop();
+});
+
+async function spansOf(traceId: string, until: (trace: ExportedSpan[]) => boolean): Promise<ExportedSpan[]> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const trace = spans.filter((span) => span.traceId === traceId);
+    if (until(trace) || Date.now() > deadline) return trace;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The names of a span's ancestors, nearest first. */
+function ancestors(trace: ExportedSpan[], span: ExportedSpan): ExportedSpan[] {
+  const byId = new Map(trace.map((candidate) => [candidate.spanId, candidate]));
+  const chain: ExportedSpan[] = [];
+  for (let parent = span.parentSpanId && byId.get(span.parentSpanId); parent; parent = parent.parentSpanId && byId.get(parent.parentSpanId)) chain.push(parent);
+  return chain;
+}
+
+const isSql = (span: ExportedSpan) => span.name.startsWith('pg.query:');
+
+describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
+  it('exports the HTTP → use case → SQL chain of a request, its server span named by operationId', async () => {
+    const token = await signAccessToken(testConfig.jwt, ids.userA, 600);
+    const body = payrollBodies([{ beneficiaryId: ids.beneficiaryA1, amount: '1000.00' }]).estimate;
+    const response = await fetch(`${api}/v1/customers/payroll/estimate`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-request-id': 'trace-test-1' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+
+    const deadline = Date.now() + 15_000;
+    while (!spans.some((span) => span.name === 'estimatePayrollFee') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const server = spans.find((span) => span.name === 'estimatePayrollFee');
+    expect(server, JSON.stringify(spans.map((span) => span.name))).toBeDefined();
+    expect(server!.kind).toBe(2); // SERVER
+    const trace = await spansOf(server!.traceId, (found) => found.some(isSql));
+    const useCase = trace.find((span) => span.name === 'usecase estimatePayrollFee');
+    expect(useCase, JSON.stringify(trace.map((span) => span.name))).toBeDefined();
+    expect(ancestors(trace, useCase!)).toContain(server);
+    // Every statement of the request is in its trace; the use case's own (all but the caller's lookup
+    // by the authentication, which runs before it) nest under the use case's span.
+    const sql = trace.filter(isSql);
+    for (const statement of sql) expect(ancestors(trace, statement)).toContain(server);
+    const underUseCase = sql.filter((statement) => ancestors(trace, statement).includes(useCase!));
+    expect(underUseCase.length).toBeGreaterThan(0);
+    expect(sql.length - underUseCase.length).toBeLessThanOrEqual(1);
+
+    // Every log line of the request carries its request id and its trace id.
+    const lines = service.stdout.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.requestId === 'trace-test-1');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line.traceId).toBe(server!.traceId);
+  }, 30_000);
+
+  it('serves the metrics on METRICS_PORT and never on the API port', async () => {
+    expect((await fetch(`${api}/metrics`)).status).toBe(404);
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(text).toMatch(/^payroll_http_request_duration_seconds_count\{operationId="estimatePayrollFee",method="POST",status_class="2xx"\} 1$/m);
+    expect(text).toMatch(/^payroll_db_pool_total\{pool="payroll-api"\} [1-9]/m);
+    expect(text).toMatch(/^payroll_worker_backlog_items\{kind="PAYOUT"\} 0$/m);
+  });
+});
+
+describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT unset', () => {
+  const loaded = async (env: NodeJS.ProcessEnv) => {
+    const probe =
+      "import { createRequire } from 'node:module'; console.log(Object.keys(createRequire(import.meta.url).cache).some((file) => file.includes('@opentelemetry')))";
+    const { stdout } = await promisify(execFile)(process.execPath, [...PRELOAD, '--input-type=module', '-e', probe], {
+      cwd: inRepo(),
+      env: { PATH: process.env.PATH, ...env },
+    });
+    return stdout.trim();
+  };
+
+  it('loads no OpenTelemetry module at all (and does when set)', async () => {
+    expect(await loaded({})).toBe('false');
+    expect(await loaded({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' })).toBe('true');
+  });
+});
