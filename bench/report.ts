@@ -1,6 +1,7 @@
 /** The benchmark's figures (the --json output) and the table printed from them. */
 import os from 'node:os';
 import { CONNECTIONS, type LoadFigures, REPEAT } from './load.js';
+import type { ObservabilityFigures } from './observability.js';
 import type { PayrollFigures } from './payroll.js';
 import type { RoundsResult } from './rounds.js';
 
@@ -12,6 +13,8 @@ export interface Figures extends RoundsResult {
   startSeconds: number;
   /** Bytes of the read's answer (50 splits): the same-size baseline answers with it. */
   readAnswerBytes: number | null;
+  /** estimate-5 with metrics on and with tracing on, against a plain server (bench/observability.ts). */
+  observability: ObservabilityFigures | null;
   estimate1k: { ms: number } | null;
   estimate10k: { ms: number } | null;
   estimate10kCsv: { ms: number } | null;
@@ -77,6 +80,7 @@ export function formatTable(figures: Figures): string {
       `${fixed(figures.read.ratio)} (same size), ${fixed(figures.read.ratioSmallBaseline)} (small)`,
       figures.read.p99VsBaseline,
     );
+  if (figures.observability) lines.push('', ...observabilityRows(figures.observability));
   lines.push('', row(['single request', `median of ${REPEAT} ms`]), row(['---', '---:']));
   const single = (name: string, value: { ms: number } | null) => value && lines.push(row([name, String(value.ms)]));
   single('estimate-1k', figures.estimate1k);
@@ -148,4 +152,29 @@ function payrollLines(payrolls: Figures['payrolls']): string[] {
     );
   }
   return lines;
+}
+
+/** estimate-5 with metrics and with tracing, each against the plain server's runs around it. */
+function observabilityRows(figures: ObservabilityFigures): string[] {
+  const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const ratio = (value: number | null) => (value === null ? '—' : value.toFixed(3));
+  return [
+    row(['estimate-5 (same run, same database)', 'req/s', 'p99 ms', 'req/s vs plain', 'server CPU ms/req vs plain']),
+    row(['---', '---:', '---:', '---:', '---:']),
+    row(['plain (metrics and tracing off)', String(figures.plain.rps), String(figures.plain.p99Ms), '1.000', '1.000']),
+    row([
+      `metrics on (scraped ${figures.scrapes} times)`,
+      String(figures.metrics.rps),
+      String(figures.metrics.p99Ms),
+      ratio(figures.metrics.ratio),
+      ratio(figures.metrics.cpuRatio),
+    ]),
+    row([
+      `tracing on (${figures.spansExported} spans exported)`,
+      String(figures.tracing.rps),
+      String(figures.tracing.p99Ms),
+      ratio(figures.tracing.ratio),
+      ratio(figures.tracing.cpuRatio),
+    ]),
+  ];
 }

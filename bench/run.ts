@@ -15,6 +15,8 @@
  *   payroll-10k   the same with 10,000 lines
  *   payroll-100k  the same with 100,000 lines (opt-in: --only payroll-100k; the world then holds
  *                 100,000 beneficiaries)
+ *   estimate5Observability  estimate-5 with metrics on and with tracing on against a plain server, in
+ *                 rounds of their own (bench/observability.ts; opt-in: --only estimate5Observability)
  * Scenario names are written either way: payroll-10k or payroll10k.
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
@@ -37,13 +39,26 @@ import { log, outcome, single, type Target } from './load.js';
 import { builtServerEntry, children, databaseProcesses, kbOf, memorySampler, start, stop, tail, waitFor } from './processes.js';
 import { type Figures, formatTable, mbOf } from './report.js';
 import { payrollLifecycle } from './payroll.js';
+import { type LaunchVariant, measureObservability } from './observability.js';
 import { runRounds } from './rounds.js';
 import { BENEFICIARIES, benchIds, benchWorld, estimateBody, estimateCsvBody } from './world.js';
 
-const SCENARIOS = ['baseline', 'estimate5', 'read', 'estimate1k', 'estimate10k', 'estimate10kCsv', 'read1k', 'payroll1k', 'payroll10k', 'payroll100k'] as const;
+const SCENARIOS = [
+  'baseline',
+  'estimate5',
+  'read',
+  'estimate1k',
+  'estimate10k',
+  'estimate10kCsv',
+  'read1k',
+  'payroll1k',
+  'payroll10k',
+  'payroll100k',
+  'estimate5Observability',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Run only when named in --only. */
-const OPT_IN: readonly Scenario[] = ['payroll100k'];
+const OPT_IN: readonly Scenario[] = ['payroll100k', 'estimate5Observability'];
 
 const { values: args } = parseArgs({
   options: {
@@ -169,6 +184,19 @@ async function launchServer(tmp: string, serverLog: string, external: { name: st
   return { pid: again.pid!, base, jwtSecret, startSeconds, stop: () => stop(again) };
 }
 
+/** Servers of the same build on the bench's database, the world already loaded (bench/observability.ts). */
+function variantLauncher(tmp: string, external: { url: string } | undefined, jwtSecret: string): LaunchVariant {
+  return async (name, env, nodeArgs) => {
+    const port = await freePort();
+    const logFile = path.join(tmp, `server-${name}.log`);
+    const child = start([...nodeArgs, builtServerEntry()], { ...serverEnv(port, tmp, external?.url ?? '', '', jwtSecret), ...env }, logFile);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(child, async () => (await fetch(`${base}/readyz`)).status === 200, `the server with ${name}`, logFile);
+    log(`server with ${name} ready on port ${port}; its log: ${logFile}`);
+    return { pid: child.pid!, base, stop: () => stop(child) };
+  };
+}
+
 type Request = { path: string; init: RequestInit };
 
 /** The bare baseline, answering with the server's real answers to the estimate and to the read. */
@@ -190,7 +218,12 @@ async function launchBaseline(tmp: string, base: string, { estimate, read }: { e
 }
 
 /** The load scenarios against the baselines, then the single large requests; memory sampled throughout. */
-async function measure(tmp: string, server: Server, externalName: string | undefined): Promise<Omit<Figures, 'database' | 'startSeconds' | 'loadAverage'>> {
+async function measure(
+  tmp: string,
+  server: Server,
+  externalName: string | undefined,
+  launchVariant: LaunchVariant,
+): Promise<Omit<Figures, 'database' | 'startSeconds' | 'loadAverage'>> {
   const { pid, base } = server;
   const memory = memorySampler(pid, externalName);
   const databasePids = () => databaseProcesses(pid, externalName);
@@ -226,6 +259,16 @@ async function measure(tmp: string, server: Server, externalName: string | undef
     });
     await stop(baseline.bare);
   }
+  const observability = wanted('estimate5Observability')
+    ? await measureObservability({
+        plain: target('estimate-5, plain', pid, `${base}${estimatePath}`, { method: 'POST', headers: post, body: body5 }),
+        rounds,
+        seconds,
+        warmupSeconds,
+        metricsPort: await freePort(),
+        launch: launchVariant,
+      })
+    : null;
   const loadPeak = memory.peak();
 
   const isEstimate = (body: unknown) => typeof (body as { data?: { feeHash?: unknown } }).data?.feeHash === 'string';
@@ -260,6 +303,7 @@ async function measure(tmp: string, server: Server, externalName: string | undef
     seconds,
     readAnswerBytes,
     ...loadFigures,
+    observability,
     estimate1k,
     estimate10k,
     estimate10kCsv,
@@ -288,7 +332,7 @@ async function main(): Promise<number> {
   const external = args['database-url'] ? await externalDatabase(args['database-url']) : undefined;
   try {
     const server = await launchServer(tmp, serverLog, external);
-    const measured = await measure(tmp, server, external?.name);
+    const measured = await measure(tmp, server, external?.name, variantLauncher(tmp, external, server.jwtSecret));
     await server.stop();
     const figures: Figures = {
       database: external ? 'postgres' : 'embedded',

@@ -24,7 +24,7 @@ export interface ScrapeSources {
 }
 
 /** Every kind of pending work, reported at 0 when there is none (a gauge that disappears cannot go back to zero). */
-export const BACKLOG_KINDS = ['PAYROLL_START', 'PROCESSOR_INTERNAL_DEBIT', 'PROCESSOR_TO_BANK', 'BANK_TO_BENEFICIARY', 'PAYOUT', 'WEBHOOK_DELIVERY'];
+const BACKLOG_KINDS = ['PAYROLL_START', 'PROCESSOR_INTERNAL_DEBIT', 'PROCESSOR_TO_BANK', 'BANK_TO_BENEFICIARY', 'PAYOUT', 'WEBHOOK_DELIVERY'];
 
 const PREFIX = 'payroll_';
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -83,7 +83,7 @@ function defineMetrics(registers: Registry) {
       registers: [registers],
     }),
     inFlight: new Gauge({ name: `${PREFIX}http_requests_in_flight`, help: 'HTTP requests being answered', registers: [registers] }),
-    transitions: counter('payroll_request_transitions_total', 'Payroll request status changes', ['from', 'to']),
+    transitions: counter('request_transitions_total', 'Payroll request status changes', ['from', 'to']),
     submitted: counter('payouts_submitted_total', 'Money movements accepted by the rails (processor or bank)', movementLabels),
     completed: counter('payouts_completed_total', 'Money movements the rails settled', movementLabels),
     failed: counter('payouts_failed_total', 'Money movements the rails failed, by reason code', [...movementLabels, 'reason']),
@@ -96,7 +96,7 @@ function defineMetrics(registers: Registry) {
       registers: [registers],
     }),
     fxResult: new Gauge({
-      name: `${PREFIX}fx_result_total`,
+      name: `${PREFIX}fx_result`,
       help: "The platform's FX result (gain; negative: loss) of the exchanges recorded since start, per payroll currency (major units)",
       labelNames: ['currency'],
       registers: [registers],

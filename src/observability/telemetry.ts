@@ -36,7 +36,7 @@ export interface Metrics {
 
 const noop = (): void => undefined;
 
-export const NO_METRICS: Metrics = {
+const NO_METRICS: Metrics = {
   enabled: false,
   httpStarted: noop,
   httpFinished: noop,
@@ -58,7 +58,7 @@ export interface Tracer {
   traceId(): string | undefined;
 }
 
-export const NO_TRACER: Tracer = {
+const NO_TRACER: Tracer = {
   enabled: false,
   span: (_name, _attributes, work) => work(),
   traceId: () => undefined,

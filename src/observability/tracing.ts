@@ -1,6 +1,6 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK } from '@opentelemetry/sdk-node';
@@ -28,7 +28,9 @@ export function startTracing(): void {
           }
         },
       }),
-      new ExpressInstrumentation(),
+      // A span per middleware (a dozen per request: helmet, the body parser, the validator's steps) would
+      // triple the spans for little: the route's handler keeps its span, under which the use case runs.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       // Statements are prepared under a name derived from their text (src/store/postgres.ts), which the
       // instrumentation would put in the span's name: the SQL command says more (the text is an attribute;
       // parameter values never are, they may hold account details).
