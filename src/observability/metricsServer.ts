@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ScrapeSources, createPrometheusMetrics, exposition } from './prometheus.js';
-import { installMetrics } from './telemetry.js';
+import { installMetrics, metrics as installed } from './telemetry.js';
 
 export interface MetricsServer {
   port: number;
@@ -11,10 +11,11 @@ export interface MetricsServer {
 /**
  * Installs the Prometheus metrics as the process's sink and serves `GET /metrics` on `port`, a port
  * of its own: never on the API's, where it would tell anyone the volumes that move. Anything else
- * on this port is 404. Port 0 picks a free one (tests).
+ * on this port is 404. Port 0 picks a free one (tests). Closing it puts back the sink it replaced.
  */
 export async function startMetricsServer(port: number, sources: ScrapeSources): Promise<MetricsServer> {
   const { metrics, registry } = createPrometheusMetrics(sources);
+  const previous = installed;
   installMetrics(metrics);
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
@@ -33,6 +34,11 @@ export async function startMetricsServer(port: number, sources: ScrapeSources): 
   });
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The sink goes with the server (tests build many servers in one process).
+    close: () =>
+      new Promise<void>((resolve) => {
+        installMetrics(previous);
+        server.close(() => resolve());
+      }),
   };
 }
