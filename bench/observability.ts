@@ -1,8 +1,9 @@
 /**
  * What metrics and tracing cost: estimate-5 on three servers of the same build, world and database,
- * started side by side (the metrics one with METRICS_PORT, scraped every SCRAPE_SECONDS as Prometheus
- * would; the tracing one with OTEL_EXPORTER_OTLP_ENDPOINT, exporting every span to a sink in this
- * process), measured in rounds of
+ * started side by side after the bench's own server has loaded the world, so that the three start
+ * alike (the plain one as the bench runs it; the metrics one with METRICS_PORT, scraped every
+ * SCRAPE_SECONDS as Prometheus would; the tracing one with OTEL_EXPORTER_OTLP_ENDPOINT, exporting
+ * every span to a sink in this process), measured in rounds of
  *   P M P T P   (P: the plain server; M: metrics on; T: tracing on)
  * so that each variant is compared with the plain runs just before and after it. Figures are the
  * medians over the rounds of variant ÷ plain, for req/s and for the server's CPU per request.
@@ -60,15 +61,17 @@ async function otlpSink(): Promise<{ url: string; spans: () => number; close: ()
 }
 
 export async function measureObservability(options: {
-  plain: Target;
+  /** The estimate-5 request (on the bench's own server: its URL's host is replaced by each variant's). */
+  estimate: Target;
   rounds: number;
   seconds: number;
   warmupSeconds: number;
   metricsPort: number;
   launch: LaunchVariant;
 }): Promise<ObservabilityFigures> {
-  const { plain, rounds, seconds, warmupSeconds, metricsPort, launch } = options;
+  const { estimate, rounds, seconds, warmupSeconds, metricsPort, launch } = options;
   const sink = await otlpSink();
+  const withNothing = await launch('plain', {}, []);
   const withMetrics = await launch('metrics', { METRICS_PORT: String(metricsPort) }, []);
   const withTracing = await launch(
     'tracing',
@@ -85,7 +88,11 @@ export async function measureObservability(options: {
       .catch(() => undefined);
   }, SCRAPE_SECONDS * 1000);
   try {
-    const variant = (name: string, server: Variant): Target => ({ ...plain, name, pid: server.pid, url: plain.url.replace(/^http:\/\/[^/]+/, server.base) });
+    const variant = (name: string, server: Variant): Target => {
+      const { databasePids: _database, ...request } = estimate;
+      return { ...request, name, pid: server.pid, url: estimate.url.replace(/^http:\/\/[^/]+/, server.base) };
+    };
+    const plain = variant('estimate-5, plain', withNothing);
     const targets = { metrics: variant('estimate-5, metrics on', withMetrics), tracing: variant('estimate-5, tracing on', withTracing) };
     const results: { plain: LoadFigures[]; metrics: LoadFigures; tracing: LoadFigures }[] = [];
     for (let n = 0; n < rounds; n++) {
@@ -118,6 +125,7 @@ export async function measureObservability(options: {
     };
   } finally {
     clearInterval(scraper);
+    await withNothing.stop();
     await withMetrics.stop();
     await withTracing.stop();
     await sink.close();

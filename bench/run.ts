@@ -261,7 +261,7 @@ async function measure(
   }
   const observability = wanted('estimate5Observability')
     ? await measureObservability({
-        plain: target('estimate-5, plain', pid, `${base}${estimatePath}`, { method: 'POST', headers: post, body: body5 }),
+        estimate: target('estimate-5', pid, `${base}${estimatePath}`, { method: 'POST', headers: post, body: body5 }),
         rounds,
         seconds,
         warmupSeconds,
