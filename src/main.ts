@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     ? await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker', onTransactionRetry: countTransactionRetry })
     : undefined;
   // Before the app is built: its pipeline measures requests only when metrics are on.
-  const metricsServer = await startMetrics(config.metricsPort, { 'payroll-api': db, 'payroll-worker': workerDb }, workerDb);
+  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, { 'payroll-api': db, 'payroll-worker': workerDb }, workerDb);
   const redis = config.redisUrl ? new SharedLimits(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
   const { app } = buildApp(config, db, logger, undefined, redis);
   const worker = workerDb ? buildWorker(config, workerDb, logger).loop : undefined;

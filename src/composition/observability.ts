@@ -4,20 +4,21 @@ import { countFailingEndpoints, readBacklog } from '../store/backlog.js';
 import type { Database } from '../store/db.js';
 
 /**
- * The metrics of one process, when METRICS_PORT is set: its pools (named as in pg_stat_activity),
+ * The metrics of one process, when METRICS_PORT is set (on HOST, as the API): its pools (named as in pg_stat_activity),
  * and the database's backlog where `worker` (the handle the worker runs on) is given, so that of
  * an API and a separate worker only the worker reports it. Unset, nothing is loaded (prom-client
  * is imported here, on demand) and every report stays a call to an empty function.
  */
 export async function startMetrics(
-  port: number | undefined,
+  listen: { port: number | undefined; host?: string | undefined },
   pools: Record<string, Database | undefined>,
   worker?: Database,
 ): Promise<MetricsServer | undefined> {
+  const { port, host } = listen;
   if (port === undefined) return undefined;
   const { startMetricsServer } = await import('../observability/metricsServer.js');
   const present = Object.entries(pools).filter((entry): entry is [string, Database] => entry[1] !== undefined);
-  return startMetricsServer(port, {
+  return startMetricsServer(port, host, {
     pools: Object.fromEntries(present.map(([name, db]) => [name, () => db.poolStats?.()])),
     ...(worker && {
       backlog: async () => ({ items: await readBacklog(worker, new Date()), failingEndpoints: await countFailingEndpoints(worker) }),
@@ -25,5 +26,5 @@ export async function startMetrics(
   });
 }
 
-/** PoolOptions.onRetry for every pool: transactions retried after a deadlock or serialization failure. */
+/** PoolOptions.onTransactionRetry for every pool: transactions retried after a deadlock or serialization failure. */
 export const countTransactionRetry = (sqlState: string): void => metrics.transactionRetry(sqlState);

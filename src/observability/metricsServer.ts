@@ -11,9 +11,10 @@ export interface MetricsServer {
 /**
  * Installs the Prometheus metrics as the process's sink and serves `GET /metrics` on `port`, a port
  * of its own: never on the API's, where it would tell anyone the volumes that move. Anything else
- * on this port is 404. Port 0 picks a free one (tests). Closing it puts back the sink it replaced.
+ * on this port is 404. Port 0 picks a free one (tests); `host` as the API's (HOST), all interfaces when
+ * undefined. Closing it puts back the sink it replaced.
  */
-export async function startMetricsServer(port: number, sources: ScrapeSources): Promise<MetricsServer> {
+export async function startMetricsServer(port: number, host: string | undefined, sources: ScrapeSources): Promise<MetricsServer> {
   const { metrics, registry } = createPrometheusMetrics(sources);
   const previous = installed;
   installMetrics(metrics);
@@ -30,7 +31,7 @@ export async function startMetricsServer(port: number, sources: ScrapeSources): 
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, () => resolve());
+    server.listen(port, host, () => resolve());
   });
   return {
     port: (server.address() as AddressInfo).port,

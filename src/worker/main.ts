@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort, session: config.databaseSession };
   const db = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker', onTransactionRetry: countTransactionRetry });
-  const metricsServer = await startMetrics(config.metricsPort, { 'payroll-worker': db }, db);
+  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, { 'payroll-worker': db }, db);
   const { loop } = buildWorker(config, db, logger);
   loop.start();
   logger.info({ database: db.kind, metricsPort: metricsServer?.port }, 'worker started');

@@ -27,7 +27,7 @@ const lazyDb = new Proxy({} as Database, {
 });
 
 beforeAll(async () => {
-  metricsServer = (await startMetrics(0, { 'payroll-api': lazyDb }, lazyDb))!;
+  metricsServer = (await startMetrics({ port: 0, host: '127.0.0.1' }, { 'payroll-api': lazyDb }, lazyDb))!;
   ({ server, worker } = await startServerWithWorker());
 });
 afterAll(async () => {
