@@ -90,10 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '127.0.0.1',
-    httpTimeouts: {
-      headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000),
-      requestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
-    },
+    httpTimeouts: httpTimeouts(env),
     nodeEnv,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || './data',
@@ -144,6 +141,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: list(env.CORS_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+  };
+}
+
+function httpTimeouts(env: NodeJS.ProcessEnv): Config['httpTimeouts'] {
+  return {
+    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000),
+    requestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
   };
 }
 
