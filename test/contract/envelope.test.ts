@@ -47,7 +47,7 @@ describe('every error leaves as the envelope', () => {
   });
 
   it('a body over the limit → 413 PAYLOAD_TOO_LARGE', async () => {
-    const oversized = JSON.stringify({ pad: 'x'.repeat(3 * 1024 * 1024) });
+    const oversized = JSON.stringify({ pad: 'x'.repeat(13 * 1024 * 1024) }); // over BODY_LIMIT's 12 MB
     expectRefused(await raw('POST', '/v1/customers/payroll/estimate', { body: oversized, contentType: 'application/json' }), 413, 'PAYLOAD_TOO_LARGE');
   });
 
