@@ -8,6 +8,7 @@ import { assertTransition } from '../domain/payrollStatus.js';
 import { DEFAULT_QUOTE_TOLERANCE_BPS, assertQuoteNearRate, quoteFigures, settleAdjustment } from '../domain/settlement.js';
 import { quoteFiguresView, splitSettlementView } from '../domain/settlementView.js';
 import type { Queryable } from '../store/db.js';
+import { findExchangeRate } from '../store/exchangeRates.js';
 import { postJournalEntry, postWithinAvailable } from '../store/ledger.js';
 import { setSplitQuotes, splitsOf } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, setAcceptance, setCancellationReason, setQuote } from '../store/payrollRequestUpdates.js';
@@ -55,11 +56,15 @@ export async function providePayrollQuote(
   });
 }
 
-/** The quote against the rate the service would use now for the pair (none for a same-currency request, quoted at 1). */
+/**
+ * The quote against the rate the service would use now for the pair (none for a same-currency
+ * request, quoted at 1). Read from the store inside the quote's transaction, not through the rate
+ * port: the check must see the rate as this transaction does.
+ */
 async function assertNearCurrentRate(deps: UseCaseDeps, tx: Queryable, request: LockedPayrollRequest, rate: Money): Promise<void> {
   if (sameCurrency(request)) return;
-  const current = await deps.rates.getRate(tx, request.source_currency_code, request.payroll_currency_code);
-  if (current) assertQuoteNearRate(rate, current, deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
+  const current = await findExchangeRate(tx, request.source_currency_code, request.payroll_currency_code);
+  if (current !== null) assertQuoteNearRate(rate, new Money(current), deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
 }
 
 /**
