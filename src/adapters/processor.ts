@@ -1,5 +1,5 @@
 import { type FeeSchedule, parseFeeSchedule } from '../domain/payrollFees.js';
-import type { Queryable } from '../store/db.js';
+import type { Database } from '../store/db.js';
 import { findProcessorFeeSchedule } from '../store/referenceData.js';
 
 export interface DebitFeeQuery {
@@ -14,13 +14,15 @@ export interface PaymentProcessor {
    * clamp(amount × percentBps/10000 + fixed, min, max); null when it charges nothing. The fee
    * itself is domain arithmetic (estimatePayrollFigures), so the estimate stays one pure function.
    */
-  debitFeeSchedule(tx: Queryable, query: DebitFeeQuery): Promise<FeeSchedule | null>;
+  debitFeeSchedule(query: DebitFeeQuery): Promise<FeeSchedule | null>;
 }
 
 /** The simulated processor charges from the world's schedule (processor_fee_schedules). */
 export class SimulatedProcessor implements PaymentProcessor {
-  async debitFeeSchedule(tx: Queryable, query: DebitFeeQuery): Promise<FeeSchedule | null> {
-    const schedule = await findProcessorFeeSchedule(tx, query.accountProvider, query.currencyCode);
+  constructor(private readonly db: Database) {}
+
+  async debitFeeSchedule(query: DebitFeeQuery): Promise<FeeSchedule | null> {
+    const schedule = await findProcessorFeeSchedule(this.db, query.accountProvider, query.currencyCode);
     return schedule && parseFeeSchedule(schedule);
   }
 }

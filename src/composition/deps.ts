@@ -14,8 +14,8 @@ import type { UseCaseDeps } from '../usecases/deps.js';
 export function buildDeps(config: Config, db: Database, clock: () => Date = () => new Date()): UseCaseDeps {
   return {
     db,
-    rates: new TableRateSource(),
-    processor: new SimulatedProcessor(),
+    rates: new TableRateSource(db),
+    processor: new SimulatedProcessor(db),
     clock,
     config: {
       feeHashSecret: config.feeHashSecret,

@@ -1,4 +1,5 @@
 import type { components } from '../../generated/api.js';
+import { notFound } from '../domain/errors.js';
 import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import type { Queryable } from './db.js';
 
@@ -8,40 +9,58 @@ import type { Queryable } from './db.js';
  * no column name leaves this file.
  */
 
+/** A payroll request as the lifecycle reads it under its row lock: what its moves need, in camelCase. */
 export interface LockedPayrollRequest {
   id: string;
-  customer_id: string;
+  customerId: string;
   status: PayrollRequestStatus;
-  source_account_currency_id: string;
-  payroll_account_currency_id: string;
-  total_amount: string;
-  source_amount_for_exchange: string;
-  /** What creation debited (total_amount until accept). */
-  debited_amount: string;
-  quote_rate: string | null;
-  quote_expires_at: Date | null;
+  sourceAccountCurrencyId: string;
+  payrollAccountCurrencyId: string;
+  totalAmount: string;
+  sourceAmountForExchange: string;
+  /** What creation debited (totalAmount until accept). */
+  debitedAmount: string;
+  quoteRate: string | null;
+  quoteExpiresAt: Date | null;
   /** The quote's figures; null before the quote (and for requests quoted before migration 005). */
-  quote_source_amount_for_exchange: string | null;
-  quote_total_amount: string | null;
-  quote_adjustment_amount: string | null;
+  quoteSourceAmountForExchange: string | null;
+  quoteTotalAmount: string | null;
+  quoteAdjustmentAmount: string | null;
   metadata: components['schemas']['PayrollRequestMetadata'];
   /** Four-eyes approval: who created the request (null before migration 010) and whether it needs an approval. */
-  created_by_user_id: string | null;
-  approval_required: boolean;
-  payroll_currency_code: string;
-  payroll_decimals: number;
-  source_currency_code: string;
-  source_decimals: number;
+  createdByUserId: string | null;
+  approvalRequired: boolean;
+  payrollCurrencyCode: string;
+  payrollDecimals: number;
+  sourceCurrencyCode: string;
+  sourceDecimals: number;
 }
 
-/** Row-locks a request for a state change; the lock serialises every move of one request. */
+/** A request an admin has quoted: from QUOTE_PROVIDED on, the quote's rate is set. */
+export type QuotedPayrollRequest = LockedPayrollRequest & { quoteRate: string };
+
+/**
+ * The request as quoted, for a move that only a quoted request can make (its status says so).
+ * A missing quote there is a broken invariant, not a caller's mistake.
+ */
+export function quotedRequest(request: LockedPayrollRequest): QuotedPayrollRequest {
+  if (request.quoteRate === null) {
+    throw new Error(`Payroll request ${request.id} is ${request.status} without a quote`);
+  }
+  return request as QuotedPayrollRequest;
+}
+
+/** Row-locks a request for a state change; the lock serialises every move of one request. null when there is none. */
 export async function lockPayrollRequest(tx: Queryable, requestId: string): Promise<LockedPayrollRequest | null> {
   const rows = await tx.query<LockedPayrollRequest>(
-    `SELECT r.id, r.customer_id, r.status, r.source_account_currency_id, r.payroll_account_currency_id, r.total_amount::text,
-            r.source_amount_for_exchange::text, COALESCE(r.debited_amount, r.total_amount)::text AS debited_amount, r.quote_rate::text,
-            r.quote_expires_at, r.quote_source_amount_for_exchange::text, r.quote_total_amount::text, r.quote_adjustment_amount::text,
-            r.metadata, r.created_by_user_id, r.approval_required, pac.currency_code AS payroll_currency_code, pc.decimals AS payroll_decimals,
-            sac.currency_code AS source_currency_code, sc.decimals AS source_decimals
+    `SELECT r.id, r.customer_id AS "customerId", r.status, r.source_account_currency_id AS "sourceAccountCurrencyId",
+            r.payroll_account_currency_id AS "payrollAccountCurrencyId", r.total_amount::text AS "totalAmount",
+            r.source_amount_for_exchange::text AS "sourceAmountForExchange", COALESCE(r.debited_amount, r.total_amount)::text AS "debitedAmount",
+            r.quote_rate::text AS "quoteRate", r.quote_expires_at AS "quoteExpiresAt",
+            r.quote_source_amount_for_exchange::text AS "quoteSourceAmountForExchange", r.quote_total_amount::text AS "quoteTotalAmount",
+            r.quote_adjustment_amount::text AS "quoteAdjustmentAmount", r.metadata, r.created_by_user_id AS "createdByUserId",
+            r.approval_required AS "approvalRequired", pac.currency_code AS "payrollCurrencyCode", pc.decimals AS "payrollDecimals",
+            sac.currency_code AS "sourceCurrencyCode", sc.decimals AS "sourceDecimals"
        FROM payroll_requests r
        JOIN account_currencies pac ON pac.id = r.payroll_account_currency_id
        JOIN currencies pc ON pc.code = pac.currency_code
@@ -52,6 +71,13 @@ export async function lockPayrollRequest(tx: Queryable, requestId: string): Prom
     [requestId],
   );
   return rows[0] ?? null;
+}
+
+/** The same, for a request that must exist (a worker holding its id): a missing one is NOT_FOUND. */
+export async function getLockedPayrollRequest(tx: Queryable, requestId: string): Promise<LockedPayrollRequest> {
+  const request = await lockPayrollRequest(tx, requestId);
+  if (!request) throw notFound(`Payroll request ${requestId} not found`);
+  return request;
 }
 
 /** from → to, only if the request is still in `from`; false when it was not (nothing changed). */

@@ -77,8 +77,8 @@ async function loadEstimateReference(deps: UseCaseDeps, customerId: string, ids:
     throw notFound(`Payroll account currency ${ids.payrollAccountCurrencyId} not found`);
   }
   const sameCurrency = source.currency_code === payroll.currency_code;
-  const baseRate = sameCurrency ? null : await deps.rates.getRate(deps.db, source.currency_code, payroll.currency_code);
-  const processorSchedule = await deps.processor.debitFeeSchedule(deps.db, { accountProvider: source.account_provider, currencyCode: source.currency_code });
+  const baseRate = sameCurrency ? null : await deps.rates.getRate(source.currency_code, payroll.currency_code);
+  const processorSchedule = await deps.processor.debitFeeSchedule({ accountProvider: source.account_provider, currencyCode: source.currency_code });
   return {
     // Never null here: both rows were found, and the version is read with them.
     referenceVersion: reference.referenceVersion ?? '0',

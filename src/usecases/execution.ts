@@ -5,7 +5,14 @@ import type { TransferOutcome, TransferStatus } from '../domain/transfers.js';
 import { metrics, tracer } from '../observability/telemetry.js';
 import type { Queryable } from '../store/db.js';
 import { insertTransfers } from '../store/payrollLifecycle.js';
-import { type LockedPayrollRequest, claimAcceptedRequests, lockPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
+import {
+  type LockedPayrollRequest,
+  claimAcceptedRequests,
+  getLockedPayrollRequest,
+  lockPayrollRequest,
+  setFailureReason,
+  touchPayrollRequest,
+} from '../store/payrollRequestUpdates.js';
 import { type WorkItem, advanceWork, claimWork, releaseLease } from '../store/work.js';
 import { payoutChanged, recordStatusChange, transferChanged } from './events.js';
 import { type BatchExecutionDeps, executePayoutBatches } from './payoutBatchExecution.js';
@@ -50,7 +57,7 @@ async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promis
   return deps.db.transaction(async (tx) => {
     const ids = await claimAcceptedRequests(tx, limit);
     for (const requestId of ids) {
-      const request = (await lockPayrollRequest(tx, requestId))!;
+      const request = await getLockedPayrollRequest(tx, requestId);
       const now = deps.clock();
       const processorFee = request.metadata.feeBreakdown.processorFee;
       await insertTransfers(
@@ -60,8 +67,8 @@ async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promis
           {
             id: randomUUID(),
             transferType: 'PROCESSOR_INTERNAL_DEBIT',
-            amount: request.total_amount,
-            currencyCode: request.source_currency_code,
+            amount: request.totalAmount,
+            currencyCode: request.sourceCurrencyCode,
             fee: { id: randomUUID(), amount: processorFee, finalInternalFee: processorFee },
           },
         ],
@@ -141,7 +148,7 @@ async function onTransferSettled(tx: Queryable, deps: ExecutionDeps, request: Lo
       await insertTransfers(
         tx,
         request.id,
-        [{ id: randomUUID(), transferType: 'PROCESSOR_TO_BANK', amount: request.source_amount_for_exchange, currencyCode: request.source_currency_code }],
+        [{ id: randomUUID(), transferType: 'PROCESSOR_TO_BANK', amount: request.sourceAmountForExchange, currencyCode: request.sourceCurrencyCode }],
         now,
       );
     }

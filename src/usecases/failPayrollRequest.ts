@@ -59,8 +59,8 @@ function fundsBack(request: LockedPayrollRequest, legs: readonly Leg[]): Journal
   const completed = (type: TransferType) => legs.some((leg) => leg.transferType === type && leg.status === 'COMPLETED');
   const ledger = payrollLedgerOf(request);
   const refs = requestRefs(request);
-  const forExchange = new Money(request.source_amount_for_exchange);
-  if (!completed('PROCESSOR_INTERNAL_DEBIT')) return processorLegFailed(ledger, new Money(request.total_amount), refs);
+  const forExchange = new Money(request.sourceAmountForExchange);
+  if (!completed('PROCESSOR_INTERNAL_DEBIT')) return processorLegFailed(ledger, new Money(request.totalAmount), refs);
   if (!completed('PROCESSOR_TO_BANK')) return bankLegFailed(ledger, lockedFeesOf(request), forExchange, refs);
   return bankLegReturned(ledger, lockedFeesOf(request), forExchange, refs);
 }

@@ -17,7 +17,7 @@ import {
   recordBatchItemsProcessing,
   settleBatchItems,
 } from '../store/payoutBatches.js';
-import { lockPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
+import { getLockedPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChange } from './events.js';
 import { postPayoutsSettled } from './settlementPostings.js';
@@ -103,11 +103,11 @@ async function settle(deps: BatchExecutionDeps, batch: ClaimedBatch, reported: r
     settled += await inTransaction(deps, batch, async (tx) => {
       await planEachForeignKeyCheck(tx);
       // The request is locked first, as every move of it is: one worker at a time books its payouts.
-      const request = (await lockPayrollRequest(tx, batch.payrollRequestId))!;
+      const request = await getLockedPayrollRequest(tx, batch.payrollRequestId);
       const now = deps.clock();
       const items = await settleBatchItems(tx, batch, outcomes, now);
       const reasons = new Map(outcomes.map((outcome) => [outcome.id, outcome.reason ?? undefined]));
-      for (const item of items) metrics.movement('BANK_TO_BENEFICIARY', item.status, request.payroll_currency_code, item.amount, reasons.get(item.id));
+      for (const item of items) metrics.movement('BANK_TO_BENEFICIARY', item.status, request.payrollCurrencyCode, item.amount, reasons.get(item.id));
       if (items.length === 0) return 0;
       await postPayoutsSettled(tx, request, items, now);
       await touchPayrollRequest(tx, request.id, now);
@@ -121,7 +121,7 @@ async function settle(deps: BatchExecutionDeps, batch: ClaimedBatch, reported: r
 async function finish(deps: BatchExecutionDeps, batch: ClaimedBatch): Promise<boolean> {
   if (await hasOpenItems(deps.db, batch.id)) return false;
   return deps.db.transaction(async (tx) => {
-    const request = (await lockPayrollRequest(tx, batch.payrollRequestId))!;
+    const request = await getLockedPayrollRequest(tx, batch.payrollRequestId);
     const now = deps.clock();
     if (!(await closeBatch(tx, batch.id, now))) return false;
     const counts = await payoutOutcomeCounts(tx, request.id);

@@ -9,7 +9,7 @@ import type { Principal } from './principal.js';
  */
 export async function lockRequestFor(tx: Queryable, caller: Principal, requestId: string): Promise<LockedPayrollRequest> {
   const request = await lockPayrollRequest(tx, requestId);
-  if (!request || (caller.role !== 'admin' && request.customer_id !== caller.customerId)) {
+  if (!request || (caller.role !== 'admin' && request.customerId !== caller.customerId)) {
     throw notFound(`Payroll request ${requestId} not found`);
   }
   return request;

@@ -31,8 +31,8 @@ export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal
     const now = deps.clock();
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'approve');
-    assertMayApprove(requestId, request.created_by_user_id, await actorOf(tx, caller));
-    await debitPayrollTotal(tx, payrollLedgerOf(request), new Money(request.total_amount), request.id, now);
+    assertMayApprove(requestId, request.createdByUserId, await actorOf(tx, caller));
+    await debitPayrollTotal(tx, payrollLedgerOf(request), new Money(request.totalAmount), request.id, now);
     await setApproved(tx, request.id, caller.userId, now);
     return recordStatusChangeAnswered(tx, request, 'PENDING', now);
   });

@@ -10,26 +10,26 @@ import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
 
 type RequestCurrencies = Pick<
   LockedPayrollRequest,
-  'source_account_currency_id' | 'source_currency_code' | 'source_decimals' | 'payroll_account_currency_id' | 'payroll_currency_code' | 'payroll_decimals'
+  'sourceAccountCurrencyId' | 'sourceCurrencyCode' | 'sourceDecimals' | 'payrollAccountCurrencyId' | 'payrollCurrencyCode' | 'payrollDecimals'
 >;
 
 export function payrollLedgerOf(request: RequestCurrencies): PayrollLedger {
   return {
-    sourceAccountCurrencyId: request.source_account_currency_id,
-    sourceCurrency: request.source_currency_code,
-    payrollAccountCurrencyId: request.payroll_account_currency_id,
-    payrollCurrency: request.payroll_currency_code,
+    sourceAccountCurrencyId: request.sourceAccountCurrencyId,
+    sourceCurrency: request.sourceCurrencyCode,
+    payrollAccountCurrencyId: request.payrollAccountCurrencyId,
+    payrollCurrency: request.payrollCurrencyCode,
   };
 }
 
 export function scalesOf(request: RequestCurrencies): SettlementScales {
   return settlementScales(
-    { code: request.source_currency_code, decimals: request.source_decimals },
-    { code: request.payroll_currency_code, decimals: request.payroll_decimals },
+    { code: request.sourceCurrencyCode, decimals: request.sourceDecimals },
+    { code: request.payrollCurrencyCode, decimals: request.payrollDecimals },
   );
 }
 
-export const sameCurrency = (request: RequestCurrencies): boolean => request.source_currency_code === request.payroll_currency_code;
+export const sameCurrency = (request: RequestCurrencies): boolean => request.sourceCurrencyCode === request.payrollCurrencyCode;
 
 /** The fees the feeHash locked (metadata.feeBreakdown): a quote never changes them. */
 export function lockedFeesOf(request: Pick<LockedPayrollRequest, 'metadata'>): LockedFees {

@@ -8,6 +8,7 @@ import { assertTransition } from '../domain/payrollStatus.js';
 import { DEFAULT_QUOTE_TOLERANCE_BPS, assertQuoteNearRate, quoteFigures, settleAdjustment } from '../domain/settlement.js';
 import { quoteFiguresView, splitSettlementView } from '../domain/settlementView.js';
 import type { Queryable } from '../store/db.js';
+import { findExchangeRate } from '../store/exchangeRates.js';
 import { postJournalEntry, postWithinAvailable } from '../store/ledger.js';
 import { setSplitQuotes, splitsOf } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, setAcceptance, setCancellationReason, setQuote } from '../store/payrollRequestUpdates.js';
@@ -43,10 +44,10 @@ export async function providePayrollQuote(
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'quote');
     await assertNearCurrentRate(deps, tx, request, rate);
-    if (request.status === 'QUOTE_PROVIDED' && request.quote_expires_at && request.quote_expires_at > now) {
+    if (request.status === 'QUOTE_PROVIDED' && request.quoteExpiresAt && request.quoteExpiresAt > now) {
       throw new DomainError(
         'INVALID_STATE',
-        `Payroll request ${requestId} is QUOTE_PROVIDED with a quote valid until ${request.quote_expires_at.toISOString()}; re-quote after it expires`,
+        `Payroll request ${requestId} is QUOTE_PROVIDED with a quote valid until ${request.quoteExpiresAt.toISOString()}; re-quote after it expires`,
       );
     }
     const figures = await quoteSplits(tx, request, rate);
@@ -55,11 +56,15 @@ export async function providePayrollQuote(
   });
 }
 
-/** The quote against the rate the service would use now for the pair (none for a same-currency request, quoted at 1). */
+/**
+ * The quote against the rate the service would use now for the pair (none for a same-currency
+ * request, quoted at 1). Read from the store inside the quote's transaction, not through the rate
+ * port: the check must see the rate as this transaction does.
+ */
 async function assertNearCurrentRate(deps: UseCaseDeps, tx: Queryable, request: LockedPayrollRequest, rate: Money): Promise<void> {
   if (sameCurrency(request)) return;
-  const current = await deps.rates.getRate(tx, request.source_currency_code, request.payroll_currency_code);
-  if (current) assertQuoteNearRate(rate, current, deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
+  const current = await findExchangeRate(tx, request.sourceCurrencyCode, request.payrollCurrencyCode);
+  if (current !== null) assertQuoteNearRate(rate, new Money(current), deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
 }
 
 /**
@@ -90,7 +95,7 @@ async function quoteSplits(tx: Queryable, request: LockedPayrollRequest, rate: M
     scales,
     sameCurrency: sameCurrency(request),
     feeAmount: new Money(request.metadata.feeBreakdown.totalFee),
-    debitedAmount: new Money(request.debited_amount),
+    debitedAmount: new Money(request.debitedAmount),
   });
   await setSplitQuotes(
     tx,
@@ -114,14 +119,14 @@ export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, r
     const now = deps.clock();
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'accept');
-    if (!request.quote_expires_at || request.quote_expires_at <= now) {
-      throw new DomainError('QUOTE_EXPIRED', `The quote expired at ${request.quote_expires_at?.toISOString()}; ask for a new quote`);
+    if (!request.quoteExpiresAt || request.quoteExpiresAt <= now) {
+      throw new DomainError('QUOTE_EXPIRED', `The quote expired at ${request.quoteExpiresAt?.toISOString()}; ask for a new quote`);
     }
     // A request quoted before migration 005 has no adjustment: it keeps its creation figures.
-    const adjustment = new Money(request.quote_adjustment_amount ?? 0);
+    const adjustment = new Money(request.quoteAdjustmentAmount ?? 0);
     await postWithinAvailable(
       tx,
-      request.source_account_currency_id,
+      request.sourceAccountCurrencyId,
       (funds) => acceptSettled(payrollLedgerOf(request), settleAdjustment(adjustment, funds.available, scalesOf(request)), requestRefs(request)),
       now,
     );
@@ -146,10 +151,10 @@ export async function cancelPayrollRequest(
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'cancel');
     if (request.status === 'AWAITING_APPROVAL') {
-      assertMayWithdraw(requestId, request.created_by_user_id, caller.userId);
+      assertMayWithdraw(requestId, request.createdByUserId, caller.userId);
     } else {
       // Before acceptance the total is what creation (or the approval) debited.
-      await postJournalEntry(tx, payrollCancelled(payrollLedgerOf(request), new Money(request.total_amount), requestRefs(request)), now);
+      await postJournalEntry(tx, payrollCancelled(payrollLedgerOf(request), new Money(request.totalAmount), requestRefs(request)), now);
     }
     await setCancellationReason(tx, requestId, body.reason);
     return recordStatusChangeAnswered(tx, request, 'CANCELLED', now);

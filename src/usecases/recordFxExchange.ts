@@ -13,7 +13,7 @@ import { postJournalEntry } from '../store/ledger.js';
 import { insertPayoutBatch } from '../store/payoutBatches.js';
 import type { Queryable } from '../store/db.js';
 import { type SplitFigures, insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
-import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
+import { type LockedPayrollRequest, quotedRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
@@ -52,18 +52,18 @@ export async function recordFxExchange(
       );
     }
     const tolerance = deps.config.fxRecordToleranceBps ?? DEFAULT_FX_RECORD_TOLERANCE_BPS;
-    assertFxRecordRate(rate, new Money(request.quote_rate!), tolerance, sameCurrency(request));
+    assertFxRecordRate(rate, new Money(quotedRequest(request).quoteRate), tolerance, sameCurrency(request));
     const scales = scalesOf(request);
     const splits = await splitsOf(tx, requestId);
-    const fx = fxRecordFigures(new Money(request.source_amount_for_exchange), rate, scales.payroll, splits.map(quotedSplitOf));
+    const fx = fxRecordFigures(new Money(request.sourceAmountForExchange), rate, scales.payroll, splits.map(quotedSplitOf));
     const spreadFee = request.metadata.feeBreakdown.spreadFee;
     const result = fxResultView(fx, scales);
     await insertFxExchange(tx, {
       id: randomUUID(),
       requestId,
-      fromCurrencyCode: request.source_currency_code,
-      toCurrencyCode: request.payroll_currency_code,
-      fromAmount: request.source_amount_for_exchange,
+      fromCurrencyCode: request.sourceCurrencyCode,
+      toCurrencyCode: request.payrollCurrencyCode,
+      fromAmount: request.sourceAmountForExchange,
       ...result,
       exchangeRate: formatExact(rate),
       fee: { id: randomUUID(), amount: spreadFee, finalInternalFee: spreadFee },
@@ -72,7 +72,7 @@ export async function recordFxExchange(
     });
     await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
     await createPayouts(tx, request, splits, now);
-    metrics.fxResult(request.payroll_currency_code, fx.fxResultAmount.toString());
+    metrics.fxResult(request.payrollCurrencyCode, fx.fxResultAmount.toString());
     return recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now);
   });
 }
@@ -84,7 +84,7 @@ export async function recordFxExchange(
  */
 async function createPayouts(tx: Queryable, request: LockedPayrollRequest, splits: readonly SplitFigures[], now: Date): Promise<void> {
   const batchId = randomUUID();
-  await insertPayoutBatch(tx, { id: batchId, requestId: request.id, currencyCode: request.payroll_currency_code, itemCount: splits.length, at: now });
+  await insertPayoutBatch(tx, { id: batchId, requestId: request.id, currencyCode: request.payrollCurrencyCode, itemCount: splits.length, at: now });
   await insertTransfers(
     tx,
     request.id,
@@ -92,7 +92,7 @@ async function createPayouts(tx: Queryable, request: LockedPayrollRequest, split
       id: randomUUID(),
       transferType: 'BANK_TO_BENEFICIARY' as const,
       amount: split.quoted_amount!,
-      currencyCode: request.payroll_currency_code,
+      currencyCode: request.payrollCurrencyCode,
       amountSplitId: split.id,
     })),
     now,

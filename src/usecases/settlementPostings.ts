@@ -36,10 +36,10 @@ export async function postLegSettled(
   const ledger = payrollLedgerOf(request);
   const refs = { ...requestRefs(request), transferId };
   const fees = lockedFeesOf(request);
-  const forExchange = new Money(request.source_amount_for_exchange);
+  const forExchange = new Money(request.sourceAmountForExchange);
   let entry: JournalEntry;
   if (leg === 'PROCESSOR_INTERNAL_DEBIT') {
-    entry = outcome === 'COMPLETED' ? processorLegCompleted(ledger, fees, refs) : processorLegFailed(ledger, new Money(request.total_amount), refs);
+    entry = outcome === 'COMPLETED' ? processorLegCompleted(ledger, fees, refs) : processorLegFailed(ledger, new Money(request.totalAmount), refs);
   } else {
     entry = outcome === 'COMPLETED' ? bankLegCompleted(ledger, forExchange, refs) : bankLegFailed(ledger, fees, forExchange, refs);
   }

@@ -2,6 +2,7 @@ import type { components } from '../../generated/api.js';
 import { validationError } from '../domain/errors.js';
 import { assertRate } from '../domain/minorUnits.js';
 import { Money, formatExact } from '../domain/money.js';
+import { saveExchangeRate } from '../store/exchangeRates.js';
 import { findCurrency } from '../store/referenceData.js';
 import type { UseCaseDeps } from './deps.js';
 import { forgetEstimateReferences } from './estimateReference.js';
@@ -28,8 +29,8 @@ export async function updateExchangeRate(
     ] as const) {
       if (!(await findCurrency(tx, code))) throw validationError(`path.${field} ${code} is not a known currency`);
     }
-    const saved = await deps.rates.setRate(tx, pair.from, pair.to, rate);
-    return { fromCurrencyCode: pair.from, toCurrencyCode: pair.to, rate: formatExact(saved.rate), updatedAt: saved.updatedAt.toISOString() };
+    const saved = await saveExchangeRate(tx, pair.from, pair.to, formatExact(rate));
+    return { fromCurrencyCode: pair.from, toCurrencyCode: pair.to, rate: formatExact(new Money(saved.rate)), updatedAt: saved.updatedAt.toISOString() };
   });
   // Estimates made from now on use the new rate (other instances notice its reference_version).
   forgetEstimateReferences(deps.db);
