@@ -17,7 +17,8 @@ const LAYERS = {
   // Pure rules: money, fees, state machines. Nothing of ours but the API types.
   domain: { folder: 'src/domain', imports: ['generated'] },
   // SQL, migrations, repositories returning plain typed objects.
-  store: { folder: 'src/store', imports: ['domain', 'generated'] },
+  // It names the type of its settings (the database session's bounds) from the configuration, nothing more.
+  store: { folder: 'src/store', imports: ['domain', 'generated'], typeImports: ['config'] },
   // Rates, processor, bank, webhook sender. The simulated implementations keep their state in the store's
   // tables (the rate table the admin moves, the processor's schedule, the simulated bank's settlements), so
   // they may call its repositories: a sideways step, never upward (the store imports no adapter).

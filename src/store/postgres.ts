@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import type { DatabaseSessionLimits } from '../config.js';
 import type { Database, PoolStats, Queryable, Row } from './db.js';
 import { asStoreError, isDatabaseUnavailable, isRetryableConflict } from './unavailable.js';
 
@@ -16,16 +17,8 @@ export interface PoolOptions {
   onTransactionRetry?: ((sqlState: string) => void) | undefined;
 }
 
-/** Bounds of every session of a pool (see DatabaseSessionLimits in src/config.ts); defaults below. */
-export interface SessionLimits {
-  connectTimeoutMs: number;
-  /** Waiting for a free connection of the pool (requests queue behind a busy pool, not fail). */
-  poolWaitMs: number;
-  statementTimeoutMs: number;
-  lockTimeoutMs: number;
-  idleInTransactionTimeoutMs: number;
-  keepAliveMs: number;
-}
+/** Bounds of every session of a pool: the settings' DatabaseSessionLimits (src/config.ts); defaults below. */
+export type SessionLimits = DatabaseSessionLimits;
 
 const DEFAULT_SESSION_LIMITS: SessionLimits = {
   connectTimeoutMs: 5000,
