@@ -1,6 +1,6 @@
 /**
- * `npx tsx bench/limits.ts [--seconds 10] [--database-url postgres://…]`: the attacks of issue 15's
- * "limits after work" finding, measured against the real server process in production settings
+ * `npx tsx bench/limits.ts [--seconds 10] [--database-url postgres://…]`: the attacks of the
+ * "limits after work" review, measured against the real server process in production settings
  * (NODE_ENV=production, default rate limits), so that the figures before and after the fix can be
  * compared on the same machine:
  *

@@ -4,7 +4,7 @@
  * splits (each split with its BANK_TO_BENEFICIARY transfer, plus the debit and bank-move transfers
  * and the FX record). The figures follow the fee rules closely enough to read sensibly; they only
  * have to pass the world validation: every USD figure at 2 places, and each payout pays exactly its
- * split's amount at the quote (issue 14).
+ * split's amount at the quote (docs/settlement.md).
  */
 import { roundCharge, roundPayout } from '../src/domain/minorUnits.js';
 import { clamp, Money, ZERO } from '../src/domain/money.js';

@@ -3,7 +3,7 @@ import { buildPain002, type Pain002Content } from './pain002Build.js';
 import { child, children, parseXml, text } from './xml.js';
 import { xsdErrors } from './xsd.js';
 
-/** Today's simulation rule, as in the simulated rails: a payout whose reference starts with FAIL bounces (AC04). */
+/** The simulation's rule, as in the simulated rails: a payout whose reference starts with FAIL bounces (AC04). */
 const FAILING_REFERENCE_PREFIX = 'FAIL';
 
 /** One status report to drop in the service's inbox: its file name is `<msgId>.xml`. */
