@@ -8,6 +8,7 @@ import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';
 import { type PayrollEntry, type PayrollFeeEstimate, type PayrollRequest, payrollBodies } from '../support/payroll.js';
 import type { TestServer } from '../support/server.js';
+import { drain, workerFor } from '../support/worker.js';
 import { type RawResponse, send } from './spec.js';
 
 export interface Api {
@@ -83,6 +84,24 @@ export const cancel = (api: Api, requestId: string, reason = 'Payroll run postpo
   call(api, 'POST', `/v1/customers/payroll/requests/${requestId}/cancel`, userId, { reason });
 export const recordFx = (api: Api, requestId: string, exchangeRate = '3.6520') =>
   call(api, 'POST', `/v1/admin/payroll/requests/${requestId}/fx-exchange`, ids.admin, { exchangeRate });
+
+/**
+ * A request of three of customer A's beneficiaries (`firstAmount`, +1, +2) driven up to its payouts:
+ * quoted, accepted, both source legs settled by the worker, the FX recorded. Returns its id.
+ */
+export async function requestWithPayouts(server: TestServer, api: Api, firstAmount: number): Promise<string> {
+  const beneficiaries = [ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA4];
+  const { id } = await createRequest(
+    api,
+    beneficiaries.map((beneficiaryId, i) => ({ beneficiaryId, amount: `${firstAmount + i}.00` })),
+  );
+  dataOf(await quote(api, id, server.clock.now()));
+  dataOf(await accept(api, id));
+  await drain(workerFor(server));
+  dataOf(await recordFx(api, id));
+  return id;
+}
+
 export const read = async (api: Api, requestId: string, userId: string = ids.userA) =>
   dataOf<PayrollRequest>(await call(api, 'GET', `/v1/customers/payroll/requests/${requestId}`, userId));
 

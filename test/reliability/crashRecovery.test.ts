@@ -20,7 +20,7 @@ import type { Listening } from '../support/http.js';
 import { killLeftovers, startEntry } from '../support/processes.js';
 import { type TestServer, serveApp, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
-import { type Api, accept, apiAt, apiOf, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx } from './api.js';
+import { type Api, accept, apiAt, apiOf, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx, requestWithPayouts } from './api.js';
 
 const BENEFICIARIES = 200;
 const KILL_AFTER_COMPLETED = 60;
@@ -194,14 +194,7 @@ describe('crash window between the submit to the rails and its record', () => {
   it('a transfer submitted by a dead worker is submitted again idempotently and paid once', async () => {
     const api = apiOf(server);
     const worker = workerFor(server);
-    const { id } = await createRequest(
-      api,
-      [ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA4].map((beneficiaryId, i) => ({ beneficiaryId, amount: `${30 + i}.00` })),
-    );
-    dataOf(await quote(api, id, server.clock.now()));
-    dataOf(await accept(api, id));
-    await drain(worker);
-    dataOf(await recordFx(api, id));
+    const id = await requestWithPayouts(server, api, 30);
     const [victim] = await server.db.query<{ id: string; amount: string; currency_code: string }>(
       "SELECT id, amount::text AS amount, currency_code FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'BANK_TO_BENEFICIARY' ORDER BY position LIMIT 1",
       [id],

@@ -24,7 +24,7 @@ import type { Listening } from '../support/http.js';
 import { killLeftovers, startEntry } from '../support/processes.js';
 import { type TestServer, serveApp, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
-import { type Api, accept, apiAt, apiOf, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx } from './api.js';
+import { type Api, accept, apiAt, apiOf, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx, requestWithPayouts } from './api.js';
 
 const PAYOUTS = 10_000;
 /** Every FAIL_EVERY-th beneficiary's account is closed at the simulated bank. */
@@ -240,14 +240,7 @@ describe('crash window between the batch submission and its record', () => {
   it('the batch is submitted again under the same id and each payout is paid once', async () => {
     const api = apiOf(server);
     const worker = workerFor(server);
-    const { id } = await createRequest(
-      api,
-      [ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA4].map((beneficiaryId, i) => ({ beneficiaryId, amount: `${40 + i}.00` })),
-    );
-    dataOf(await quote(api, id, server.clock.now()));
-    dataOf(await accept(api, id));
-    await drain(worker);
-    dataOf(await recordFx(api, id));
+    const id = await requestWithPayouts(server, api, 40);
     // The dead worker's acts: the items INITIATED, the batch submitted, nothing recorded, the lease run out.
     const [batch] = await server.db.query<{ id: string }>('SELECT id FROM payout_batches WHERE payroll_request_id = $1', [id]);
     const past = new Date(server.clock.now().getTime() - 1000);
