@@ -9,6 +9,13 @@ export interface Queryable {
   query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs `effect` once the work done through this handle is committed, and never if it rolls back
+   * (a transaction retried after a conflict runs its effects once, for the attempt that committed).
+   * For what lives outside the database and must not count what did not happen: metrics.
+   * Outside a transaction every statement commits on its own, so the effect runs at once.
+   */
+  afterCommit(effect: () => void): void;
 }
 
 export interface Database extends Queryable {

@@ -77,6 +77,10 @@ export class PostgresDatabase implements Database {
     }
   }
 
+  afterCommit(effect: () => void): void {
+    runEffects([effect]);
+  }
+
   /** A script of several statements: the simple protocol, never prepared. */
   async exec(sql: string): Promise<void> {
     try {
@@ -107,13 +111,16 @@ export class PostgresDatabase implements Database {
   private async runOnce<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: unknown;
+    const effects: Array<() => void> = [];
     try {
       await client.query('BEGIN');
       const result = await fn({
         query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(statement(sql, params))).rows as R[],
         exec: async (sql: string) => void (await client.query(sql)),
+        afterCommit: (effect) => void effects.push(effect),
       });
       await client.query('COMMIT');
+      runEffects(effects);
       return result;
     } catch (error) {
       // A connection that failed (or timed out client-side) is dropped from the pool, not reused.
@@ -132,6 +139,17 @@ export class PostgresDatabase implements Database {
   async close(): Promise<void> {
     await this.pool.end();
     await this.onClose?.();
+  }
+}
+
+/** Effects are bookkeeping outside the database: one that throws must not fail what committed. */
+function runEffects(effects: readonly (() => void)[]): void {
+  for (const effect of effects) {
+    try {
+      effect();
+    } catch {
+      // Nothing to undo: the work is committed, and the effect's owner reports its own failures.
+    }
   }
 }
 

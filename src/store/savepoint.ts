@@ -13,17 +13,25 @@ export function joinTransaction(tx: Queryable, kind: Database['kind']): Database
     kind,
     query: <T = Row>(sql: string, params?: readonly unknown[]) => tx.query<T>(sql, params),
     exec: (sql: string) => tx.exec(sql),
+    afterCommit: (effect) => tx.afterCommit(effect),
     async transaction<T>(fn: (inner: Queryable) => Promise<T>): Promise<T> {
       const name = `joined_${++savepoints}`;
       await tx.query(`SAVEPOINT ${name}`);
+      // A savepoint rolled back takes its effects with it; released, they wait for the owner's commit.
+      const effects: Array<() => void> = [];
       let result: T;
       try {
-        result = await fn(tx);
+        result = await fn({
+          query: <R>(sql: string, params?: readonly unknown[]) => tx.query<R>(sql, params),
+          exec: (sql: string) => tx.exec(sql),
+          afterCommit: (effect) => void effects.push(effect),
+        });
       } catch (error) {
         await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
         throw error;
       }
       await tx.query(`RELEASE SAVEPOINT ${name}`);
+      for (const effect of effects) tx.afterCommit(effect);
       return result;
     },
     close: () => Promise.reject(new Error('a joined transaction is closed by its owner')),

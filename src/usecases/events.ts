@@ -53,7 +53,7 @@ async function moveStatus(tx: Queryable, request: { id: string; status: PayrollR
   if (!(await changeStatus(tx, request.id, request.status, to, at))) {
     throw new DomainError('INVALID_STATE', `Payroll request ${request.id} is no longer ${request.status}`);
   }
-  metrics.payrollTransition(request.status, to);
+  tx.afterCommit(() => metrics.payrollTransition(request.status, to));
 }
 
 /**

@@ -122,7 +122,7 @@ async function advance(
   details: { externalId?: string; failureReason?: string } = {},
 ): Promise<boolean> {
   const moved = await advanceWork(tx, item, from, to, at, details);
-  if (moved) metrics.movement(item.kind, to, item.currencyCode, item.amount, details.failureReason);
+  if (moved) tx.afterCommit(() => metrics.movement(item.kind, to, item.currencyCode, item.amount, details.failureReason));
   if (moved) await (item.table === 'transfers' ? transferChanged(tx, item.id, at) : payoutChanged(tx, item.id, at));
   return moved;
 }

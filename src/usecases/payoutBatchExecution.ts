@@ -107,7 +107,9 @@ async function settle(deps: BatchExecutionDeps, batch: ClaimedBatch, reported: r
       const now = deps.clock();
       const items = await settleBatchItems(tx, batch, outcomes, now);
       const reasons = new Map(outcomes.map((outcome) => [outcome.id, outcome.reason ?? undefined]));
-      for (const item of items) metrics.movement('BANK_TO_BENEFICIARY', item.status, request.payrollCurrencyCode, item.amount, reasons.get(item.id));
+      tx.afterCommit(() => {
+        for (const item of items) metrics.movement('BANK_TO_BENEFICIARY', item.status, request.payrollCurrencyCode, item.amount, reasons.get(item.id));
+      });
       if (items.length === 0) return 0;
       await postPayoutsSettled(tx, request, items, now);
       await touchPayrollRequest(tx, request.id, now);

@@ -72,7 +72,7 @@ export async function recordFxExchange(
     });
     await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
     await createPayouts(tx, request, splits, now);
-    metrics.fxResult(request.payrollCurrencyCode, fx.fxResultAmount.toString());
+    tx.afterCommit(() => metrics.fxResult(request.payrollCurrencyCode, fx.fxResultAmount.toString()));
     return recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now);
   });
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/store/db.js';
 import { consumePayrollFeeEstimate, insertPayrollFeeEstimate } from '../../src/store/feeEstimates.js';
 import { migrate } from '../../src/store/migrate.js';
+import { joinTransaction } from '../../src/store/savepoint.js';
 import { ids } from '../fixtures/world.js';
 import { TEST_DATABASE_URL, freshDatabase } from '../support/database.js';
 
@@ -111,5 +112,40 @@ describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgre
       }),
     ).rejects.toThrow('insufficient funds');
     expect((await db.transaction((tx) => consumePayrollFeeEstimate(tx, 'rolled-back-fee-hash-012345', ids.customerA, ids.customerA, now))).ok).toBe(true);
+  });
+
+  it('an effect runs once after its commit: never after a rollback, once for a retried conflict', async () => {
+    const ran: string[] = [];
+    await db.transaction(async (tx) => tx.afterCommit(() => ran.push('committed')));
+    await expect(
+      db.transaction(async (tx) => {
+        tx.afterCommit(() => ran.push('rolled back'));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    let attempts = 0;
+    await db.transaction(async (tx) => {
+      attempts++;
+      tx.afterCommit(() => ran.push(`attempt ${attempts}`));
+      if (attempts === 1) await tx.query("DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '40001'; END $$");
+    });
+    expect(attempts).toBe(2);
+    expect(ran).toEqual(['committed', 'attempt 2']);
+  });
+
+  it('a joined transaction keeps the effects of a released savepoint for the commit and drops a rolled-back one', async () => {
+    const ran: string[] = [];
+    await db.transaction(async (tx) => {
+      const joined = joinTransaction(tx, db.kind);
+      await joined.transaction(async (inner) => inner.afterCommit(() => ran.push('released')));
+      await expect(
+        joined.transaction(async (inner) => {
+          inner.afterCommit(() => ran.push('rolled back'));
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(ran).toEqual([]);
+    });
+    expect(ran).toEqual(['released']);
   });
 });
