@@ -1,107 +1,113 @@
 import type { components } from '../../generated/api.js';
+import { notFound } from '../domain/errors.js';
 import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
 
 type Schemas = components['schemas'];
 
+/** Who quoted the request: all four set once an admin has quoted it, all null before. */
+type QuotedBy =
+  | { quotedByUserId: string; quotedByFirstName: string; quotedByLastName: string; quotedByEmail: string }
+  | { quotedByUserId: null; quotedByFirstName: null; quotedByLastName: null; quotedByEmail: null };
+
 /**
  * The read model of one payroll request: four queries whatever the number of splits,
  * numerics cast to text so they keep their exact stored scale.
  */
-export interface PayrollRequestRow {
+export type PayrollRequestRecord = QuotedBy & {
   id: string;
-  customer_id: string;
+  customerId: string;
   status: PayrollRequestStatus;
-  total_amount: string;
-  estimated_fx_rate: string;
-  estimated_received_amount: string;
-  source_amount_for_exchange: string;
-  /** What creation debited; total_amount becomes the quote's total at accept. */
-  debited_amount: string;
-  quote_rate: string | null;
+  totalAmount: string;
+  estimatedFxRate: string;
+  estimatedReceivedAmount: string;
+  sourceAmountForExchange: string;
+  /** What creation debited; totalAmount becomes the quote's total at accept. */
+  debitedAmount: string;
+  quoteRate: string | null;
   /** The figures at the quote rate (null before the quote, and for requests quoted before migration 005). */
-  quote_source_amount_for_exchange: string | null;
-  quote_total_amount: string | null;
-  quote_received_amount: string | null;
-  quote_adjustment_amount: string | null;
-  quote_expires_at: Date | null;
-  quoted_at: Date | null;
-  accepted_by_customer_at: Date | null;
-  cancellation_reason: string | null;
-  failure_reason: string | null;
+  quoteSourceAmountForExchange: string | null;
+  quoteTotalAmount: string | null;
+  quoteReceivedAmount: string | null;
+  quoteAdjustmentAmount: string | null;
+  quoteExpiresAt: Date | null;
+  quotedAt: Date | null;
+  acceptedByCustomerAt: Date | null;
+  cancellationReason: string | null;
+  failureReason: string | null;
   metadata: Schemas['PayrollRequestMetadata'];
-  created_at: Date;
-  updated_at: Date;
-  customer_first_name: string;
-  customer_last_name: string;
-  company_legal_name: string;
-  source_account_currency_id: string;
-  source_account_id: string;
-  source_balance: string;
-  source_available: string;
-  source_account_provider: string;
-  source_account_customer_id: string;
-  source_currency_id: string;
-  source_currency_code: string;
-  source_currency_name: string;
-  source_currency_symbol: string;
-  source_currency_decimals: number;
-  payroll_account_currency_id: string;
-  payroll_currency_code: string;
-  payroll_currency_name: string;
-  payroll_currency_decimals: number;
-  payroll_account_provider: string;
-  quoted_by_user_id: string | null;
-  quoted_by_first_name: string | null;
-  quoted_by_last_name: string | null;
-  quoted_by_email: string | null;
-  approval_required: boolean;
-  created_by_user_id: string | null;
-  approved_by_user_id: string | null;
-  approved_at: Date | null;
-  rejected_by_user_id: string | null;
-  rejected_at: Date | null;
-  rejection_reason: string | null;
-}
+  createdAt: Date;
+  updatedAt: Date;
+  customerFirstName: string;
+  customerLastName: string;
+  companyLegalName: string;
+  sourceAccountCurrencyId: string;
+  sourceAccountId: string;
+  sourceBalance: string;
+  sourceAvailable: string;
+  sourceAccountProvider: string;
+  sourceAccountCustomerId: string;
+  sourceCurrencyId: string;
+  sourceCurrencyCode: string;
+  sourceCurrencyName: string;
+  sourceCurrencySymbol: string;
+  sourceCurrencyDecimals: number;
+  payrollAccountCurrencyId: string;
+  payrollCurrencyCode: string;
+  payrollCurrencyName: string;
+  payrollCurrencyDecimals: number;
+  payrollAccountProvider: string;
+  approvalRequired: boolean;
+  createdByUserId: string | null;
+  approvedByUserId: string | null;
+  approvedAt: Date | null;
+  rejectedByUserId: string | null;
+  rejectedAt: Date | null;
+  rejectionReason: string | null;
+};
 
 /**
  * The request row with its customer, both account currencies and the quoting admin. Each account
  * currency is read in a LATERAL subquery behind OFFSET 0, which keeps the planner from flattening
  * all nine tables into one join-order search: that search costs more than the query itself.
  */
-export async function findPayrollRequestRow(tx: Queryable, requestId: string): Promise<PayrollRequestRow | null> {
-  const rows = await tx.query<PayrollRequestRow>(
-    `SELECT r.id, r.customer_id, r.status, r.total_amount::text, r.estimated_fx_rate::text,
-            r.estimated_received_amount::text, r.source_amount_for_exchange::text, COALESCE(r.debited_amount, r.total_amount)::text AS debited_amount,
-            r.quote_rate::text, r.quote_source_amount_for_exchange::text, r.quote_total_amount::text, r.quote_received_amount::text,
-            r.quote_adjustment_amount::text, r.quote_expires_at, r.quoted_at,
-            r.accepted_by_customer_at, r.cancellation_reason, r.failure_reason, r.metadata, r.created_at, r.updated_at,
-            cu.first_name AS customer_first_name, cu.last_name AS customer_last_name, cu.company_legal_name,
-            s.source_account_currency_id, s.source_account_id, s.source_balance, s.source_available,
-            s.source_account_provider, s.source_account_customer_id,
-            s.source_currency_id, s.source_currency_code, s.source_currency_name, s.source_currency_symbol, s.source_currency_decimals,
-            p.payroll_account_currency_id, p.payroll_currency_code, p.payroll_currency_name, p.payroll_currency_decimals,
-            p.payroll_account_provider,
-            q.id AS quoted_by_user_id, q.first_name AS quoted_by_first_name, q.last_name AS quoted_by_last_name,
-            q.email AS quoted_by_email, r.approval_required, r.created_by_user_id, r.approved_by_user_id, r.approved_at,
-            r.rejected_by_user_id, r.rejected_at, r.rejection_reason
+export async function findPayrollRequestRow(tx: Queryable, requestId: string): Promise<PayrollRequestRecord | null> {
+  const rows = await tx.query<PayrollRequestRecord>(
+    `SELECT r.id, r.customer_id AS "customerId", r.status, r.total_amount::text AS "totalAmount", r.estimated_fx_rate::text AS "estimatedFxRate",
+            r.estimated_received_amount::text AS "estimatedReceivedAmount", r.source_amount_for_exchange::text AS "sourceAmountForExchange",
+            COALESCE(r.debited_amount, r.total_amount)::text AS "debitedAmount",
+            r.quote_rate::text AS "quoteRate", r.quote_source_amount_for_exchange::text AS "quoteSourceAmountForExchange",
+            r.quote_total_amount::text AS "quoteTotalAmount", r.quote_received_amount::text AS "quoteReceivedAmount",
+            r.quote_adjustment_amount::text AS "quoteAdjustmentAmount", r.quote_expires_at AS "quoteExpiresAt", r.quoted_at AS "quotedAt",
+            r.accepted_by_customer_at AS "acceptedByCustomerAt", r.cancellation_reason AS "cancellationReason",
+            r.failure_reason AS "failureReason", r.metadata, r.created_at AS "createdAt", r.updated_at AS "updatedAt",
+            cu.first_name AS "customerFirstName", cu.last_name AS "customerLastName", cu.company_legal_name AS "companyLegalName",
+            s."sourceAccountCurrencyId", s."sourceAccountId", s."sourceBalance", s."sourceAvailable",
+            s."sourceAccountProvider", s."sourceAccountCustomerId",
+            s."sourceCurrencyId", s."sourceCurrencyCode", s."sourceCurrencyName", s."sourceCurrencySymbol", s."sourceCurrencyDecimals",
+            p."payrollAccountCurrencyId", p."payrollCurrencyCode", p."payrollCurrencyName", p."payrollCurrencyDecimals",
+            p."payrollAccountProvider",
+            q.id AS "quotedByUserId", q.first_name AS "quotedByFirstName", q.last_name AS "quotedByLastName",
+            q.email AS "quotedByEmail", r.approval_required AS "approvalRequired", r.created_by_user_id AS "createdByUserId",
+            r.approved_by_user_id AS "approvedByUserId", r.approved_at AS "approvedAt",
+            r.rejected_by_user_id AS "rejectedByUserId", r.rejected_at AS "rejectedAt", r.rejection_reason AS "rejectionReason"
        FROM payroll_requests r
        JOIN customers cu ON cu.id = r.customer_id
        CROSS JOIN LATERAL (
-         SELECT ac.id AS source_account_currency_id, ac.account_id AS source_account_id,
-                ac.balance::text AS source_balance, ac.available::text AS source_available,
-                a.account_provider AS source_account_provider, a.customer_id AS source_account_customer_id,
-                c.id AS source_currency_id, c.code AS source_currency_code, c.name AS source_currency_name,
-                c.symbol AS source_currency_symbol, c.decimals AS source_currency_decimals
+         SELECT ac.id AS "sourceAccountCurrencyId", ac.account_id AS "sourceAccountId",
+                ac.balance::text AS "sourceBalance", ac.available::text AS "sourceAvailable",
+                a.account_provider AS "sourceAccountProvider", a.customer_id AS "sourceAccountCustomerId",
+                c.id AS "sourceCurrencyId", c.code AS "sourceCurrencyCode", c.name AS "sourceCurrencyName",
+                c.symbol AS "sourceCurrencySymbol", c.decimals AS "sourceCurrencyDecimals"
            FROM account_currencies ac
            JOIN accounts a ON a.id = ac.account_id
            JOIN currencies c ON c.code = ac.currency_code
           WHERE ac.id = r.source_account_currency_id
          OFFSET 0) s
        CROSS JOIN LATERAL (
-         SELECT ac.id AS payroll_account_currency_id, c.code AS payroll_currency_code, c.name AS payroll_currency_name,
-                c.decimals AS payroll_currency_decimals, a.account_provider AS payroll_account_provider
+         SELECT ac.id AS "payrollAccountCurrencyId", c.code AS "payrollCurrencyCode", c.name AS "payrollCurrencyName",
+                c.decimals AS "payrollCurrencyDecimals", a.account_provider AS "payrollAccountProvider"
            FROM account_currencies ac
            JOIN accounts a ON a.id = ac.account_id
            JOIN currencies c ON c.code = ac.currency_code
@@ -115,7 +121,7 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string): P
 }
 
 /** A split as the API shows it, but for its timestamp (a Date here). */
-export type AmountSplitRow = Omit<Schemas['AmountSplitDetail'], 'createdAt'> & { createdAt: Date };
+export type AmountSplitRecord = Omit<Schemas['AmountSplitDetail'], 'createdAt'> & { createdAt: Date };
 
 const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapshot AS "beneficiarySnapshot",
             amount_currency_type AS "amountCurrencyType", source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount",
@@ -124,54 +130,62 @@ const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapsh
             payout_transfer_id AS "payoutTransferId", created_at AS "createdAt"`;
 
 /** The request id is the parameter: it is set on each row here rather than read back (a column less per row). */
-export async function findAmountSplits(tx: Queryable, requestId: string): Promise<AmountSplitRow[]> {
-  const rows = await tx.query<AmountSplitRow>(`SELECT ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
+export async function findAmountSplits(tx: Queryable, requestId: string): Promise<AmountSplitRecord[]> {
+  const rows = await tx.query<AmountSplitRecord>(`SELECT ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
   return withRequestId(rows, 'payrollRequestId', requestId);
 }
 
-export async function findAmountSplit(tx: Queryable, splitId: string): Promise<AmountSplitRow | null> {
-  const rows = await tx.query<AmountSplitRow>(`SELECT payroll_request_id AS "payrollRequestId", ${SPLIT_COLUMNS} FROM amount_splits WHERE id = $1`, [splitId]);
+export async function findAmountSplit(tx: Queryable, splitId: string): Promise<AmountSplitRecord | null> {
+  const rows = await tx.query<AmountSplitRecord>(`SELECT payroll_request_id AS "payrollRequestId", ${SPLIT_COLUMNS} FROM amount_splits WHERE id = $1`, [
+    splitId,
+  ]);
   return rows[0] ?? null;
 }
 
-export interface TransferRow {
+/** A transfer's fee: the three are set together (the source legs), or all null (a payout). */
+type TransferFee = { feeId: string; feeAmount: string; finalInternalFee: string } | { feeId: null; feeAmount: null; finalInternalFee: null };
+
+export type TransferRecord = TransferFee & {
   id: string;
-  payroll_request_id: string;
-  transfer_type: TransferType;
+  payrollRequestId: string;
+  transferType: TransferType;
   status: TransferStatus;
-  external_id: string | null;
+  externalId: string | null;
   amount: string;
-  currency_code: string;
-  fee_id: string | null;
-  fee_amount: string | null;
-  final_internal_fee: string | null;
-  amount_split_id: string | null;
-  executed_at: Date | null;
-  completed_at: Date | null;
-  failure_reason: string | null;
-  created_at: Date;
+  currencyCode: string;
+  amountSplitId: string | null;
+  executedAt: Date | null;
+  completedAt: Date | null;
+  failureReason: string | null;
+  createdAt: Date;
+};
+
+const TRANSFER_COLUMNS = `id, transfer_type AS "transferType", status, external_id AS "externalId", amount::text AS "amount",
+            currency_code AS "currencyCode", fee_id AS "feeId", fee_amount::text AS "feeAmount", final_internal_fee::text AS "finalInternalFee",
+            amount_split_id AS "amountSplitId", executed_at AS "executedAt", completed_at AS "completedAt", failure_reason AS "failureReason",
+            created_at AS "createdAt"`;
+
+export async function findTransfers(tx: Queryable, requestId: string): Promise<TransferRecord[]> {
+  const rows = await tx.query<TransferRecord>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
+  return withRequestId(rows, 'payrollRequestId', requestId);
 }
 
-const TRANSFER_COLUMNS = `id, transfer_type, status, external_id, amount::text, currency_code, fee_id,
-            fee_amount::text, final_internal_fee::text, amount_split_id, executed_at, completed_at, failure_reason, created_at`;
-
-export async function findTransfers(tx: Queryable, requestId: string): Promise<TransferRow[]> {
-  const rows = await tx.query<TransferRow>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
-  return withRequestId(rows, 'payroll_request_id', requestId);
-}
-
-export async function findTransfer(tx: Queryable, transferId: string): Promise<TransferRow | null> {
-  const rows = await tx.query<TransferRow>(`SELECT payroll_request_id, ${TRANSFER_COLUMNS} FROM transfers WHERE id = $1`, [transferId]);
-  return rows[0] ?? null;
+/** A transfer that must exist (an event about it): a missing one is NOT_FOUND. */
+export async function getTransfer(tx: Queryable, transferId: string): Promise<TransferRecord> {
+  const [transfer] = await tx.query<TransferRecord>(`SELECT payroll_request_id AS "payrollRequestId", ${TRANSFER_COLUMNS} FROM transfers WHERE id = $1`, [
+    transferId,
+  ]);
+  if (!transfer) throw notFound(`Transfer ${transferId} not found`);
+  return transfer;
 }
 
 /** The customer whose request a transfer belongs to, or null: who receives its events. */
 export async function findTransferOwner(tx: Queryable, transferId: string): Promise<string | null> {
-  const [row] = await tx.query<{ customer_id: string }>(
-    'SELECT r.customer_id FROM transfers t JOIN payroll_requests r ON r.id = t.payroll_request_id WHERE t.id = $1',
+  const [row] = await tx.query<{ customerId: string }>(
+    'SELECT r.customer_id AS "customerId" FROM transfers t JOIN payroll_requests r ON r.id = t.payroll_request_id WHERE t.id = $1',
     [transferId],
   );
-  return row?.customer_id ?? null;
+  return row?.customerId ?? null;
 }
 
 /** uuid columns read back in lowercase; the id as given may be in either case. */
@@ -181,33 +195,35 @@ function withRequestId<K extends string, T extends Record<K, string>>(rows: T[],
   return rows;
 }
 
-export interface FxExchangeRow {
+export interface FxExchangeRecord {
   id: string;
-  payroll_request_id: string;
-  from_currency_code: string;
-  to_currency_code: string;
-  from_amount: string;
-  to_amount: string;
-  exchange_rate: string;
-  payout_amount: string;
-  fx_result_amount: string;
-  fee_id: string;
-  fee_amount: string;
-  final_internal_fee: string;
-  recorded_at: Date;
-  created_at: Date;
-  recorded_by_user_id: string;
-  recorded_by_first_name: string;
-  recorded_by_last_name: string;
-  recorded_by_email: string;
+  payrollRequestId: string;
+  fromCurrencyCode: string;
+  toCurrencyCode: string;
+  fromAmount: string;
+  toAmount: string;
+  exchangeRate: string;
+  payoutAmount: string;
+  fxResultAmount: string;
+  feeId: string;
+  feeAmount: string;
+  finalInternalFee: string;
+  recordedAt: Date;
+  createdAt: Date;
+  recordedByUserId: string;
+  recordedByFirstName: string;
+  recordedByLastName: string;
+  recordedByEmail: string;
 }
 
-export async function findFxExchange(tx: Queryable, requestId: string): Promise<FxExchangeRow | null> {
-  const rows = await tx.query<FxExchangeRow>(
-    `SELECT f.id, f.payroll_request_id, f.from_currency_code, f.to_currency_code, f.from_amount::text, f.to_amount::text,
-            f.exchange_rate::text, f.payout_amount::text, f.fx_result_amount::text, f.fee_id, f.fee_amount::text, f.final_internal_fee::text, f.recorded_at, f.created_at,
-            u.id AS recorded_by_user_id, u.first_name AS recorded_by_first_name, u.last_name AS recorded_by_last_name,
-            u.email AS recorded_by_email
+export async function findFxExchange(tx: Queryable, requestId: string): Promise<FxExchangeRecord | null> {
+  const rows = await tx.query<FxExchangeRecord>(
+    `SELECT f.id, f.payroll_request_id AS "payrollRequestId", f.from_currency_code AS "fromCurrencyCode", f.to_currency_code AS "toCurrencyCode",
+            f.from_amount::text AS "fromAmount", f.to_amount::text AS "toAmount", f.exchange_rate::text AS "exchangeRate",
+            f.payout_amount::text AS "payoutAmount", f.fx_result_amount::text AS "fxResultAmount", f.fee_id AS "feeId",
+            f.fee_amount::text AS "feeAmount", f.final_internal_fee::text AS "finalInternalFee", f.recorded_at AS "recordedAt",
+            f.created_at AS "createdAt", u.id AS "recordedByUserId", u.first_name AS "recordedByFirstName",
+            u.last_name AS "recordedByLastName", u.email AS "recordedByEmail"
        FROM fx_exchanges f JOIN users u ON u.id = f.recorded_by_user_id
       WHERE f.payroll_request_id = $1`,
     [requestId],

@@ -82,7 +82,7 @@ async function writePayrollRequestEvent(tx: Queryable, requestId: string, at: Da
 }
 
 export async function transferChanged(tx: Queryable, transferId: string, at: Date): Promise<void> {
-  await notify(tx, await findTransferOwner(tx, transferId), 'transfer.status_changed', at, async () => (await loadTransfer(tx, transferId))!.transfer);
+  await notify(tx, await findTransferOwner(tx, transferId), 'transfer.status_changed', at, () => loadTransfer(tx, transferId));
 }
 
 export async function payoutChanged(tx: Queryable, payoutId: string, at: Date): Promise<void> {

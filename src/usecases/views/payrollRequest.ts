@@ -3,10 +3,10 @@ import { formatAtScale, sourceScaleOf } from '../../domain/minorUnits.js';
 import { Money, sum } from '../../domain/money.js';
 import type { Queryable } from '../../store/db.js';
 import {
-  type AmountSplitRow,
-  type FxExchangeRow,
-  type PayrollRequestRow,
-  type TransferRow,
+  type AmountSplitRecord,
+  type FxExchangeRecord,
+  type PayrollRequestRecord,
+  type TransferRecord,
   findAmountSplits,
   findFxExchange,
   findPayrollRequestRow,
@@ -24,77 +24,83 @@ type PayrollRequest = Schemas['PayrollRequest'];
  * status events) is tested against.
  */
 export async function loadPayrollRequest(tx: Queryable, requestId: string): Promise<PayrollRequest | null> {
-  const row = await findPayrollRequestRow(tx, requestId);
-  if (!row) return null;
+  const request = await findPayrollRequestRow(tx, requestId);
+  if (!request) return null;
   const [splits, transfers, fx] = [await findAmountSplits(tx, requestId), await findTransfers(tx, requestId), await findFxExchange(tx, requestId)];
-  const approvers = row.approval_required ? await findApprovers(tx, row.customer_id, row.created_by_user_id) : [];
-  return { ...toPayrollRequest(row, splits, transfers, fx), approval: approvalOf(row, approvers) };
+  const approvers = request.approvalRequired ? await findApprovers(tx, request.customerId, request.createdByUserId) : [];
+  return { ...toPayrollRequest(request, splits, transfers, fx), approval: approvalOf(request, approvers) };
 }
 
 function toPayrollRequest(
-  row: PayrollRequestRow,
-  splits: AmountSplitRow[],
-  transfers: TransferRow[],
-  fx: FxExchangeRow | null,
+  request: PayrollRequestRecord,
+  splits: AmountSplitRecord[],
+  transfers: TransferRecord[],
+  fx: FxExchangeRecord | null,
 ): Omit<PayrollRequest, 'approval'> {
   const splitById = new Map(splits.map((split) => [split.id, split]));
   return {
-    id: row.id,
-    ...accountCurrencies(row),
-    totalAmount: row.total_amount,
-    status: row.status,
-    estimatedFxRate: row.estimated_fx_rate,
-    estimatedReceivedAmount: row.estimated_received_amount,
-    sourceAmountForExchange: row.source_amount_for_exchange,
-    quotedFxRate: row.quote_rate,
-    quoteExpiresAt: isoOrNull(row.quote_expires_at),
-    quotedByUserId: row.quoted_by_user_id,
-    quotedByUser: row.quoted_by_user_id
-      ? { id: row.quoted_by_user_id, firstName: row.quoted_by_first_name!, lastName: row.quoted_by_last_name!, email: row.quoted_by_email! }
-      : null,
-    quotedAt: isoOrNull(row.quoted_at),
-    quote: quoteOf(row),
-    acceptedByCustomerAt: isoOrNull(row.accepted_by_customer_at),
-    cancellationReason: row.cancellation_reason,
-    failureReason: row.failure_reason,
+    id: request.id,
+    ...accountCurrencies(request),
+    totalAmount: request.totalAmount,
+    status: request.status,
+    estimatedFxRate: request.estimatedFxRate,
+    estimatedReceivedAmount: request.estimatedReceivedAmount,
+    sourceAmountForExchange: request.sourceAmountForExchange,
+    quotedFxRate: request.quoteRate,
+    quoteExpiresAt: isoOrNull(request.quoteExpiresAt),
+    quotedByUserId: request.quotedByUserId,
+    quotedByUser:
+      request.quotedByUserId === null
+        ? null
+        : { id: request.quotedByUserId, firstName: request.quotedByFirstName, lastName: request.quotedByLastName, email: request.quotedByEmail },
+    quotedAt: isoOrNull(request.quotedAt),
+    quote: quoteOf(request),
+    acceptedByCustomerAt: isoOrNull(request.acceptedByCustomerAt),
+    cancellationReason: request.cancellationReason,
+    failureReason: request.failureReason,
     returnedAmount: returnedAmountOf(
       splits.flatMap((split) => (split.returnedSourceCurrencyAmount === null ? [] : [split.returnedSourceCurrencyAmount])),
-      row.source_currency_decimals,
+      request.sourceCurrencyDecimals,
     ),
-    metadata: row.metadata,
+    metadata: request.metadata,
     amountSplitDetails: splits.map(toAmountSplit),
-    transfers: transfers.map((transfer) => toTransfer(transfer, transfer.amount_split_id ? splitById.get(transfer.amount_split_id) : undefined)),
+    transfers: transfers.map((transfer) => toTransfer(transfer, transfer.amountSplitId ? splitById.get(transfer.amountSplitId) : undefined)),
     fxExchange: fx && toFxExchange(fx),
-    customer: { id: row.customer_id, firstName: row.customer_first_name, lastName: row.customer_last_name, company: { legalName: row.company_legal_name } },
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
+    customer: {
+      id: request.customerId,
+      firstName: request.customerFirstName,
+      lastName: request.customerLastName,
+      company: { legalName: request.companyLegalName },
+    },
+    createdAt: request.createdAt.toISOString(),
+    updatedAt: request.updatedAt.toISOString(),
   };
 }
 
 function accountCurrencies(
-  row: PayrollRequestRow,
+  request: PayrollRequestRecord,
 ): Pick<PayrollRequest, 'sourceAccountCurrencyId' | 'sourceAccountCurrency' | 'payrollAccountCurrencyId' | 'payrollAccountCurrency'> {
   return {
-    sourceAccountCurrencyId: row.source_account_currency_id,
+    sourceAccountCurrencyId: request.sourceAccountCurrencyId,
     sourceAccountCurrency: {
-      id: row.source_account_currency_id,
-      accountId: row.source_account_id,
+      id: request.sourceAccountCurrencyId,
+      accountId: request.sourceAccountId,
       currency: {
-        id: row.source_currency_id,
-        currencyCode: row.source_currency_code,
-        currencyName: row.source_currency_name,
-        currencySymbol: row.source_currency_symbol,
-        decimals: row.source_currency_decimals,
+        id: request.sourceCurrencyId,
+        currencyCode: request.sourceCurrencyCode,
+        currencyName: request.sourceCurrencyName,
+        currencySymbol: request.sourceCurrencySymbol,
+        decimals: request.sourceCurrencyDecimals,
       },
-      balance: row.source_balance,
-      available: row.source_available,
-      account: { id: row.source_account_id, accountProvider: row.source_account_provider, customerId: row.source_account_customer_id },
+      balance: request.sourceBalance,
+      available: request.sourceAvailable,
+      account: { id: request.sourceAccountId, accountProvider: request.sourceAccountProvider, customerId: request.sourceAccountCustomerId },
     },
-    payrollAccountCurrencyId: row.payroll_account_currency_id,
+    payrollAccountCurrencyId: request.payrollAccountCurrencyId,
     payrollAccountCurrency: {
-      id: row.payroll_account_currency_id,
-      currency: { currencyCode: row.payroll_currency_code, currencyName: row.payroll_currency_name, decimals: row.payroll_currency_decimals },
-      account: { accountProvider: row.payroll_account_provider },
+      id: request.payrollAccountCurrencyId,
+      currency: { currencyCode: request.payrollCurrencyCode, currencyName: request.payrollCurrencyName, decimals: request.payrollCurrencyDecimals },
+      account: { accountProvider: request.payrollAccountProvider },
     },
   };
 }
@@ -103,31 +109,32 @@ function accountCurrencies(
  * The figures at the quote rate, as the quote stored them (each written at its currency's scale);
  * null before the quote. The fee amount is the locked one; the debited amount what creation took.
  */
-function quoteOf(row: PayrollRequestRow): Schemas['PayrollQuoteFigures'] | null {
-  const { quote_rate: rate, quote_source_amount_for_exchange: forExchange, quote_total_amount: total } = row;
-  if (rate === null || forExchange === null || total === null || row.quote_received_amount === null || row.quote_adjustment_amount === null) return null;
+function quoteOf(request: PayrollRequestRecord): Schemas['PayrollQuoteFigures'] | null {
+  const { quoteRate, quoteSourceAmountForExchange, quoteTotalAmount, quoteReceivedAmount, quoteAdjustmentAmount } = request;
+  if (quoteRate === null || quoteSourceAmountForExchange === null || quoteTotalAmount === null || quoteReceivedAmount === null) return null;
+  if (quoteAdjustmentAmount === null) return null;
   return {
-    exchangeRate: rate,
-    sourceAmountForExchange: forExchange,
-    feeAmount: row.metadata.feeBreakdown.totalFee,
-    totalAmount: total,
-    receivedAmount: row.quote_received_amount,
-    debitedAmount: row.debited_amount,
-    adjustmentAmount: row.quote_adjustment_amount,
+    exchangeRate: quoteRate,
+    sourceAmountForExchange: quoteSourceAmountForExchange,
+    feeAmount: request.metadata.feeBreakdown.totalFee,
+    totalAmount: quoteTotalAmount,
+    receivedAmount: quoteReceivedAmount,
+    debitedAmount: request.debitedAmount,
+    adjustmentAmount: quoteAdjustmentAmount,
   };
 }
 
 /** Four-eyes approval: who may approve (when required), and who approved or rejected and when. */
-function approvalOf(row: PayrollRequestRow, approvers: Schemas['UserSummary'][]): Schemas['PayrollApproval'] {
+function approvalOf(request: PayrollRequestRecord, approvers: Schemas['UserSummary'][]): Schemas['PayrollApproval'] {
   return {
-    required: row.approval_required,
+    required: request.approvalRequired,
     approvers,
-    createdByUserId: row.approval_required ? row.created_by_user_id : null,
-    approvedByUserId: row.approved_by_user_id,
-    approvedAt: isoOrNull(row.approved_at),
-    rejectedByUserId: row.rejected_by_user_id,
-    rejectedAt: isoOrNull(row.rejected_at),
-    rejectionReason: row.rejection_reason,
+    createdByUserId: request.approvalRequired ? request.createdByUserId : null,
+    approvedByUserId: request.approvedByUserId,
+    approvedAt: isoOrNull(request.approvedAt),
+    rejectedByUserId: request.rejectedByUserId,
+    rejectedAt: isoOrNull(request.rejectedAt),
+    rejectionReason: request.rejectionReason,
   };
 }
 
@@ -136,26 +143,26 @@ export function returnedAmountOf(returnedAmounts: readonly string[], sourceDecim
   return formatAtScale(sum(returnedAmounts.map((amount) => new Money(amount))), sourceScaleOf(sourceDecimals));
 }
 
-function toAmountSplit(split: AmountSplitRow): Schemas['AmountSplitDetail'] {
+function toAmountSplit(split: AmountSplitRecord): Schemas['AmountSplitDetail'] {
   return { ...split, createdAt: split.createdAt.toISOString() };
 }
 
-function toFxExchange(fx: FxExchangeRow): Schemas['FxExchange'] {
+function toFxExchange(fx: FxExchangeRecord): Schemas['FxExchange'] {
   return {
     id: fx.id,
-    payrollRequestId: fx.payroll_request_id,
-    fromCurrencyCode: fx.from_currency_code,
-    toCurrencyCode: fx.to_currency_code,
-    fromAmount: fx.from_amount,
-    toAmount: fx.to_amount,
-    exchangeRate: fx.exchange_rate,
-    payoutAmount: fx.payout_amount,
-    fxResultAmount: fx.fx_result_amount,
-    feeDetails: { id: fx.fee_id, amount: fx.fee_amount, finalInternalFee: fx.final_internal_fee },
-    recordedByUserId: fx.recorded_by_user_id,
-    recordedByUser: { id: fx.recorded_by_user_id, firstName: fx.recorded_by_first_name, lastName: fx.recorded_by_last_name, email: fx.recorded_by_email },
-    recordedAt: fx.recorded_at.toISOString(),
-    createdAt: fx.created_at.toISOString(),
+    payrollRequestId: fx.payrollRequestId,
+    fromCurrencyCode: fx.fromCurrencyCode,
+    toCurrencyCode: fx.toCurrencyCode,
+    fromAmount: fx.fromAmount,
+    toAmount: fx.toAmount,
+    exchangeRate: fx.exchangeRate,
+    payoutAmount: fx.payoutAmount,
+    fxResultAmount: fx.fxResultAmount,
+    feeDetails: { id: fx.feeId, amount: fx.feeAmount, finalInternalFee: fx.finalInternalFee },
+    recordedByUserId: fx.recordedByUserId,
+    recordedByUser: { id: fx.recordedByUserId, firstName: fx.recordedByFirstName, lastName: fx.recordedByLastName, email: fx.recordedByEmail },
+    recordedAt: fx.recordedAt.toISOString(),
+    createdAt: fx.createdAt.toISOString(),
   };
 }
 
