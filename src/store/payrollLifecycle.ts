@@ -131,26 +131,45 @@ export async function insertTransfers(tx: Queryable, requestId: string, transfer
   );
 }
 
-export async function transferStatuses(tx: Queryable, requestId: string): Promise<Array<{ transfer_type: TransferType; status: TransferStatus }>> {
-  return tx.query('SELECT transfer_type, status FROM transfers WHERE payroll_request_id = $1 ORDER BY position', [requestId]);
+export async function transferStatuses(tx: Queryable, requestId: string): Promise<Array<{ transferType: TransferType; status: TransferStatus }>> {
+  return tx.query('SELECT transfer_type AS "transferType", status FROM transfers WHERE payroll_request_id = $1 ORDER BY position', [requestId]);
 }
 
 /** A split's figures as the estimate locked them and as the quote made them final (null before the quote). */
 export interface SplitFigures {
   id: string;
-  amount_currency_type: components['schemas']['AmountCurrencyType'];
-  source_currency_amount: string;
+  amountCurrencyType: components['schemas']['AmountCurrencyType'];
+  sourceCurrencyAmount: string;
   amount: string;
-  quoted_source_currency_amount: string | null;
-  quoted_amount: string | null;
+  quotedSourceCurrencyAmount: string | null;
+  quotedAmount: string | null;
 }
 
+/** A split of a quoted request: the quote has set its final figures. */
+export type QuotedSplitFigures = SplitFigures & { quotedSourceCurrencyAmount: string; quotedAmount: string };
+
+/** The request's splits in their order; aliased in SQL, as a request may have 100,000 of them. */
 export async function splitsOf(tx: Queryable, requestId: string): Promise<SplitFigures[]> {
   return tx.query(
-    `SELECT id, amount_currency_type, source_currency_amount::text, amount::text, quoted_source_currency_amount::text, quoted_amount::text
+    `SELECT id, amount_currency_type AS "amountCurrencyType", source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount",
+            quoted_source_currency_amount::text AS "quotedSourceCurrencyAmount", quoted_amount::text AS "quotedAmount"
        FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`,
     [requestId],
   );
+}
+
+/**
+ * The splits of a request the quote has made final (its status says so). A split without its
+ * quoted figures there is a broken invariant, not a caller's mistake.
+ */
+export async function quotedSplitsOf(tx: Queryable, requestId: string): Promise<QuotedSplitFigures[]> {
+  const splits = await splitsOf(tx, requestId);
+  for (const split of splits) {
+    if (split.quotedSourceCurrencyAmount === null || split.quotedAmount === null) {
+      throw new Error(`Split ${split.id} has no quoted figures: requests quoted before migration 005 must be drained before it`);
+    }
+  }
+  return splits as QuotedSplitFigures[];
 }
 
 /** Each split's figures at the quote rate (a re-quote overwrites them), in one statement. */
@@ -197,33 +216,34 @@ export async function insertFxExchange(tx: Queryable, fx: NewFxExchange): Promis
   );
 }
 
-export interface PayrollRequestSummaryRow {
+export interface PayrollRequestSummaryRecord {
   id: string;
   status: PayrollRequestStatus;
-  customer_id: string;
-  source_account_currency_id: string;
-  source_currency_code: string;
-  payroll_account_currency_id: string;
-  payroll_currency_code: string;
-  total_amount: string;
-  estimated_fx_rate: string;
-  estimated_received_amount: string;
-  beneficiary_count: number;
-  created_at: Date;
-  updated_at: Date;
+  customerId: string;
+  sourceAccountCurrencyId: string;
+  sourceCurrencyCode: string;
+  payrollAccountCurrencyId: string;
+  payrollCurrencyCode: string;
+  totalAmount: string;
+  estimatedFxRate: string;
+  estimatedReceivedAmount: string;
+  beneficiaryCount: number;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /** A page of requests, newest first, after the keyset (createdAt, id) of the previous page. */
 export async function listPayrollRequests(
   tx: Queryable,
   filter: { customerId: string | null; status: PayrollRequestStatus | null; after: { createdAt: Date; id: string } | null; limit: number },
-): Promise<PayrollRequestSummaryRow[]> {
-  return tx.query<PayrollRequestSummaryRow>(
-    `SELECT r.id, r.status, r.customer_id, r.source_account_currency_id, sac.currency_code AS source_currency_code,
-            r.payroll_account_currency_id, pac.currency_code AS payroll_currency_code, r.total_amount::text,
-            r.estimated_fx_rate::text, r.estimated_received_amount::text,
-            COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits s WHERE s.payroll_request_id = r.id)) AS beneficiary_count,
-            r.created_at, r.updated_at
+): Promise<PayrollRequestSummaryRecord[]> {
+  return tx.query<PayrollRequestSummaryRecord>(
+    `SELECT r.id, r.status, r.customer_id AS "customerId", r.source_account_currency_id AS "sourceAccountCurrencyId",
+            sac.currency_code AS "sourceCurrencyCode", r.payroll_account_currency_id AS "payrollAccountCurrencyId",
+            pac.currency_code AS "payrollCurrencyCode", r.total_amount::text AS "totalAmount",
+            r.estimated_fx_rate::text AS "estimatedFxRate", r.estimated_received_amount::text AS "estimatedReceivedAmount",
+            COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits s WHERE s.payroll_request_id = r.id)) AS "beneficiaryCount",
+            r.created_at AS "createdAt", r.updated_at AS "updatedAt"
        FROM payroll_requests r
        JOIN account_currencies sac ON sac.id = r.source_account_currency_id
        JOIN account_currencies pac ON pac.id = r.payroll_account_currency_id

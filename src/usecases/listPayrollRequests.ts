@@ -38,5 +38,5 @@ async function listPage(deps: UseCaseDeps, customerId: string | null, query: Lis
   const rows = await deps.db.transaction((tx) => listRows(tx, { customerId, status, after, limit: limit + 1 }));
   const items = rows.slice(0, limit).map(toPayrollRequestSummary);
   const last = rows.length > limit ? rows[limit - 1] : undefined;
-  return { items, nextCursor: last ? requestCursor.encode({ createdAt: last.created_at, id: last.id }, status) : null };
+  return { items, nextCursor: last ? requestCursor.encode({ createdAt: last.createdAt, id: last.id }, status) : null };
 }

@@ -3,7 +3,7 @@ import type { LockedFees, PayrollLedger } from '../domain/journalEntries.js';
 import { type SettlementScales, settlementScales } from '../domain/minorUnits.js';
 import { Money } from '../domain/money.js';
 import type { QuotedSplit } from '../domain/settlement.js';
-import type { SplitFigures } from '../store/payrollLifecycle.js';
+import type { QuotedSplitFigures } from '../store/payrollLifecycle.js';
 import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
 
 /** What the settlement rules need of a locked payroll request: its two ledger accounts, scales, fees and quoted splits. */
@@ -39,10 +39,7 @@ export function lockedFeesOf(request: Pick<LockedPayrollRequest, 'metadata'>): L
 
 export const requestRefs = (request: Pick<LockedPayrollRequest, 'id'>): JournalRefs => ({ payrollRequestId: request.id });
 
-/** A split's final figures; every split of an accepted request has them (the quote wrote them). */
-export function quotedSplitOf(split: SplitFigures): QuotedSplit {
-  if (split.quoted_source_currency_amount === null || split.quoted_amount === null) {
-    throw new Error(`Split ${split.id} has no quoted figures: requests quoted before migration 005 must be drained before it`);
-  }
-  return { quotedSourceCurrencyAmount: new Money(split.quoted_source_currency_amount), quotedAmount: new Money(split.quoted_amount) };
+/** A split's final figures, as the quote wrote them. */
+export function quotedSplitOf(split: QuotedSplitFigures): QuotedSplit {
+  return { quotedSourceCurrencyAmount: new Money(split.quotedSourceCurrencyAmount), quotedAmount: new Money(split.quotedAmount) };
 }

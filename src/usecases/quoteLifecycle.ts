@@ -87,8 +87,8 @@ async function quoteSplits(tx: Queryable, request: LockedPayrollRequest, rate: M
   const splits = await splitsOf(tx, request.id);
   const figures = quoteFigures({
     splits: splits.map((split) => ({
-      amountCurrencyType: split.amount_currency_type,
-      sourceCurrencyAmount: new Money(split.source_currency_amount),
+      amountCurrencyType: split.amountCurrencyType,
+      sourceCurrencyAmount: new Money(split.sourceCurrencyAmount),
       amount: new Money(split.amount),
     })),
     quoteRate: rate,

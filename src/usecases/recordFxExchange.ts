@@ -12,7 +12,7 @@ import { metrics } from '../observability/telemetry.js';
 import { postJournalEntry } from '../store/ledger.js';
 import { insertPayoutBatch } from '../store/payoutBatches.js';
 import type { Queryable } from '../store/db.js';
-import { type SplitFigures, insertFxExchange, insertTransfers, splitsOf, transferStatuses } from '../store/payrollLifecycle.js';
+import { type QuotedSplitFigures, insertFxExchange, insertTransfers, quotedSplitsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, quotedRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChangeAnswered } from './events.js';
@@ -44,7 +44,7 @@ export async function recordFxExchange(
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'recordFxExchange');
     const transfers = await transferStatuses(tx, requestId);
-    const completed = (type: TransferType) => transfers.some((transfer) => transfer.transfer_type === type && transfer.status === 'COMPLETED');
+    const completed = (type: TransferType) => transfers.some((transfer) => transfer.transferType === type && transfer.status === 'COMPLETED');
     if (!completed('PROCESSOR_INTERNAL_DEBIT') || !completed('PROCESSOR_TO_BANK')) {
       throw new DomainError(
         'INVALID_STATE',
@@ -54,7 +54,7 @@ export async function recordFxExchange(
     const tolerance = deps.config.fxRecordToleranceBps ?? DEFAULT_FX_RECORD_TOLERANCE_BPS;
     assertFxRecordRate(rate, new Money(quotedRequest(request).quoteRate), tolerance, sameCurrency(request));
     const scales = scalesOf(request);
-    const splits = await splitsOf(tx, requestId);
+    const splits = await quotedSplitsOf(tx, requestId);
     const fx = fxRecordFigures(new Money(request.sourceAmountForExchange), rate, scales.payroll, splits.map(quotedSplitOf));
     const spreadFee = request.metadata.feeBreakdown.spreadFee;
     const result = fxResultView(fx, scales);
@@ -82,7 +82,7 @@ export async function recordFxExchange(
  * in the source currency, in the fee breakdown; the payouts carry no fee of their own. They go to
  * the bank as one batch, recorded here before the bank hears of it.
  */
-async function createPayouts(tx: Queryable, request: LockedPayrollRequest, splits: readonly SplitFigures[], now: Date): Promise<void> {
+async function createPayouts(tx: Queryable, request: LockedPayrollRequest, splits: readonly QuotedSplitFigures[], now: Date): Promise<void> {
   const batchId = randomUUID();
   await insertPayoutBatch(tx, { id: batchId, requestId: request.id, currencyCode: request.payrollCurrencyCode, itemCount: splits.length, at: now });
   await insertTransfers(
@@ -91,7 +91,7 @@ async function createPayouts(tx: Queryable, request: LockedPayrollRequest, split
     splits.map((split) => ({
       id: randomUUID(),
       transferType: 'BANK_TO_BENEFICIARY' as const,
-      amount: split.quoted_amount!,
+      amount: split.quotedAmount,
       currencyCode: request.payrollCurrencyCode,
       amountSplitId: split.id,
     })),
