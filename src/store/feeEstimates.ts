@@ -82,17 +82,17 @@ export async function insertPayrollFeeEstimateIfCurrent(
 }
 
 export interface LockedPayrollFeeEstimate {
-  fee_hash: string;
-  customer_id: string;
-  source_account_currency_id: string;
-  payroll_account_currency_id: string;
+  feeHash: string;
+  customerId: string;
+  sourceAccountCurrencyId: string;
+  payrollAccountCurrencyId: string;
   entries: LockedEstimateEntry[];
-  fee_breakdown: components['schemas']['FeeBreakdown'];
-  source_currency_amount: string;
-  fee_amount: string;
-  total_amount: string;
-  estimated_received_amount: string;
-  expires_at: Date;
+  feeBreakdown: components['schemas']['FeeBreakdown'];
+  sourceCurrencyAmount: string;
+  feeAmount: string;
+  totalAmount: string;
+  estimatedReceivedAmount: string;
+  expiresAt: Date;
 }
 
 export type ConsumeResult =
@@ -108,19 +108,21 @@ export async function consumePayrollFeeEstimate(tx: Queryable, feeHash: string, 
   const consumed = await tx.query<LockedPayrollFeeEstimate>(
     `UPDATE payroll_fee_estimates SET consumed_at = $3, consumed_by_request_id = $4
       WHERE fee_hash = $1 AND customer_id = $2 AND consumed_at IS NULL AND expires_at > $3
-      RETURNING fee_hash, customer_id, source_account_currency_id, payroll_account_currency_id, entries, fee_breakdown,
-                source_currency_amount::text, fee_amount::text, total_amount::text, estimated_received_amount::text, expires_at`,
+      RETURNING fee_hash AS "feeHash", customer_id AS "customerId", source_account_currency_id AS "sourceAccountCurrencyId",
+                payroll_account_currency_id AS "payrollAccountCurrencyId", entries, fee_breakdown AS "feeBreakdown",
+                source_currency_amount::text AS "sourceCurrencyAmount", fee_amount::text AS "feeAmount", total_amount::text AS "totalAmount",
+                estimated_received_amount::text AS "estimatedReceivedAmount", expires_at AS "expiresAt"`,
     [feeHash, customerId, now, requestId],
   );
   if (consumed[0]) return { ok: true, estimate: consumed[0] };
-  const rows = await tx.query<{ consumed_at: Date | null; expires_at: Date }>(
-    'SELECT consumed_at, expires_at FROM payroll_fee_estimates WHERE fee_hash = $1 AND customer_id = $2',
+  const rows = await tx.query<{ consumedAt: Date | null; expiresAt: Date }>(
+    'SELECT consumed_at AS "consumedAt", expires_at AS "expiresAt" FROM payroll_fee_estimates WHERE fee_hash = $1 AND customer_id = $2',
     [feeHash, customerId],
   );
   const row = rows[0];
   if (!row) return { ok: false, reason: 'NOT_FOUND' };
-  if (row.consumed_at) return { ok: false, reason: 'ALREADY_USED' };
-  return { ok: false, reason: 'EXPIRED', expiresAt: row.expires_at };
+  if (row.consumedAt) return { ok: false, reason: 'ALREADY_USED' };
+  return { ok: false, reason: 'EXPIRED', expiresAt: row.expiresAt };
 }
 
 export interface PayoutFeeEstimateRecord {
@@ -154,38 +156,29 @@ export async function insertPayoutFeeEstimate(tx: Queryable, record: PayoutFeeEs
   );
 }
 
-interface LockedPayoutFeeEstimate {
-  id: string;
-  customer_id: string;
-  account_id: string;
-  beneficiary_id: string;
-  currency_code: string;
-  amount: string;
-  fee: string;
-  internal_fee: string;
-  total_fee: string;
-  total_amount: string;
-  expires_at: Date;
-}
+/** A consumed payout estimate: the figures the payout is made of. */
+type LockedPayoutFeeEstimate = Pick<
+  PayoutFeeEstimateRecord,
+  'id' | 'customerId' | 'accountId' | 'beneficiaryId' | 'currencyCode' | 'amount' | 'fee' | 'internalFee' | 'totalFee' | 'totalAmount'
+> & { expiresAt: Date; ruleSet: boolean; isEstimateAvailable: boolean };
 
-export type ConsumePayoutResult =
-  | { ok: true; estimate: LockedPayoutFeeEstimate & { rule_set: boolean; estimate_available: boolean } }
-  | { ok: false; reason: 'NOT_FOUND' | 'ALREADY_USED' | 'EXPIRED' };
+export type ConsumePayoutResult = { ok: true; estimate: LockedPayoutFeeEstimate } | { ok: false; reason: 'NOT_FOUND' | 'ALREADY_USED' | 'EXPIRED' };
 
 /** Consumes a payout estimate once: the same single conditional UPDATE as the payroll feeHash. */
 export async function consumePayoutFeeEstimate(tx: Queryable, estimateId: string, customerId: string, now: Date): Promise<ConsumePayoutResult> {
-  const consumed = await tx.query<LockedPayoutFeeEstimate & { rule_set: boolean; estimate_available: boolean }>(
+  const consumed = await tx.query<LockedPayoutFeeEstimate>(
     `UPDATE payout_fee_estimates SET consumed_at = $3
       WHERE id = $1 AND customer_id = $2 AND consumed_at IS NULL AND expires_at > $3
-      RETURNING id, customer_id, account_id, beneficiary_id, currency_code, amount::text, fee::text, internal_fee::text,
-                total_fee::text, total_amount::text, expires_at, rule_set, estimate_available`,
+      RETURNING id, customer_id AS "customerId", account_id AS "accountId", beneficiary_id AS "beneficiaryId", currency_code AS "currencyCode",
+                amount::text AS "amount", fee::text AS "fee", internal_fee::text AS "internalFee", total_fee::text AS "totalFee",
+                total_amount::text AS "totalAmount", expires_at AS "expiresAt", rule_set AS "ruleSet", estimate_available AS "isEstimateAvailable"`,
     [estimateId, customerId, now],
   );
   if (consumed[0]) return { ok: true, estimate: consumed[0] };
-  const rows = await tx.query<{ consumed_at: Date | null }>('SELECT consumed_at FROM payout_fee_estimates WHERE id = $1 AND customer_id = $2', [
+  const rows = await tx.query<{ consumedAt: Date | null }>('SELECT consumed_at AS "consumedAt" FROM payout_fee_estimates WHERE id = $1 AND customer_id = $2', [
     estimateId,
     customerId,
   ]);
   if (!rows[0]) return { ok: false, reason: 'NOT_FOUND' };
-  return { ok: false, reason: rows[0].consumed_at ? 'ALREADY_USED' : 'EXPIRED' };
+  return { ok: false, reason: rows[0].consumedAt ? 'ALREADY_USED' : 'EXPIRED' };
 }

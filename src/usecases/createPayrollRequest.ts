@@ -37,19 +37,19 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       locked.map((entry) => entry.beneficiaryId),
     );
 
-    const breakdown = estimate.fee_breakdown;
+    const breakdown = estimate.feeBreakdown;
     const approvalRequired = await customerRequiresApproval(tx, customerId);
     await insertPayrollRequest(tx, {
       id: requestId,
       customerId,
-      sourceAccountCurrencyId: estimate.source_account_currency_id,
-      payrollAccountCurrencyId: estimate.payroll_account_currency_id,
-      totalAmount: estimate.total_amount,
+      sourceAccountCurrencyId: estimate.sourceAccountCurrencyId,
+      payrollAccountCurrencyId: estimate.payrollAccountCurrencyId,
+      totalAmount: estimate.totalAmount,
       estimatedFxRate: breakdown.exchangeRate,
-      estimatedReceivedAmount: estimate.estimated_received_amount,
-      sourceAmountForExchange: estimate.source_currency_amount,
+      estimatedReceivedAmount: estimate.estimatedReceivedAmount,
+      sourceAmountForExchange: estimate.sourceCurrencyAmount,
       feeBreakdown: breakdown,
-      feeHash: estimate.fee_hash,
+      feeHash: estimate.feeHash,
       createdByUserId: caller.userId,
       approvalRequired,
       at: now,
@@ -69,12 +69,12 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     // A shortfall rolls everything back; a request awaiting approval is debited when approved.
     if (!approvalRequired) {
       const ledger = {
-        sourceAccountCurrencyId: estimate.source_account_currency_id,
+        sourceAccountCurrencyId: estimate.sourceAccountCurrencyId,
         sourceCurrency: breakdown.feeCurrencyCode,
-        payrollAccountCurrencyId: estimate.payroll_account_currency_id,
+        payrollAccountCurrencyId: estimate.payrollAccountCurrencyId,
         payrollCurrency: breakdown.payrollCurrencyCode,
       };
-      await debitPayrollTotal(tx, ledger, new Money(estimate.total_amount), requestId, now);
+      await debitPayrollTotal(tx, ledger, new Money(estimate.totalAmount), requestId, now);
     }
     return payrollRequestChangedAnswered(tx, requestId, now);
   });
@@ -85,8 +85,8 @@ function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEs
   const locked = estimate.entries;
   const mismatch = (field: string, entryIndex?: number) =>
     new DomainError('FEE_HASH_MISMATCH', `${field} differs from the estimate locked by this feeHash`, { field, entryIndex });
-  if (body.sourceAccountCurrencyId.toLowerCase() !== estimate.source_account_currency_id) throw mismatch('sourceAccountCurrencyId');
-  if (body.payrollAccountCurrencyId.toLowerCase() !== estimate.payroll_account_currency_id) throw mismatch('payrollAccountCurrencyId');
+  if (body.sourceAccountCurrencyId.toLowerCase() !== estimate.sourceAccountCurrencyId) throw mismatch('sourceAccountCurrencyId');
+  if (body.payrollAccountCurrencyId.toLowerCase() !== estimate.payrollAccountCurrencyId) throw mismatch('payrollAccountCurrencyId');
   if (body.amountSplitDetails.length !== locked.length) {
     throw new DomainError(
       'FEE_HASH_MISMATCH',

@@ -41,14 +41,14 @@ export async function createPayout(
     const estimate = await consumeEstimate(tx, estimateId, customerId, now);
     // The signature covers the figures, not whose estimate the id names: compare the stored one.
     assertPayoutMatchesEstimate(
-      { accountId: estimate.account_id, currencyCode: estimate.currency_code, beneficiaryId: estimate.beneficiary_id, amount: estimate.amount },
+      { accountId: estimate.accountId, currencyCode: estimate.currencyCode, beneficiaryId: estimate.beneficiaryId, amount: estimate.amount },
       { accountId: account.id, currencyCode: body.currency, beneficiaryId: body.beneficiaryId, amount: body.amount },
     );
-    if (!estimate.estimate_available) {
-      throw new DomainError('FEE_ESTIMATE_UNAVAILABLE', `No payout fee schedule covers ${estimate.currency_code} for this account; no payout can be made`);
+    if (!estimate.isEstimateAvailable) {
+      throw new DomainError('FEE_ESTIMATE_UNAVAILABLE', `No payout fee schedule covers ${estimate.currencyCode} for this account; no payout can be made`);
     }
-    const accountCurrencyId = (await findAccountCurrencyOf(tx, account.id, estimate.currency_code))!;
-    const decimals = (await findCurrency(tx, estimate.currency_code))!.decimals;
+    const accountCurrencyId = (await findAccountCurrencyOf(tx, account.id, estimate.currencyCode))!;
+    const decimals = (await findCurrency(tx, estimate.currencyCode))!.decimals;
     const payoutId = randomUUID();
     const amount = (value: string) => formatAmount(new Money(value), decimals);
     await insertPayout(tx, {
@@ -56,25 +56,25 @@ export async function createPayout(
       customerId,
       accountId: account.id,
       accountCurrencyId,
-      beneficiaryId: estimate.beneficiary_id,
+      beneficiaryId: estimate.beneficiaryId,
       feeEstimateId: estimate.id,
-      currencyCode: estimate.currency_code,
+      currencyCode: estimate.currencyCode,
       amount: amount(estimate.amount),
       fee: amount(estimate.fee),
-      internalFee: amount(estimate.internal_fee),
-      totalFee: amount(estimate.total_fee),
-      totalAmount: amount(estimate.total_amount),
+      internalFee: amount(estimate.internalFee),
+      totalFee: amount(estimate.totalFee),
+      totalAmount: amount(estimate.totalAmount),
       at: now,
     });
     // available ≥ the total (amount and fees), then the total is held on the bank leg until the outcome.
     const debited = {
       accountCurrencyId,
-      currency: estimate.currency_code,
+      currency: estimate.currencyCode,
       amount: new Money(estimate.amount),
       fee: new Money(estimate.fee),
-      internalFee: new Money(estimate.internal_fee),
+      internalFee: new Money(estimate.internalFee),
     };
-    await debitWithin(tx, accountCurrencyId, new Money(estimate.total_amount), singlePayoutDebited(debited, { payoutId }), now);
+    await debitWithin(tx, accountCurrencyId, new Money(estimate.totalAmount), singlePayoutDebited(debited, { payoutId }), now);
     await payoutChanged(tx, payoutId, now);
     return toPayout((await findPayout(tx, payoutId))!);
   });
