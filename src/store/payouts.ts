@@ -1,4 +1,5 @@
 import type { components } from '../../generated/api.js';
+import { notFound } from '../domain/errors.js';
 import type { TransferStatus } from '../domain/transfers.js';
 import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
@@ -30,40 +31,51 @@ export async function insertPayout(tx: Queryable, payout: NewPayout): Promise<vo
   );
 }
 
-export interface PayoutRow {
+export interface PayoutRecord {
   id: string;
-  customer_id: string;
-  account_id: string;
-  account_currency_id: string;
-  beneficiary_id: string;
-  beneficiary_snapshot: components['schemas']['Payout']['beneficiarySnapshot'];
-  currency_code: string;
+  customerId: string;
+  accountId: string;
+  accountCurrencyId: string;
+  beneficiaryId: string;
+  beneficiarySnapshot: components['schemas']['Payout']['beneficiarySnapshot'];
+  currencyCode: string;
   amount: string;
   fee: string;
-  internal_fee: string;
-  total_fee: string;
-  total_amount: string;
+  internalFee: string;
+  totalFee: string;
+  totalAmount: string;
   status: TransferStatus;
-  external_id: string | null;
-  failure_reason: string | null;
-  executed_at: Date | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+  externalId: string | null;
+  failureReason: string | null;
+  executedAt: Date | null;
+  completedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-export async function findPayout(tx: Queryable, payoutId: string): Promise<PayoutRow | null> {
-  const rows = await tx.query<PayoutRow>(
-    `SELECT id, customer_id, account_id, account_currency_id, beneficiary_id, beneficiary_snapshot, currency_code, amount::text,
-            fee::text, internal_fee::text, total_fee::text, total_amount::text, status, external_id, failure_reason, executed_at,
-            completed_at, created_at, updated_at
+export async function findPayout(tx: Queryable, payoutId: string): Promise<PayoutRecord | null> {
+  const rows = await tx.query<PayoutRecord>(
+    `SELECT id, customer_id AS "customerId", account_id AS "accountId", account_currency_id AS "accountCurrencyId",
+            beneficiary_id AS "beneficiaryId", beneficiary_snapshot AS "beneficiarySnapshot", currency_code AS "currencyCode",
+            amount::text AS "amount", fee::text AS "fee", internal_fee::text AS "internalFee", total_fee::text AS "totalFee",
+            total_amount::text AS "totalAmount", status, external_id AS "externalId", failure_reason AS "failureReason",
+            executed_at AS "executedAt", completed_at AS "completedAt", created_at AS "createdAt", updated_at AS "updatedAt"
        FROM payouts WHERE id = $1`,
     [payoutId],
   );
   return rows[0] ?? null;
 }
 
-export async function findAccountCurrencyOf(tx: Queryable, accountId: string, currencyCode: string): Promise<string | null> {
+/** The same, for a payout that must exist (one just written): a missing one is NOT_FOUND. */
+export async function getPayout(tx: Queryable, payoutId: string): Promise<PayoutRecord> {
+  const payout = await findPayout(tx, payoutId);
+  if (!payout) throw notFound(`Payout ${payoutId} not found`);
+  return payout;
+}
+
+/** The account's currency with this code, which must exist (the account holds the currency): a missing one is NOT_FOUND. */
+export async function getAccountCurrencyOf(tx: Queryable, accountId: string, currencyCode: string): Promise<string> {
   const rows = await tx.query<{ id: string }>('SELECT id FROM account_currencies WHERE account_id = $1 AND currency_code = $2', [accountId, currencyCode]);
-  return rows[0]?.id ?? null;
+  if (!rows[0]) throw notFound(`Account ${accountId} has no ${currencyCode} account currency`);
+  return rows[0].id;
 }

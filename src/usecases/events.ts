@@ -87,7 +87,7 @@ export async function transferChanged(tx: Queryable, transferId: string, at: Dat
 
 export async function payoutChanged(tx: Queryable, payoutId: string, at: Date): Promise<void> {
   const payout = await findPayout(tx, payoutId);
-  await notify(tx, payout?.customer_id ?? null, 'payout.status_changed', at, async () => toPayout(payout!));
+  if (payout) await notify(tx, payout.customerId, 'payout.status_changed', at, async () => toPayout(payout));
 }
 
 async function notify(

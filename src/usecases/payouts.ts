@@ -8,7 +8,7 @@ import { assertPayoutMatchesEstimate } from '../domain/payoutEstimateMatch.js';
 import type { Queryable } from '../store/db.js';
 import { consumePayoutFeeEstimate } from '../store/feeEstimates.js';
 import { debitWithin } from '../store/ledger.js';
-import { findAccountCurrencyOf, findPayout, insertPayout } from '../store/payouts.js';
+import { findPayout, getAccountCurrencyOf, getPayout as getPayoutRecord, insertPayout } from '../store/payouts.js';
 import { findAccount, findCurrency } from '../store/referenceData.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
@@ -47,7 +47,7 @@ export async function createPayout(
     if (!estimate.isEstimateAvailable) {
       throw new DomainError('FEE_ESTIMATE_UNAVAILABLE', `No payout fee schedule covers ${estimate.currencyCode} for this account; no payout can be made`);
     }
-    const accountCurrencyId = (await findAccountCurrencyOf(tx, account.id, estimate.currencyCode))!;
+    const accountCurrencyId = await getAccountCurrencyOf(tx, account.id, estimate.currencyCode);
     const decimals = (await findCurrency(tx, estimate.currencyCode))!.decimals;
     const payoutId = randomUUID();
     const amount = (value: string) => formatAmount(new Money(value), decimals);
@@ -76,7 +76,7 @@ export async function createPayout(
     };
     await debitWithin(tx, accountCurrencyId, new Money(estimate.totalAmount), singlePayoutDebited(debited, { payoutId }), now);
     await payoutChanged(tx, payoutId, now);
-    return toPayout((await findPayout(tx, payoutId))!);
+    return toPayout(await getPayoutRecord(tx, payoutId));
   });
 }
 
@@ -108,7 +108,7 @@ export async function getPayout(deps: UseCaseDeps, caller: Principal, accountId:
   const customerId = requireCustomer(caller);
   return deps.db.transaction(async (tx: Queryable) => {
     const payout = await findPayout(tx, payoutId);
-    if (!payout || payout.customer_id !== customerId || payout.account_id !== accountId.toLowerCase()) throw notFound(`Payout ${payoutId} not found`);
+    if (!payout || payout.customerId !== customerId || payout.accountId !== accountId.toLowerCase()) throw notFound(`Payout ${payoutId} not found`);
     return toPayout(payout);
   });
 }

@@ -68,11 +68,11 @@ export async function postSinglePayoutSettled(tx: Queryable, payoutId: string, o
   const row = await findPayout(tx, payoutId);
   if (!row) throw new Error(`Payout ${payoutId} vanished while settling`);
   const payout: SinglePayout = {
-    accountCurrencyId: row.account_currency_id,
-    currency: row.currency_code,
+    accountCurrencyId: row.accountCurrencyId,
+    currency: row.currencyCode,
     amount: new Money(row.amount),
     fee: new Money(row.fee),
-    internalFee: new Money(row.internal_fee),
+    internalFee: new Money(row.internalFee),
   };
   const refs = { payoutId };
   await postJournalEntry(tx, outcome === 'COMPLETED' ? singlePayoutSent(payout, refs) : singlePayoutRefunded(payout, refs), at);
