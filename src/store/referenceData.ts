@@ -1,46 +1,57 @@
+import { notFound } from '../domain/errors.js';
 import type { Queryable } from './db.js';
 
 /** Reads of the reference data loaded from the world file. Amounts stay exact strings. */
 
-export interface UserRow {
+export interface UserRecord {
   id: string;
   role: 'customer' | 'admin';
-  customer_id: string | null;
+  customerId: string | null;
 }
 
-export async function findUser(tx: Queryable, userId: string): Promise<UserRow | null> {
-  const rows = await tx.query<UserRow>('SELECT id, role, customer_id FROM users WHERE id = $1', [userId]);
+const USER_COLUMNS = 'id, role, customer_id AS "customerId"';
+
+export async function findUser(tx: Queryable, userId: string): Promise<UserRecord | null> {
+  const rows = await tx.query<UserRecord>(`SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [userId]);
   return rows[0] ?? null;
 }
 
 /** The users with this email address, compared case-insensitively (the column is not unique). */
-export async function findUsersByEmail(tx: Queryable, email: string): Promise<UserRow[]> {
-  return tx.query<UserRow>('SELECT id, role, customer_id FROM users WHERE lower(email) = lower($1) ORDER BY id', [email]);
+export async function findUsersByEmail(tx: Queryable, email: string): Promise<UserRecord[]> {
+  return tx.query<UserRecord>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1) ORDER BY id`, [email]);
 }
 
-export interface CurrencyRow {
+export interface CurrencyRecord {
   code: string;
   decimals: number;
 }
 
-export async function findCurrency(tx: Queryable, code: string): Promise<CurrencyRow | null> {
-  const rows = await tx.query<CurrencyRow>('SELECT code, decimals FROM currencies WHERE code = $1', [code]);
+export async function findCurrency(tx: Queryable, code: string): Promise<CurrencyRecord | null> {
+  const rows = await tx.query<CurrencyRecord>('SELECT code, decimals FROM currencies WHERE code = $1', [code]);
   return rows[0] ?? null;
 }
 
-export interface AccountCurrencyRow {
+/** The same, for a currency that must exist (one an account holds): a missing one is NOT_FOUND. */
+export async function getCurrency(tx: Queryable, code: string): Promise<CurrencyRecord> {
+  const currency = await findCurrency(tx, code);
+  if (!currency) throw notFound(`Currency ${code} not found`);
+  return currency;
+}
+
+/** An account currency as a payroll estimate reads it. */
+export interface EstimateAccountCurrency {
   id: string;
-  account_id: string;
+  accountId: string;
   /** null for the platform's partner-bank accounts. */
-  customer_id: string | null;
-  account_provider: string;
-  currency_code: string;
+  customerId: string | null;
+  accountProvider: string;
+  currencyCode: string;
   decimals: number;
 }
 
 export interface EstimateReferenceData {
-  source: AccountCurrencyRow | null;
-  payroll: AccountCurrencyRow | null;
+  source: EstimateAccountCurrency | null;
+  payroll: EstimateAccountCurrency | null;
   /** The customer's fee-profile spread; null without a profile. */
   spreadBips: number | null;
   /** The payroll currency's fixed bank fee per beneficiary (exact string); null when it has none. */
@@ -60,10 +71,11 @@ export async function findEstimateReferenceData(
   sourceAccountCurrencyId: string,
   payrollAccountCurrencyId: string,
 ): Promise<EstimateReferenceData> {
-  const rows = await tx.query<AccountCurrencyRow & { spread_bips: number | null; bank_fee_per_beneficiary: string | null; reference_version: string }>(
-    `SELECT (SELECT version::text FROM reference_version) AS reference_version, ac.id, ac.account_id, a.customer_id, a.account_provider, ac.currency_code, c.decimals,
-            (SELECT spread_bips FROM customers WHERE id = $1) AS spread_bips,
-            (SELECT per_beneficiary::text FROM bank_fees WHERE currency_code = ac.currency_code) AS bank_fee_per_beneficiary
+  const rows = await tx.query<EstimateAccountCurrency & { spreadBips: number | null; bankFeePerBeneficiary: string | null; referenceVersion: string }>(
+    `SELECT (SELECT version::text FROM reference_version) AS "referenceVersion", ac.id, ac.account_id AS "accountId", a.customer_id AS "customerId",
+            a.account_provider AS "accountProvider", ac.currency_code AS "currencyCode", c.decimals,
+            (SELECT spread_bips FROM customers WHERE id = $1) AS "spreadBips",
+            (SELECT per_beneficiary::text FROM bank_fees WHERE currency_code = ac.currency_code) AS "bankFeePerBeneficiary"
        FROM account_currencies ac
        JOIN accounts a ON a.id = ac.account_id
        JOIN currencies c ON c.code = ac.currency_code
@@ -71,32 +83,29 @@ export async function findEstimateReferenceData(
     [customerId, sourceAccountCurrencyId, payrollAccountCurrencyId],
   );
   const byId = new Map(
-    rows.map(({ spread_bips: _spread, bank_fee_per_beneficiary: _fee, reference_version: _version, ...accountCurrency }) => [
-      accountCurrency.id,
-      accountCurrency,
-    ]),
+    rows.map(({ spreadBips: _spread, bankFeePerBeneficiary: _fee, referenceVersion: _version, ...accountCurrency }) => [accountCurrency.id, accountCurrency]),
   );
   const payrollRow = rows.find((row) => row.id === payrollAccountCurrencyId.toLowerCase());
   return {
     source: byId.get(sourceAccountCurrencyId.toLowerCase()) ?? null,
     payroll: byId.get(payrollAccountCurrencyId.toLowerCase()) ?? null,
-    spreadBips: rows[0]?.spread_bips ?? null,
-    bankFeePerBeneficiary: payrollRow?.bank_fee_per_beneficiary ?? null,
-    referenceVersion: rows[0]?.reference_version ?? null,
+    spreadBips: rows[0]?.spreadBips ?? null,
+    bankFeePerBeneficiary: payrollRow?.bankFeePerBeneficiary ?? null,
+    referenceVersion: rows[0]?.referenceVersion ?? null,
   };
 }
 
-export interface AccountRow {
+export interface AccountRecord {
   id: string;
-  customer_id: string | null;
-  account_provider: string;
-  currency_codes: string[];
+  customerId: string | null;
+  accountProvider: string;
+  currencyCodes: string[];
 }
 
-export async function findAccount(tx: Queryable, accountId: string): Promise<AccountRow | null> {
-  const rows = await tx.query<AccountRow>(
-    `SELECT a.id, a.customer_id, a.account_provider,
-            COALESCE(array_agg(ac.currency_code ORDER BY ac.currency_code) FILTER (WHERE ac.id IS NOT NULL), '{}') AS currency_codes
+export async function findAccount(tx: Queryable, accountId: string): Promise<AccountRecord | null> {
+  const rows = await tx.query<AccountRecord>(
+    `SELECT a.id, a.customer_id AS "customerId", a.account_provider AS "accountProvider",
+            COALESCE(array_agg(ac.currency_code ORDER BY ac.currency_code) FILTER (WHERE ac.id IS NOT NULL), '{}') AS "currencyCodes"
        FROM accounts a LEFT JOIN account_currencies ac ON ac.account_id = a.id
       WHERE a.id = $1
       GROUP BY a.id`,
@@ -105,15 +114,18 @@ export async function findAccount(tx: Queryable, accountId: string): Promise<Acc
   return rows[0] ?? null;
 }
 
-export interface BeneficiaryRow {
+export interface BeneficiaryStatus {
   id: string;
-  customer_id: string;
+  customerId: string;
   active: boolean;
 }
 
 /** The caller's beneficiaries among `ids`, in one query whatever the count. */
-export async function findBeneficiaries(tx: Queryable, customerId: string, ids: readonly string[]): Promise<BeneficiaryRow[]> {
-  return tx.query<BeneficiaryRow>('SELECT id, customer_id, active FROM beneficiaries WHERE customer_id = $1 AND id = ANY($2::uuid[])', [customerId, ids]);
+export async function findBeneficiaries(tx: Queryable, customerId: string, ids: readonly string[]): Promise<BeneficiaryStatus[]> {
+  return tx.query<BeneficiaryStatus>('SELECT id, customer_id AS "customerId", active FROM beneficiaries WHERE customer_id = $1 AND id = ANY($2::uuid[])', [
+    customerId,
+    ids,
+  ]);
 }
 
 /** The caller's beneficiaries with one of `ids` or one of `references` (a payroll CSV file names them so). */

@@ -7,7 +7,7 @@ import { Money, formatExact } from '../domain/money.js';
 import { type PayoutFeeFigures, checkPayoutAmount, computePayoutFees } from '../domain/payoutFees.js';
 import { parseFeeSchedule } from '../domain/payrollFees.js';
 import { insertPayoutFeeEstimate } from '../store/feeEstimates.js';
-import { findAccount, findBeneficiaries, findCurrency, findInternalPayoutRule, findPayoutSchedule } from '../store/referenceData.js';
+import { findAccount, findBeneficiaries, findInternalPayoutRule, getCurrency, findPayoutSchedule } from '../store/referenceData.js';
 import type { Queryable } from '../store/db.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
@@ -32,7 +32,7 @@ export async function estimatePayoutFees(deps: UseCaseDeps, caller: Principal, q
     const { account, beneficiaryId, currency } = await payoutParties(tx, customerId, query);
     const amount = new Money(query.amount);
     checkPayoutAmount(amount, currency.code, currency.decimals);
-    const schedule = await findPayoutSchedule(tx, account.account_provider, currency.code);
+    const schedule = await findPayoutSchedule(tx, account.accountProvider, currency.code);
     const rule = await findInternalPayoutRule(tx, customerId, currency.code);
     const now = deps.clock();
     const figures = computePayoutFees({
@@ -69,13 +69,13 @@ export async function estimatePayoutFees(deps: UseCaseDeps, caller: Principal, q
 /** The caller's account, an active beneficiary of the caller's and a currency the account holds. */
 async function payoutParties(tx: Queryable, customerId: string, query: PayoutEstimateQuery) {
   const account = await findAccount(tx, query.accountId);
-  if (!account || account.customer_id !== customerId) throw notFound(`Account ${query.accountId} not found`);
+  if (!account || account.customerId !== customerId) throw notFound(`Account ${query.accountId} not found`);
   const [beneficiary] = await findBeneficiaries(tx, customerId, [query.beneficiaryId]);
   if (!beneficiary || !beneficiary.active) throw notFound(`Beneficiary ${query.beneficiaryId} not found or inactive`);
-  if (!account.currency_codes.includes(query.currency)) {
+  if (!account.currencyCodes.includes(query.currency)) {
     throw validationError(`query.currency ${query.currency} is not held by account ${account.id}`);
   }
-  const currency = (await findCurrency(tx, query.currency))!;
+  const currency = await getCurrency(tx, query.currency);
   return { account, beneficiaryId: beneficiary.id, currency };
 }
 

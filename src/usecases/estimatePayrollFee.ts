@@ -6,7 +6,7 @@ import { feeHashExpiry, newPayrollFeeHash } from '../domain/feeHash.js';
 import { type CurrencyUnits, type SettlementScales, settlementScales } from '../domain/minorUnits.js';
 import { Money } from '../domain/money.js';
 import { insertPayrollFeeEstimateIfCurrent } from '../store/feeEstimates.js';
-import type { AccountCurrencyRow } from '../store/referenceData.js';
+import type { EstimateAccountCurrency } from '../store/referenceData.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { type EstimateReference, estimateReference, forgetEstimateReferences } from './estimateReference.js';
@@ -79,15 +79,15 @@ async function figuresOf(
   }
 }
 
-function unitsOf(accountCurrency: AccountCurrencyRow): CurrencyUnits {
-  return { code: accountCurrency.currency_code, decimals: accountCurrency.decimals };
+function unitsOf(accountCurrency: EstimateAccountCurrency): CurrencyUnits {
+  return { code: accountCurrency.currencyCode, decimals: accountCurrency.decimals };
 }
 
 function compute(reference: EstimateReference, scales: SettlementScales, entries: ReturnType<typeof normaliseEstimateEntries>): EstimateFigures {
   const { source, payroll } = reference;
-  const sameCurrency = source.currency_code === payroll.currency_code;
+  const sameCurrency = source.currencyCode === payroll.currencyCode;
   if (!sameCurrency && !reference.baseRate) {
-    throw new DomainError('EXCHANGE_RATE_UNAVAILABLE', `No exchange rate is available for ${source.currency_code} to ${payroll.currency_code}`);
+    throw new DomainError('EXCHANGE_RATE_UNAVAILABLE', `No exchange rate is available for ${source.currencyCode} to ${payroll.currencyCode}`);
   }
   const rates = estimateRates(unitsOf(source), unitsOf(payroll), reference.baseRate, reference.spreadBips);
   const converted = convertEntries(entries, scales, rates);

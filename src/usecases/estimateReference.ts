@@ -2,7 +2,7 @@ import type { Decimal } from 'decimal.js';
 import { notFound } from '../domain/errors.js';
 import type { FeeSchedule } from '../domain/payrollFees.js';
 import type { Database } from '../store/db.js';
-import { type AccountCurrencyRow, findEstimateReferenceData } from '../store/referenceData.js';
+import { type EstimateAccountCurrency, findEstimateReferenceData } from '../store/referenceData.js';
 import type { UseCaseDeps } from './deps.js';
 
 /**
@@ -14,8 +14,8 @@ import type { UseCaseDeps } from './deps.js';
  */
 export interface EstimateReference {
   referenceVersion: string;
-  source: AccountCurrencyRow;
-  payroll: AccountCurrencyRow;
+  source: EstimateAccountCurrency;
+  payroll: EstimateAccountCurrency;
   /** 0 without a fee profile. */
   spreadBips: number;
   bankFeePerBeneficiary: string | null;
@@ -58,7 +58,7 @@ export async function estimateReference(deps: UseCaseDeps, customerId: string, i
   if (cached) return cached;
   const loaded = await loadEstimateReference(deps, customerId, ids);
   // An unavailable rate is an error path: not cached, so a rate added later is found at once.
-  const complete = loaded.baseRate !== null || loaded.source.currency_code === loaded.payroll.currency_code;
+  const complete = loaded.baseRate !== null || loaded.source.currencyCode === loaded.payroll.currencyCode;
   if (complete) {
     if (cache.size >= MAX_ENTRIES) cache.clear();
     cache.set(key, loaded);
@@ -69,16 +69,16 @@ export async function estimateReference(deps: UseCaseDeps, customerId: string, i
 async function loadEstimateReference(deps: UseCaseDeps, customerId: string, ids: EstimateAccountIds): Promise<EstimateReference> {
   const reference = await findEstimateReferenceData(deps.db, customerId, ids.sourceAccountCurrencyId, ids.payrollAccountCurrencyId);
   const { source, payroll } = reference;
-  if (!source || source.customer_id !== customerId) {
+  if (!source || source.customerId !== customerId) {
     throw notFound(`Source account currency ${ids.sourceAccountCurrencyId} not found`);
   }
-  // A platform partner-bank account has no customer (customer_id NULL).
-  if (!payroll || (payroll.customer_id !== null && payroll.customer_id !== customerId)) {
+  // A platform partner-bank account has no customer (customerId null).
+  if (!payroll || (payroll.customerId !== null && payroll.customerId !== customerId)) {
     throw notFound(`Payroll account currency ${ids.payrollAccountCurrencyId} not found`);
   }
-  const sameCurrency = source.currency_code === payroll.currency_code;
-  const baseRate = sameCurrency ? null : await deps.rates.getRate(source.currency_code, payroll.currency_code);
-  const processorSchedule = await deps.processor.debitFeeSchedule({ accountProvider: source.account_provider, currencyCode: source.currency_code });
+  const sameCurrency = source.currencyCode === payroll.currencyCode;
+  const baseRate = sameCurrency ? null : await deps.rates.getRate(source.currencyCode, payroll.currencyCode);
+  const processorSchedule = await deps.processor.debitFeeSchedule({ accountProvider: source.accountProvider, currencyCode: source.currencyCode });
   return {
     // Never null here: both rows were found, and the version is read with them.
     referenceVersion: reference.referenceVersion ?? '0',

@@ -9,7 +9,7 @@ import type { Queryable } from '../store/db.js';
 import { consumePayoutFeeEstimate } from '../store/feeEstimates.js';
 import { debitWithin } from '../store/ledger.js';
 import { findPayout, getAccountCurrencyOf, getPayout as getPayoutRecord, insertPayout } from '../store/payouts.js';
-import { findAccount, findCurrency } from '../store/referenceData.js';
+import { findAccount, getCurrency } from '../store/referenceData.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { payoutChanged } from './events.js';
@@ -36,7 +36,7 @@ export async function createPayout(
 
   return deps.db.transaction(async (tx) => {
     const account = await findAccount(tx, accountId);
-    if (!account || account.customer_id !== customerId) throw notFound(`Account ${accountId} not found`);
+    if (!account || account.customerId !== customerId) throw notFound(`Account ${accountId} not found`);
     await requireActiveBeneficiaries(tx, customerId, [body.beneficiaryId.toLowerCase()]);
     const estimate = await consumeEstimate(tx, estimateId, customerId, now);
     // The signature covers the figures, not whose estimate the id names: compare the stored one.
@@ -48,7 +48,7 @@ export async function createPayout(
       throw new DomainError('FEE_ESTIMATE_UNAVAILABLE', `No payout fee schedule covers ${estimate.currencyCode} for this account; no payout can be made`);
     }
     const accountCurrencyId = await getAccountCurrencyOf(tx, account.id, estimate.currencyCode);
-    const decimals = (await findCurrency(tx, estimate.currencyCode))!.decimals;
+    const { decimals } = await getCurrency(tx, estimate.currencyCode);
     const payoutId = randomUUID();
     const amount = (value: string) => formatAmount(new Money(value), decimals);
     await insertPayout(tx, {

@@ -34,8 +34,8 @@ async function readFile(
 ): Promise<ResolvedCsvEntry[]> {
   const reference = await estimateReference(deps, customerId, accounts);
   const scales = settlementScales(
-    { code: reference.source.currency_code, decimals: reference.source.decimals },
-    { code: reference.payroll.currency_code, decimals: reference.payroll.decimals },
+    { code: reference.source.currencyCode, decimals: reference.source.decimals },
+    { code: reference.payroll.currencyCode, decimals: reference.payroll.decimals },
   );
   const layout = readPayrollCsvLayout(csv, { requirePurposeCode: forCreation });
   const { entries, named, problems } = readPayrollCsvEntries(layout, scales, forCreation);

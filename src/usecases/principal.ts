@@ -15,7 +15,7 @@ export interface Principal {
  */
 export async function findPrincipal(deps: Pick<UseCaseDeps, 'db'>, userId: string): Promise<Principal | null> {
   const user = await findUser(deps.db, userId);
-  return user && Object.freeze({ userId: user.id, role: user.role, customerId: user.customer_id });
+  return user && Object.freeze({ userId: user.id, role: user.role, customerId: user.customerId });
 }
 
 /** Customer operations act for the caller's customer; an admin has none to act for. */
