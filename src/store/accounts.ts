@@ -1,33 +1,33 @@
 import type { Queryable } from './db.js';
 
 /**
- * Accounts, their balances, their statements (the postings of the ledger) and fundings: plain rows
- * for the Accounts use cases.
+ * Accounts, their balances, their statements (the postings of the ledger) and fundings: camelCase
+ * records for the Accounts use cases.
  */
 
-/** An account currency with its account and currency. customer_id null: a platform partner-bank account. */
-export interface AccountCurrencyRow {
+/** An account currency with its account and currency. customerId null: a platform partner-bank account. */
+export interface AccountCurrencyRecord {
   id: string;
-  account_id: string;
-  account_provider: string;
-  customer_id: string | null;
-  currency_id: string;
-  currency_code: string;
-  currency_name: string;
-  currency_symbol: string;
+  accountId: string;
+  accountProvider: string;
+  customerId: string | null;
+  currencyId: string;
+  currencyCode: string;
+  currencyName: string;
+  currencySymbol: string;
   decimals: number;
   balance: string;
   available: string;
 }
 
-const ACCOUNT_CURRENCY = `SELECT ac.id::text, ac.account_id::text, a.account_provider, a.customer_id::text,
-       c.id::text AS currency_id, c.code AS currency_code, c.name AS currency_name, c.symbol AS currency_symbol, c.decimals,
-       ac.balance::text, ac.available::text
+const ACCOUNT_CURRENCY = `SELECT ac.id::text, ac.account_id::text AS "accountId", a.account_provider AS "accountProvider", a.customer_id::text AS "customerId",
+       c.id::text AS "currencyId", c.code AS "currencyCode", c.name AS "currencyName", c.symbol AS "currencySymbol", c.decimals,
+       ac.balance::text AS "balance", ac.available::text AS "available"
   FROM account_currencies ac JOIN accounts a ON a.id = ac.account_id JOIN currencies c ON c.code = ac.currency_code`;
 
 /** The customer's account currencies, and every partner-bank one, by provider, account and currency. */
-export function listAccountCurrencies(tx: Queryable, customerId: string): Promise<AccountCurrencyRow[]> {
-  return tx.query<AccountCurrencyRow>(
+export function listAccountCurrencies(tx: Queryable, customerId: string): Promise<AccountCurrencyRecord[]> {
+  return tx.query<AccountCurrencyRecord>(
     `${ACCOUNT_CURRENCY}
       WHERE a.customer_id = $1 OR a.customer_id IS NULL
       ORDER BY a.customer_id IS NULL, a.account_provider, a.id, c.code`,
@@ -36,22 +36,22 @@ export function listAccountCurrencies(tx: Queryable, customerId: string): Promis
 }
 
 /** One account currency; `lock` takes its row lock (a funding checks the balance it will add to). */
-export async function findAccountCurrency(tx: Queryable, accountCurrencyId: string, lock = false): Promise<AccountCurrencyRow | null> {
-  const rows = await tx.query<AccountCurrencyRow>(`${ACCOUNT_CURRENCY} WHERE ac.id = $1${lock ? ' FOR NO KEY UPDATE OF ac' : ''}`, [accountCurrencyId]);
+export async function findAccountCurrency(tx: Queryable, accountCurrencyId: string, lock = false): Promise<AccountCurrencyRecord | null> {
+  const rows = await tx.query<AccountCurrencyRecord>(`${ACCOUNT_CURRENCY} WHERE ac.id = $1${lock ? ' FOR NO KEY UPDATE OF ac' : ''}`, [accountCurrencyId]);
   return rows[0] ?? null;
 }
 
 /** One posting of an account currency, with its journal entry. */
-export interface StatementRow {
+export interface StatementLine {
   id: string;
   kind: string;
   amount: string;
-  balance_after: string;
-  created_at: Date;
-  payroll_request_id: string | null;
-  transfer_id: string | null;
-  payout_id: string | null;
-  funding_id: string | null;
+  balanceAfter: string;
+  createdAt: Date;
+  payrollRequestId: string | null;
+  transferId: string | null;
+  payoutId: string | null;
+  fundingId: string | null;
 }
 
 export interface StatementQuery {
@@ -63,11 +63,12 @@ export interface StatementQuery {
   limit: number;
 }
 
-/** An account currency's postings, newest (highest id) first. */
-export function listStatement(tx: Queryable, query: StatementQuery): Promise<StatementRow[]> {
-  return tx.query<StatementRow>(
-    `SELECT p.id::text, e.kind, p.amount::text, p.balance_after::text, e.created_at,
-            e.payroll_request_id::text, e.transfer_id::text, e.payout_id::text, e.funding_id::text
+/** An account currency's postings, newest (highest id) first; aliased in SQL, as a CSV statement reads up to MAX_CSV_ROWS of them. */
+export function listStatement(tx: Queryable, query: StatementQuery): Promise<StatementLine[]> {
+  return tx.query<StatementLine>(
+    `SELECT p.id::text, e.kind, p.amount::text AS "amount", p.balance_after::text AS "balanceAfter", e.created_at AS "createdAt",
+            e.payroll_request_id::text AS "payrollRequestId", e.transfer_id::text AS "transferId", e.payout_id::text AS "payoutId",
+            e.funding_id::text AS "fundingId"
        FROM postings p JOIN journal_entries e ON e.id = p.journal_entry_id
       WHERE p.account_currency_id = $1
         AND ($2::timestamptz IS NULL OR e.created_at >= $2)
@@ -79,19 +80,19 @@ export function listStatement(tx: Queryable, query: StatementQuery): Promise<Sta
   );
 }
 
-export interface FundingRow {
+export interface FundingRecord {
   id: string;
-  account_currency_id: string;
+  accountCurrencyId: string;
   amount: string;
   reference: string;
-  created_by_user_id: string;
-  created_at: Date;
+  createdByUserId: string;
+  createdAt: Date;
 }
 
-export async function insertFunding(tx: Queryable, funding: FundingRow): Promise<void> {
+export async function insertFunding(tx: Queryable, funding: FundingRecord): Promise<void> {
   await tx.query(
     `INSERT INTO account_fundings (id, account_currency_id, amount, reference, created_by_user_id, created_at)
      VALUES ($1, $2, $3, $4, $5, $6)`,
-    [funding.id, funding.account_currency_id, funding.amount, funding.reference, funding.created_by_user_id, funding.created_at],
+    [funding.id, funding.accountCurrencyId, funding.amount, funding.reference, funding.createdByUserId, funding.createdAt],
   );
 }

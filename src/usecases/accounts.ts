@@ -4,7 +4,7 @@ import { notFound } from '../domain/errors.js';
 import { funded } from '../domain/journalEntries.js';
 import { Money, formatExact } from '../domain/money.js';
 import { checkFundingAmount } from '../domain/statement.js';
-import { type AccountCurrencyRow, findAccountCurrency, insertFunding, listAccountCurrencies } from '../store/accounts.js';
+import { type AccountCurrencyRecord, findAccountCurrency, insertFunding, listAccountCurrencies } from '../store/accounts.js';
 import type { Queryable } from '../store/db.js';
 import { postJournalEntry } from '../store/ledger.js';
 import type { UseCaseDeps } from './deps.js';
@@ -23,9 +23,14 @@ export async function listAccounts(deps: UseCaseDeps, caller: Principal): Promis
  * One of the customer's account currencies: missing, another customer's and the platform's are
  * all the same 404. `lock` takes its row lock.
  */
-export async function customerAccountCurrency(tx: Queryable, customerId: string | null, accountCurrencyId: string, lock = false): Promise<AccountCurrencyRow> {
+export async function customerAccountCurrency(
+  tx: Queryable,
+  customerId: string | null,
+  accountCurrencyId: string,
+  lock = false,
+): Promise<AccountCurrencyRecord> {
   const account = await findAccountCurrency(tx, accountCurrencyId, lock);
-  const visible = account && account.customer_id !== null && (customerId === null || account.customer_id === customerId);
+  const visible = account && account.customerId !== null && (customerId === null || account.customerId === customerId);
   if (!visible) throw notFound(`Account currency ${accountCurrencyId} not found`);
   return account;
 }
@@ -44,17 +49,17 @@ export async function fundAccountCurrency(
   return deps.db.transaction(async (tx) => {
     const account = await customerAccountCurrency(tx, null, accountCurrencyId, true);
     const balance = new Money(account.balance);
-    const amount = checkFundingAmount(body.amount, { code: account.currency_code, decimals: account.decimals }, balance);
+    const amount = checkFundingAmount(body.amount, { code: account.currencyCode, decimals: account.decimals }, balance);
     const funding = {
       id: randomUUID(),
-      account_currency_id: account.id,
+      accountCurrencyId: account.id,
       amount: formatExact(amount),
       reference: body.reference,
-      created_by_user_id: caller.userId,
-      created_at: deps.clock(),
+      createdByUserId: caller.userId,
+      createdAt: deps.clock(),
     };
     await insertFunding(tx, funding);
-    await postJournalEntry(tx, funded(account.id, account.currency_code, amount, { fundingId: funding.id }), funding.created_at);
+    await postJournalEntry(tx, funded(account.id, account.currencyCode, amount, { fundingId: funding.id }), funding.createdAt);
     return toFunding(funding, account, balance.plus(amount));
   });
 }

@@ -3,26 +3,26 @@ import type { components } from '../../../generated/api.js';
 import { formatAmount } from '../../domain/money.js';
 import { Money } from '../../domain/money.js';
 import { transactionKind } from '../../domain/statement.js';
-import type { AccountCurrencyRow, FundingRow, StatementRow } from '../../store/accounts.js';
+import type { AccountCurrencyRecord, FundingRecord, StatementLine } from '../../store/accounts.js';
 
 type Schemas = components['schemas'];
 
-const currencyOf = (row: AccountCurrencyRow): Schemas['Currency'] => ({
-  id: row.currency_id,
-  currencyCode: row.currency_code,
-  currencyName: row.currency_name,
-  currencySymbol: row.currency_symbol,
+const currencyOf = (row: AccountCurrencyRecord): Schemas['Currency'] => ({
+  id: row.currencyId,
+  currencyCode: row.currencyCode,
+  currencyName: row.currencyName,
+  currencySymbol: row.currencySymbol,
   decimals: row.decimals,
 });
 
 /** At least the currency's minor units of decimals ("1500.00"). */
 const amountIn = (text: string, decimals: number) => formatAmount(new Money(text), decimals);
 
-function toBalance(row: AccountCurrencyRow): Schemas['AccountCurrencyBalance'] {
+function toBalance(row: AccountCurrencyRecord): Schemas['AccountCurrencyBalance'] {
   return {
     id: row.id,
-    accountId: row.account_id,
-    accountProvider: row.account_provider,
+    accountId: row.accountId,
+    accountProvider: row.accountProvider,
     currency: currencyOf(row),
     balance: amountIn(row.balance, row.decimals),
     available: amountIn(row.available, row.decimals),
@@ -30,33 +30,33 @@ function toBalance(row: AccountCurrencyRow): Schemas['AccountCurrencyBalance'] {
 }
 
 /** The caller's accounts (rows in account order) and the partner bank's account currencies, without their balances. */
-export function toAccountList(rows: readonly AccountCurrencyRow[]): Schemas['AccountList'] {
+export function toAccountList(rows: readonly AccountCurrencyRecord[]): Schemas['AccountList'] {
   const accounts = new Map<string, Schemas['CustomerAccount']>();
   const payrollAccountCurrencies: Schemas['PayrollAccountCurrencyOption'][] = [];
   for (const row of rows) {
-    if (row.customer_id === null) {
-      payrollAccountCurrencies.push({ id: row.id, accountId: row.account_id, accountProvider: row.account_provider, currency: currencyOf(row) });
+    if (row.customerId === null) {
+      payrollAccountCurrencies.push({ id: row.id, accountId: row.accountId, accountProvider: row.accountProvider, currency: currencyOf(row) });
       continue;
     }
-    const account = accounts.get(row.account_id) ?? { id: row.account_id, accountProvider: row.account_provider, currencies: [] };
+    const account = accounts.get(row.accountId) ?? { id: row.accountId, accountProvider: row.accountProvider, currencies: [] };
     account.currencies.push(toBalance(row));
-    accounts.set(row.account_id, account);
+    accounts.set(row.accountId, account);
   }
   payrollAccountCurrencies.sort((a, b) => a.currency.currencyCode.localeCompare(b.currency.currencyCode) || a.id.localeCompare(b.id));
   return { accounts: [...accounts.values()], payrollAccountCurrencies };
 }
 
-export function toTransaction(row: StatementRow, decimals: number): Schemas['AccountTransaction'] {
+export function toTransaction(row: StatementLine, decimals: number): Schemas['AccountTransaction'] {
   return {
     id: row.id,
     kind: transactionKind(row.kind),
     amount: amountIn(row.amount, decimals),
-    balanceAfter: amountIn(row.balance_after, decimals),
-    createdAt: row.created_at.toISOString(),
-    payrollRequestId: row.payroll_request_id,
-    transferId: row.transfer_id,
-    payoutId: row.payout_id,
-    fundingId: row.funding_id,
+    balanceAfter: amountIn(row.balanceAfter, decimals),
+    createdAt: row.createdAt.toISOString(),
+    payrollRequestId: row.payrollRequestId,
+    transferId: row.transferId,
+    payoutId: row.payoutId,
+    fundingId: row.fundingId,
   };
 }
 
@@ -71,14 +71,14 @@ export function toStatementCsv(items: readonly Schemas['AccountTransaction'][]):
   );
 }
 
-export function toFunding(row: FundingRow, account: AccountCurrencyRow, balanceAfter: Money): Schemas['Funding'] {
+export function toFunding(row: FundingRecord, account: AccountCurrencyRecord, balanceAfter: Money): Schemas['Funding'] {
   return {
     id: row.id,
-    accountCurrencyId: row.account_currency_id,
+    accountCurrencyId: row.accountCurrencyId,
     amount: amountIn(row.amount, account.decimals),
-    currency: account.currency_code,
+    currency: account.currencyCode,
     reference: row.reference,
-    createdAt: row.created_at.toISOString(),
+    createdAt: row.createdAt.toISOString(),
     balanceAfter: formatAmount(balanceAfter, account.decimals),
   };
 }
