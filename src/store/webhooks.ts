@@ -1,41 +1,43 @@
 import type { components } from '../../generated/api.js';
+import { notFound } from '../domain/errors.js';
 import type { Queryable } from './db.js';
 import { EVENT_BODY_SQL } from './events.js';
 
 type Schemas = components['schemas'];
 type EventType = Schemas['WebhookEventType'];
 
-export interface EndpointRow {
+export interface EndpointRecord {
   id: string;
-  customer_id: string;
+  customerId: string;
   url: string;
-  event_types: EventType[];
+  eventTypes: EventType[];
   description: string | null;
   secret: string;
   status: Schemas['WebhookEndpointStatus'];
-  created_at: Date;
-  updated_at: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-const ENDPOINT_COLUMNS = 'id, customer_id, url, event_types, description, secret, status, created_at, updated_at';
+const ENDPOINT_COLUMNS = `id, customer_id AS "customerId", url, event_types AS "eventTypes", description, secret, status, created_at AS "createdAt",
+  updated_at AS "updatedAt"`;
 
-export async function insertEndpoint(tx: Queryable, endpoint: Omit<EndpointRow, 'status' | 'updated_at'>): Promise<EndpointRow> {
-  const rows = await tx.query<EndpointRow>(
+export async function insertEndpoint(tx: Queryable, endpoint: Omit<EndpointRecord, 'status' | 'updatedAt'>): Promise<EndpointRecord> {
+  const rows = await tx.query<EndpointRecord>(
     `INSERT INTO webhook_endpoints (id, customer_id, url, event_types, description, secret, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, 'ENABLED', $7, $7) RETURNING ${ENDPOINT_COLUMNS}`,
-    [endpoint.id, endpoint.customer_id, endpoint.url, endpoint.event_types, endpoint.description, endpoint.secret, endpoint.created_at],
+    [endpoint.id, endpoint.customerId, endpoint.url, endpoint.eventTypes, endpoint.description, endpoint.secret, endpoint.createdAt],
   );
   return rows[0]!;
 }
 
-export async function listEndpoints(tx: Queryable, customerId: string): Promise<EndpointRow[]> {
-  return tx.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`, [
+export async function listEndpoints(tx: Queryable, customerId: string): Promise<EndpointRecord[]> {
+  return tx.query<EndpointRecord>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`, [
     customerId,
   ]);
 }
 
-export async function findEndpoint(tx: Queryable, endpointId: string): Promise<EndpointRow | null> {
-  const rows = await tx.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND deleted_at IS NULL`, [endpointId]);
+export async function findEndpoint(tx: Queryable, endpointId: string): Promise<EndpointRecord | null> {
+  const rows = await tx.query<EndpointRecord>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND deleted_at IS NULL`, [endpointId]);
   return rows[0] ?? null;
 }
 
@@ -47,13 +49,13 @@ export async function deleteEndpoint(tx: Queryable, endpointId: string, at: Date
 
 export interface DueDelivery {
   id: string;
-  endpoint_id: string;
+  endpointId: string;
   url: string;
   secret: string;
-  event_id: string;
+  eventId: string;
   body: string;
-  attempt_count: number;
-  created_at: Date;
+  attemptCount: number;
+  createdAt: Date;
 }
 
 /** Claims due deliveries (exclusive claim plus a lease, as for transfers). */
@@ -66,7 +68,7 @@ export async function claimDueDeliveries(tx: Queryable, now: Date, leaseUntil: D
         FOR UPDATE SKIP LOCKED)
      UPDATE webhook_deliveries d SET locked_until = $2 FROM due, webhook_endpoints e, events ev
       WHERE d.id = due.id AND e.id = d.endpoint_id AND ev.id = d.event_id
-     RETURNING d.id, d.endpoint_id, e.url, e.secret, d.event_id, d.attempt_count, d.created_at,
+     RETURNING d.id, d.endpoint_id AS "endpointId", e.url, e.secret, d.event_id AS "eventId", d.attempt_count AS "attemptCount", d.created_at AS "createdAt",
                ${EVENT_BODY_SQL} AS body`,
     [now, leaseUntil, limit],
   );
@@ -82,7 +84,7 @@ export interface AttemptResult {
   nextAttemptAt: Date | null;
 }
 
-export async function recordAttempt(tx: Queryable, delivery: { id: string; endpoint_id: string }, result: AttemptResult, failingAfter: number): Promise<void> {
+export async function recordAttempt(tx: Queryable, delivery: { id: string; endpointId: string }, result: AttemptResult, failingAfter: number): Promise<void> {
   await tx.query('INSERT INTO webhook_delivery_attempts (delivery_id, attempted_at, status_code, duration_ms, error) VALUES ($1, $2, $3, $4, $5)', [
     delivery.id,
     result.attemptedAt,
@@ -97,7 +99,7 @@ export async function recordAttempt(tx: Queryable, delivery: { id: string; endpo
     );
     await tx.query(
       "UPDATE webhook_endpoints SET consecutive_failures = 0, status = 'ENABLED', updated_at = $2 WHERE id = $1 AND (consecutive_failures <> 0 OR status <> 'ENABLED')",
-      [delivery.endpoint_id, result.attemptedAt],
+      [delivery.endpointId, result.attemptedAt],
     );
     return;
   }
@@ -111,36 +113,44 @@ export async function recordAttempt(tx: Queryable, delivery: { id: string; endpo
     `UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, updated_at = $2,
             status = CASE WHEN consecutive_failures + 1 >= $3 THEN 'FAILING' ELSE status END
       WHERE id = $1`,
-    [delivery.endpoint_id, result.attemptedAt, failingAfter],
+    [delivery.endpointId, result.attemptedAt, failingAfter],
   );
 }
 
-export interface DeliveryRow {
+export interface DeliveryRecord {
   id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: EventType;
+  endpointId: string;
+  eventId: string;
+  eventType: EventType;
   status: Schemas['WebhookDeliveryStatus'];
-  attempt_count: number;
-  next_attempt_at: Date | null;
-  created_at: Date;
-  delivered_at: Date | null;
+  attemptCount: number;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
   attempts: Schemas['WebhookDeliveryAttempt'][];
 }
 
-const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id, d.event_id, ev.type AS event_type, d.status, d.attempt_count, d.next_attempt_at, d.created_at, d.delivered_at,
+const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id AS "endpointId", d.event_id AS "eventId", ev.type AS "eventType", d.status,
+        d.attempt_count AS "attemptCount", d.next_attempt_at AS "nextAttemptAt", d.created_at AS "createdAt", d.delivered_at AS "deliveredAt",
         COALESCE((SELECT jsonb_agg(jsonb_build_object('attemptedAt', to_char(a.attempted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                    'statusCode', a.status_code, 'durationMs', a.duration_ms, 'error', a.error) ORDER BY a.id)
                     FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id), '[]'::jsonb) AS attempts
    FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id`;
 
-export async function listDeliveries(tx: Queryable, endpointId: string, limit = 100): Promise<DeliveryRow[]> {
-  return tx.query<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT $2`, [endpointId, limit]);
+export async function listDeliveries(tx: Queryable, endpointId: string, limit = 100): Promise<DeliveryRecord[]> {
+  return tx.query<DeliveryRecord>(`${DELIVERY_SELECT} WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT $2`, [endpointId, limit]);
 }
 
-export async function findDelivery(tx: Queryable, deliveryId: string): Promise<DeliveryRow | null> {
-  const rows = await tx.query<DeliveryRow>(`${DELIVERY_SELECT} WHERE d.id = $1`, [deliveryId]);
+export async function findDelivery(tx: Queryable, deliveryId: string): Promise<DeliveryRecord | null> {
+  const rows = await tx.query<DeliveryRecord>(`${DELIVERY_SELECT} WHERE d.id = $1`, [deliveryId]);
   return rows[0] ?? null;
+}
+
+/** The same, for a delivery that must exist (one just requeued): a missing one is NOT_FOUND. */
+export async function getDelivery(tx: Queryable, deliveryId: string): Promise<DeliveryRecord> {
+  const delivery = await findDelivery(tx, deliveryId);
+  if (!delivery) throw notFound(`Delivery ${deliveryId} not found`);
+  return delivery;
 }
 
 /** Resend now, whatever the delivery's state. */

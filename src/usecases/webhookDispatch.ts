@@ -23,7 +23,7 @@ export async function deliverDueWebhooks(deps: DispatchDeps, limit = 20): Promis
   const due = await deps.db.transaction((tx) => claimDueDeliveries(tx, now, new Date(now.getTime() + deps.leaseMs), limit));
   await Promise.all(
     due.map((delivery) =>
-      tracer.span('usecase deliverWebhook', { 'payroll.event_id': delivery.event_id }, async () => {
+      tracer.span('usecase deliverWebhook', { 'payroll.event_id': delivery.eventId }, async () => {
         const attemptedAt = deps.clock();
         const result = await deps.webhooks.send({
           url: delivery.url,
@@ -31,14 +31,14 @@ export async function deliverDueWebhooks(deps: DispatchDeps, limit = 20): Promis
           headers: {
             'Content-Type': 'application/json',
             'Payroll-Signature': signWebhook(delivery.body, delivery.secret, attemptedAt),
-            'Payroll-Event-Id': delivery.event_id,
+            'Payroll-Event-Id': delivery.eventId,
             'User-Agent': 'payroll-fee-service-webhooks/1',
           },
         });
         const succeeded = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
-        metrics.webhookAttempt(succeeded, delivery.attempt_count > 0);
-        const retryAt = new Date(attemptedAt.getTime() + nextAttemptDelayMs(delivery.attempt_count + 1));
-        const withinWindow = retryAt.getTime() - delivery.created_at.getTime() <= WEBHOOK_RETRY_WINDOW_MS;
+        metrics.webhookAttempt(succeeded, delivery.attemptCount > 0);
+        const retryAt = new Date(attemptedAt.getTime() + nextAttemptDelayMs(delivery.attemptCount + 1));
+        const withinWindow = retryAt.getTime() - delivery.createdAt.getTime() <= WEBHOOK_RETRY_WINDOW_MS;
         await deps.db.transaction((tx) =>
           recordAttempt(tx, delivery, { ...result, attemptedAt, succeeded, nextAttemptAt: withinWindow ? retryAt : null }, FAILING_AFTER_CONSECUTIVE_FAILURES),
         );

@@ -4,10 +4,11 @@ import { notFound, validationError } from '../domain/errors.js';
 import { newWebhookSecret, webhookUrlProblem } from '../domain/webhooks.js';
 import type { Queryable } from '../store/db.js';
 import {
-  type EndpointRow,
+  type EndpointRecord,
   deleteEndpoint,
   findDelivery,
   findEndpoint,
+  getDelivery,
   insertEndpoint,
   listDeliveries,
   listEndpoints,
@@ -37,12 +38,12 @@ export async function createWebhookEndpoint(
     }
     const endpoint = await insertEndpoint(tx, {
       id: randomUUID(),
-      customer_id: customerId,
+      customerId,
       url: body.url,
-      event_types: [...new Set(body.eventTypes)],
+      eventTypes: [...new Set(body.eventTypes)],
       description: body.description ?? null,
       secret: newWebhookSecret(),
-      created_at: deps.clock(),
+      createdAt: deps.clock(),
     });
     return { ...toEndpoint(endpoint), secret: endpoint.secret };
   });
@@ -76,14 +77,14 @@ export async function retryWebhookDelivery(deps: UseCaseDeps, caller: Principal,
   return deps.db.transaction(async (tx) => {
     await ownEndpoint(tx, customerId, endpointId);
     const delivery = await findDelivery(tx, deliveryId);
-    if (!delivery || delivery.endpoint_id !== endpointId.toLowerCase()) throw notFound(`Delivery ${deliveryId} not found`);
+    if (!delivery || delivery.endpointId !== endpointId.toLowerCase()) throw notFound(`Delivery ${deliveryId} not found`);
     await requeueDelivery(tx, deliveryId, deps.clock());
-    return toDelivery((await findDelivery(tx, deliveryId))!);
+    return toDelivery(await getDelivery(tx, deliveryId));
   });
 }
 
-async function ownEndpoint(tx: Queryable, customerId: string, endpointId: string): Promise<EndpointRow> {
+async function ownEndpoint(tx: Queryable, customerId: string, endpointId: string): Promise<EndpointRecord> {
   const endpoint = await findEndpoint(tx, endpointId);
-  if (!endpoint || endpoint.customer_id !== customerId) throw notFound(`Webhook endpoint ${endpointId} not found`);
+  if (!endpoint || endpoint.customerId !== customerId) throw notFound(`Webhook endpoint ${endpointId} not found`);
   return endpoint;
 }
