@@ -1,14 +1,18 @@
 import type { Queryable } from './db.js';
 
-export interface IdempotencyRecord {
-  request_hash: string;
-  /** COMPLETED once committed; IN_PROGRESS only inside the transaction that claimed it (or left by an older version). */
-  status: 'IN_PROGRESS' | 'COMPLETED';
-  response_status: number | null;
-  /** The response body exactly as first sent (JSON text). */
-  response_body: string | null;
-  created_at: Date;
-}
+/**
+ * A key's record. COMPLETED once committed, with the answer stored; IN_PROGRESS only inside the
+ * transaction that claimed it (or left by an older version), before any answer.
+ */
+export type IdempotencyRecord = { requestHash: string; createdAt: Date } & (
+  | { status: 'IN_PROGRESS'; responseStatus: number | null; responseBody: string | null }
+  | {
+      status: 'COMPLETED';
+      responseStatus: number;
+      /** The response body exactly as first sent (JSON text). */
+      responseBody: string;
+    }
+);
 
 /**
  * Runs `fn` with the transaction's lock waits bounded by `ms` (PostgreSQL's lock_timeout, local to
@@ -44,7 +48,8 @@ export async function claimIdempotencyKey(tx: Queryable, userId: string, key: st
 /** The key's record, locked for the rest of the transaction. */
 export async function lockIdempotencyKey(tx: Queryable, userId: string, key: string): Promise<IdempotencyRecord | null> {
   const rows = await tx.query<IdempotencyRecord>(
-    'SELECT request_hash, status, response_status, response_body, created_at FROM idempotency_keys WHERE user_id = $1 AND key = $2 FOR UPDATE',
+    `SELECT request_hash AS "requestHash", status, response_status AS "responseStatus", response_body AS "responseBody", created_at AS "createdAt"
+       FROM idempotency_keys WHERE user_id = $1 AND key = $2 FOR UPDATE`,
     [userId, key],
   );
   return rows[0] ?? null;

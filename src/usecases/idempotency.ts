@@ -106,13 +106,13 @@ async function claimOrReplay(tx: Queryable, scope: Scope, now: Date, retentionHo
   // retention worker): try again.
   if (record === undefined) return null;
   if (record === null) return claimOrReplay(tx, scope, now, retentionHours);
-  const expired = now.getTime() - record.created_at.getTime() > retentionHours * 3_600_000;
+  const expired = now.getTime() - record.createdAt.getTime() > retentionHours * 3_600_000;
   if (expired || record.status === 'IN_PROGRESS') {
     await takeOverIdempotencyKey(tx, userId, key, requestHash, now);
     return null;
   }
-  if (record.request_hash !== requestHash) {
+  if (record.requestHash !== requestHash) {
     throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key');
   }
-  return { status: record.response_status!, body: JSON.parse(record.response_body!) as unknown };
+  return { status: record.responseStatus, body: JSON.parse(record.responseBody) as unknown };
 }
