@@ -1,4 +1,5 @@
 import type { BeneficiaryFields } from '../domain/beneficiaries.js';
+import { notFound } from '../domain/errors.js';
 import type { Queryable } from './db.js';
 
 /** A customer's beneficiaries as the self-service API reads and writes them. */
@@ -71,6 +72,13 @@ export function updateBeneficiary(tx: Queryable, id: string, fields: Beneficiary
      WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, ...fieldParams(fields), active, at],
   );
+}
+
+/** Marks a beneficiary inactive, its fields as they are (no uniqueness rule can break); NOT_FOUND when there is none. */
+export async function markBeneficiaryInactive(tx: Queryable, id: string, at: Date): Promise<BeneficiaryRecord> {
+  const [row] = await tx.query<BeneficiaryRecord>(`UPDATE beneficiaries SET active = false, updated_at = $2 WHERE id = $1 RETURNING ${COLUMNS}`, [id, at]);
+  if (!row) throw notFound(`Beneficiary ${id} not found`);
+  return row;
 }
 
 /** One of the customer's beneficiaries, locked for an update when `forUpdate`; null when none (or another customer's). */

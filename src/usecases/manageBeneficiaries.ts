@@ -9,6 +9,7 @@ import {
   findOwnBeneficiary,
   insertBeneficiary,
   listBeneficiaries as listRows,
+  markBeneficiaryInactive,
   updateBeneficiary as updateRow,
 } from '../store/beneficiaries.js';
 import type { Queryable } from '../store/db.js';
@@ -94,9 +95,7 @@ export async function deactivateBeneficiary(deps: UseCaseDeps, caller: Principal
   return deps.db.transaction(async (tx) => {
     const current = await ownBeneficiary(tx, customerId, beneficiaryId, true);
     if (!current.active) return toBeneficiary(current);
-    // Its own fields unchanged: no uniqueness rule can break.
-    const written = await updateRow(tx, current.id, current, false, deps.clock());
-    return toBeneficiary(written.row!);
+    return toBeneficiary(await markBeneficiaryInactive(tx, current.id, deps.clock()));
   });
 }
 
