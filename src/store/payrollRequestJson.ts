@@ -1,62 +1,79 @@
+import type { components } from '../../generated/api.js';
 import type { Queryable } from './db.js';
-import { iso, json, jsonArray, jsonObject, orNull, quoted, text } from './jsonSql.js';
+import { iso, json, jsonArray, jsonObject, type JsonFields, orNull, quoted, text } from './jsonSql.js';
+
+type Schemas = components['schemas'];
 
 /**
  * One payroll request as the API's JSON, built by PostgreSQL in one statement (the largest
  * read the API serves, a request of 1,000 splits) by string concatenation (store/jsonSql.ts), in
  * three texts the caller joins: the request without its splits and transfers, the splits, the
  * transfers (a megabyte for 1,000 splits, so that every copy of it inside PostgreSQL counts). The route sends the text as
- * it is. It must say exactly what the TypeScript view (usecases/views/payrollRequest.ts) says,
- * which a test checks for every request of the test and demo worlds:
+ * it is. Each object's fields are a table keyed by the spec's names (`satisfies JsonFields<…>`), so
+ * `tsc` fails when the spec and the table disagree on a field. It must say exactly what the
+ * TypeScript view (usecases/views/payrollRequest.ts) says, which a test checks for every request
+ * of the test and demo worlds:
  * - amounts are `numeric::text`, as the view's reads cast them: the stored scale, as is;
  * - timestamps are written as Date#toISOString writes them: UTC, milliseconds truncated;
  * - a transfer's optional fields are absent, not null, until they apply;
  * - each split's and transfer's JSON is kept on its row, written by PostgreSQL on every insert and
- *   update (migration 011): the read only joins them;
+ *   update (its trigger functions are generated from store/wireFormat.ts): the read only joins them;
  * - returnedAmount (a sum at the source scale: a money rule) is not here: the caller adds it, in
  *   TypeScript, from `returnedAmounts`.
  */
 const user = (alias: string): string =>
-  jsonObject([quoted('id', `${alias}.id`), text('firstName', `${alias}.first_name`), text('lastName', `${alias}.last_name`), text('email', `${alias}.email`)]);
+  jsonObject({
+    id: quoted(`${alias}.id`),
+    firstName: text(`${alias}.first_name`),
+    lastName: text(`${alias}.last_name`),
+    email: text(`${alias}.email`),
+  } satisfies JsonFields<Schemas['UserSummary']>);
 
-const SOURCE_ACCOUNT_CURRENCY = jsonObject([
-  quoted('id', 'ac.id'),
-  quoted('accountId', 'ac.account_id'),
-  json(
-    'currency',
-    jsonObject([
-      quoted('id', 'c.id'),
-      text('currencyCode', 'c.code'),
-      text('currencyName', 'c.name'),
-      text('currencySymbol', 'c.symbol'),
-      json('decimals', 'c.decimals'),
-    ]),
+const SOURCE_ACCOUNT_CURRENCY = jsonObject({
+  id: quoted('ac.id'),
+  accountId: quoted('ac.account_id'),
+  currency: json(
+    jsonObject({
+      id: quoted('c.id'),
+      currencyCode: text('c.code'),
+      currencyName: text('c.name'),
+      currencySymbol: text('c.symbol'),
+      decimals: json('c.decimals'),
+    } satisfies JsonFields<Schemas['Currency']>),
   ),
-  quoted('balance', 'ac.balance'),
-  quoted('available', 'ac.available'),
-  json('account', jsonObject([quoted('id', 'ac.account_id'), text('accountProvider', 'a.account_provider'), orNull(quoted('customerId', 'a.customer_id'))])),
-]);
+  balance: quoted('ac.balance'),
+  available: quoted('ac.available'),
+  account: json(
+    jsonObject({
+      id: quoted('ac.account_id'),
+      accountProvider: text('a.account_provider'),
+      customerId: orNull(quoted('a.customer_id')),
+    } satisfies JsonFields<Schemas['SourceAccount']>),
+  ),
+} satisfies JsonFields<Schemas['SourceAccountCurrency']>);
 
-const PAYROLL_ACCOUNT_CURRENCY = jsonObject([
-  quoted('id', 'ac.id'),
-  json('currency', jsonObject([text('currencyCode', 'c.code'), text('currencyName', 'c.name'), json('decimals', 'c.decimals')])),
-  json('account', jsonObject([text('accountProvider', 'a.account_provider')])),
-]);
+const PAYROLL_ACCOUNT_CURRENCY = jsonObject({
+  id: quoted('ac.id'),
+  currency: json(
+    jsonObject({ currencyCode: text('c.code'), currencyName: text('c.name'), decimals: json('c.decimals') } satisfies JsonFields<Schemas['PayrollCurrency']>),
+  ),
+  account: json(jsonObject({ accountProvider: text('a.account_provider') } satisfies JsonFields<Schemas['PayrollAccount']>)),
+} satisfies JsonFields<Schemas['PayrollAccountCurrency']>);
 
 const QUOTE = `CASE WHEN r.quote_rate IS NULL OR r.quote_source_amount_for_exchange IS NULL OR r.quote_total_amount IS NULL
          OR r.quote_received_amount IS NULL OR r.quote_adjustment_amount IS NULL THEN NULL
-    ELSE ${jsonObject([
-      quoted('exchangeRate', 'r.quote_rate'),
-      quoted('sourceAmountForExchange', 'r.quote_source_amount_for_exchange'),
-      orNull(json('feeAmount', `r.metadata->'feeBreakdown'->'totalFee'`)),
-      quoted('totalAmount', 'r.quote_total_amount'),
-      quoted('receivedAmount', 'r.quote_received_amount'),
-      quoted('debitedAmount', 'COALESCE(r.debited_amount, r.total_amount)'),
-      quoted('adjustmentAmount', 'r.quote_adjustment_amount'),
-    ])} END`;
+    ELSE ${jsonObject({
+      exchangeRate: quoted('r.quote_rate'),
+      sourceAmountForExchange: quoted('r.quote_source_amount_for_exchange'),
+      feeAmount: orNull(json(`r.metadata->'feeBreakdown'->'totalFee'`)),
+      totalAmount: quoted('r.quote_total_amount'),
+      receivedAmount: quoted('r.quote_received_amount'),
+      debitedAmount: quoted('COALESCE(r.debited_amount, r.total_amount)'),
+      adjustmentAmount: quoted('r.quote_adjustment_amount'),
+    } satisfies JsonFields<Schemas['PayrollQuoteFigures']>)} END`;
 
 /**
- * The splits in one pass: their JSON (each row keeps its own, written by a trigger: migration 011),
+ * The splits in one pass: their JSON (each row keeps its own, written by a trigger: store/wireFormat.ts),
  * and the returned source amounts of those that have one (the caller sums them, a money rule in
  * TypeScript), so amount_splits is read once for both.
  */
@@ -64,80 +81,85 @@ const SPLITS = `(SELECT string_agg(sp.api_json, ',' ORDER BY sp.position) AS jso
       array_agg(sp.returned_source_currency_amount::text) FILTER (WHERE sp.returned_source_currency_amount IS NOT NULL) AS returned
     FROM amount_splits sp WHERE sp.payroll_request_id = r.id)`;
 
-/** Each transfer keeps its own JSON too (migration 011), payout instruction included. */
+/** Each transfer keeps its own JSON too (store/wireFormat.ts), payout instruction included. */
 const TRANSFERS = `(SELECT string_agg(t.api_json, ',' ORDER BY t.position) FROM transfers t WHERE t.payroll_request_id = r.id)`;
 
-const FX_EXCHANGE = `(SELECT ${jsonObject([
-  quoted('id', 'f.id'),
-  quoted('payrollRequestId', 'f.payroll_request_id'),
-  text('fromCurrencyCode', 'f.from_currency_code'),
-  text('toCurrencyCode', 'f.to_currency_code'),
-  quoted('fromAmount', 'f.from_amount'),
-  quoted('toAmount', 'f.to_amount'),
-  quoted('exchangeRate', 'f.exchange_rate'),
-  orNull(quoted('payoutAmount', 'f.payout_amount')),
-  orNull(quoted('fxResultAmount', 'f.fx_result_amount')),
-  json('feeDetails', jsonObject([quoted('id', 'f.fee_id'), quoted('amount', 'f.fee_amount'), quoted('finalInternalFee', 'f.final_internal_fee')])),
-  quoted('recordedByUserId', 'u.id'),
-  json('recordedByUser', user('u')),
-  quoted('recordedAt', iso('f.recorded_at')),
-  quoted('createdAt', iso('f.created_at')),
-])} FROM fx_exchanges f JOIN users u ON u.id = f.recorded_by_user_id WHERE f.payroll_request_id = r.id LIMIT 1)`;
+const FX_EXCHANGE = `(SELECT ${jsonObject({
+  id: quoted('f.id'),
+  payrollRequestId: quoted('f.payroll_request_id'),
+  fromCurrencyCode: text('f.from_currency_code'),
+  toCurrencyCode: text('f.to_currency_code'),
+  fromAmount: quoted('f.from_amount'),
+  toAmount: quoted('f.to_amount'),
+  exchangeRate: quoted('f.exchange_rate'),
+  payoutAmount: orNull(quoted('f.payout_amount')),
+  fxResultAmount: orNull(quoted('f.fx_result_amount')),
+  feeDetails: json(
+    jsonObject({
+      id: quoted('f.fee_id'),
+      amount: quoted('f.fee_amount'),
+      finalInternalFee: quoted('f.final_internal_fee'),
+    } satisfies JsonFields<Schemas['FeeDetails']>),
+  ),
+  recordedByUserId: quoted('u.id'),
+  recordedByUser: json(user('u')),
+  recordedAt: quoted(iso('f.recorded_at')),
+  createdAt: quoted(iso('f.created_at')),
+} satisfies JsonFields<Schemas['FxExchange']>)} FROM fx_exchanges f JOIN users u ON u.id = f.recorded_by_user_id WHERE f.payroll_request_id = r.id LIMIT 1)`;
 
 /** Four-eyes approval; the approvers as store/payrollApproval.ts findApprovers lists them. */
-const APPROVAL = jsonObject([
-  json('required', 'r.approval_required'),
-  json(
-    'approvers',
+const APPROVAL = jsonObject({
+  required: json('r.approval_required'),
+  approvers: json(
     `CASE WHEN r.approval_required THEN ${jsonArray(
       user('au'),
       `FROM users au WHERE au.customer_id = r.customer_id AND 'approver' = ANY(au.permissions) AND au.id IS DISTINCT FROM r.created_by_user_id`,
       'au.last_name, au.first_name, au.id',
     )} ELSE '[]' END`,
   ),
-  orNull(quoted('createdByUserId', 'CASE WHEN r.approval_required THEN r.created_by_user_id END')),
-  orNull(quoted('approvedByUserId', 'r.approved_by_user_id')),
-  orNull(quoted('approvedAt', iso('r.approved_at'))),
-  orNull(quoted('rejectedByUserId', 'r.rejected_by_user_id')),
-  orNull(quoted('rejectedAt', iso('r.rejected_at'))),
-  orNull(text('rejectionReason', 'r.rejection_reason')),
-]);
+  createdByUserId: orNull(quoted('CASE WHEN r.approval_required THEN r.created_by_user_id END')),
+  approvedByUserId: orNull(quoted('r.approved_by_user_id')),
+  approvedAt: orNull(quoted(iso('r.approved_at'))),
+  rejectedByUserId: orNull(quoted('r.rejected_by_user_id')),
+  rejectedAt: orNull(quoted(iso('r.rejected_at'))),
+  rejectionReason: orNull(text('r.rejection_reason')),
+} satisfies JsonFields<Schemas['PayrollApproval']>);
 
-const REQUEST = jsonObject([
-  quoted('id', 'r.id'),
-  quoted('sourceAccountCurrencyId', 'r.source_account_currency_id'),
-  json('sourceAccountCurrency', 's.json'),
-  quoted('payrollAccountCurrencyId', 'r.payroll_account_currency_id'),
-  json('payrollAccountCurrency', 'p.json'),
-  quoted('totalAmount', 'r.total_amount'),
-  text('status', 'r.status'),
-  quoted('estimatedFxRate', 'r.estimated_fx_rate'),
-  quoted('estimatedReceivedAmount', 'r.estimated_received_amount'),
-  quoted('sourceAmountForExchange', 'r.source_amount_for_exchange'),
-  orNull(quoted('quotedFxRate', 'r.quote_rate')),
-  orNull(quoted('quoteExpiresAt', iso('r.quote_expires_at'))),
-  orNull(quoted('quotedByUserId', 'q.id')),
-  orNull(json('quotedByUser', `CASE WHEN q.id IS NOT NULL THEN ${user('q')} END`)),
-  orNull(quoted('quotedAt', iso('r.quoted_at'))),
-  orNull(json('quote', QUOTE)),
-  orNull(quoted('acceptedByCustomerAt', iso('r.accepted_by_customer_at'))),
-  orNull(text('cancellationReason', 'r.cancellation_reason')),
-  orNull(text('failureReason', 'r.failure_reason')),
-  json('approval', APPROVAL),
-  json('metadata', 'r.metadata'),
-  orNull(json('fxExchange', FX_EXCHANGE)),
-  json(
-    'customer',
-    jsonObject([
-      quoted('id', 'r.customer_id'),
-      text('firstName', 'cu.first_name'),
-      text('lastName', 'cu.last_name'),
-      json('company', jsonObject([text('legalName', 'cu.company_legal_name')])),
-    ]),
+/** The request's own fields: the caller adds returnedAmount, and the splits and transfers are joined from their rows. */
+const REQUEST = jsonObject({
+  id: quoted('r.id'),
+  sourceAccountCurrencyId: quoted('r.source_account_currency_id'),
+  sourceAccountCurrency: json('s.json'),
+  payrollAccountCurrencyId: quoted('r.payroll_account_currency_id'),
+  payrollAccountCurrency: json('p.json'),
+  totalAmount: quoted('r.total_amount'),
+  status: text('r.status'),
+  estimatedFxRate: quoted('r.estimated_fx_rate'),
+  estimatedReceivedAmount: quoted('r.estimated_received_amount'),
+  sourceAmountForExchange: quoted('r.source_amount_for_exchange'),
+  quotedFxRate: orNull(quoted('r.quote_rate')),
+  quoteExpiresAt: orNull(quoted(iso('r.quote_expires_at'))),
+  quotedByUserId: orNull(quoted('q.id')),
+  quotedByUser: orNull(json(`CASE WHEN q.id IS NOT NULL THEN ${user('q')} END`)),
+  quotedAt: orNull(quoted(iso('r.quoted_at'))),
+  quote: orNull(json(QUOTE)),
+  acceptedByCustomerAt: orNull(quoted(iso('r.accepted_by_customer_at'))),
+  cancellationReason: orNull(text('r.cancellation_reason')),
+  failureReason: orNull(text('r.failure_reason')),
+  approval: json(APPROVAL),
+  metadata: json('r.metadata'),
+  fxExchange: orNull(json(FX_EXCHANGE)),
+  customer: json(
+    jsonObject({
+      id: quoted('r.customer_id'),
+      firstName: text('cu.first_name'),
+      lastName: text('cu.last_name'),
+      company: json(jsonObject({ legalName: text('cu.company_legal_name') } satisfies JsonFields<Schemas['Company']>)),
+    } satisfies JsonFields<Schemas['Customer']>),
   ),
-  quoted('createdAt', iso('r.created_at')),
-  quoted('updatedAt', iso('r.updated_at')),
-]);
+  createdAt: quoted(iso('r.created_at')),
+  updatedAt: quoted(iso('r.updated_at')),
+} satisfies JsonFields<Omit<Schemas['PayrollRequest'], 'returnedAmount' | 'amountSplitDetails' | 'transfers'>>);
 
 /** Each account currency behind OFFSET 0, as in findPayrollRequestRow: it keeps the planner's join search small. */
 const ACCOUNT_CURRENCY_OF = (column: string, json: string): string => `CROSS JOIN LATERAL (

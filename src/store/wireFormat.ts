@@ -1,0 +1,132 @@
+import type { components } from '../../generated/api.js';
+import { iso, json, jsonObject, type JsonFields, orAbsent, orNull, quoted, text } from './jsonSql.js';
+
+type Schemas = components['schemas'];
+
+/**
+ * The JSON each split and transfer keeps on its row (`api_json`), which the request's read joins
+ * and the batch rail copies into transfer events set-based. Its writers are the trigger functions
+ * amount_split_api_json() and transfer_api_json() (the triggers themselves are migration 011's):
+ * their bodies are generated here from field tables keyed by the spec's schemas, and put in place
+ * at start-up by store/derivedObjects.ts, so these tables are the one source of the format in SQL.
+ * `row` is the alias the table reads: NEW in a trigger, a table alias in a set-based statement.
+ */
+
+/** A split as AmountSplitDetail: every field present, null until it applies. */
+const splitFields = (row: string) =>
+  ({
+    id: quoted(`${row}.id`),
+    beneficiaryId: quoted(`${row}.beneficiary_id`),
+    // The snapshot as written at creation (its type is the view's BeneficiarySnapshot).
+    beneficiarySnapshot: json(`${row}.beneficiary_snapshot`),
+    amountCurrencyType: text(`${row}.amount_currency_type`),
+    sourceCurrencyAmount: quoted(`${row}.source_currency_amount`),
+    amount: quoted(`${row}.amount`),
+    quotedSourceCurrencyAmount: orNull(quoted(`${row}.quoted_source_currency_amount`)),
+    quotedAmount: orNull(quoted(`${row}.quoted_amount`)),
+    returnedSourceCurrencyAmount: orNull(quoted(`${row}.returned_source_currency_amount`)),
+    purposeCode: text(`${row}.purpose_code`),
+    payoutTransferId: orNull(quoted(`${row}.payout_transfer_id`)),
+    createdAt: quoted(iso(`${row}.created_at`)),
+    payrollRequestId: quoted(`${row}.payroll_request_id`),
+  }) satisfies JsonFields<Schemas['AmountSplitDetail']>;
+
+/** Rule 4: a payout's instruction is its split (the beneficiary's names as they were) with the amount the payout pays. */
+const payoutInstructionFields = (split: string, transfer: string) =>
+  ({
+    id: quoted(`${split}.id`),
+    beneficiaryId: quoted(`${split}.beneficiary_id`),
+    beneficiarySnapshot: json(
+      jsonObject({
+        id: json(`${split}.beneficiary_snapshot->'id'`),
+        firstName: json(`${split}.beneficiary_snapshot->'firstName'`),
+        lastName: json(`${split}.beneficiary_snapshot->'lastName'`),
+        displayName: json(`${split}.beneficiary_snapshot->'displayName'`),
+      } satisfies JsonFields<Schemas['PayoutBeneficiarySnapshot']>),
+    ),
+    sourceCurrencyAmount: quoted(`${split}.source_currency_amount`),
+    amount: quoted(`${transfer}.amount`),
+  }) satisfies JsonFields<Schemas['PayoutInstruction']>;
+
+/** The instruction of transfer `row` from its split (NULL when it has none, or its split is not written yet). */
+const payoutInstructionOf = (row: string): string =>
+  `(SELECT ${jsonObject(payoutInstructionFields('sp', row))}
+      FROM amount_splits sp WHERE sp.id = ${row}.amount_split_id AND sp.payroll_request_id = ${row}.payroll_request_id)`;
+
+/** A transfer as Transfer: optional fields absent until they apply; its instruction is kept on the row (payout_instruction_json). */
+const transferFields = (row: string) =>
+  ({
+    id: quoted(`${row}.id`),
+    payrollRequestId: quoted(`${row}.payroll_request_id`),
+    transferType: text(`${row}.transfer_type`),
+    status: text(`${row}.status`),
+    externalId: orAbsent(text(`${row}.external_id`)),
+    amount: quoted(`${row}.amount`),
+    currencyCode: text(`${row}.currency_code`),
+    feeDetails: orAbsent(
+      json(
+        `CASE WHEN ${row}.fee_id IS NOT NULL THEN ${jsonObject({
+          id: quoted(`${row}.fee_id`),
+          amount: quoted(`${row}.fee_amount`),
+          finalInternalFee: quoted(`${row}.final_internal_fee`),
+        } satisfies JsonFields<Schemas['FeeDetails']>)} END`,
+      ),
+    ),
+    payoutInstruction: orAbsent(json(`${row}.payout_instruction_json`)),
+    executedAt: orAbsent(quoted(iso(`${row}.executed_at`))),
+    completedAt: orAbsent(quoted(iso(`${row}.completed_at`))),
+    failureReason: orAbsent(text(`${row}.failure_reason`)),
+    createdAt: quoted(iso(`${row}.created_at`)),
+  }) satisfies JsonFields<Schemas['Transfer']>;
+
+/** A trigger function whose body is derived from the field tables, and how to bring stored rows up to it. */
+export interface DerivedFunction {
+  /** Its signature, as migration 011's triggers call it. */
+  signature: string;
+  /** Its plpgsql body. */
+  body: string;
+  /** An UPDATE that makes the trigger write again each row whose stored JSON is not what `body` writes. */
+  rewriteStale: string;
+}
+
+const GENERATED = '-- Generated at start-up from src/store/wireFormat.ts: change it there, not here.';
+
+const AMOUNT_SPLIT_API_JSON: DerivedFunction = {
+  signature: 'amount_split_api_json()',
+  body: `
+${GENERATED}
+BEGIN
+  NEW.api_json := ${jsonObject(splitFields('NEW'))};
+  RETURN NEW;
+END
+`,
+  rewriteStale: `UPDATE amount_splits x SET api_json = NULL WHERE x.api_json IS DISTINCT FROM ${jsonObject(splitFields('x'))}`,
+};
+
+/**
+ * A payout's instruction never changes once written, so it is looked up only when the row is
+ * inserted, has none yet, or its split or amount change. A transfer written before its split (the
+ * world loader writes transfers first) gets it on its next update; setting it NULL asks for it again.
+ */
+const TRANSFER_API_JSON: DerivedFunction = {
+  signature: 'transfer_api_json()',
+  body: `
+${GENERATED}
+BEGIN
+  IF NEW.amount_split_id IS NULL THEN
+    NEW.payout_instruction_json := NULL;
+  ELSIF TG_OP = 'INSERT' OR NEW.payout_instruction_json IS NULL
+     OR NEW.amount_split_id IS DISTINCT FROM OLD.amount_split_id OR NEW.amount <> OLD.amount THEN
+    NEW.payout_instruction_json := ${payoutInstructionOf('NEW')};
+  END IF;
+  NEW.api_json := ${jsonObject(transferFields('NEW'))};
+  RETURN NEW;
+END
+`,
+  rewriteStale: `UPDATE transfers x SET payout_instruction_json = NULL
+    WHERE x.payout_instruction_json IS DISTINCT FROM ${payoutInstructionOf('x')}
+       OR x.api_json IS DISTINCT FROM ${jsonObject(transferFields('x'))}`,
+};
+
+/** Splits first (a transfer's instruction reads its split's columns, not its JSON, so the order is not a matter of correctness). */
+export const DERIVED_FUNCTIONS: readonly DerivedFunction[] = [AMOUNT_SPLIT_API_JSON, TRANSFER_API_JSON];
