@@ -70,14 +70,17 @@ export async function payrollLifecycle(session: Session, lines: number): Promise
   const asCsv = { 'content-type': 'text/csv' };
   const json = { 'content-type': 'application/json' };
   const { customerToken: customer, adminToken: admin } = session;
+  const rssKb: Record<string, number> = {};
   const started = performance.now();
   const estimate = await call(session, customer, `/v1/customers/payroll/estimate?${pair}`, { method: 'POST', headers: asCsv, body: csv });
+  rssKb.estimate = memory.phase();
   const feeHash = /"feeHash":"([^"]+)"/.exec(estimate.text)![1]!;
   const create = await call(session, customer, `/v1/customers/payroll/requests?${pair}&feeHash=${encodeURIComponent(feeHash)}`, {
     method: 'POST',
     headers: asCsv,
     body: csv,
   });
+  rssKb.create = memory.phase();
   const id = idOf(create.text);
   const expiresAt = new Date(Date.now() + 3600_000).toISOString();
   const quote = await call(session, admin, `/v1/admin/payroll/requests/${id}/quote`, {
@@ -85,19 +88,23 @@ export async function payrollLifecycle(session: Session, lines: number): Promise
     headers: json,
     body: JSON.stringify({ exchangeRate: QUOTE_RATE, expiresAt }),
   });
+  rssKb.quote = memory.phase();
   const accept = await call(session, customer, `/v1/customers/payroll/requests/${id}/accept`, { method: 'POST' });
+  rssKb.accept = memory.phase();
   const legsMs = await until('the debit and the move to the payroll bank', async () => {
     const page = JSON.parse((await call(session, customer, `/v1/customers/payroll/requests/${id}/transfers?limit=2`)).text) as {
       data: { items: Array<{ status: string }> };
     };
     return page.data.items.length === 2 && page.data.items.every((item) => item.status === 'COMPLETED');
   });
+  rssKb.legs = memory.phase();
   const fxStarted = performance.now();
   const fx = await call(session, admin, `/v1/admin/payroll/requests/${id}/fx-exchange`, {
     method: 'POST',
     headers: json,
     body: JSON.stringify({ exchangeRate: QUOTE_RATE }),
   });
+  rssKb.fxRecord = memory.phase();
   const payoutsMs = await until('COMPLETED', async () => {
     const page = JSON.parse((await call(session, customer, '/v1/customers/payroll/requests?limit=1')).text) as {
       data: { items: Array<{ id: string; status: string }> };
@@ -107,6 +114,7 @@ export async function payrollLifecycle(session: Session, lines: number): Promise
     return status === 'COMPLETED';
   });
   const fxToCompletedMs = performance.now() - fxStarted;
+  rssKb.payouts = memory.phase();
   const peak = memory.peak();
   memory.stop();
   const ms = (value: number) => Math.round(value);
@@ -125,5 +133,10 @@ export async function payrollLifecycle(session: Session, lines: number): Promise
     databasePssMb: mbOf(peak.databasePssKb),
   };
   log(`payroll-${lines}: ${JSON.stringify(figures)}`);
+  log(
+    `payroll-${lines}: node peak RSS MB by phase: ${Object.entries(rssKb)
+      .map(([phase, kb]) => `${phase} ${mbOf(kb)}`)
+      .join(', ')}`,
+  );
   return figures;
 }

@@ -3,7 +3,7 @@
  * about them (memory, CPU time, the embedded PostgreSQL's processes).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { closeSync, openSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -117,7 +117,24 @@ export const cpuSnapshot = (pids: number[]): Map<number, number> => new Map(pids
 export const cpuSince = (before: Map<number, number>, pids: number[]): number =>
   pids.reduce((sum, pid) => sum + Math.max(0, cpuMsOf(pid) - (before.get(pid) ?? 0)), 0);
 
-/** Samples the server's RSS and the database's PSS every second; peaks are of what ran at the same moment. */
+/**
+ * Starts the kernel's peak RSS (VmHWM) of a process afresh; false when it may not be reset (not
+ * our process, or no permission): the peak is then the start-up's.
+ */
+function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Samples the server's RSS and the database's PSS every second; peaks are of what ran at the same
+ * moment. `phase()` gives the server's peak RSS since the previous phase: the kernel's high-water
+ * mark, which a spike shorter than a second between two samples does not escape.
+ */
 export function memorySampler(serverPid: number, externalDatabase: string | undefined) {
   const peak = { nodeRssKb: 0, databasePssKb: 0, totalKb: 0 };
   const sample = () => {
@@ -127,9 +144,21 @@ export function memorySampler(serverPid: number, externalDatabase: string | unde
     peak.databasePssKb = Math.max(peak.databasePssKb, db);
     peak.totalKb = Math.max(peak.totalKb, node + db);
   };
-  const timer = setInterval(sample, 1000);
+  const highWater = resetPeakRss(serverPid);
+  let phasePeakKb = 0;
+  const timer = setInterval(() => {
+    sample();
+    phasePeakKb = Math.max(phasePeakKb, kbOf(serverPid, 'VmRSS'));
+  }, 1000);
   return {
     peak: () => (sample(), { ...peak }),
+    phase: (): number => {
+      const kb = highWater ? kbOf(serverPid, 'VmHWM') : Math.max(phasePeakKb, kbOf(serverPid, 'VmRSS'));
+      phasePeakKb = 0;
+      if (highWater) resetPeakRss(serverPid);
+      peak.nodeRssKb = Math.max(peak.nodeRssKb, kb);
+      return kb;
+    },
     stop: () => clearInterval(timer),
   };
 }
