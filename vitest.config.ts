@@ -16,6 +16,7 @@ const UNIT = [
   'test/http/{envelope,routeRegexpCache,serverStubs}.test.ts',
   'test/worldSettlement.test.ts',
   'test/spec/demoIds.test.ts',
+  'test/spec/eventSchemas.test.ts',
   'test/usecases/cursor.test.ts',
 ];
 const PROCESS = [
