@@ -95,3 +95,38 @@ function sendParts(res: Response, parts: readonly string[]): void {
   for (const part of parts) res.write(part);
   res.end();
 }
+
+const SUCCESS_HEAD = '{"success":true,"data":';
+
+/**
+ * The success envelope around JSON text read a part at a time (a stored answer), `bytes` long:
+ * each part is written when the socket has taken the previous ones, so only a few parts are ever
+ * in the process. A client that goes away stops the reading. A failure after the first bytes can
+ * only end the connection (the error handler does), which the client sees as a body shorter than
+ * its Content-Length.
+ */
+export async function streamData(res: Response, status: number, bytes: number, parts: AsyncIterable<string>): Promise<void> {
+  res.status(status).type('application/json');
+  res.setHeader('Content-Length', Buffer.byteLength(SUCCESS_HEAD) + bytes + 1);
+  res.write(SUCCESS_HEAD);
+  for await (const part of parts) {
+    if (!res.write(part) && !(await drained(res))) return;
+  }
+  res.end('}');
+}
+
+/** True once the socket has taken what was written; false when the connection closed first. */
+function drained(res: Response): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const settle = (value: boolean) => () => {
+      res.off('drain', onDrain);
+      res.off('close', onClose);
+      resolve(value);
+    };
+    const onDrain = settle(true);
+    const onClose = settle(false);
+    res.once('drain', onDrain);
+    res.once('close', onClose);
+  });
+}

@@ -40,7 +40,15 @@ export const notFoundHandler: RequestHandler = (req, res) => {
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, req, res, _next) => {
-    if (res.headersSent) return;
+    if (res.headersSent) {
+      // Too late for an envelope. An answer streamed from the database that failed midway: the
+      // connection is ended, and the client sees a body shorter than its Content-Length.
+      if (!res.writableEnded) {
+        logger.error({ err: error, ...requestFields(res) }, 'failure after the answer had begun');
+        res.destroy();
+      }
+      return;
+    }
     sendErrorResponse(res, errorResponse(asDomainError(error, req.method, req.path, logger, requestFields(res))));
   };
 }

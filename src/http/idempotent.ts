@@ -24,12 +24,15 @@ type StoredBody = { success: true; data: unknown } | ErrorResponse['body'];
  * replays the stored status and body for repeats. With a key, the handler runs on `db`, a Database
  * inside the transaction that stores its answer (see runIdempotent). Domain errors are answers too,
  * and are stored; unexpected failures are not (the error handler answers 500; nothing was committed).
+ * A success is sent by `sendSuccess`, told whether its data is kept for the key (a stored answer
+ * then stays for the repeats; without a key it is read once).
  */
 export async function answerIdempotently(
   deps: Pick<UseCaseDeps, 'db' | 'clock' | 'config'>,
   request: IdempotentRequest,
   res: Response,
   handler: (db: UseCaseDeps['db']) => Promise<{ status: number; data: unknown }>,
+  sendSuccess: (status: number, data: unknown, kept: boolean) => Promise<void>,
 ): Promise<void> {
   const { key, userId, method, path, body, query } = request;
   // An empty or blank header is a client bug (an unset variable), not "no key": refused, not ignored.
@@ -45,6 +48,6 @@ export async function answerIdempotently(
   };
   const response = key ? await runIdempotent(deps, { userId, key, requestHash: fingerprint(method, path, body, query) }, run) : await run(deps.db);
   const stored = response.body as StoredBody;
-  if (stored.success) res.status(response.status).json(stored);
+  if (stored.success) await sendSuccess(response.status, stored.data, key !== undefined);
   else sendErrorResponse(res, { status: response.status, body: stored });
 }

@@ -4,7 +4,8 @@ import type { Logger } from 'pino';
 import { tracer } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { JsonText } from '../usecases/jsonText.js';
-import { sendData } from './envelope.js';
+import { StoredJson, readStoredJson, storedJsonParts } from '../usecases/storedJson.js';
+import { sendData, streamData } from './envelope.js';
 import type { HeavyOperationGate } from './heavyOperations.js';
 import { answerIdempotently } from './idempotent.js';
 import type { Locals } from './locals.js';
@@ -120,6 +121,23 @@ function traitsOf(apiDoc: ApiDoc, pathItem: PathItemObject, operation: Operation
 type SuccessAnswer = { status: number; data: unknown } | CsvAnswer;
 type CsvAnswer = { status: number; csv: string; filename?: string | undefined };
 
+/**
+ * A success's data: a stored answer is streamed from the database (read whole and parsed only for
+ * the response validator, which checks what passes through res.json), and kept there when `kept`
+ * (an Idempotency-Key's answer); anything else is sent by sendData.
+ */
+async function sendSuccess(
+  res: Response,
+  db: UseCaseDeps['db'],
+  answer: { status: number; data: unknown; kept: boolean },
+  options: SendOptions,
+): Promise<void> {
+  const { status, data, kept } = answer;
+  if (!(data instanceof StoredJson)) return sendData(res, status, data, options.validateResponses);
+  if (options.validateResponses) return sendData(res, status, await readStoredJson(db, data, kept));
+  await streamData(res, status, data.bytes, storedJsonParts(db, data, kept));
+}
+
 /** A CSV answer, saved under its file name by a browser when it has one. */
 function sendCsv(res: Response, { status, csv, filename }: CsvAnswer): void {
   if (filename) res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
@@ -155,18 +173,25 @@ function bind<K extends OperationId>(
         const result: SuccessAnswer = await handler(input);
         // CSV is sent past the response validator (it checks only what passes through res.json).
         if ('csv' in result) return sendCsv(res, result);
-        return sendData(res, result.status, result.data, options.validateResponses);
+        return sendSuccess(res, deps.db, { status: result.status, data: result.data, kept: false }, options);
       }
       const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body, query: req.query };
-      // A stored answer is a value: JSON text is parsed before it is kept.
-      await answerIdempotently(deps, request, res, async (db) => {
-        // Without a key it runs on deps' own database: the handler bound at start-up, not all
-        // handlers made anew for this request (that showed in the server's profile under the estimate load).
-        const onDb: Handler<K> = db === deps.db ? handler : handlersOn({ ...deps, db })[id];
-        const result: SuccessAnswer = await onDb(input);
-        if ('csv' in result) throw new Error(`operation ${id}: an idempotent answer is stored as JSON, not CSV`);
-        return { status: result.status, data: result.data instanceof JsonText ? result.data.parse() : result.data };
-      });
+      // A stored answer is a value or a StoredJson: JSON text is parsed before it is kept.
+      const send = (status: number, data: unknown, kept: boolean) => sendSuccess(res, deps.db, { status, data, kept }, options);
+      await answerIdempotently(
+        deps,
+        request,
+        res,
+        async (db) => {
+          // Without a key it runs on deps' own database: the handler bound at start-up, not all
+          // handlers made anew for this request (that showed in the server's profile under the estimate load).
+          const onDb: Handler<K> = db === deps.db ? handler : handlersOn({ ...deps, db })[id];
+          const result: SuccessAnswer = await onDb(input);
+          if ('csv' in result) throw new Error(`operation ${id}: an idempotent answer is stored as JSON, not CSV`);
+          return { status: result.status, data: result.data instanceof JsonText ? result.data.parse() : result.data };
+        },
+        send,
+      );
     };
     // The use case's span (a child of the request's): the SQL it runs nests under it.
     const traced = () => tracer.span(`usecase ${id}`, { 'payroll.operation_id': id }, answer);

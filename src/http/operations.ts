@@ -7,6 +7,7 @@
 import type { operations, paths } from '../../generated/api.js';
 import type { JsonText } from '../usecases/jsonText.js';
 import type { Principal } from '../usecases/principal.js';
+import type { StoredJson } from '../usecases/storedJson.js';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
@@ -48,11 +49,14 @@ type CsvResult<R, S> = R extends { content: { 'text/csv': string } } ? { status:
 
 /**
  * What a handler answers: one of the operation's 2xx statuses and the `data` of that response's
- * envelope, as a value or as JSON text already built (sent as it is).
+ * envelope, as a value, as JSON text already built (sent as it is), or as JSON text the database
+ * holds (StoredJson: sent as it is read).
  */
 type Result<K extends OperationId> = {
-  [S in SuccessStatus<K>]: { status: S; data: Data<Responses<K>[S]> | JsonText<Data<Responses<K>[S]>> } | CsvResult<Responses<K>[S], S>;
+  [S in SuccessStatus<K>]: { status: S; data: Data<Responses<K>[S]> | PreparedJson<Data<Responses<K>[S]>> } | CsvResult<Responses<K>[S], S>;
 }[SuccessStatus<K>];
+
+type PreparedJson<D> = JsonText<D> | StoredJson<D>;
 
 /**
  * An operation that may answer 401 runs for an authenticated caller (the spec's bearerAuth); one

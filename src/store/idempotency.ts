@@ -5,14 +5,16 @@ import type { Queryable } from './db.js';
  * transaction that claimed it (or left by an older version), before any answer.
  */
 export type IdempotencyRecord = { requestHash: string; createdAt: Date } & (
-  | { status: 'IN_PROGRESS'; responseStatus: number | null; responseBody: string | null }
-  | {
-      status: 'COMPLETED';
-      responseStatus: number;
-      /** The response body exactly as first sent (JSON text). */
-      responseBody: string;
-    }
+  | { status: 'IN_PROGRESS'; responseStatus: number | null; responseBody: string | null; responseAnswerId: string | null; responseAnswerBytes: number | null }
+  | ({ status: 'COMPLETED'; responseStatus: number } & KeptAnswer)
 );
+
+/**
+ * What a completed key keeps: the response body exactly as first sent (JSON text), or the stored
+ * answer (migration 018) whose text is the body's `data`, with its length in bytes.
+ */
+type KeptAnswer =
+  { responseBody: string; responseAnswerId: null; responseAnswerBytes: null } | { responseBody: null; responseAnswerId: string; responseAnswerBytes: number };
 
 /**
  * Runs `fn` with the transaction's lock waits bounded by `ms` (PostgreSQL's lock_timeout, local to
@@ -48,8 +50,10 @@ export async function claimIdempotencyKey(tx: Queryable, userId: string, key: st
 /** The key's record, locked for the rest of the transaction. */
 export async function lockIdempotencyKey(tx: Queryable, userId: string, key: string): Promise<IdempotencyRecord | null> {
   const rows = await tx.query<IdempotencyRecord>(
-    `SELECT request_hash AS "requestHash", status, response_status AS "responseStatus", response_body AS "responseBody", created_at AS "createdAt"
-       FROM idempotency_keys WHERE user_id = $1 AND key = $2 FOR UPDATE`,
+    `SELECT k.request_hash AS "requestHash", k.status, k.response_status AS "responseStatus", k.response_body AS "responseBody",
+            k.response_answer_id AS "responseAnswerId", k.created_at AS "createdAt",
+            (SELECT sum(octet_length(a.body)) FROM answer_parts a WHERE a.answer_id = k.response_answer_id) AS "responseAnswerBytes"
+       FROM idempotency_keys k WHERE k.user_id = $1 AND k.key = $2 FOR UPDATE OF k`,
     [userId, key],
   );
   return rows[0] ?? null;
@@ -58,17 +62,22 @@ export async function lockIdempotencyKey(tx: Queryable, userId: string, key: str
 /** Makes a locked key new again (past its retention, or left IN_PROGRESS by an older version). */
 export async function takeOverIdempotencyKey(tx: Queryable, userId: string, key: string, requestHash: string, now: Date): Promise<void> {
   await tx.query(
-    `UPDATE idempotency_keys SET request_hash = $3, status = 'IN_PROGRESS', response_status = NULL, response_body = NULL, created_at = $4, locked_at = $4
+    `UPDATE idempotency_keys SET request_hash = $3, status = 'IN_PROGRESS', response_status = NULL, response_body = NULL, response_answer_id = NULL,
+            created_at = $4, locked_at = $4
       WHERE user_id = $1 AND key = $2`,
     [userId, key, requestHash, now],
   );
 }
 
-export async function completeIdempotencyKey(tx: Queryable, userId: string, key: string, status: number, bodyText: string): Promise<void> {
-  await tx.query("UPDATE idempotency_keys SET status = 'COMPLETED', response_status = $3, response_body = $4 WHERE user_id = $1 AND key = $2", [
-    userId,
-    key,
-    status,
-    bodyText,
-  ]);
+/** The key's answer: its body as JSON text, or (`answerId`) a stored answer's text as its data. */
+export async function completeIdempotencyKey(
+  tx: Queryable,
+  userId: string,
+  key: string,
+  response: { status: number; bodyText: string | null; answerId: string | null },
+): Promise<void> {
+  await tx.query(
+    "UPDATE idempotency_keys SET status = 'COMPLETED', response_status = $3, response_body = $4, response_answer_id = $5 WHERE user_id = $1 AND key = $2",
+    [userId, key, response.status, response.bodyText, response.answerId],
+  );
 }

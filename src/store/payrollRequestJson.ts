@@ -178,14 +178,18 @@ export interface PayrollRequestJson {
   sourceDecimals: number;
 }
 
-/** The request with everything its JSON reads, for one id and (with $2) one customer. */
-const REQUEST_FROM = `FROM payroll_requests r
+/** The request with everything its head reads (not its splits), for one id and (with $2) one customer. */
+const REQUEST_HEAD_FROM = `FROM payroll_requests r
        JOIN customers cu ON cu.id = r.customer_id
        ${ACCOUNT_CURRENCY_OF('r.source_account_currency_id', SOURCE_ACCOUNT_CURRENCY)} s
        ${ACCOUNT_CURRENCY_OF('r.payroll_account_currency_id', PAYROLL_ACCOUNT_CURRENCY)} p
-       LEFT JOIN users q ON q.id = r.quoted_by_user_id
+       LEFT JOIN users q ON q.id = r.quoted_by_user_id`;
+const REQUEST_WHERE = 'WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)';
+
+/** The same with its splits (`sx`). */
+const REQUEST_FROM = `${REQUEST_HEAD_FROM}
        CROSS JOIN LATERAL ${SPLITS} sx
-      WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)`;
+      ${REQUEST_WHERE}`;
 
 /** The request, or null when there is none with this id (or, with `customerId`, none of that customer's). */
 export async function findPayrollRequestJson(tx: Queryable, requestId: string, customerId: string | null): Promise<PayrollRequestJson | null> {
@@ -211,44 +215,6 @@ export async function findReturnedAmounts(tx: Queryable, requestId: string): Pro
   );
   if (!row) throw new Error(`Payroll request ${requestId} not found`);
   return row;
-}
-
-/**
- * payroll_request.status_changed with the request as its GET returns it, built and stored by
- * PostgreSQL in one statement: the JSON of a 100,000-split request never passes through the
- * process unless asked for. `returnedAmount` is the caller's (a money rule, in TypeScript). Returns
- * the event's customer, for its webhook deliveries (null when there is no such request), and, with
- * `answer`, the same JSON for the operation's answer, built once for both.
- */
-export async function insertPayrollRequestEvent(
-  tx: Queryable,
-  event: { id: string; requestId: string; occurredAt: Date; returnedAmount: string },
-  answer: boolean,
-): Promise<{ customerId: string | null; answer: PayrollRequestJson | null }> {
-  const rows = await tx.query<PayrollRequestJson & { customerId: string }>(
-    `WITH x AS MATERIALIZED (
-       SELECT r.id, r.customer_id, ${REQUEST} AS head, COALESCE(sx.json, '') AS splits, COALESCE(${TRANSFERS}, '') AS transfers,
-              s.decimals, COALESCE(sx.returned, '{}') AS returned
-       ${REQUEST_FROM}
-     ), written AS (
-       INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
-       SELECT $3, x.customer_id, 'payroll_request.status_changed', x.id,
-              COALESCE((SELECT max(e.sequence) FROM events e WHERE e.type = 'payroll_request.status_changed' AND e.resource_id = x.id), 0) + 1, $4,
-              concat('{"returnedAmount":', to_json($5::text), ',', substr(x.head, 2, length(x.head) - 2), ',"amountSplitDetails":[', x.splits,
-                     '],"transfers":[', x.transfers, ']}')::jsonb
-         FROM x
-       RETURNING customer_id
-     )
-     SELECT (SELECT customer_id FROM written) AS "customerId", CASE WHEN $6 THEN x.head END AS head,
-            CASE WHEN $6 THEN x.splits END AS "splitsJson", CASE WHEN $6 THEN x.transfers END AS "transfersJson",
-            x.decimals AS "sourceDecimals", x.returned AS "returnedAmounts"
-       FROM x`,
-    [event.requestId, null, event.id, event.occurredAt, event.returnedAmount, answer],
-  );
-  const row = rows[0];
-  if (!row) return { customerId: null, answer: null };
-  const { customerId, ...json } = row;
-  return { customerId, answer: answer ? json : null };
 }
 
 /** A page of a request's splits or transfers: their JSON (kept on each row, migration 011), comma-separated. */
@@ -283,3 +249,11 @@ export async function findPayrollItemsJson(
   );
   return rows[0] ?? null;
 }
+
+/**
+ * The request's head as the statements that write its JSON elsewhere build it (an event's payload,
+ * an operation's stored answer: store/payrollRequestJsonWrites.ts): `head` is the request's JSON
+ * object without returnedAmount, amountSplitDetails and transfers, over `from` (the request `r`,
+ * with $1 its id and $2 null or its customer).
+ */
+export const REQUEST_HEAD_SQL = { head: REQUEST, from: `${REQUEST_HEAD_FROM}\n      ${REQUEST_WHERE}` } as const;

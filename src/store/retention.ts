@@ -24,15 +24,18 @@ export async function deleteUnusedFeeEstimates(tx: Queryable, before: Date, limi
   return payroll.length + payout.length;
 }
 
-/** Idempotency keys (and their stored answers) created before `before`. */
+/** Idempotency keys created before `before`, and their stored answers (kept in the row, or in answer_parts: migration 018). */
 export async function deleteIdempotencyKeys(tx: Queryable, before: Date, limit: number): Promise<number> {
-  const rows = await tx.query(
-    `DELETE FROM idempotency_keys WHERE (user_id, key) IN (
-       SELECT user_id, key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-     RETURNING 1`,
+  const [row] = await tx.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM idempotency_keys WHERE (user_id, key) IN (
+         SELECT user_id, key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING response_answer_id),
+     answers AS (DELETE FROM answer_parts a USING gone g WHERE a.answer_id = g.response_answer_id RETURNING 1)
+     SELECT (SELECT count(*) FROM gone)::int AS n, (SELECT count(*) FROM answers) AS parts`,
     [before, limit],
   );
-  return rows.length;
+  return row?.n ?? 0;
 }
 
 /**

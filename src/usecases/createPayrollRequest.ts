@@ -11,7 +11,7 @@ import type { UseCaseDeps } from './deps.js';
 import { payrollRequestChangedAnswered } from './events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { type Principal, requireCustomer } from './principal.js';
-import type { JsonText } from './jsonText.js';
+import type { StoredJson } from './storedJson.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
 type PayrollRequest = components['schemas']['PayrollRequest'];
@@ -23,7 +23,7 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
  * unused unless it was already used. For a customer who requires four-eyes approval the request
  * waits in AWAITING_APPROVAL instead and nothing is debited: approvePayrollRequest debits it.
  */
-export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<JsonText<PayrollRequest>> {
+export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<StoredJson<PayrollRequest>> {
   const customerId = requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();

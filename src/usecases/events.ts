@@ -5,17 +5,23 @@ import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import { metrics } from '../observability/telemetry.js';
 import type { Queryable } from '../store/db.js';
 import { changeStatus } from '../store/payrollRequestUpdates.js';
-import { findReturnedAmounts, insertPayrollRequestEvent } from '../store/payrollRequestJson.js';
+import { findReturnedAmounts } from '../store/payrollRequestJson.js';
+import { insertPayrollRequestAnswer, insertPayrollRequestEvent } from '../store/payrollRequestJsonWrites.js';
 import { findTransferOwner } from '../store/payrollRequests.js';
 import { findPayout } from '../store/payouts.js';
 import { insertDeliveries, recordEvent } from '../store/events.js';
-import { payrollRequestJsonText } from './getPayrollRequest.js';
-import type { JsonText } from './jsonText.js';
+import { ITEMS_PER_PART, StoredJson } from './storedJson.js';
 import { toPayout } from './views/payout.js';
 import { returnedAmountOf } from './views/payrollRequest.js';
 import { loadTransfer } from './views/transfer.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
+
+/**
+ * A payroll_request.status_changed event carries the request's splits and transfers up to this many
+ * splits; beyond, it says `itemsOmitted` instead (the spec's PayrollRequestItemsOmitted).
+ */
+const EVENT_ITEMS_LIMIT = 1000;
 
 /**
  * Status changes and their events, in one transaction: the event is written to the event log (and
@@ -38,13 +44,13 @@ export async function recordStatusChange(
   await payrollRequestChanged(tx, request.id, at);
 }
 
-/** The same, for an operation that answers with the request: its JSON is built once, for the event and the answer. */
+/** The same, for an operation that answers with the request: the answer is stored for the route to send (StoredJson). */
 export async function recordStatusChangeAnswered(
   tx: Queryable,
   request: { id: string; status: PayrollRequestStatus },
   to: PayrollRequestStatus,
   at: Date,
-): Promise<JsonText<PayrollRequest>> {
+): Promise<StoredJson<PayrollRequest>> {
   await moveStatus(tx, request, to, at);
   return payrollRequestChangedAnswered(tx, request.id, at);
 }
@@ -58,27 +64,28 @@ async function moveStatus(tx: Queryable, request: { id: string; status: PayrollR
 
 /**
  * payroll_request.status_changed: on creation (PENDING) and after every move. The payload (the
- * request as its GET returns it, every split and transfer included) is built and stored by
- * PostgreSQL; only returnedAmount, a money rule, is computed here.
+ * request as its GET returns it; above EVENT_ITEMS_LIMIT splits, without its splits and transfers)
+ * is built and stored by PostgreSQL; only returnedAmount, a money rule, is computed here.
  */
-async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<void> {
-  await writePayrollRequestEvent(tx, requestId, at, false);
-}
-
-/** The same event, and the request's JSON (built once for both) as the operation's answer. */
-export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<JsonText<PayrollRequest>> {
-  const answer = await writePayrollRequestEvent(tx, requestId, at, true);
-  if (!answer) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
-  return answer;
-}
-
-async function writePayrollRequestEvent(tx: Queryable, requestId: string, at: Date, answer: boolean): Promise<JsonText<PayrollRequest> | null> {
+async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<string> {
   const returned = await findReturnedAmounts(tx, requestId);
   const event = { id: randomUUID(), type: 'payroll_request.status_changed' as const, occurredAt: at };
   const returnedAmount = returnedAmountOf(returned.returnedAmounts, returned.sourceDecimals);
-  const written = await insertPayrollRequestEvent(tx, { ...event, requestId, returnedAmount }, answer);
-  if (written.customerId) await insertDeliveries(tx, { ...event, customerId: written.customerId });
-  return written.answer && payrollRequestJsonText(written.answer);
+  const customerId = await insertPayrollRequestEvent(tx, { ...event, requestId, returnedAmount }, EVENT_ITEMS_LIMIT);
+  if (customerId) await insertDeliveries(tx, { ...event, customerId });
+  return returnedAmount;
+}
+
+/**
+ * The same event, and the request's JSON as the operation's answer: written by PostgreSQL as a
+ * stored answer in the same transaction, for the route to send after the commit.
+ */
+export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<StoredJson<PayrollRequest>> {
+  const returnedAmount = await payrollRequestChanged(tx, requestId, at);
+  const answerId = randomUUID();
+  const size = await insertPayrollRequestAnswer(tx, { answerId, requestId, returnedAmount, at, itemsPerPart: ITEMS_PER_PART });
+  if (!size) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
+  return new StoredJson(answerId, size.bytes);
 }
 
 export async function transferChanged(tx: Queryable, transferId: string, at: Date): Promise<void> {

@@ -13,7 +13,7 @@ import { recordStatusChangeAnswered, transferChanged } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { lockedFeesOf, payrollLedgerOf, requestRefs } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
-import type { JsonText } from './jsonText.js';
+import type { StoredJson } from './storedJson.js';
 
 type Leg = Awaited<ReturnType<typeof transfersOf>>[number];
 
@@ -28,7 +28,7 @@ export async function failPayrollRequest(
   caller: Principal,
   requestId: string,
   body: components['schemas']['FailPayrollRequestRequest'],
-): Promise<JsonText<components['schemas']['PayrollRequest']>> {
+): Promise<StoredJson<components['schemas']['PayrollRequest']>> {
   requireAdmin(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();

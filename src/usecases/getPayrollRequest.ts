@@ -21,7 +21,7 @@ export async function getPayrollRequestJson(deps: Pick<UseCaseDeps, 'db'>, calle
 }
 
 /** The request's JSON parts as the answer's text, with returnedAmount (a money rule) computed here. */
-export function payrollRequestJsonText(found: PayrollRequestJson): JsonText<PayrollRequest> {
+function payrollRequestJsonText(found: PayrollRequestJson): JsonText<PayrollRequest> {
   // The one money rule of the read stays in TypeScript. The head is "{…}"; the large texts stay
   // parts of their own (JsonText).
   const { head, splitsJson, transfersJson } = found;

@@ -12,9 +12,11 @@ import {
 import { joinTransaction } from '../store/savepoint.js';
 import type { UseCaseDeps } from './deps.js';
 import { faultPoint } from './faults.js';
+import { StoredJson } from './storedJson.js';
 
 export interface StoredResponse {
   status: number;
+  /** The envelope; a success's `data` may be a StoredJson (kept with the key, and replayed from it). */
   body: unknown;
 }
 
@@ -76,7 +78,7 @@ export async function runIdempotent(
       executed = true;
       const answer = await execute(joinTransaction(tx, deps.db.kind));
       if (answer.status >= 500) throw new NotStored(answer);
-      await completeIdempotencyKey(tx, scope.userId, scope.key, answer.status, JSON.stringify(answer.body));
+      await completeIdempotencyKey(tx, scope.userId, scope.key, keptResponse(answer));
       faultPoint(deps.config, 'idempotency:before-commit');
       return answer;
     });
@@ -114,5 +116,18 @@ async function claimOrReplay(tx: Queryable, scope: Scope, now: Date, retentionHo
   if (record.requestHash !== requestHash) {
     throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key');
   }
+  if (record.responseAnswerId !== null) {
+    return { status: record.responseStatus, body: { success: true, data: new StoredJson(record.responseAnswerId, record.responseAnswerBytes) } };
+  }
   return { status: record.responseStatus, body: JSON.parse(record.responseBody) as unknown };
+}
+
+/**
+ * What the key keeps of an answer: the body as JSON text, or, when its data is a stored answer
+ * (already written in this transaction), that answer's id: the text is never in the process.
+ */
+function keptResponse(answer: StoredResponse): { status: number; bodyText: string | null; answerId: string | null } {
+  const data = (answer.body as { data?: unknown }).data;
+  if (data instanceof StoredJson) return { status: answer.status, bodyText: null, answerId: data.answerId };
+  return { status: answer.status, bodyText: JSON.stringify(answer.body), answerId: null };
 }

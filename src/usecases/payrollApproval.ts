@@ -10,7 +10,7 @@ import { lockRequestFor } from './payrollAccess.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { payrollLedgerOf } from './payrollSettlement.js';
 import { type Principal, requireCustomer } from './principal.js';
-import type { JsonText } from './jsonText.js';
+import type { StoredJson } from './storedJson.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
@@ -25,7 +25,7 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
  * path (400 INSUFFICIENT_FUNDS leaves the request AWAITING_APPROVAL), at the figures the feeHash
  * locked even after it expired, and the request moves to PENDING.
  */
-export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<JsonText<PayrollRequest>> {
+export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<StoredJson<PayrollRequest>> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -44,7 +44,7 @@ export async function rejectPayrollRequest(
   caller: Principal,
   requestId: string,
   body: components['schemas']['RejectPayrollRequestRequest'],
-): Promise<JsonText<PayrollRequest>> {
+): Promise<StoredJson<PayrollRequest>> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();

@@ -11,7 +11,7 @@ import { createPayrollRequest } from './createPayrollRequest.js';
 import type { UseCaseDeps } from './deps.js';
 import { estimatePayrollFee } from './estimatePayrollFee.js';
 import { estimateReference } from './estimateReference.js';
-import type { JsonText } from './jsonText.js';
+import type { StoredJson } from './storedJson.js';
 import { type Principal, requireCustomer } from './principal.js';
 
 /**
@@ -84,7 +84,7 @@ export async function createPayrollRequestFromCsv(
   caller: Principal,
   csv: string,
   query: PayrollCsvQuery,
-): Promise<JsonText<PayrollRequest>> {
+): Promise<StoredJson<PayrollRequest>> {
   const customerId = requireCustomer(caller);
   const fields = requireCsvQuery(query, 'create');
   const entries = await readFile(deps, customerId, csv, fields, true);

@@ -17,7 +17,7 @@ import { recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { payrollLedgerOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin, requireCustomer } from './principal.js';
-import type { JsonText } from './jsonText.js';
+import type { StoredJson } from './storedJson.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
@@ -34,7 +34,7 @@ export async function providePayrollQuote(
   caller: Principal,
   requestId: string,
   body: components['schemas']['ProvideQuoteRequest'],
-): Promise<JsonText<PayrollRequest>> {
+): Promise<StoredJson<PayrollRequest>> {
   requireAdmin(caller);
   const rate = new Money(body.exchangeRate);
   assertRate(rate, 'body.exchangeRate');
@@ -113,7 +113,7 @@ async function quoteSplits(tx: Queryable, request: LockedPayrollRequest, rate: M
  * `available` is short, with nothing changed) or an excess refunded — and the quote's figures
  * become final. Execution then starts on its own.
  */
-export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<JsonText<PayrollRequest>> {
+export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<StoredJson<PayrollRequest>> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -144,7 +144,7 @@ export async function cancelPayrollRequest(
   caller: Principal,
   requestId: string,
   body: components['schemas']['CancelPayrollRequestRequest'],
-): Promise<JsonText<PayrollRequest>> {
+): Promise<StoredJson<PayrollRequest>> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();

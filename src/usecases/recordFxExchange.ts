@@ -19,7 +19,7 @@ import { recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { payrollLedgerOf, quotedSplitOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
-import type { JsonText } from './jsonText.js';
+import type { StoredJson } from './storedJson.js';
 
 /**
  * Admin: record the FX exchange the platform actually made once the source funds reached the
@@ -35,7 +35,7 @@ export async function recordFxExchange(
   caller: Principal,
   requestId: string,
   body: components['schemas']['RecordFxExchangeRequest'],
-): Promise<JsonText<components['schemas']['PayrollRequest']>> {
+): Promise<StoredJson<components['schemas']['PayrollRequest']>> {
   requireAdmin(caller);
   const rate = new Money(body.exchangeRate);
   assertRate(rate, 'body.exchangeRate');

@@ -89,8 +89,14 @@ describe('Idempotency-Key across a kill -9 between the operation and its respons
 
     const { db } = store;
     expect(await count(db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-    const [key] = await db.query<{ status: string; response_body: string }>('SELECT status, response_body FROM idempotency_keys WHERE key = $1', [KEY]);
-    expect(key).toEqual({ status: 'COMPLETED', response_body: retry.text });
+    // The answer is kept with the key as its data's JSON text, in parts (migration 018).
+    const [key] = await db.query<{ status: string; data: string }>(
+      `SELECT k.status, (SELECT string_agg(a.body, '' ORDER BY a.seq) FROM answer_parts a WHERE a.answer_id = k.response_answer_id) AS data
+         FROM idempotency_keys k WHERE k.key = $1`,
+      [KEY],
+    );
+    expect(key?.status).toBe('COMPLETED');
+    expect(JSON.parse(key!.data)).toEqual((retry.json as { data: unknown }).data);
     expect((await balancesOf(db, ids.acAUsd)).balance.equals(store.opening.minus(totalAmount)), 'debited once').toBe(true);
     await expectBooksBalanced(db);
   }, 120_000);

@@ -18,6 +18,7 @@ import { getPayrollRequest } from '../../src/usecases/getPayrollRequest.js';
 import type { Principal } from '../../src/usecases/principal.js';
 import { acceptPayrollQuote, cancelPayrollRequest, providePayrollQuote } from '../../src/usecases/quoteLifecycle.js';
 import { recordFxExchange } from '../../src/usecases/recordFxExchange.js';
+import { readStoredJson } from '../../src/usecases/storedJson.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf } from '../support/balances.js';
 import { TEST_DATABASE_URL, freshDatabase } from '../support/database.js';
@@ -123,7 +124,7 @@ async function createPayroll(p: Payroll) {
   if (!estimate) return null;
   for (const line of estimate.lines) expect(new Money(line.amount).isZero() || new Money(line.sourceCurrencyAmount).isZero()).toBe(false);
   const body = { ...accounts, feeHash: estimate.feeHash, amountSplitDetails: entries.map((entry) => ({ ...entry, purposeCode: 'SAL' as const })) };
-  return { estimate, request: (await createPayrollRequest(deps, customer, body)).parse() };
+  return { estimate, request: await readStoredJson(deps.db, await createPayrollRequest(deps, customer, body)) };
 }
 
 /** Each split's payout: exactly its quoted amount, sent to the bank once; a failed one credited back. */
@@ -170,7 +171,9 @@ async function settle(p: Payroll): Promise<void> {
         .toSignificantDigits(8)
         .toFixed();
   const expiresAt = new Date(clock.now().getTime() + 3600_000).toISOString();
-  const quoted = await unlessZeroRefused(async () => (await providePayrollQuote(deps, admin, request.id, { exchangeRate: quoteRate, expiresAt })).parse());
+  const quoted = await unlessZeroRefused(async () =>
+    readStoredJson(deps.db, await providePayrollQuote(deps, admin, request.id, { exchangeRate: quoteRate, expiresAt })),
+  );
   if (!quoted) {
     tally.refusedQuote += 1;
     await cancelPayrollRequest(deps, customer, request.id, { reason: 'quote refused' });

@@ -199,8 +199,8 @@ export interface StateSnapshot {
   beneficiaries: string;
 }
 
-/** Tables a rejected request may legitimately write: the stored answer of an Idempotency-Key. */
-const SNAPSHOT_IGNORED_TABLES = new Set(['idempotency_keys', 'schema_migrations']);
+/** Tables a rejected request may legitimately write: the stored answer of an Idempotency-Key (its row, and its parts). */
+const SNAPSHOT_IGNORED_TABLES = new Set(['idempotency_keys', 'answer_parts', 'schema_migrations']);
 const snapshotQueries = new WeakMap<Database, Promise<string>>();
 
 /**
