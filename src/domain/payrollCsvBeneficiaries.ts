@@ -40,36 +40,56 @@ function match(beneficiary: CsvBeneficiary, byId: Map<string, KnownBeneficiary>,
   return matches[0] ?? `no beneficiary of yours has the reference ${echo(reference)}`;
 }
 
+/** The caller's beneficiaries by id and by reference (several may share one). */
+function indexOf(known: readonly KnownBeneficiary[]): { byId: Map<string, KnownBeneficiary>; byReference: Map<string, KnownBeneficiary[]> } {
+  const byId = new Map<string, KnownBeneficiary>();
+  const byReference = new Map<string, KnownBeneficiary[]>();
+  for (const beneficiary of known) {
+    byId.set(beneficiary.id, beneficiary);
+    if (beneficiary.reference === null) continue;
+    const same = byReference.get(beneficiary.reference);
+    if (same) same.push(beneficiary);
+    else byReference.set(beneficiary.reference, [beneficiary]);
+  }
+  return { byId, byReference };
+}
+
+/** How a problem names the row's beneficiary: its id, or the reference the row gave and the id it found. */
+function nameOf(beneficiary: CsvBeneficiary, id: string): string {
+  return 'beneficiaryId' in beneficiary ? id : `${echo(beneficiary.beneficiaryReference)} (${id})`;
+}
+
 /**
  * Checks every row that names a beneficiary, those with other problems too (a bad amount does not
  * hide an inactive beneficiary, and a repeat is reported against the earlier row whatever else is
  * wrong with either); `resolved` holds the rows with the beneficiary's id in place of its name.
+ * A file has up to 100,000 rows: a row without a problem costs its lookups and its resolved entry,
+ * nothing more (the words of a problem are written only for a row that has one).
  */
 export function resolveCsvBeneficiaries<T extends NamedRow>(
   entries: readonly T[],
   known: readonly KnownBeneficiary[],
   headerName: (column: 'beneficiaryId' | 'beneficiaryReference') => string,
 ): { resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }>; problems: ErrorDetail[] } {
-  const byId = new Map(known.map((beneficiary) => [beneficiary.id, beneficiary]));
-  const byReference = new Map<string, KnownBeneficiary[]>();
-  for (const beneficiary of known) {
-    if (beneficiary.reference !== null) byReference.set(beneficiary.reference, [...(byReference.get(beneficiary.reference) ?? []), beneficiary]);
-  }
+  const { byId, byReference } = indexOf(known);
   const problems: ErrorDetail[] = [];
   const resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }> = [];
   const firstRowOf = new Map<string, number>();
-  for (const { beneficiary, ...entry } of entries) {
-    const column = headerName(columnOf(beneficiary));
+  for (const entry of entries) {
+    const { beneficiary, row } = entry;
     const found = match(beneficiary, byId, byReference);
     if (typeof found === 'string') {
-      problems.push({ row: entry.row, column, message: found });
+      problems.push({ row, column: headerName(columnOf(beneficiary)), message: found });
       continue;
     }
-    const name = 'beneficiaryId' in beneficiary ? found.id : `${echo(beneficiary.beneficiaryReference)} (${found.id})`;
     const earlier = firstRowOf.get(found.id);
-    if (!found.active) problems.push({ row: entry.row, column, message: `the beneficiary ${name} is inactive` });
-    if (earlier !== undefined) problems.push({ row: entry.row, column, message: `${name} is also in row ${earlier}; each beneficiary may appear once` });
-    else firstRowOf.set(found.id, entry.row);
+    if (!found.active)
+      problems.push({ row, column: headerName(columnOf(beneficiary)), message: `the beneficiary ${nameOf(beneficiary, found.id)} is inactive` });
+    if (earlier !== undefined) {
+      const message = `${nameOf(beneficiary, found.id)} is also in row ${earlier}; each beneficiary may appear once`;
+      problems.push({ row, column: headerName(columnOf(beneficiary)), message });
+    } else firstRowOf.set(found.id, row);
+    // The row as it came (its name kept) with the id: a spread copies it the fast way, a rest does not.
     if (found.active && earlier === undefined) resolved.push({ ...entry, beneficiaryId: found.id });
   }
   return { resolved, problems };

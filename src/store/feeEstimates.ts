@@ -105,16 +105,16 @@ export type ConsumeResult =
  * Call it inside the transaction that creates the request, so a rollback un-consumes it.
  */
 export async function consumePayrollFeeEstimate(tx: Queryable, feeHash: string, customerId: string, requestId: string, now: Date): Promise<ConsumeResult> {
-  const consumed = await tx.query<LockedPayrollFeeEstimate>(
+  const consumed = await tx.query<Omit<LockedPayrollFeeEstimate, 'entries'>>(
     `UPDATE payroll_fee_estimates SET consumed_at = $3, consumed_by_request_id = $4
       WHERE fee_hash = $1 AND customer_id = $2 AND consumed_at IS NULL AND expires_at > $3
       RETURNING fee_hash AS "feeHash", customer_id AS "customerId", source_account_currency_id AS "sourceAccountCurrencyId",
-                payroll_account_currency_id AS "payrollAccountCurrencyId", entries, fee_breakdown AS "feeBreakdown",
+                payroll_account_currency_id AS "payrollAccountCurrencyId", fee_breakdown AS "feeBreakdown",
                 source_currency_amount::text AS "sourceCurrencyAmount", fee_amount::text AS "feeAmount", total_amount::text AS "totalAmount",
                 estimated_received_amount::text AS "estimatedReceivedAmount", expires_at AS "expiresAt"`,
     [feeHash, customerId, now, requestId],
   );
-  if (consumed[0]) return { ok: true, estimate: consumed[0] };
+  if (consumed[0]) return { ok: true, estimate: { ...consumed[0], entries: await lockedEntries(tx, feeHash) } };
   const rows = await tx.query<{ consumedAt: Date | null; expiresAt: Date }>(
     'SELECT consumed_at AS "consumedAt", expires_at AS "expiresAt" FROM payroll_fee_estimates WHERE fee_hash = $1 AND customer_id = $2',
     [feeHash, customerId],
@@ -123,6 +123,24 @@ export async function consumePayrollFeeEstimate(tx: Queryable, feeHash: string, 
   if (!row) return { ok: false, reason: 'NOT_FOUND' };
   if (row.consumedAt) return { ok: false, reason: 'ALREADY_USED' };
   return { ok: false, reason: 'EXPIRED', expiresAt: row.expiresAt };
+}
+
+/**
+ * The locked entries, in order, a row each: the entries of a 100,000-line estimate as one JSON
+ * value would arrive as one message of about 20 MB, which the driver reads into a buffer it grows
+ * by doubling, and then a string as large to parse.
+ */
+async function lockedEntries(tx: Queryable, feeHash: string): Promise<LockedEstimateEntry[]> {
+  return tx.query<LockedEstimateEntry>(
+    `SELECT e."beneficiaryId", e.amount, e."amountCurrencyType", e."sourceCurrencyAmount", e."amountInPayrollCurrency"
+       FROM payroll_fee_estimates f,
+            ROWS FROM (json_to_recordset(f.entries) AS ("beneficiaryId" text, amount text, "amountCurrencyType" text, "sourceCurrencyAmount" text,
+                       "amountInPayrollCurrency" text)) WITH ORDINALITY AS e("beneficiaryId", amount, "amountCurrencyType", "sourceCurrencyAmount",
+                       "amountInPayrollCurrency", n)
+      WHERE f.fee_hash = $1
+      ORDER BY e.n`,
+    [feeHash],
+  );
 }
 
 export interface PayoutFeeEstimateRecord {

@@ -3,6 +3,7 @@ import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
+import { rowChunks } from './rowChunks.js';
 
 /** Inserts of the payroll lifecycle and the reads its steps need. Amounts are exact decimal strings. */
 
@@ -57,32 +58,34 @@ export interface NewSplit {
   purposeCode: components['schemas']['PurposeCode'];
 }
 
-/** All splits in one statement, each with an immutable snapshot of its beneficiary as it is now. */
+/** All splits, a statement per chunk of rows, each with an immutable snapshot of its beneficiary as it is now. */
 export async function insertSplitsWithSnapshots(tx: Queryable, requestId: string, splits: NewSplit[], at: Date): Promise<void> {
-  await tx.query(
-    `INSERT INTO amount_splits (id, payroll_request_id, beneficiary_id, beneficiary_snapshot, amount_currency_type, source_currency_amount, amount,
-       purpose_code, created_at, position)
-     SELECT gen_random_uuid(), $1, b.id,
-            ${BENEFICIARY_SNAPSHOT_SQL},
-            e.amount_currency_type, e.source_currency_amount, e.amount, e.purpose_code, $2, e.position
-       FROM jsonb_to_recordset($3::jsonb) AS e(beneficiary_id uuid, amount_currency_type text, source_currency_amount numeric, amount numeric,
-            purpose_code text, position integer)
-       JOIN beneficiaries b ON b.id = e.beneficiary_id`,
-    [
-      requestId,
-      at,
-      JSON.stringify(
-        splits.map((split, position) => ({
-          beneficiary_id: split.beneficiaryId,
-          amount_currency_type: split.amountCurrencyType,
-          source_currency_amount: split.sourceCurrencyAmount,
-          amount: split.amount,
-          purpose_code: split.purposeCode,
-          position,
-        })),
-      ),
-    ],
-  );
+  for (const chunk of rowChunks(splits)) {
+    await tx.query(
+      `INSERT INTO amount_splits (id, payroll_request_id, beneficiary_id, beneficiary_snapshot, amount_currency_type, source_currency_amount, amount,
+         purpose_code, created_at, position)
+       SELECT gen_random_uuid(), $1, b.id,
+              ${BENEFICIARY_SNAPSHOT_SQL},
+              e.amount_currency_type, e.source_currency_amount, e.amount, e.purpose_code, $2, e.position
+         FROM jsonb_to_recordset($3::jsonb) AS e(beneficiary_id uuid, amount_currency_type text, source_currency_amount numeric, amount numeric,
+              purpose_code text, position integer)
+         JOIN beneficiaries b ON b.id = e.beneficiary_id`,
+      [
+        requestId,
+        at,
+        JSON.stringify(
+          chunk.rows.map((split, index) => ({
+            beneficiary_id: split.beneficiaryId,
+            amount_currency_type: split.amountCurrencyType,
+            source_currency_amount: split.sourceCurrencyAmount,
+            amount: split.amount,
+            purpose_code: split.purposeCode,
+            position: chunk.first + index,
+          })),
+        ),
+      ],
+    );
+  }
   await tx.query('UPDATE payroll_requests SET split_count = $2 WHERE id = $1', [requestId, splits.length]);
 }
 
@@ -95,34 +98,39 @@ export interface NewTransfer {
   amountSplitId?: string | undefined;
 }
 
-/** Inserts transfers in PENDING, after those the request already has (payouts into their batch, when given). */
+/**
+ * Inserts transfers in PENDING, after those the request already has (payouts into their batch,
+ * when given), a statement per chunk of rows: each chunk goes after the one before it.
+ */
 export async function insertTransfers(tx: Queryable, requestId: string, transfers: NewTransfer[], at: Date, batchId: string | null = null): Promise<void> {
-  await tx.query(
-    `INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, fee_id, fee_amount,
-       final_internal_fee, amount_split_id, created_at, position, batch_id)
-     SELECT e.id, $1, e.transfer_type, 'PENDING', e.amount, e.currency_code, e.fee_id, e.fee_amount, e.final_internal_fee,
-            e.amount_split_id, $2, e.position + (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1), $4::uuid
-       FROM jsonb_to_recordset($3::jsonb) AS e(id uuid, transfer_type text, amount numeric, currency_code text, fee_id uuid,
-            fee_amount numeric, final_internal_fee numeric, amount_split_id uuid, position integer)`,
-    [
-      requestId,
-      at,
-      JSON.stringify(
-        transfers.map((transfer, position) => ({
-          id: transfer.id,
-          transfer_type: transfer.transferType,
-          amount: transfer.amount,
-          currency_code: transfer.currencyCode,
-          fee_id: transfer.fee?.id ?? null,
-          fee_amount: transfer.fee?.amount ?? null,
-          final_internal_fee: transfer.fee?.finalInternalFee ?? null,
-          amount_split_id: transfer.amountSplitId ?? null,
-          position,
-        })),
-      ),
-      batchId,
-    ],
-  );
+  for (const chunk of rowChunks(transfers)) {
+    await tx.query(
+      `INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, fee_id, fee_amount,
+         final_internal_fee, amount_split_id, created_at, position, batch_id)
+       SELECT e.id, $1, e.transfer_type, 'PENDING', e.amount, e.currency_code, e.fee_id, e.fee_amount, e.final_internal_fee,
+              e.amount_split_id, $2, e.position + (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1), $4::uuid
+         FROM jsonb_to_recordset($3::jsonb) AS e(id uuid, transfer_type text, amount numeric, currency_code text, fee_id uuid,
+              fee_amount numeric, final_internal_fee numeric, amount_split_id uuid, position integer)`,
+      [
+        requestId,
+        at,
+        JSON.stringify(
+          chunk.rows.map((transfer, position) => ({
+            id: transfer.id,
+            transfer_type: transfer.transferType,
+            amount: transfer.amount,
+            currency_code: transfer.currencyCode,
+            fee_id: transfer.fee?.id ?? null,
+            fee_amount: transfer.fee?.amount ?? null,
+            final_internal_fee: transfer.fee?.finalInternalFee ?? null,
+            amount_split_id: transfer.amountSplitId ?? null,
+            position,
+          })),
+        ),
+        batchId,
+      ],
+    );
+  }
   // Rule 4: each split links to its payout transfer.
   await tx.query(
     `UPDATE amount_splits s SET payout_transfer_id = t.id FROM transfers t
@@ -177,16 +185,18 @@ export async function setSplitQuotes(
   tx: Queryable,
   splits: ReadonlyArray<{ id: string; quotedSourceCurrencyAmount: string; quotedAmount: string }>,
 ): Promise<void> {
-  await tx.query(
-    `UPDATE amount_splits s SET quoted_source_currency_amount = q.quoted_source_currency_amount, quoted_amount = q.quoted_amount
-       FROM jsonb_to_recordset($1::jsonb) AS q(id uuid, quoted_source_currency_amount numeric, quoted_amount numeric)
-      WHERE s.id = q.id`,
-    [
-      JSON.stringify(
-        splits.map((split) => ({ id: split.id, quoted_source_currency_amount: split.quotedSourceCurrencyAmount, quoted_amount: split.quotedAmount })),
-      ),
-    ],
-  );
+  for (const chunk of rowChunks(splits)) {
+    await tx.query(
+      `UPDATE amount_splits s SET quoted_source_currency_amount = q.quoted_source_currency_amount, quoted_amount = q.quoted_amount
+         FROM jsonb_to_recordset($1::jsonb) AS q(id uuid, quoted_source_currency_amount numeric, quoted_amount numeric)
+        WHERE s.id = q.id`,
+      [
+        JSON.stringify(
+          chunk.rows.map((split) => ({ id: split.id, quoted_source_currency_amount: split.quotedSourceCurrencyAmount, quoted_amount: split.quotedAmount })),
+        ),
+      ],
+    );
+  }
 }
 
 export interface NewFxExchange {

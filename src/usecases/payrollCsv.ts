@@ -43,10 +43,17 @@ async function readFile(
   const known = named.length > 0 ? await findBeneficiariesByIdOrReference(deps.db, customerId, ids, references) : [];
   const headerName = (column: 'beneficiaryId' | 'beneficiaryReference') => layout.headerNames[column] ?? column;
   // Every named row's beneficiary is checked, also on rows with other problems: every problem is listed.
-  const beneficiaryProblems = resolveCsvBeneficiaries(named, known, headerName).problems;
-  const all = [...problems, ...beneficiaryProblems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+  const beneficiaries = resolveCsvBeneficiaries(named, known, headerName);
+  const all = [...problems, ...beneficiaries.problems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
   if (all.length > 0) throw validationProblems('The CSV file', all);
-  return resolveCsvBeneficiaries(entries, known, headerName).resolved;
+  // No problem anywhere: every row is an entry, and each named row's beneficiary is its entry's.
+  return entries.map(({ row, amount, amountCurrencyType, purposeCode }, index) => ({
+    row,
+    amount,
+    amountCurrencyType,
+    purposeCode,
+    beneficiaryId: beneficiaries.resolved[index]!.beneficiaryId,
+  }));
 }
 
 /**
