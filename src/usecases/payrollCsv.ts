@@ -59,16 +59,17 @@ async function readFile(
 /**
  * An error the estimate or creation reports for `amountSplitDetails[i]` is said again with the
  * file's row, in `details` (`FEE_HASH_MISMATCH` too: the file differs from what was estimated).
+ * It keeps only the rows' numbers meanwhile, not the file's entries (up to 100,000 of them).
  */
-async function withRows<T>(entries: readonly ResolvedCsvEntry[], work: () => Promise<T>): Promise<T> {
+async function withRows<T>(rows: readonly number[], work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const entry = error instanceof DomainError && error.entryIndex !== undefined ? entries[error.entryIndex] : undefined;
+    const row = error instanceof DomainError && error.entryIndex !== undefined ? rows[error.entryIndex] : undefined;
     // A variant is answered its own way (none names an entry): passed on as it is.
-    if (!(error instanceof DomainError) || !entry || error.variant !== undefined) throw error;
-    const detail: ErrorDetail = { row: entry.row, message: error.message };
-    throw new DomainError(error.code, `Row ${entry.row} of the CSV file: ${error.message}`, { details: [detail] });
+    if (!(error instanceof DomainError) || row === undefined || error.variant !== undefined) throw error;
+    const detail: ErrorDetail = { row, message: error.message };
+    throw new DomainError(error.code, `Row ${row} of the CSV file: ${error.message}`, { details: [detail] });
   }
 }
 
@@ -77,12 +78,14 @@ export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Princ
   const accounts = requireCsvQuery(query, 'estimate');
   const entries = await readFile(deps, customerId, csv, accounts, false);
   const amountSplitDetails = entries.map(({ beneficiaryId, amount, amountCurrencyType }) => ({ beneficiaryId, amount, amountCurrencyType }));
-  return withRows(entries, () =>
-    estimatePayrollFee(deps, caller, {
-      sourceAccountCurrencyId: accounts.sourceAccountCurrencyId,
-      payrollAccountCurrencyId: accounts.payrollAccountCurrencyId,
-      amountSplitDetails,
-    }),
+  return withRows(
+    entries.map((entry) => entry.row),
+    () =>
+      estimatePayrollFee(deps, caller, {
+        sourceAccountCurrencyId: accounts.sourceAccountCurrencyId,
+        payrollAccountCurrencyId: accounts.payrollAccountCurrencyId,
+        amountSplitDetails,
+      }),
   );
 }
 
@@ -100,13 +103,15 @@ export async function createPayrollRequestFromCsv(
     if (!purposeCode) throw new Error(`row ${row} reached creation without a purposeCode`);
     return { beneficiaryId, amount, amountCurrencyType, purposeCode };
   });
-  return withRows(entries, () =>
-    createPayrollRequest(deps, caller, {
-      feeHash: fields.feeHash,
-      sourceAccountCurrencyId: fields.sourceAccountCurrencyId,
-      payrollAccountCurrencyId: fields.payrollAccountCurrencyId,
-      amountSplitDetails,
-    }),
+  return withRows(
+    entries.map((entry) => entry.row),
+    () =>
+      createPayrollRequest(deps, caller, {
+        feeHash: fields.feeHash,
+        sourceAccountCurrencyId: fields.sourceAccountCurrencyId,
+        payrollAccountCurrencyId: fields.payrollAccountCurrencyId,
+        amountSplitDetails,
+      }),
   );
 }
 
