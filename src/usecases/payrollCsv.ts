@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.js';
 import { DomainError, type ErrorDetail, validationProblems } from '../domain/errors.js';
-import { settlementScales } from '../domain/minorUnits.js';
+import { type SettlementScales, settlementScales } from '../domain/minorUnits.js';
 import { type ResolvedCsvEntry, namedBeneficiaries, resolveCsvBeneficiaries } from '../domain/payrollCsvBeneficiaries.js';
 import { payrollCsvTemplateText, readPayrollCsvLayout } from '../domain/payrollCsvFile.js';
 import { type PayrollCsvQuery, requireCsvQuery } from '../domain/payrollCsvQuery.js';
@@ -24,6 +24,12 @@ import { type Principal, requireCustomer } from './principal.js';
 type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
+/** The file's rows read and checked, without its cells (up to 100,000 rows' worth, let go before the beneficiaries are looked up). */
+function readRows(csv: string, scales: SettlementScales, forCreation: boolean) {
+  const layout = readPayrollCsvLayout(csv, { requirePurposeCode: forCreation });
+  return { ...readPayrollCsvEntries(layout, scales, forCreation), headerNames: layout.headerNames };
+}
+
 /** The file's entries, each paying a known active beneficiary once, or the 400 listing every problem. */
 async function readFile(
   deps: UseCaseDeps,
@@ -37,11 +43,10 @@ async function readFile(
     { code: reference.source.currencyCode, decimals: reference.source.decimals },
     { code: reference.payroll.currencyCode, decimals: reference.payroll.decimals },
   );
-  const layout = readPayrollCsvLayout(csv, { requirePurposeCode: forCreation });
-  const { entries, named, problems } = readPayrollCsvEntries(layout, scales, forCreation);
+  const { entries, named, problems, headerNames } = readRows(csv, scales, forCreation);
   const { ids, references } = namedBeneficiaries(named);
   const known = named.length > 0 ? await findBeneficiariesByIdOrReference(deps.db, customerId, ids, references) : [];
-  const headerName = (column: 'beneficiaryId' | 'beneficiaryReference') => layout.headerNames[column] ?? column;
+  const headerName = (column: 'beneficiaryId' | 'beneficiaryReference') => headerNames[column] ?? column;
   // Every named row's beneficiary is checked, also on rows with other problems: every problem is listed.
   const beneficiaries = resolveCsvBeneficiaries(named, known, headerName);
   const all = [...problems, ...beneficiaries.problems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
