@@ -1857,9 +1857,8 @@ export interface webhooks {
          * @description Sent to every endpoint subscribed to `payroll_request.status_changed` (see the `Webhooks` tag)
          *     when a payroll request is created (in `PENDING`) and each time its status changes afterwards.
          *     The body is a `PayrollRequestStatusChangedEvent`, a variant of `WebhookEvent`: `data` is the
-         *     request as `getPayrollRequest` returned it at the moment of the change; for a request of more
-         *     than 1,000 splits, without its splits and transfers (`itemsOmitted: true`), which
-         *     `listPayrollRequestSplits` and `listPayrollRequestTransfers` serve a page at a time.
+         *     request as `getPayrollRequest` returned it at the moment of the change (above 1,000 splits
+         *     without its splits and transfers: `PayrollRequestItemsOmitted`).
          *
          *     Every attempt and retry of one event carries the same `id`. Verify `Payroll-Signature` over the
          *     raw body before parsing it, dedupe by `id` (or the `Payroll-Event-Id` header), order by
@@ -1946,9 +1945,8 @@ export interface components {
          *     - `data` is the resource as its `GET` returned it at the moment of the change, so a late
          *       delivery can hold an outdated state; `GET` the resource when the current state matters.
          *     - `type` tells which variant `data` is: `payroll_request.status_changed` → `PayrollRequest`
-         *       (`PayrollRequestItemsOmitted` for a request of more than 1,000 splits: without its splits and
-         *       transfers, `itemsOmitted: true`),
-         *       `transfer.status_changed` → `Transfer`, `payout.status_changed` → `Payout`.
+         *       (above 1,000 splits `PayrollRequestItemsOmitted`), `transfer.status_changed` → `Transfer`,
+         *       `payout.status_changed` → `Payout`.
          */
         WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"];
         /**
@@ -3877,114 +3875,42 @@ export interface components {
          */
         EventSequence: number;
         /**
-         * @description A payroll request of more than 1,000 splits as a `payroll_request.status_changed` event carries it:
-         *     every field of `PayrollRequest` as `getPayrollRequest` returned it at the moment of the change,
-         *     except `amountSplitDetails` and `transfers`, which are left out (`itemsOmitted: true` says so).
-         *     An event stays small whatever the size of the payroll; the splits and transfers are a page away
-         *     (`listPayrollRequestSplits`, `listPayrollRequestTransfers`, each exactly as the request shows them).
-         *     The fields mean what they mean in `PayrollRequest`.
+         * @description `data` of a `payroll_request.status_changed` event for a request of more than 1,000 splits: every
+         *     field of `PayrollRequest`, as there, but `amountSplitDetails` and `transfers` (`itemsOmitted`).
          */
         PayrollRequestItemsOmitted: {
-            /** @description Request identifier. */
             id: components["schemas"]["Uuid"];
-            /** @description Source account currency debited. */
             sourceAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description The source account currency. */
             sourceAccountCurrency: components["schemas"]["SourceAccountCurrency"];
-            /** @description Payroll account currency. */
             payrollAccountCurrencyId: components["schemas"]["Uuid"];
-            /** @description The payroll account currency. */
             payrollAccountCurrency: components["schemas"]["PayrollAccountCurrency"];
-            /**
-             * @description Total debited from the source account (source amount plus all fees), in the source currency:
-             *     until the quote is accepted, what the creation debited (the estimate's `totalAmount`); from
-             *     `QUOTE_ACCEPTED` on, `quote.totalAmount` (the creation debit plus the settled adjustment).
-             */
             totalAmount: components["schemas"]["DecimalString"];
-            /** @description Current status. */
             status: components["schemas"]["PayrollRequestStatus"];
-            /** @description Estimated (effective) rate from the initial calculation, payroll-currency units per source-currency unit. */
             estimatedFxRate: components["schemas"]["DecimalString"];
-            /** @description Total that beneficiaries are estimated to receive, in the payroll currency. */
             estimatedReceivedAmount: components["schemas"]["DecimalString"];
-            /**
-             * @description Amount available for FX conversion (total minus fees), in the source currency: the estimate's
-             *     source amount until the quote is accepted, `quote.sourceAmountForExchange` from `QUOTE_ACCEPTED`
-             *     on. The `PROCESSOR_TO_BANK` transfer moves it and `fxExchange.fromAmount` exchanges it.
-             */
             sourceAmountForExchange: components["schemas"]["DecimalString"];
-            /**
-             * @description The rate of the admin's quote (payroll-currency units per source-currency unit), the rate the
-             *     customer accepts; null until `QUOTE_PROVIDED`. The actual rate, recorded later in
-             *     `fxExchange.exchangeRate`, can differ from it.
-             */
             quotedFxRate: components["schemas"]["DecimalString"] | null;
-            /**
-             * Format: date-time
-             * @description When the admin-provided quote expires; null before the quote.
-             * @example 2026-11-23T10:30:00.000Z
-             */
+            /** Format: date-time */
             quoteExpiresAt: string | null;
-            /**
-             * Format: uuid
-             * @description Admin user who provided the quote; null before the quote.
-             * @example 7b1e0003-0000-4000-8000-000000000003
-             */
+            /** Format: uuid */
             quotedByUserId: string | null;
-            /** @description Admin user who provided the quote; null before the quote. */
             quotedByUser: components["schemas"]["UserSummary"] | null;
-            /**
-             * Format: date-time
-             * @description When the quote was provided; null before the quote.
-             * @example 2026-11-23T10:00:00.000Z
-             */
+            /** Format: date-time */
             quotedAt: string | null;
-            /**
-             * @description The final figures at the quote rate (an addition to the interface); null until `QUOTE_PROVIDED`,
-             *     recomputed at each re-quote, final once accepted.
-             */
             quote: components["schemas"]["PayrollQuoteFigures"] | null;
-            /**
-             * Format: date-time
-             * @description When the customer accepted the quote; null before acceptance.
-             * @example 2026-11-23T10:10:00.000Z
-             */
+            /** Format: date-time */
             acceptedByCustomerAt: string | null;
-            /**
-             * @description Why the request was cancelled; null unless status is `CANCELLED`.
-             * @example null
-             */
             cancellationReason: string | null;
-            /**
-             * @description Why the request failed; null unless status is `FAILED`.
-             * @example null
-             */
             failureReason: string | null;
-            /**
-             * @description Four-eyes approval (an addition to the interface): whether the request needs an approval,
-             *     who may give it, and who approved or rejected it and when.
-             */
             approval: components["schemas"]["PayrollApproval"];
-            /**
-             * @description Σ of the splits' `returnedSourceCurrencyAmount`, in the source currency (an addition to the
-             *     interface): what failed payouts credited back to the source account; zero (`"0.00"` in USD)
-             *     while no payout has failed.
-             */
             returnedAmount: components["schemas"]["DecimalString"];
-            /** @description Holds the fee breakdown. */
             metadata: components["schemas"]["PayrollRequestMetadata"];
-            /** @description The FX exchange recorded by the admin; null until recorded (set from `PAYOUT_INITIATED` on). */
             fxExchange: components["schemas"]["FxExchange"] | null;
-            /** @description The customer that owns the request. */
             customer: components["schemas"]["Customer"];
-            /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
-            /** @description Last update time. */
             updatedAt: components["schemas"]["Timestamp"];
             /**
-             * @description Always `true`: the request has more than 1,000 splits, and `amountSplitDetails` and
-             *     `transfers` are left out. Read them a page at a time from `listPayrollRequestSplits` and
-             *     `listPayrollRequestTransfers`, or whole from `getPayrollRequest`.
+             * @description Always `true`. Read the splits and transfers from `listPayrollRequestSplits` and `listPayrollRequestTransfers`.
              * @constant
              */
             itemsOmitted: true;
@@ -4007,9 +3933,7 @@ export interface components {
             sequence: components["schemas"]["EventSequence"];
             /**
              * @description The payroll request as `getPayrollRequest` returned it at the moment of the change (not at
-             *     delivery time). For a request of more than 1,000 splits, without its `amountSplitDetails` and
-             *     `transfers` (`PayrollRequestItemsOmitted`, with `itemsOmitted: true`): read them a page at a
-             *     time from `listPayrollRequestSplits` and `listPayrollRequestTransfers`.
+             *     delivery time); above 1,000 splits without its splits and transfers (`PayrollRequestItemsOmitted`).
              */
             data: components["schemas"]["PayrollRequest"] | components["schemas"]["PayrollRequestItemsOmitted"];
         };
