@@ -34,8 +34,10 @@ async function main(): Promise<void> {
     : undefined;
   // Before the app is built: its pipeline measures requests only when metrics are on.
   const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, { 'payroll-api': db, 'payroll-worker': workerDb }, workerDb);
+  // The simulated providers' connections, apart from the pool the requests' transactions hold (composition/deps.ts).
+  const providerDb = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-providers' });
   const redis = config.redisUrl ? new SharedLimits(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
-  const { app } = buildApp(config, db, logger, undefined, redis);
+  const { app } = buildApp(config, db, logger, undefined, redis, providerDb);
   const worker = workerDb ? buildWorker(config, workerDb, logger).loop : undefined;
   worker?.start();
   // A client that trickles its headers or body holds a connection: these bound how long, checked every second.
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
       await worker?.stop();
       await metricsServer?.close();
       await workerDb?.close();
+      await providerDb.close();
       await redis?.close();
       await db.close();
       logger.info('stopped');

@@ -16,8 +16,12 @@ export function buildApp(
   logger: Logger,
   clock: () => Date = () => new Date(),
   sharedLimits?: SharedLimits,
+  providerDb?: Database,
 ): { app: Express; deps: UseCaseDeps } {
-  const deps: UseCaseDeps = { ...buildDeps(config, db, clock), ...(sharedLimits && { optionalDependencies: { redis: () => sharedLimits.state() } }) };
+  const deps: UseCaseDeps = {
+    ...buildDeps(config, db, clock, providerDb),
+    ...(sharedLimits && { optionalDependencies: { redis: () => sharedLimits.state() } }),
+  };
   const app = createApp({
     deps,
     authenticate: createAuthenticator(config.jwt, deps),

@@ -10,12 +10,17 @@ import type { Config } from '../config.js';
 import type { Database } from '../store/db.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 
-/** What every use case may reach, on the database handle `db` (each process may bring its own). */
-export function buildDeps(config: Config, db: Database, clock: () => Date = () => new Date()): UseCaseDeps {
+/**
+ * What every use case may reach, on the database handle `db` (each process may bring its own).
+ * The simulated rate source and processor read `providerDb`: a provider is called from inside a
+ * use case's transaction, and a real one's capacity is not our pool's. On the service's own pool,
+ * transactions that each hold a connection and wait for one more for the provider exhaust it.
+ */
+export function buildDeps(config: Config, db: Database, clock: () => Date = () => new Date(), providerDb: Database = db): UseCaseDeps {
   return {
     db,
-    rates: new TableRateSource(db),
-    processor: new SimulatedProcessor(db),
+    rates: new TableRateSource(providerDb),
+    processor: new SimulatedProcessor(providerDb),
     clock,
     config: {
       feeHashSecret: config.feeHashSecret,

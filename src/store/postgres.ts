@@ -111,6 +111,10 @@ export class PostgresDatabase implements Database {
   private async runOnce<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     let broken: unknown;
+    // pg-pool listens for errors only on idle clients: a session ended by the server while this
+    // transaction holds it (idle_in_transaction_session_timeout, a restart) must not crash the process.
+    const onSessionError = (error: unknown) => void (broken = error);
+    client.on('error', onSessionError);
     const effects: Array<() => void> = [];
     try {
       await client.query('BEGIN');
@@ -128,6 +132,7 @@ export class PostgresDatabase implements Database {
       else await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
       throw error;
     } finally {
+      client.removeListener('error', onSessionError);
       client.release(broken instanceof Error ? broken : undefined);
     }
   }
