@@ -33,7 +33,10 @@ export interface Target {
 /** Set when any answer was not 2xx: the harness then exits non-zero. */
 export const outcome = { failed: false };
 
-function cannon(target: Target, seconds: number): Promise<Result> {
+/** A run lasts `seconds`, or until `requests` are answered. */
+type Extent = { seconds: number } | { requests: number };
+
+function cannon(target: Target, extent: Extent): Promise<Result> {
   return new Promise((resolve, reject) => {
     autocannon(
       {
@@ -42,7 +45,7 @@ function cannon(target: Target, seconds: number): Promise<Result> {
         headers: target.headers,
         ...(target.body !== undefined && { body: target.body }),
         connections: CONNECTIONS,
-        duration: seconds,
+        ...('seconds' in extent ? { duration: extent.seconds } : { amount: extent.requests }),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
@@ -51,12 +54,25 @@ function cannon(target: Target, seconds: number): Promise<Result> {
 
 /** One measured run at full load (after a warm-up of `warmupSeconds`, when given). */
 export async function load(target: Target, seconds: number, warmupSeconds = 0): Promise<LoadFigures> {
-  if (warmupSeconds > 0) await cannon(target, warmupSeconds);
+  if (warmupSeconds > 0) await cannon(target, { seconds: warmupSeconds });
+  return measured(target, { seconds });
+}
+
+/** A warm-up of `seconds` at full load; its req/s. */
+export async function warmUp(target: Target, seconds: number): Promise<number> {
+  const result = await cannon(target, { seconds });
+  return result['2xx'] / result.duration;
+}
+
+/** One measured run at full load that ends when `requests` are answered (the same work for every server compared). */
+export const loadRequests = (target: Target, requests: number): Promise<LoadFigures> => measured(target, { requests });
+
+async function measured(target: Target, extent: Extent): Promise<LoadFigures> {
   const [cpuBefore, dbBefore] = [cpuMsOf(target.pid), target.databasePids && cpuSnapshot(target.databasePids())];
-  const result = await cannon(target, seconds);
+  const result = await cannon(target, extent);
   const completed = result['2xx'];
-  const perRequest = (ms: number) => (completed > 0 ? round(ms / completed, 3) : null);
-  log(`${target.name}: ${completed} answers in ${seconds} s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms`);
+  const perRequest = (ms: number) => (completed > 0 ? round(ms / completed, 4) : null);
+  log(`${target.name}: ${completed} answers in ${result.duration} s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms`);
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     outcome.failed = true;
     log(

@@ -1,29 +1,50 @@
 /**
- * What metrics and tracing cost: estimate-5 on three servers of the same build, world and database,
- * started side by side after the bench's own server has loaded the world, so that the three start
- * alike (the plain one as the bench runs it; the metrics one with METRICS_PORT, scraped every
- * SCRAPE_SECONDS as Prometheus would; the tracing one with OTEL_EXPORTER_OTLP_ENDPOINT, exporting
- * every span to a sink in this process), measured in rounds of
- *   P M P T P   (P: the plain server; M: metrics on; T: tracing on)
- * so that each variant is compared with the plain runs just before and after it. Figures are the
- * medians over the rounds of variant ÷ plain, for req/s and for the server's CPU per request.
+ * What metrics and tracing cost: estimate-5 on four servers of the same build, world and database,
+ * started side by side as `npm start` starts them (with the tracing preload) after the bench's own
+ * server has loaded the world:
+ *   P  plain: metrics and tracing off, the reference
+ *   C  plain again, the control: what two identical servers differ by on this machine in this run
+ *   M  METRICS_PORT set, scraped every SCRAPE_SECONDS as Prometheus would
+ *   T  OTEL_EXPORTER_OTLP_ENDPOINT set, every span exported to a receiver in this process
+ * Every run answers the same number of requests (the plain server's req/s in its warm-up × the run's
+ * seconds). A round runs every server twice, in an order and its reverse (runRound), and divides
+ * each variant's req/s and server CPU per request by the plain server's of the same round; the
+ * figures are the median of these ratios over the rounds and their spread (lowest–highest).
+ * Server CPU per request (utime + stime of the server process, all its threads, over the answers of a
+ * run) is what a variant costs on a shared machine: what other processes take changes how fast a
+ * server answers far more than the CPU it spends per answer. The control's spread is the noise floor.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type LoadFigures, type Target, load, log, meanOf, median, medianFigures, round } from './load.js';
+import { type LoadFigures, type Target, loadRequests, log, meanOf, median, medianFigures, round, warmUp } from './load.js';
 
 /** How often the metrics server is scraped during the rounds (Prometheus's default is 15 s; this is harsher). */
 const SCRAPE_SECONDS = 5;
+/** The warm-up before every measured run, seconds. */
+const RUN_WARMUP_SECONDS = 1;
+const PRELOAD = ['--import', './dist/server/src/observability/preload.js'];
+const SERVERS = ['plain', 'control', 'metrics', 'tracing'] as const;
+type Server = (typeof SERVERS)[number];
+type Compared = Exclude<Server, 'plain'>;
+
+/** Per-round ratios (variant ÷ the plain runs around it), their median and their spread. */
+export interface Ratios {
+  median: number;
+  lowest: number;
+  highest: number;
+  rounds: number[];
+}
 
 export interface VariantFigures extends LoadFigures {
-  /** Median over rounds of (variant req/s ÷ mean of the plain runs around it). */
-  ratio: number;
-  /** Median over rounds of (variant server CPU ms per request ÷ the plain runs'). */
-  cpuRatio: number | null;
+  rpsRatio: Ratios;
+  cpuRatio: Ratios | null;
 }
 
 export interface ObservabilityFigures {
+  /** Requests answered in every run, by every server. */
+  requestsPerRun: number;
   plain: LoadFigures;
+  control: VariantFigures;
   metrics: VariantFigures;
   tracing: VariantFigures;
   /** Spans the tracing server exported during the rounds, and scrapes of the metrics server. */
@@ -60,6 +81,65 @@ async function otlpSink(): Promise<{ url: string; spans: () => number; close: ()
   };
 }
 
+/** Scrapes `url` every SCRAPE_SECONDS, as Prometheus would, counting the answered scrapes. */
+function scraper(url: string): { scrapes: () => number; stop: () => void } {
+  let scrapes = 0;
+  const timer = setInterval(() => {
+    fetch(url)
+      .then(async (response) => {
+        await response.text();
+        if (response.status === 200) scrapes += 1;
+      })
+      .catch(() => undefined);
+  }, SCRAPE_SECONDS * 1000);
+  return { scrapes: () => scrapes, stop: () => clearInterval(timer) };
+}
+
+const ratios = (values: number[]): Ratios => ({
+  median: round(median(values), 3),
+  lowest: round(Math.min(...values), 3),
+  highest: round(Math.max(...values), 3),
+  rounds: values.map((value) => round(value, 3)),
+});
+
+/** A variant's runs, each with the mean of the plain runs around it. */
+function compare(runs: { variant: LoadFigures; plain: LoadFigures }[]): VariantFigures {
+  const cpu = runs
+    .map(({ variant, plain }) => [variant.cpuMsPerRequest, plain.cpuMsPerRequest] as const)
+    .filter((pair): pair is readonly [number, number] => pair[0] !== null && pair[1] !== null && pair[1] > 0);
+  return {
+    ...medianFigures(runs.map((run) => run.variant)),
+    rpsRatio: ratios(runs.map(({ variant, plain }) => variant.rps / plain.rps)),
+    cpuRatio: cpu.length > 0 ? ratios(cpu.map(([variant, plain]) => variant / plain)) : null,
+  };
+}
+
+/**
+ * One round: every server twice, in an order and then in its reverse (P C M T T M C P, the first
+ * server turning from round to round), so that a machine getting busier or quieter during the round
+ * weighs on each server alike, and every server answers as many requests. Each run follows a short
+ * warm-up of its own server: one idle since its last run has closed its pool's idle connections
+ * (and their prepared statements). Returns each server's mean of its two runs.
+ */
+async function runRound(targets: Record<Server, Target>, requests: number, n: number, rounds: number): Promise<Record<Server, LoadFigures>> {
+  const half = SERVERS.map((_, i) => SERVERS[(i + n) % SERVERS.length]!);
+  const order = [...half, ...[...half].reverse()];
+  log(`observability round ${n + 1} of ${rounds}: ${order.join(', ')}`);
+  const runs = new Map<Server, LoadFigures[]>();
+  for (const name of order) {
+    await warmUp(targets[name], RUN_WARMUP_SECONDS);
+    runs.set(name, [...(runs.get(name) ?? []), await loadRequests(targets[name], requests)]);
+  }
+  const mean = (name: Server) => meanOf(runs.get(name)![0]!, runs.get(name)![1]!);
+  const result = { plain: mean('plain'), control: mean('control'), metrics: mean('metrics'), tracing: mean('tracing') };
+  const ratio = (value: number | null, base: number | null) => (value !== null && base ? (value / base).toFixed(3) : '—');
+  for (const name of ['control', 'metrics', 'tracing'] as const) {
+    const [variant, plain] = [result[name], result.plain];
+    log(`  ${name} ÷ plain: CPU/request ${ratio(variant.cpuMsPerRequest, plain.cpuMsPerRequest)}, req/s ${ratio(variant.rps, plain.rps)}`);
+  }
+  return result;
+}
+
 export async function measureObservability(options: {
   /** The estimate-5 request (on the bench's own server: its URL's host is replaced by each variant's). */
   estimate: Target;
@@ -71,63 +151,52 @@ export async function measureObservability(options: {
 }): Promise<ObservabilityFigures> {
   const { estimate, rounds, seconds, warmupSeconds, metricsPort, launch } = options;
   const sink = await otlpSink();
-  const withNothing = await launch('plain', {}, []);
-  const withMetrics = await launch('metrics', { METRICS_PORT: String(metricsPort) }, []);
-  const withTracing = await launch(
-    'tracing',
-    { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_METRICS_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none' },
-    ['--import', './dist/server/src/observability/preload.js'],
-  );
-  let scrapes = 0;
-  const scraper = setInterval(() => {
-    fetch(`http://127.0.0.1:${metricsPort}/metrics`)
-      .then(async (response) => {
-        await response.text();
-        if (response.status === 200) scrapes += 1;
-      })
-      .catch(() => undefined);
-  }, SCRAPE_SECONDS * 1000);
+  const tracingEnv = {
+    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_METRICS_EXPORTER: 'none',
+    OTEL_LOGS_EXPORTER: 'none',
+  };
+  const servers: Record<Server, Variant> = {
+    plain: await launch('plain', {}, PRELOAD),
+    control: await launch('control', {}, PRELOAD),
+    metrics: await launch('metrics', { METRICS_PORT: String(metricsPort) }, PRELOAD),
+    tracing: await launch('tracing', tracingEnv, PRELOAD),
+  };
+  const scrape = scraper(`http://127.0.0.1:${metricsPort}/metrics`);
   try {
-    const variant = (name: string, server: Variant): Target => {
-      const { databasePids: _database, ...request } = estimate;
-      return { ...request, name, pid: server.pid, url: estimate.url.replace(/^http:\/\/[^/]+/, server.base) };
+    const { databasePids: _database, ...request } = estimate;
+    const target = (name: string, server: Variant): Target => ({
+      ...request,
+      name,
+      pid: server.pid,
+      url: estimate.url.replace(/^http:\/\/[^/]+/, server.base),
+    });
+    const targets = {
+      plain: target('estimate-5, plain', servers.plain),
+      control: target('estimate-5, plain (control)', servers.control),
+      metrics: target('estimate-5, metrics on', servers.metrics),
+      tracing: target('estimate-5, tracing on', servers.tracing),
     };
-    const plain = variant('estimate-5, plain', withNothing);
-    const targets = { metrics: variant('estimate-5, metrics on', withMetrics), tracing: variant('estimate-5, tracing on', withTracing) };
-    const results: { plain: LoadFigures[]; metrics: LoadFigures; tracing: LoadFigures }[] = [];
-    for (let n = 0; n < rounds; n++) {
-      log(`observability round ${n + 1} of ${rounds}: plain, metrics, plain, tracing, plain`);
-      const warm = n === 0 ? warmupSeconds : 0;
-      const p1 = await load(plain, seconds, warm);
-      const metrics = await load(targets.metrics, seconds, warm);
-      const p2 = await load(plain, seconds, 0);
-      const tracing = await load(targets.tracing, seconds, warm);
-      const p3 = await load(plain, seconds, 0);
-      results.push({ plain: [p1, p2, p3], metrics, tracing });
-    }
-    const compared = (pick: 'metrics' | 'tracing'): VariantFigures => {
-      const around = (r: (typeof results)[number]) => (pick === 'metrics' ? meanOf(r.plain[0]!, r.plain[1]!) : meanOf(r.plain[1]!, r.plain[2]!));
-      const cpu = results
-        .map((r) => [r[pick].cpuMsPerRequest, around(r).cpuMsPerRequest] as const)
-        .filter((pair): pair is readonly [number, number] => pair[0] !== null && pair[1] !== null && pair[1] > 0);
-      return {
-        ...medianFigures(results.map((r) => r[pick])),
-        ratio: round(median(results.map((r) => r[pick].rps / around(r).rps)), 3),
-        cpuRatio: cpu.length > 0 ? round(median(cpu.map(([variant, base]) => variant / base)), 3) : null,
-      };
-    };
+    for (const name of SERVERS) await warmUp(targets[name], warmupSeconds);
+    const plainRps = await warmUp(targets.plain, seconds);
+    const requests = Math.max(1000, Math.round((plainRps * seconds) / 500) * 500);
+    log(`observability: ${requests} requests per run (the plain server's ${Math.round(plainRps)} req/s in its warm-up × ${seconds} s)`);
+    const perRound: Record<Server, LoadFigures>[] = [];
+    for (let n = 0; n < rounds; n++) perRound.push(await runRound(targets, requests, n, rounds));
+    const runs = (name: Compared) => perRound.map((round) => ({ variant: round[name], plain: round.plain }));
     return {
-      plain: medianFigures(results.flatMap((r) => r.plain)),
-      metrics: compared('metrics'),
-      tracing: compared('tracing'),
+      requestsPerRun: requests,
+      plain: medianFigures(perRound.map((round) => round.plain)),
+      control: compare(runs('control')),
+      metrics: compare(runs('metrics')),
+      tracing: compare(runs('tracing')),
       spansExported: sink.spans(),
-      scrapes,
+      scrapes: scrape.scrapes(),
     };
   } finally {
-    clearInterval(scraper);
-    await withNothing.stop();
-    await withMetrics.stop();
-    await withTracing.stop();
+    scrape.stop();
+    for (const server of Object.values(servers)) await server.stop();
     await sink.close();
   }
 }
