@@ -72,7 +72,10 @@ async function measured(target: Target, extent: Extent): Promise<LoadFigures> {
   const result = await cannon(target, extent);
   const completed = result['2xx'];
   const perRequest = (ms: number) => (completed > 0 ? round(ms / completed, 4) : null);
-  log(`${target.name}: ${completed} answers in ${result.duration} s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms`);
+  const cpuMsPerRequest = perRequest(cpuMsOf(target.pid) - cpuBefore);
+  log(
+    `${target.name}: ${completed} answers in ${result.duration} s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms, server CPU ${cpuMsPerRequest} ms per answer`,
+  );
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     outcome.failed = true;
     log(
@@ -83,7 +86,7 @@ async function measured(target: Target, extent: Extent): Promise<LoadFigures> {
     rps: round(completed / result.duration, 0),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    cpuMsPerRequest: perRequest(cpuMsOf(target.pid) - cpuBefore),
+    cpuMsPerRequest,
     dbCpuMsPerRequest: target.databasePids && dbBefore ? perRequest(cpuSince(dbBefore, target.databasePids())) : null,
   };
 }

@@ -1,15 +1,17 @@
 /**
- * What metrics and tracing cost: estimate-5 on four servers of the same build, world and database,
- * started side by side as `npm start` starts them (with the tracing preload) after the bench's own
- * server has loaded the world:
- *   P  plain: metrics and tracing off, the reference
- *   C  plain again, the control: what two identical servers differ by on this machine in this run
- *   M  METRICS_PORT set, scraped every SCRAPE_SECONDS as Prometheus would
- *   T  OTEL_EXPORTER_OTLP_ENDPOINT set, every span exported to a receiver in this process
- * Every run answers the same number of requests (the plain server's req/s in its warm-up × the run's
- * seconds). A round runs every server twice, in an order and its reverse (runRound), and divides
- * each variant's req/s and server CPU per request by the plain server's of the same round; the
- * figures are the median of these ratios over the rounds and their spread (lowest–highest).
+ * What metrics and tracing cost: estimate-5 on servers of the same build, world and database, started
+ * as `npm start` starts them (with the tracing preload) after the bench's own server has loaded the world:
+ *   plain    metrics and tracing off: the reference
+ *   control  plain again: what two identical servers differ by on this machine in this run
+ *   metrics  METRICS_PORT set, scraped every SCRAPE_SECONDS as Prometheus would
+ *   tracing  OTEL_EXPORTER_OTLP_ENDPOINT set, every span exported to a receiver in this process
+ * Each round starts four fresh servers, one of each: two processes of one build can differ in CPU per
+ * request for their whole life (what the JIT made of each), and a process kept for every round would
+ * give its luck to one variant in all of them. A round runs every server twice, in an order and its
+ * reverse (runRound); every run answers the same number of requests (the plain server's req/s in a
+ * warm-up of the first round × the run's seconds). Each variant's server CPU per request and req/s are
+ * divided by the plain server's of the same round; the figures are the median of these ratios over
+ * the rounds and their spread (lowest–highest).
  * Server CPU per request (utime + stime of the server process, all its threads, over the answers of a
  * run) is what a variant costs on a shared machine: what other processes take changes how fast a
  * server answers far more than the CPU it spends per answer. The control's spread is the noise floor.
@@ -26,6 +28,7 @@ const PRELOAD = ['--import', './dist/server/src/observability/preload.js'];
 const SERVERS = ['plain', 'control', 'metrics', 'tracing'] as const;
 type Server = (typeof SERVERS)[number];
 type Compared = Exclude<Server, 'plain'>;
+const LABELS: Record<Server, string> = { plain: 'plain', control: 'plain (control)', metrics: 'metrics on', tracing: 'tracing on' };
 
 /** Per-round ratios (variant ÷ the plain runs around it), their median and their spread. */
 export interface Ratios {
@@ -140,6 +143,18 @@ async function runRound(targets: Record<Server, Target>, requests: number, n: nu
   return result;
 }
 
+/** Fresh servers for a round, one of each kind, named after the round (their logs, their profiles). */
+async function launchServers(launch: LaunchVariant, envs: Record<Server, NodeJS.ProcessEnv>, n: number): Promise<Record<Server, Variant>> {
+  const servers: Partial<Record<Server, Variant>> = {};
+  try {
+    for (const name of SERVERS) servers[name] = await launch(`${name}-${n + 1}`, envs[name], PRELOAD);
+  } catch (error) {
+    for (const server of Object.values(servers)) await server.stop();
+    throw error;
+  }
+  return servers as Record<Server, Variant>;
+}
+
 export async function measureObservability(options: {
   /** The estimate-5 request (on the bench's own server: its URL's host is replaced by each variant's). */
   estimate: Target;
@@ -151,39 +166,43 @@ export async function measureObservability(options: {
 }): Promise<ObservabilityFigures> {
   const { estimate, rounds, seconds, warmupSeconds, metricsPort, launch } = options;
   const sink = await otlpSink();
-  const tracingEnv = {
-    OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    OTEL_METRICS_EXPORTER: 'none',
-    OTEL_LOGS_EXPORTER: 'none',
-  };
-  const servers: Record<Server, Variant> = {
-    plain: await launch('plain', {}, PRELOAD),
-    control: await launch('control', {}, PRELOAD),
-    metrics: await launch('metrics', { METRICS_PORT: String(metricsPort) }, PRELOAD),
-    tracing: await launch('tracing', tracingEnv, PRELOAD),
-  };
   const scrape = scraper(`http://127.0.0.1:${metricsPort}/metrics`);
+  const envs: Record<Server, NodeJS.ProcessEnv> = {
+    plain: {},
+    control: {},
+    metrics: { METRICS_PORT: String(metricsPort) },
+    tracing: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_METRICS_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none' },
+  };
+  const { databasePids: _database, ...request } = estimate;
+  const target = (name: Server, server: Variant): Target => ({
+    ...request,
+    name: `estimate-5, ${LABELS[name]}`,
+    pid: server.pid,
+    url: estimate.url.replace(/^http:\/\/[^/]+/, server.base),
+  });
   try {
-    const { databasePids: _database, ...request } = estimate;
-    const target = (name: string, server: Variant): Target => ({
-      ...request,
-      name,
-      pid: server.pid,
-      url: estimate.url.replace(/^http:\/\/[^/]+/, server.base),
-    });
-    const targets = {
-      plain: target('estimate-5, plain', servers.plain),
-      control: target('estimate-5, plain (control)', servers.control),
-      metrics: target('estimate-5, metrics on', servers.metrics),
-      tracing: target('estimate-5, tracing on', servers.tracing),
-    };
-    for (const name of SERVERS) await warmUp(targets[name], warmupSeconds);
-    const plainRps = await warmUp(targets.plain, seconds);
-    const requests = Math.max(1000, Math.round((plainRps * seconds) / 500) * 500);
-    log(`observability: ${requests} requests per run (the plain server's ${Math.round(plainRps)} req/s in its warm-up × ${seconds} s)`);
+    let requests = 0;
     const perRound: Record<Server, LoadFigures>[] = [];
-    for (let n = 0; n < rounds; n++) perRound.push(await runRound(targets, requests, n, rounds));
+    for (let n = 0; n < rounds; n++) {
+      const servers = await launchServers(launch, envs, n);
+      try {
+        const targets = {
+          plain: target('plain', servers.plain),
+          control: target('control', servers.control),
+          metrics: target('metrics', servers.metrics),
+          tracing: target('tracing', servers.tracing),
+        };
+        for (const name of SERVERS) await warmUp(targets[name], warmupSeconds);
+        if (n === 0) {
+          const plainRps = await warmUp(targets.plain, seconds);
+          requests = Math.max(1000, Math.round((plainRps * seconds) / 500) * 500);
+          log(`observability: ${requests} requests per run (the plain server's ${Math.round(plainRps)} req/s in a warm-up of ${seconds} s)`);
+        }
+        perRound.push(await runRound(targets, requests, n, rounds));
+      } finally {
+        for (const server of Object.values(servers)) await server.stop();
+      }
+    }
     const runs = (name: Compared) => perRound.map((round) => ({ variant: round[name], plain: round.plain }));
     return {
       requestsPerRun: requests,
@@ -196,7 +215,6 @@ export async function measureObservability(options: {
     };
   } finally {
     scrape.stop();
-    for (const server of Object.values(servers)) await server.stop();
     await sink.close();
   }
 }

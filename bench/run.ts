@@ -187,11 +187,13 @@ async function launchServer(tmp: string, serverLog: string, external: { name: st
 
 /** Servers of the same build on the bench's database, the world already loaded (bench/observability.ts). */
 function variantLauncher(tmp: string, external: { url: string } | undefined, jwtSecret: string): LaunchVariant {
+  let entry: string | undefined;
   return async (name, env, nodeArgs) => {
+    entry ??= builtServerEntry();
     const port = await freePort();
     const logFile = path.join(tmp, `server-${name}.log`);
     const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
-    const child = start([...profile, ...nodeArgs, builtServerEntry()], { ...serverEnv(port, tmp, external?.url ?? '', '', jwtSecret), ...env }, logFile);
+    const child = start([...profile, ...nodeArgs, entry], { ...serverEnv(port, tmp, external?.url ?? '', '', jwtSecret), ...env }, logFile);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(child, async () => (await fetch(`${base}/readyz`)).status === 200, `the server with ${name}`, logFile);
     log(`server with ${name} ready on port ${port}; its log: ${logFile}`);
