@@ -35,6 +35,10 @@ declare module 'autocannon' {
     /** Per-second samples; `total` is the number of completed requests. */
     requests: Histogram & { sent: number };
   }
-  function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): unknown;
+  /** The running instance: 'response' is emitted for every answer. */
+  export interface Instance {
+    on(event: 'response', listener: () => void): Instance;
+  }
+  function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }

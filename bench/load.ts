@@ -36,9 +36,9 @@ export const outcome = { failed: false };
 /** A run lasts `seconds`, or until `requests` are answered. */
 type Extent = { seconds: number } | { requests: number };
 
-function cannon(target: Target, extent: Extent): Promise<Result> {
+function cannon(target: Target, extent: Extent, onResponse?: () => void): Promise<Result> {
   return new Promise((resolve, reject) => {
-    autocannon(
+    const instance = autocannon(
       {
         url: target.url,
         method: target.method,
@@ -49,13 +49,22 @@ function cannon(target: Target, extent: Extent): Promise<Result> {
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
+    if (onResponse) instance.on('response', onResponse);
   });
 }
 
 /** One measured run at full load (after a warm-up of `warmupSeconds`, when given). */
 export async function load(target: Target, seconds: number, warmupSeconds = 0): Promise<LoadFigures> {
   if (warmupSeconds > 0) await cannon(target, { seconds: warmupSeconds });
-  return measured(target, { seconds });
+  const [cpuBefore, dbBefore] = [cpuMsOf(target.pid), target.databasePids && cpuSnapshot(target.databasePids())];
+  const result = await cannon(target, { seconds });
+  const completed = result['2xx'];
+  const perRequest = (ms: number) => (completed > 0 ? round(ms / completed, 4) : null);
+  return figures(target, result, {
+    rps: completed / result.duration,
+    cpuMsPerRequest: perRequest(cpuMsOf(target.pid) - cpuBefore),
+    dbCpuMsPerRequest: target.databasePids && dbBefore ? perRequest(cpuSince(dbBefore, target.databasePids())) : null,
+  });
 }
 
 /** A warm-up of `seconds` at full load; its req/s. */
@@ -64,17 +73,25 @@ export async function warmUp(target: Target, seconds: number): Promise<number> {
   return result['2xx'] / result.duration;
 }
 
-/** One measured run at full load that ends when `requests` are answered (the same work for every server compared). */
-export const loadRequests = (target: Target, requests: number): Promise<LoadFigures> => measured(target, { requests });
+/**
+ * One measured run at full load that ends when `requests` are answered: the same work for every
+ * server compared. Its time and the server's CPU are read at the last answer (autocannon itself
+ * ends such a run only at its next whole second).
+ */
+export async function loadRequests(target: Target, requests: number): Promise<LoadFigures> {
+  const [cpuBefore, started] = [cpuMsOf(target.pid), performance.now()];
+  let answered = 0;
+  let end = { ms: 0, cpuMs: 0 };
+  const result = await cannon(target, { requests }, () => {
+    if (++answered === requests) end = { ms: performance.now() - started, cpuMs: cpuMsOf(target.pid) - cpuBefore };
+  });
+  return figures(target, result, { rps: (requests * 1000) / end.ms, cpuMsPerRequest: round(end.cpuMs / requests, 4), dbCpuMsPerRequest: null });
+}
 
-async function measured(target: Target, extent: Extent): Promise<LoadFigures> {
-  const [cpuBefore, dbBefore] = [cpuMsOf(target.pid), target.databasePids && cpuSnapshot(target.databasePids())];
-  const result = await cannon(target, extent);
-  const completed = result['2xx'];
-  const perRequest = (ms: number) => (completed > 0 ? round(ms / completed, 4) : null);
-  const cpuMsPerRequest = perRequest(cpuMsOf(target.pid) - cpuBefore);
+function figures(target: Target, result: Result, measured: { rps: number } & Pick<LoadFigures, 'cpuMsPerRequest' | 'dbCpuMsPerRequest'>): LoadFigures {
   log(
-    `${target.name}: ${completed} answers in ${result.duration} s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms, server CPU ${cpuMsPerRequest} ms per answer`,
+    `${target.name}: ${result['2xx']} answers at ${measured.rps.toFixed(0)} req/s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms, ` +
+      `server CPU ${measured.cpuMsPerRequest} ms per answer`,
   );
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     outcome.failed = true;
@@ -82,13 +99,7 @@ async function measured(target: Target, extent: Extent): Promise<LoadFigures> {
       `${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts; status codes ${JSON.stringify(result.statusCodeStats)}`,
     );
   }
-  return {
-    rps: round(completed / result.duration, 0),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    cpuMsPerRequest,
-    dbCpuMsPerRequest: target.databasePids && dbBefore ? perRequest(cpuSince(dbBefore, target.databasePids())) : null,
-  };
+  return { ...measured, rps: round(measured.rps, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
 }
 
 /** One request at a time: a warm-up, then the median of REPEAT timings (ms, whole answer read). */
