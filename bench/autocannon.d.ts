@@ -37,7 +37,7 @@ declare module 'autocannon' {
   }
   /** The running instance: 'response' is emitted for every answer. */
   export interface Instance {
-    on(event: 'response', listener: () => void): Instance;
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): Instance;
   }
   function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;

@@ -36,7 +36,8 @@ export const outcome = { failed: false };
 /** A run lasts `seconds`, or until `requests` are answered. */
 type Extent = { seconds: number } | { requests: number };
 
-function cannon(target: Target, extent: Extent, onResponse?: () => void): Promise<Result> {
+/** `onAnswer` hears every answer: its status and its latency (ms). */
+function cannon(target: Target, extent: Extent, onAnswer?: (status: number, ms: number) => void): Promise<Result> {
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -49,7 +50,7 @@ function cannon(target: Target, extent: Extent, onResponse?: () => void): Promis
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
-    if (onResponse) instance.on('response', onResponse);
+    if (onAnswer) instance.on('response', (_client, status, _bytes, ms) => onAnswer(status, ms));
   });
 }
 
@@ -74,18 +75,41 @@ export async function warmUp(target: Target, seconds: number): Promise<number> {
 }
 
 /**
- * One measured run at full load that ends when `requests` are answered: the same work for every
- * server compared. Its time and the server's CPU are read at the last answer (autocannon itself
- * ends such a run only at its next whole second).
+ * One measured run at full load that ends at its `requests`-th answer: the same work for every
+ * server compared. Its time, the server's CPU and the latencies are read from the answers as they
+ * come, so that the next run can start at once: autocannon itself ends such a run only at its next
+ * whole second (its connections, idle by then, close in the background). The answers' statuses are
+ * checked like any run's.
  */
-export async function loadRequests(target: Target, requests: number): Promise<LoadFigures> {
+export function loadRequests(target: Target, requests: number): Promise<LoadFigures> {
   const [cpuBefore, started] = [cpuMsOf(target.pid), performance.now()];
-  let answered = 0;
-  let end = { ms: 0, cpuMs: 0 };
-  const result = await cannon(target, { requests }, () => {
-    if (++answered === requests) end = { ms: performance.now() - started, cpuMs: cpuMsOf(target.pid) - cpuBefore };
+  const latencies: number[] = [];
+  let refused = 0;
+  return new Promise((resolve, reject) => {
+    const run = cannon(target, { requests }, (status, ms) => {
+      latencies.push(ms);
+      if (status < 200 || status > 299) refused += 1;
+      if (latencies.length !== requests) return;
+      const [cpuMs, elapsedMs] = [cpuMsOf(target.pid) - cpuBefore, performance.now() - started];
+      if (refused > 0) {
+        outcome.failed = true;
+        log(`${target.name}: ${refused} answers of ${requests} not 2xx`);
+      }
+      latencies.sort((a, b) => a - b);
+      resolve({
+        rps: round((requests * 1000) / elapsedMs, 0),
+        p50Ms: latencies[Math.floor(requests * 0.5)]!,
+        p99Ms: latencies[Math.floor(requests * 0.99)]!,
+        cpuMsPerRequest: round(cpuMs / requests, 4),
+        dbCpuMsPerRequest: null,
+      });
+    });
+    // Errors and timeouts leave a run short of its answers: it ends with autocannon's figures, failed.
+    run.then((result) => {
+      if (latencies.length >= requests) return;
+      resolve(figures(target, result, { rps: result['2xx'] / result.duration, cpuMsPerRequest: null, dbCpuMsPerRequest: null }));
+    }, reject);
   });
-  return figures(target, result, { rps: (requests * 1000) / end.ms, cpuMsPerRequest: round(end.cpuMs / requests, 4), dbCpuMsPerRequest: null });
 }
 
 function figures(target: Target, result: Result, measured: { rps: number } & Pick<LoadFigures, 'cpuMsPerRequest' | 'dbCpuMsPerRequest'>): LoadFigures {

@@ -18,12 +18,14 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type LoadFigures, type Target, loadRequests, log, meanOf, median, medianFigures, round, warmUp } from './load.js';
+import { type LoadFigures, type Target, loadRequests, log, median, medianFigures, round, warmUp } from './load.js';
 
 /** How often the metrics server is scraped during the rounds (Prometheus's default is 15 s; this is harsher). */
 const SCRAPE_SECONDS = 5;
-/** The warm-up before every measured run, seconds. */
-const RUN_WARMUP_SECONDS = 1;
+/** The warm-up of a fresh server, seconds at least: its JIT's, before anything is measured. */
+const FRESH_WARMUP_SECONDS = 3;
+/** About how long one slice of a round lasts, seconds. */
+const SLICE_SECONDS = 1;
 const PRELOAD = ['--import', './dist/server/src/observability/preload.js'];
 const SERVERS = ['plain', 'control', 'metrics', 'tracing'] as const;
 type Server = (typeof SERVERS)[number];
@@ -118,29 +120,43 @@ function compare(runs: { variant: LoadFigures; plain: LoadFigures }[]): VariantF
 }
 
 /**
- * One round: every server twice, in an order and then in its reverse (P C M T T M C P, the first
- * server turning from round to round), so that a machine getting busier or quieter during the round
- * weighs on each server alike, and every server answers as many requests. Each run follows a short
- * warm-up of its own server: one idle since its last run has closed its pool's idle connections
- * (and their prepared statements). Returns each server's mean of its two runs.
+ * One round: every server answers `requests` twice over, in slices of about a second each, taken in
+ * turn in an order and then its reverse (P C M T T M C P, the first server turning from round to
+ * round) as many times as needed. Others' work on a shared machine comes in bursts of seconds: so
+ * short and so interleaved, the slices of every server meet the same bursts, and each server's sum
+ * over its slices is taken in the same conditions. Returns each server's figures over its slices.
  */
-async function runRound(targets: Record<Server, Target>, requests: number, n: number, rounds: number): Promise<Record<Server, LoadFigures>> {
+async function runRound(targets: Record<Server, Target>, requests: number, seconds: number, n: number, rounds: number): Promise<Record<Server, LoadFigures>> {
   const half = SERVERS.map((_, i) => SERVERS[(i + n) % SERVERS.length]!);
   const order = [...half, ...[...half].reverse()];
-  log(`observability round ${n + 1} of ${rounds}: ${order.join(', ')}`);
-  const runs = new Map<Server, LoadFigures[]>();
-  for (const name of order) {
-    await warmUp(targets[name], RUN_WARMUP_SECONDS);
-    runs.set(name, [...(runs.get(name) ?? []), await loadRequests(targets[name], requests)]);
-  }
-  const mean = (name: Server) => meanOf(runs.get(name)![0]!, runs.get(name)![1]!);
-  const result = { plain: mean('plain'), control: mean('control'), metrics: mean('metrics'), tracing: mean('tracing') };
+  const turns = Math.max(1, Math.round(seconds / SLICE_SECONDS));
+  const slice = Math.ceil(requests / turns);
+  log(`observability round ${n + 1} of ${rounds}: ${turns} turns of ${order.join(', ')}, ${slice} requests a slice`);
+  const slices = new Map<Server, LoadFigures[]>(SERVERS.map((name) => [name, []]));
+  for (let turn = 0; turn < turns; turn++) for (const name of order) slices.get(name)!.push(await loadRequests(targets[name], slice));
+  const result = Object.fromEntries(SERVERS.map((name) => [name, overSlices(slices.get(name)!)])) as Record<Server, LoadFigures>;
   const ratio = (value: number | null, base: number | null) => (value !== null && base ? (value / base).toFixed(3) : '—');
-  for (const name of ['control', 'metrics', 'tracing'] as const) {
-    const [variant, plain] = [result[name], result.plain];
-    log(`  ${name} ÷ plain: CPU/request ${ratio(variant.cpuMsPerRequest, plain.cpuMsPerRequest)}, req/s ${ratio(variant.rps, plain.rps)}`);
+  for (const name of SERVERS) {
+    const [own, plain] = [result[name], result.plain];
+    log(
+      `  ${LABELS[name]}: ${own.rps} req/s, server CPU ${own.cpuMsPerRequest} ms per answer` +
+        (name === 'plain' ? '' : ` (÷ plain: CPU/request ${ratio(own.cpuMsPerRequest, plain.cpuMsPerRequest)}, req/s ${ratio(own.rps, plain.rps)})`),
+    );
   }
   return result;
+}
+
+/** A server's slices as one run: CPU per answer over all of them (they answer as many each), req/s over their total time. */
+function overSlices(slices: LoadFigures[]): LoadFigures {
+  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const cpu = slices.map((s) => s.cpuMsPerRequest).filter((value): value is number => value !== null);
+  return {
+    rps: round(1 / mean(slices.map((s) => 1 / s.rps)), 0),
+    p50Ms: round(median(slices.map((s) => s.p50Ms)), 1),
+    p99Ms: round(median(slices.map((s) => s.p99Ms)), 1),
+    cpuMsPerRequest: cpu.length === slices.length ? round(mean(cpu), 4) : null,
+    dbCpuMsPerRequest: null,
+  };
 }
 
 /** Fresh servers for a round, one of each kind, named after the round (their logs, their profiles). */
@@ -192,13 +208,13 @@ export async function measureObservability(options: {
           metrics: target('metrics', servers.metrics),
           tracing: target('tracing', servers.tracing),
         };
-        for (const name of SERVERS) await warmUp(targets[name], warmupSeconds);
+        for (const name of SERVERS) await warmUp(targets[name], Math.max(warmupSeconds, FRESH_WARMUP_SECONDS));
         if (n === 0) {
           const plainRps = await warmUp(targets.plain, seconds);
           requests = Math.max(1000, Math.round((plainRps * seconds) / 500) * 500);
           log(`observability: ${requests} requests per run (the plain server's ${Math.round(plainRps)} req/s in a warm-up of ${seconds} s)`);
         }
-        perRound.push(await runRound(targets, requests, n, rounds));
+        perRound.push(await runRound(targets, requests, seconds, n, rounds));
       } finally {
         for (const server of Object.values(servers)) await server.stop();
       }
