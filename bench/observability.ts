@@ -7,11 +7,11 @@
  *   tracing  OTEL_EXPORTER_OTLP_ENDPOINT set, every span exported to a receiver in this process
  * Each round starts four fresh servers, one of each: two processes of one build can differ in CPU per
  * request for their whole life (what the JIT made of each), and a process kept for every round would
- * give its luck to one variant in all of them. A round runs every server twice, in an order and its
- * reverse (runRound); every run answers the same number of requests (the plain server's req/s in a
- * warm-up of the first round × the run's seconds). Each variant's server CPU per request and req/s are
- * divided by the plain server's of the same round; the figures are the median of these ratios over
- * the rounds and their spread (lowest–highest).
+ * give its luck to one variant in all of them. In a round every server answers the same number of
+ * requests (twice the plain server's req/s in a warm-up of the first round × the run's seconds), in
+ * slices of about a second taken in turn (runRound). Each variant's server CPU per request and req/s
+ * are divided by the plain server's of the same round; the figures are the median of these ratios
+ * over the rounds and their spread (lowest–highest).
  * Server CPU per request (utime + stime of the server process, all its threads, over the answers of a
  * run) is what a variant costs on a shared machine: what other processes take changes how fast a
  * server answers far more than the CPU it spends per answer. The control's spread is the noise floor.
@@ -46,8 +46,8 @@ export interface VariantFigures extends LoadFigures {
 }
 
 export interface ObservabilityFigures {
-  /** Requests answered in every run, by every server. */
-  requestsPerRun: number;
+  /** Requests every server answers in a round. */
+  requestsPerRound: number;
   plain: LoadFigures;
   control: VariantFigures;
   metrics: VariantFigures;
@@ -120,20 +120,29 @@ function compare(runs: { variant: LoadFigures; plain: LoadFigures }[]): VariantF
 }
 
 /**
- * One round: every server answers `requests` twice over, in slices of about a second each, taken in
- * turn in an order and then its reverse (P C M T T M C P, the first server turning from round to
- * round) as many times as needed. Others' work on a shared machine comes in bursts of seconds: so
- * short and so interleaved, the slices of every server meet the same bursts, and each server's sum
- * over its slices is taken in the same conditions. Returns each server's figures over its slices.
+ * An order of the four servers in which each follows each other server exactly once (a circuit
+ * through every ordered pair), run over and over: what a run leaves behind for the next (the tracing
+ * server's spans still being exported, the closing of the load generator's connections) falls on
+ * every server alike, and no server runs twice in a row.
+ */
+const SEQUENCE = [0, 1, 2, 3, 0, 2, 1, 3, 2, 0, 3, 1];
+
+/**
+ * One round: every server answers `requests`, in slices of about a second in the order
+ * of SEQUENCE (begun at a different place each round). Others' work on a shared machine comes in
+ * bursts of seconds: so short and so interleaved, the slices of every server meet the same bursts,
+ * and each server's sum over its slices is taken in the same conditions. Returns each server's
+ * figures over its slices.
  */
 async function runRound(targets: Record<Server, Target>, requests: number, seconds: number, n: number, rounds: number): Promise<Record<Server, LoadFigures>> {
-  const half = SERVERS.map((_, i) => SERVERS[(i + n) % SERVERS.length]!);
-  const order = [...half, ...[...half].reverse()];
-  const turns = Math.max(1, Math.round(seconds / SLICE_SECONDS));
-  const slice = Math.ceil(requests / turns);
-  log(`observability round ${n + 1} of ${rounds}: ${turns} turns of ${order.join(', ')}, ${slice} requests a slice`);
+  const slots = SEQUENCE.length * Math.max(1, Math.round((2 * seconds * SERVERS.length) / SLICE_SECONDS / SEQUENCE.length));
+  const slice = Math.ceil((requests * SERVERS.length) / slots);
+  log(`observability round ${n + 1} of ${rounds}: ${slots / SERVERS.length} slices of ${slice} requests for each server, in turn`);
   const slices = new Map<Server, LoadFigures[]>(SERVERS.map((name) => [name, []]));
-  for (let turn = 0; turn < turns; turn++) for (const name of order) slices.get(name)!.push(await loadRequests(targets[name], slice));
+  for (let slot = 0; slot < slots; slot++) {
+    const name = SERVERS[SEQUENCE[(slot + n) % SEQUENCE.length]!]!;
+    slices.get(name)!.push(await loadRequests(targets[name], slice));
+  }
   const result = Object.fromEntries(SERVERS.map((name) => [name, overSlices(slices.get(name)!)])) as Record<Server, LoadFigures>;
   const ratio = (value: number | null, base: number | null) => (value !== null && base ? (value / base).toFixed(3) : '—');
   for (const name of SERVERS) {
@@ -159,16 +168,45 @@ function overSlices(slices: LoadFigures[]): LoadFigures {
   };
 }
 
-/** Fresh servers for a round, one of each kind, named after the round (their logs, their profiles). */
+/**
+ * Fresh servers for a round, one of each kind, named after the round (their logs, their profiles),
+ * started one after the other in an order that turns from round to round: the first of a machine's
+ * processes to start may be served better (its memory, its database connections).
+ */
 async function launchServers(launch: LaunchVariant, envs: Record<Server, NodeJS.ProcessEnv>, n: number): Promise<Record<Server, Variant>> {
   const servers: Partial<Record<Server, Variant>> = {};
   try {
-    for (const name of SERVERS) servers[name] = await launch(`${name}-${n + 1}`, envs[name], PRELOAD);
+    for (const name of turned(SERVERS, n)) servers[name] = await launch(`${name}-${n + 1}`, envs[name], PRELOAD);
   } catch (error) {
     for (const server of Object.values(servers)) await server.stop();
     throw error;
   }
   return servers as Record<Server, Variant>;
+}
+
+/** `items` begun at its `n`-th (modulo its length). */
+const turned = <T>(items: readonly T[], n: number): T[] => items.map((_, i) => items[(i + n) % items.length]!);
+
+/** The estimate-5 request (made on the bench's own server) sent to each of a round's servers. */
+function roundTargets(estimate: Target, servers: Record<Server, Variant>): Record<Server, Target> {
+  const { databasePids: _database, ...request } = estimate;
+  const target = (name: Server): Target => ({
+    ...request,
+    name: `estimate-5, ${LABELS[name]}`,
+    pid: servers[name].pid,
+    url: estimate.url.replace(/^http:\/\/[^/]+/, servers[name].base),
+  });
+  return { plain: target('plain'), control: target('control'), metrics: target('metrics'), tracing: target('tracing') };
+}
+
+/** Every server warmed up for `seconds` (in the round's order); the plain server's req/s. */
+async function warmUpAll(targets: Record<Server, Target>, seconds: number, n: number): Promise<number> {
+  let plainRps = 0;
+  for (const name of turned(SERVERS, n)) {
+    const rps = await warmUp(targets[name], seconds);
+    if (name === 'plain') plainRps = rps;
+  }
+  return plainRps;
 }
 
 export async function measureObservability(options: {
@@ -189,30 +227,21 @@ export async function measureObservability(options: {
     metrics: { METRICS_PORT: String(metricsPort) },
     tracing: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_METRICS_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none' },
   };
-  const { databasePids: _database, ...request } = estimate;
-  const target = (name: Server, server: Variant): Target => ({
-    ...request,
-    name: `estimate-5, ${LABELS[name]}`,
-    pid: server.pid,
-    url: estimate.url.replace(/^http:\/\/[^/]+/, server.base),
-  });
   try {
     let requests = 0;
     const perRound: Record<Server, LoadFigures>[] = [];
     for (let n = 0; n < rounds; n++) {
       const servers = await launchServers(launch, envs, n);
       try {
-        const targets = {
-          plain: target('plain', servers.plain),
-          control: target('control', servers.control),
-          metrics: target('metrics', servers.metrics),
-          tracing: target('tracing', servers.tracing),
-        };
-        for (const name of SERVERS) await warmUp(targets[name], Math.max(warmupSeconds, FRESH_WARMUP_SECONDS));
+        const targets = roundTargets(estimate, servers);
+        await warmUpAll(targets, Math.max(warmupSeconds, FRESH_WARMUP_SECONDS), n);
         if (n === 0) {
-          const plainRps = await warmUp(targets.plain, seconds);
-          requests = Math.max(1000, Math.round((plainRps * seconds) / 500) * 500);
-          log(`observability: ${requests} requests per run (the plain server's ${Math.round(plainRps)} req/s in a warm-up of ${seconds} s)`);
+          // A second warm-up, of every server alike: the plain server's sizes the rounds.
+          const plainRps = await warmUpAll(targets, seconds, n);
+          requests = Math.max(2000, Math.round((2 * plainRps * seconds) / 1000) * 1000);
+          log(
+            `observability: ${requests} requests a round for each server (twice the plain server's ${Math.round(plainRps)} req/s in a warm-up × ${seconds} s)`,
+          );
         }
         perRound.push(await runRound(targets, requests, seconds, n, rounds));
       } finally {
@@ -221,7 +250,7 @@ export async function measureObservability(options: {
     }
     const runs = (name: Compared) => perRound.map((round) => ({ variant: round[name], plain: round.plain }));
     return {
-      requestsPerRun: requests,
+      requestsPerRound: requests,
       plain: medianFigures(perRound.map((round) => round.plain)),
       control: compare(runs('control')),
       metrics: compare(runs('metrics')),

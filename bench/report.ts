@@ -162,8 +162,8 @@ function observabilityRows(figures: ObservabilityFigures): string[] {
   const variant = (name: string, value: VariantFigures) =>
     row([name, String(value.rps), String(value.p99Ms), cpu(value.cpuMsPerRequest), ratio(value.cpuRatio), ratio(value.rpsRatio)]);
   return [
-    `estimate-5, ${figures.requestsPerRun} requests per run, rounds of plain and each variant in turn (bench/observability.ts); ` +
-      'ratios: median over the rounds of variant ÷ the plain runs around it (lowest–highest)',
+    `estimate-5, fresh servers every round, each answering ${figures.requestsPerRound} requests a round in slices taken in turn (bench/observability.ts); ` +
+      "ratios: median over the rounds of the variant's figure ÷ the plain server's of the same round (lowest–highest)",
     '',
     row(['estimate-5 (same run, same database)', 'req/s', 'p99 ms', 'server CPU ms/req', 'CPU/req vs plain', 'req/s vs plain']),
     row(['---', '---:', '---:', '---:', '---:', '---:']),
