@@ -4,6 +4,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to answer before the run ends (instead of `duration`). */
+    amount?: number;
     method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
     headers?: Record<string, string>;
     body?: string | Buffer;
@@ -33,6 +35,10 @@ declare module 'autocannon' {
     /** Per-second samples; `total` is the number of completed requests. */
     requests: Histogram & { sent: number };
   }
-  function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): unknown;
+  /** The running instance: 'response' is emitted for every answer. */
+  export interface Instance {
+    on(event: 'response', listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): Instance;
+  }
+  function autocannon(options: Options, callback: (error: Error | null, result: Result) => void): Instance;
   export default autocannon;
 }

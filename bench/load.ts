@@ -33,43 +33,97 @@ export interface Target {
 /** Set when any answer was not 2xx: the harness then exits non-zero. */
 export const outcome = { failed: false };
 
-function cannon(target: Target, seconds: number): Promise<Result> {
+/** A run lasts `seconds`, or until `requests` are answered. */
+type Extent = { seconds: number } | { requests: number };
+
+/** `onAnswer` hears every answer: its status and its latency (ms). */
+function cannon(target: Target, extent: Extent, onAnswer?: (status: number, ms: number) => void): Promise<Result> {
   return new Promise((resolve, reject) => {
-    autocannon(
+    const instance = autocannon(
       {
         url: target.url,
         method: target.method,
         headers: target.headers,
         ...(target.body !== undefined && { body: target.body }),
         connections: CONNECTIONS,
-        duration: seconds,
+        ...('seconds' in extent ? { duration: extent.seconds } : { amount: extent.requests }),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
+    if (onAnswer) instance.on('response', (_client, status, _bytes, ms) => onAnswer(status, ms));
   });
 }
 
 /** One measured run at full load (after a warm-up of `warmupSeconds`, when given). */
 export async function load(target: Target, seconds: number, warmupSeconds = 0): Promise<LoadFigures> {
-  if (warmupSeconds > 0) await cannon(target, warmupSeconds);
+  if (warmupSeconds > 0) await cannon(target, { seconds: warmupSeconds });
   const [cpuBefore, dbBefore] = [cpuMsOf(target.pid), target.databasePids && cpuSnapshot(target.databasePids())];
-  const result = await cannon(target, seconds);
+  const result = await cannon(target, { seconds });
   const completed = result['2xx'];
-  const perRequest = (ms: number) => (completed > 0 ? round(ms / completed, 3) : null);
-  log(`${target.name}: ${completed} answers in ${seconds} s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms`);
+  const perRequest = (ms: number) => (completed > 0 ? round(ms / completed, 4) : null);
+  return figures(target, result, {
+    rps: completed / result.duration,
+    cpuMsPerRequest: perRequest(cpuMsOf(target.pid) - cpuBefore),
+    dbCpuMsPerRequest: target.databasePids && dbBefore ? perRequest(cpuSince(dbBefore, target.databasePids())) : null,
+  });
+}
+
+/** A warm-up of `seconds` at full load; its req/s. */
+export async function warmUp(target: Target, seconds: number): Promise<number> {
+  const result = await cannon(target, { seconds });
+  return result['2xx'] / result.duration;
+}
+
+/**
+ * One measured run at full load that ends at its `requests`-th answer: the same work for every
+ * server compared. Its time, the server's CPU and the latencies are read from the answers as they
+ * come, so that the next run can start at once: autocannon itself ends such a run only at its next
+ * whole second (its connections, idle by then, close in the background). The answers' statuses are
+ * checked like any run's.
+ */
+export function loadRequests(target: Target, requests: number): Promise<LoadFigures> {
+  const [cpuBefore, started] = [cpuMsOf(target.pid), performance.now()];
+  const latencies: number[] = [];
+  let refused = 0;
+  return new Promise((resolve, reject) => {
+    const run = cannon(target, { requests }, (status, ms) => {
+      latencies.push(ms);
+      if (status < 200 || status > 299) refused += 1;
+      if (latencies.length !== requests) return;
+      const [cpuMs, elapsedMs] = [cpuMsOf(target.pid) - cpuBefore, performance.now() - started];
+      if (refused > 0) {
+        outcome.failed = true;
+        log(`${target.name}: ${refused} answers of ${requests} not 2xx`);
+      }
+      latencies.sort((a, b) => a - b);
+      resolve({
+        rps: round((requests * 1000) / elapsedMs, 0),
+        p50Ms: latencies[Math.floor(requests * 0.5)]!,
+        p99Ms: latencies[Math.floor(requests * 0.99)]!,
+        cpuMsPerRequest: round(cpuMs / requests, 4),
+        dbCpuMsPerRequest: null,
+      });
+    });
+    // Errors and timeouts leave a run short of its answers: it ends with autocannon's figures, failed.
+    run.then((result) => {
+      if (latencies.length >= requests) return;
+      resolve(figures(target, result, { rps: result['2xx'] / result.duration, cpuMsPerRequest: null, dbCpuMsPerRequest: null }));
+    }, reject);
+  });
+}
+
+function figures(target: Target, result: Result, measured: { rps: number } & Pick<LoadFigures, 'cpuMsPerRequest' | 'dbCpuMsPerRequest'>): LoadFigures {
+  log(
+    `${target.name}: ${result['2xx']} answers at ${measured.rps.toFixed(0)} req/s, latency p50 ${result.latency.p50} p99 ${result.latency.p99} max ${result.latency.max} ms, ` +
+      `server CPU ${measured.cpuMsPerRequest} ms per answer`,
+  );
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     outcome.failed = true;
     log(
       `${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts; status codes ${JSON.stringify(result.statusCodeStats)}`,
     );
   }
-  return {
-    rps: round(completed / result.duration, 0),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    cpuMsPerRequest: perRequest(cpuMsOf(target.pid) - cpuBefore),
-    dbCpuMsPerRequest: target.databasePids && dbBefore ? perRequest(cpuSince(dbBefore, target.databasePids())) : null,
-  };
+  return { ...measured, rps: round(measured.rps, 0), p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
 }
 
 /** One request at a time: a warm-up, then the median of REPEAT timings (ms, whole answer read). */

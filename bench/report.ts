@@ -1,7 +1,7 @@
 /** The benchmark's figures (the --json output) and the table printed from them. */
 import os from 'node:os';
 import { CONNECTIONS, type LoadFigures, REPEAT } from './load.js';
-import type { ObservabilityFigures } from './observability.js';
+import type { ObservabilityFigures, Ratios, VariantFigures } from './observability.js';
 import type { PayrollFigures } from './payroll.js';
 import type { RoundsResult } from './rounds.js';
 
@@ -154,27 +154,22 @@ function payrollLines(payrolls: Figures['payrolls']): string[] {
   return lines;
 }
 
-/** estimate-5 with metrics and with tracing, each against the plain server's runs around it. */
+/** estimate-5 with metrics and with tracing, and the control, each against the plain server's runs around it. */
 function observabilityRows(figures: ObservabilityFigures): string[] {
   const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  const ratio = (value: number | null) => (value === null ? '—' : value.toFixed(3));
+  const ratio = (value: Ratios | null) => (value === null ? '—' : `${value.median.toFixed(3)} (${value.lowest.toFixed(3)}–${value.highest.toFixed(3)})`);
+  const cpu = (value: number | null) => (value === null ? '—' : value.toFixed(3));
+  const variant = (name: string, value: VariantFigures) =>
+    row([name, String(value.rps), String(value.p99Ms), cpu(value.cpuMsPerRequest), ratio(value.cpuRatio), ratio(value.rpsRatio)]);
   return [
-    row(['estimate-5 (same run, same database)', 'req/s', 'p99 ms', 'req/s vs plain', 'server CPU ms/req vs plain']),
-    row(['---', '---:', '---:', '---:', '---:']),
-    row(['plain (metrics and tracing off)', String(figures.plain.rps), String(figures.plain.p99Ms), '1.000', '1.000']),
-    row([
-      `metrics on (scraped ${figures.scrapes} times)`,
-      String(figures.metrics.rps),
-      String(figures.metrics.p99Ms),
-      ratio(figures.metrics.ratio),
-      ratio(figures.metrics.cpuRatio),
-    ]),
-    row([
-      `tracing on (${figures.spansExported} spans exported)`,
-      String(figures.tracing.rps),
-      String(figures.tracing.p99Ms),
-      ratio(figures.tracing.ratio),
-      ratio(figures.tracing.cpuRatio),
-    ]),
+    `estimate-5, fresh servers every round, each answering ${figures.requestsPerRound} requests a round in slices taken in turn (bench/observability.ts); ` +
+      "ratios: median over the rounds of the variant's figure ÷ the plain server's of the same round (lowest–highest)",
+    '',
+    row(['estimate-5 (same run, same database)', 'req/s', 'p99 ms', 'server CPU ms/req', 'CPU/req vs plain', 'req/s vs plain']),
+    row(['---', '---:', '---:', '---:', '---:', '---:']),
+    row(['plain (metrics and tracing off)', String(figures.plain.rps), String(figures.plain.p99Ms), cpu(figures.plain.cpuMsPerRequest), '1', '1']),
+    variant('plain again (control: the noise)', figures.control),
+    variant(`metrics on (scraped ${figures.scrapes} times)`, figures.metrics),
+    variant(`tracing on (${figures.spansExported} spans exported)`, figures.tracing),
   ];
 }

@@ -15,8 +15,9 @@
  *   payroll-10k   the same with 10,000 lines
  *   payroll-100k  the same with 100,000 lines (opt-in: --only payroll-100k; the world then holds
  *                 100,000 beneficiaries)
- *   estimate5Observability  estimate-5 with metrics on and with tracing on against a plain server, in
- *                 rounds of their own (bench/observability.ts; opt-in: --only estimate5Observability)
+ *   estimate5Observability  estimate-5 with metrics on, with tracing on and with neither (twice: the
+ *                 control), the server's CPU per request and req/s, in rounds of their own
+ *                 (bench/observability.ts; opt-in: --only estimate5Observability)
  * Scenario names are written either way: payroll-10k or payroll10k.
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
@@ -65,7 +66,7 @@ const { values: args } = parseArgs({
     json: { type: 'boolean', default: false },
     'database-url': { type: 'string' },
     rounds: { type: 'string' },
-    /** Writes the server's V8 CPU profile (.cpuprofile) into this directory. */
+    /** Writes the server's V8 CPU profile (.cpuprofile) into this directory (and each observability variant's, named after it). */
     profile: { type: 'string' },
     /** A comma-separated subset of the scenarios (skipped ones are null in the JSON; the baselines always run). */
     only: { type: 'string' },
@@ -186,10 +187,13 @@ async function launchServer(tmp: string, serverLog: string, external: { name: st
 
 /** Servers of the same build on the bench's database, the world already loaded (bench/observability.ts). */
 function variantLauncher(tmp: string, external: { url: string } | undefined, jwtSecret: string): LaunchVariant {
+  let entry: string | undefined;
   return async (name, env, nodeArgs) => {
+    entry ??= builtServerEntry();
     const port = await freePort();
     const logFile = path.join(tmp, `server-${name}.log`);
-    const child = start([...nodeArgs, builtServerEntry()], { ...serverEnv(port, tmp, external?.url ?? '', '', jwtSecret), ...env }, logFile);
+    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+    const child = start([...profile, ...nodeArgs, entry], { ...serverEnv(port, tmp, external?.url ?? '', '', jwtSecret), ...env }, logFile);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(child, async () => (await fetch(`${base}/readyz`)).status === 200, `the server with ${name}`, logFile);
     log(`server with ${name} ready on port ${port}; its log: ${logFile}`);

@@ -35,16 +35,13 @@ const MAX_REASON_CODES = 50;
 export function createPrometheusMetrics(sources: ScrapeSources): { metrics: Metrics; registry: Registry } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const http = httpMetrics(registry);
   const m = defineMetrics(registry);
   defineScrapeGauges(registry, sources);
   const reasons = new Map<string, string>();
   const metrics: Metrics = {
     enabled: true,
-    httpStarted: () => m.inFlight.inc(),
-    httpFinished: (operationId, method, status, seconds) => {
-      m.inFlight.dec();
-      m.duration.observe({ operationId, method, status_class: `${Math.floor(status / 100)}xx` }, seconds);
-    },
+    ...http,
     payrollTransition: (from, to) => m.transitions.inc({ from, to }),
     movement: (kind, step, currency, amount, failureReason) => {
       if (step === 'INITIATED') return;
@@ -71,18 +68,53 @@ export function createPrometheusMetrics(sources: ScrapeSources): { metrics: Metr
   return { metrics, registry };
 }
 
+const STATUS_CLASSES = ['1xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
+/**
+ * The two reports made on every request, kept cheap: requests in flight are a plain number read at
+ * scrape time, and the duration histogram's label sets are bound once each (by operationId, method
+ * and status class, all bounded), so that a request allocates no label object or string.
+ */
+function httpMetrics(registers: Registry): Pick<Metrics, 'httpStarted' | 'httpFinished'> {
+  const duration = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'HTTP requests by spec operation (operationId; "none" when refused before routing), method and status class',
+    labelNames: ['operationId', 'method', 'status_class'],
+    buckets: DURATION_BUCKETS,
+    registers: [registers],
+  });
+  let inFlight = 0;
+  new Gauge({
+    name: `${PREFIX}http_requests_in_flight`,
+    help: 'HTTP requests being answered',
+    registers: [registers],
+    collect() {
+      this.set(inFlight);
+    },
+  });
+  type Bound = ReturnType<typeof duration.labels>;
+  const bound = new Map<string, Map<string, Bound[]>>();
+  const series = (operationId: string, method: string, status: number): Bound => {
+    let byMethod = bound.get(operationId);
+    if (!byMethod) bound.set(operationId, (byMethod = new Map()));
+    let byClass = byMethod.get(method);
+    if (!byClass) byMethod.set(method, (byClass = []));
+    const statusClass = Math.min(5, Math.max(1, Math.floor(status / 100)));
+    return (byClass[statusClass] ??= duration.labels(operationId, method, STATUS_CLASSES[statusClass]!));
+  };
+  return {
+    httpStarted: () => void (inFlight += 1),
+    httpFinished: (operationId, method, status, seconds) => {
+      inFlight -= 1;
+      series(operationId, method, status).observe(seconds);
+    },
+  };
+}
+
 function defineMetrics(registers: Registry) {
   const counter = (name: string, help: string, labelNames: string[] = []) => new Counter({ name: PREFIX + name, help, labelNames, registers: [registers] });
   const movementLabels = ['kind', 'currency'];
   return {
-    duration: new Histogram({
-      name: `${PREFIX}http_request_duration_seconds`,
-      help: 'HTTP requests by spec operation (operationId; "none" when refused before routing), method and status class',
-      labelNames: ['operationId', 'method', 'status_class'],
-      buckets: DURATION_BUCKETS,
-      registers: [registers],
-    }),
-    inFlight: new Gauge({ name: `${PREFIX}http_requests_in_flight`, help: 'HTTP requests being answered', registers: [registers] }),
     transitions: counter('request_transitions_total', 'Payroll request status changes', ['from', 'to']),
     submitted: counter('payouts_submitted_total', 'Money movements accepted by the rails (processor or bank)', movementLabels),
     completed: counter('payouts_completed_total', 'Money movements the rails settled', movementLabels),
