@@ -23,7 +23,7 @@ export function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
 }
 
 /** SharedLimits on `url`, once connected (or once `timeoutMs` has passed, degraded). */
-export async function connectedSharedLimits(url: string, prefix: string, timeoutMs = 5000): Promise<SharedLimits> {
+export async function connectedSharedLimits(url: string, prefix: string, timeoutMs = 15_000): Promise<SharedLimits> {
   const limits = new SharedLimits(url, prefix, createLogger(process.env.TEST_LOG ?? 'silent'));
   await waitFor(() => limits.state() === 'connected', timeoutMs);
   return limits;
