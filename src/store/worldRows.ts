@@ -109,6 +109,10 @@ export async function insertWorldRows(tx: Queryable, rows: WorldTableRows): Prom
   // Payouts were written before their splits (a split refers to its payout): touching them lets
   // the transfers trigger (migration 011) copy each split's instruction into the payout's JSON.
   await tx.query('UPDATE transfers SET payout_instruction_json = NULL WHERE amount_split_id IS NOT NULL AND payout_instruction_json IS NULL');
+  // A request's split count is kept on it, so that lists never count its splits.
+  await tx.query(
+    'UPDATE payroll_requests r SET split_count = (SELECT count(*) FROM amount_splits s WHERE s.payroll_request_id = r.id) WHERE r.split_count IS NULL',
+  );
 }
 
 /** True when no customer exists yet (no world has been loaded). */

@@ -6,6 +6,7 @@ import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../sto
 import type { Queryable } from '../store/db.js';
 import { customerRequiresApproval } from '../store/payrollApproval.js';
 import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
+import { analyzeAfterBulkWrite } from '../store/statistics.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { payrollRequestChangedAnswered } from './events.js';
@@ -25,7 +26,7 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
  */
 export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<StoredJson<PayrollRequest>> {
   const customerId = requireCustomer(caller);
-  return deps.db.transaction(async (tx) => {
+  const answer = await deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const requestId = randomUUID();
     const estimate = await consumeFeeHash(tx, body.feeHash, customerId, requestId, now);
@@ -78,6 +79,8 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     }
     return payrollRequestChangedAnswered(tx, requestId, now);
   });
+  await analyzeAfterBulkWrite(deps.db, ['amount_splits'], body.amountSplitDetails.length);
+  return answer;
 }
 
 /** The body must ask for exactly what the feeHash locked: same accounts, same entries in order. */

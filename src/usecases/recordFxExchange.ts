@@ -11,6 +11,7 @@ import type { TransferType } from '../domain/transfers.js';
 import { metrics } from '../observability/telemetry.js';
 import { postJournalEntry } from '../store/ledger.js';
 import { insertPayoutBatch } from '../store/payoutBatches.js';
+import { analyzeAfterBulkWrite } from '../store/statistics.js';
 import type { Queryable } from '../store/db.js';
 import { type QuotedSplitFigures, insertFxExchange, insertTransfers, quotedSplitsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, quotedRequest } from '../store/payrollRequestUpdates.js';
@@ -39,7 +40,7 @@ export async function recordFxExchange(
   requireAdmin(caller);
   const rate = new Money(body.exchangeRate);
   assertRate(rate, 'body.exchangeRate');
-  return deps.db.transaction(async (tx) => {
+  const { answer, payouts } = await deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'recordFxExchange');
@@ -73,8 +74,11 @@ export async function recordFxExchange(
     await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
     await createPayouts(tx, request, splits, now);
     tx.afterCommit(() => metrics.fxResult(request.payrollCurrencyCode, fx.fxResultAmount.toString()));
-    return recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now);
+    return { answer: await recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now), payouts: splits.length };
   });
+  // The worker's batch steps are planned on the payouts just written.
+  await analyzeAfterBulkWrite(deps.db, ['transfers'], payouts);
+  return answer;
 }
 
 /**

@@ -1,0 +1,22 @@
+import type { Queryable } from './db.js';
+
+/** The tables a payroll writes in bulk: its splits when created, its payouts when the FX is recorded. */
+export type BulkTable = 'amount_splits' | 'transfers';
+
+/** Below this many rows written, autovacuum's own analysis is soon enough. */
+const BULK_ROWS = 5_000;
+
+/**
+ * PostgreSQL's planner statistics follow a table's growth only when autovacuum next analyses it
+ * (once a tenth of the table has changed, up to a minute later). Until then the planner takes a
+ * new payroll's 100,000 rows for a handful, and the steps that follow pick plans that read every
+ * one of them once per chunk (an index of all open transfers scanned for each chunk of a batch, a
+ * split looked up through its request's index). After a write of many rows the table is analysed
+ * at once, after the commit: inside the transaction ANALYZE's lock would be held until the end and
+ * queue other payrolls' analyses behind it. A failure here changes only plans, never the outcome
+ * of the operation that has already committed, so it is not reported as one.
+ */
+export async function analyzeAfterBulkWrite(db: Queryable, tables: readonly BulkTable[], rowsWritten: number): Promise<void> {
+  if (rowsWritten < BULK_ROWS) return;
+  for (const table of tables) await db.exec(`ANALYZE ${table}`).catch(() => undefined);
+}
