@@ -85,22 +85,23 @@ export interface NormalisedEntry {
 }
 
 function normaliseEntry(entry: EstimateEntryInput, index: number, scales: SettlementScales, seenAt: Map<string, number>): NormalisedEntry {
-  const field = `amountSplitDetails[${index}]`;
+  // Written only when an entry fails: a 100,000-line payroll would otherwise name every field of every entry.
+  const field = (name: string) => `amountSplitDetails[${index}].${name}`;
   const beneficiaryId = entry.beneficiaryId.toLowerCase();
   const earlier = seenAt.get(beneficiaryId);
   if (earlier !== undefined) {
     throw validationError(
-      `${field}.beneficiaryId duplicates amountSplitDetails[${earlier}].beneficiaryId (${beneficiaryId}); each beneficiary may appear once`,
-      { field: `${field}.beneficiaryId`, entryIndex: index },
+      `${field('beneficiaryId')} duplicates amountSplitDetails[${earlier}].beneficiaryId (${beneficiaryId}); each beneficiary may appear once`,
+      { field: field('beneficiaryId'), entryIndex: index },
     );
   }
   seenAt.set(beneficiaryId, index);
   const amountCurrencyType = entry.amountCurrencyType ?? 'SOURCE';
   const requestedAmount = parseAmount(entry.amount);
-  if (!requestedAmount.greaterThan(0)) throw validationError(`${field}.amount must be greater than zero`, { field: `${field}.amount`, entryIndex: index });
+  if (!requestedAmount.greaterThan(0)) throw validationError(`${field('amount')} must be greater than zero`, { field: field('amount'), entryIndex: index });
   const isSource = amountCurrencyType === 'SOURCE';
   const scale = isSource ? scales.source : scales.payroll;
-  assertScale(requestedAmount, scale, `${field}.amount`, amountCurrencyType, isSource ? scales.sourceCode : scales.payrollCode, { entryIndex: index });
+  assertScale(requestedAmount, scale, () => field('amount'), amountCurrencyType, isSource ? scales.sourceCode : scales.payrollCode, { entryIndex: index });
   return { beneficiaryId, amountCurrencyType, requestedAmount };
 }
 
@@ -146,9 +147,8 @@ function convertLine(entry: NormalisedEntry, index: number, rate: Decimal, scale
       { field: `amountSplitDetails[${index}].amount`, entryIndex: index },
     );
   }
-  const field = `amountSplitDetails[${index}]`;
-  assertBelowAmountLimit(sourceCurrencyAmount, `${field} source amount`, scales.sourceCode, { entryIndex: index });
-  assertBelowAmountLimit(amount, `${field} payroll amount`, scales.payrollCode, { entryIndex: index });
+  assertBelowAmountLimit(sourceCurrencyAmount, () => `amountSplitDetails[${index}] source amount`, scales.sourceCode, { entryIndex: index });
+  assertBelowAmountLimit(amount, () => `amountSplitDetails[${index}] payroll amount`, scales.payrollCode, { entryIndex: index });
   // Named fields, not `...entry`: a spread copies every property, once per line of the largest estimates.
   const { beneficiaryId, amountCurrencyType, requestedAmount } = entry;
   return { beneficiaryId, amountCurrencyType, requestedAmount, sourceCurrencyAmount, amount };

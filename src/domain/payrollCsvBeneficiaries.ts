@@ -40,13 +40,19 @@ function match(beneficiary: CsvBeneficiary, byId: Map<string, KnownBeneficiary>,
   return matches[0] ?? `no beneficiary of yours has the reference ${echo(reference)}`;
 }
 
-/** The caller's beneficiaries by id and by reference (several may share one). */
-function indexOf(known: readonly KnownBeneficiary[]): { byId: Map<string, KnownBeneficiary>; byReference: Map<string, KnownBeneficiary[]> } {
+/**
+ * The caller's beneficiaries by id and, when some row names one by reference, by reference
+ * (several may share one): a file that names them all by id allocates no list per beneficiary.
+ */
+function indexOf(
+  known: readonly KnownBeneficiary[],
+  byReferenceNeeded: boolean,
+): { byId: Map<string, KnownBeneficiary>; byReference: Map<string, KnownBeneficiary[]> } {
   const byId = new Map<string, KnownBeneficiary>();
   const byReference = new Map<string, KnownBeneficiary[]>();
   for (const beneficiary of known) {
     byId.set(beneficiary.id, beneficiary);
-    if (beneficiary.reference === null) continue;
+    if (!byReferenceNeeded || beneficiary.reference === null) continue;
     const same = byReference.get(beneficiary.reference);
     if (same) same.push(beneficiary);
     else byReference.set(beneficiary.reference, [beneficiary]);
@@ -71,10 +77,14 @@ export function resolveCsvBeneficiaries<T extends NamedRow>(
   known: readonly KnownBeneficiary[],
   headerName: (column: 'beneficiaryId' | 'beneficiaryReference') => string,
 ): { resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }>; problems: ErrorDetail[] } {
-  const { byId, byReference } = indexOf(known);
+  const { byId, byReference } = indexOf(
+    known,
+    entries.some(({ beneficiary }) => 'beneficiaryReference' in beneficiary),
+  );
   const problems: ErrorDetail[] = [];
   const resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }> = [];
-  const firstRowOf = new Map<string, number>();
+  // Keyed by the found beneficiary itself: one object per beneficiary, so no id is hashed again.
+  const firstRowOf = new Map<KnownBeneficiary, number>();
   for (const entry of entries) {
     const { beneficiary, row } = entry;
     const found = match(beneficiary, byId, byReference);
@@ -82,13 +92,13 @@ export function resolveCsvBeneficiaries<T extends NamedRow>(
       problems.push({ row, column: headerName(columnOf(beneficiary)), message: found });
       continue;
     }
-    const earlier = firstRowOf.get(found.id);
+    const earlier = firstRowOf.get(found);
     if (!found.active)
       problems.push({ row, column: headerName(columnOf(beneficiary)), message: `the beneficiary ${nameOf(beneficiary, found.id)} is inactive` });
     if (earlier !== undefined) {
       const message = `${nameOf(beneficiary, found.id)} is also in row ${earlier}; each beneficiary may appear once`;
       problems.push({ row, column: headerName(columnOf(beneficiary)), message });
-    } else firstRowOf.set(found.id, row);
+    } else firstRowOf.set(found, row);
     // The row as it came (its name kept) with the id: a spread copies it the fast way, a rest does not.
     if (found.active && earlier === undefined) resolved.push({ ...entry, beneficiaryId: found.id });
   }

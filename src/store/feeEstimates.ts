@@ -56,18 +56,18 @@ export interface CheckedInsert {
 }
 
 /**
- * The estimate's one round trip: checks the beneficiaries (distinct ids) and that the reference
+ * The estimate's one round trip: checks the beneficiaries (distinct ids; null: checked by the caller) and that the reference
  * data the figures came from is still current, and stores the locked estimate only when both
  * hold. A single statement is atomic on its own, so it needs no BEGIN/COMMIT.
  */
 export async function insertPayrollFeeEstimateIfCurrent(
   db: Queryable,
   record: PayrollFeeEstimateRecord,
-  checks: { beneficiaryIds: readonly string[]; referenceVersion: string },
+  checks: { beneficiaryIds: readonly string[] | null; referenceVersion: string },
 ): Promise<CheckedInsert> {
   const rows = await db.query<CheckedInsert>(
     `WITH checks AS (
-       SELECT (SELECT count(*) FROM beneficiaries WHERE customer_id = $2::uuid AND active AND id = ANY($14::uuid[]))
+       SELECT $14::uuid[] IS NULL OR (SELECT count(*) FROM beneficiaries WHERE customer_id = $2::uuid AND active AND id = ANY($14::uuid[]))
                 = cardinality($14::uuid[]) AS "beneficiariesOk",
               (SELECT version FROM reference_version) = $15::bigint AS "referenceCurrent"
      ), inserted AS (

@@ -58,20 +58,27 @@ export interface NewSplit {
   purposeCode: components['schemas']['PurposeCode'];
 }
 
-/** All splits, a statement per chunk of rows, each with an immutable snapshot of its beneficiary as it is now. */
-export async function insertSplitsWithSnapshots(tx: Queryable, requestId: string, splits: NewSplit[], at: Date): Promise<void> {
+/**
+ * All splits, a statement per chunk of rows, each with an immutable snapshot of its beneficiary as
+ * it is now, written only for a beneficiary of `customerId` that is active. Returns false, having
+ * written only part, when some split's beneficiary is not (the caller rolls back and says which).
+ */
+export async function insertSplitsWithSnapshots(tx: Queryable, request: { id: string; customerId: string }, splits: NewSplit[], at: Date): Promise<boolean> {
   for (const chunk of rowChunks(splits)) {
-    await tx.query(
-      `INSERT INTO amount_splits (id, payroll_request_id, beneficiary_id, beneficiary_snapshot, amount_currency_type, source_currency_amount, amount,
-         purpose_code, created_at, position)
-       SELECT gen_random_uuid(), $1, b.id,
-              ${BENEFICIARY_SNAPSHOT_SQL},
-              e.amount_currency_type, e.source_currency_amount, e.amount, e.purpose_code, $2, e.position
-         FROM jsonb_to_recordset($3::jsonb) AS e(beneficiary_id uuid, amount_currency_type text, source_currency_amount numeric, amount numeric,
-              purpose_code text, position integer)
-         JOIN beneficiaries b ON b.id = e.beneficiary_id`,
+    const [written] = await tx.query<{ count: number }>(
+      `WITH written AS (
+         INSERT INTO amount_splits (id, payroll_request_id, beneficiary_id, beneficiary_snapshot, amount_currency_type, source_currency_amount, amount,
+           purpose_code, created_at, position)
+         SELECT gen_random_uuid(), $1, b.id,
+                ${BENEFICIARY_SNAPSHOT_SQL},
+                e.amount_currency_type, e.source_currency_amount, e.amount, e.purpose_code, $2, e.position
+           FROM jsonb_to_recordset($3::jsonb) AS e(beneficiary_id uuid, amount_currency_type text, source_currency_amount numeric, amount numeric,
+                purpose_code text, position integer)
+           JOIN beneficiaries b ON b.id = e.beneficiary_id AND b.customer_id = $4 AND b.active
+         RETURNING 1)
+       SELECT count(*)::int AS count FROM written`,
       [
-        requestId,
+        request.id,
         at,
         JSON.stringify(
           chunk.rows.map((split, index) => ({
@@ -83,10 +90,13 @@ export async function insertSplitsWithSnapshots(tx: Queryable, requestId: string
             position: chunk.first + index,
           })),
         ),
+        request.customerId,
       ],
     );
+    if (written!.count !== chunk.rows.length) return false;
   }
-  await tx.query('UPDATE payroll_requests SET split_count = $2 WHERE id = $1', [requestId, splits.length]);
+  await tx.query('UPDATE payroll_requests SET split_count = $2 WHERE id = $1', [request.id, splits.length]);
+  return true;
 }
 
 export interface NewTransfer {

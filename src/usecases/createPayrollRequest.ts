@@ -32,11 +32,6 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     const estimate = await consumeFeeHash(tx, body.feeHash, customerId, requestId, now);
     const locked = estimate.entries;
     assertMatchesEstimate(body, estimate);
-    await requireActiveBeneficiaries(
-      tx,
-      customerId,
-      locked.map((entry) => entry.beneficiaryId),
-    );
 
     const breakdown = estimate.feeBreakdown;
     const approvalRequired = await customerRequiresApproval(tx, customerId);
@@ -55,9 +50,9 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       approvalRequired,
       at: now,
     });
-    await insertSplitsWithSnapshots(
+    const splitsWritten = await insertSplitsWithSnapshots(
       tx,
-      requestId,
+      { id: requestId, customerId },
       locked.map((entry, index) => ({
         beneficiaryId: entry.beneficiaryId,
         amountCurrencyType: entry.amountCurrencyType,
@@ -67,6 +62,8 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       })),
       now,
     );
+    // A beneficiary deactivated since the estimate: the 404 names it, and everything rolls back.
+    if (!splitsWritten) await refuseInactiveBeneficiaries(tx, customerId, locked);
     // A shortfall rolls everything back; a request awaiting approval is debited when approved.
     if (!approvalRequired) {
       const ledger = {
@@ -81,6 +78,15 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
   });
   await analyzeAfterBulkWrite(deps.db, ['amount_splits'], body.amountSplitDetails.length);
   return answer;
+}
+
+async function refuseInactiveBeneficiaries(tx: Queryable, customerId: string, locked: LockedPayrollFeeEstimate['entries']): Promise<never> {
+  await requireActiveBeneficiaries(
+    tx,
+    customerId,
+    locked.map((entry) => entry.beneficiaryId),
+  );
+  throw new Error('A split was not written although every beneficiary is active');
 }
 
 /** The body must ask for exactly what the feeHash locked: same accounts, same entries in order. */

@@ -15,6 +15,15 @@ import { type Principal, requireCustomer } from './principal.js';
 type EstimateRequest = components['schemas']['EstimatePayrollFeeRequest'];
 type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
 
+/**
+ * `beneficiariesVerified`: the caller has just looked every beneficiary up as the customer's and
+ * active (a CSV file's rows are resolved so), and the store need not check them again. An estimate
+ * promises no beneficiary stays active: the creation checks them again as it writes the splits.
+ */
+interface EstimateOptions {
+  beneficiariesVerified: boolean;
+}
+
 /** Reloads after a stale reference version before giving up (an admin moving rates in a tight loop). */
 const MAX_ATTEMPTS = 5;
 
@@ -27,7 +36,12 @@ const MAX_ATTEMPTS = 5;
  * reference data is still current. When it is not, the reference is read again and the figures
  * computed again.
  */
-export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, request: EstimateRequest): Promise<PayrollFeeEstimate> {
+export async function estimatePayrollFee(
+  deps: UseCaseDeps,
+  caller: Principal,
+  request: EstimateRequest,
+  options: EstimateOptions = { beneficiariesVerified: false },
+): Promise<PayrollFeeEstimate> {
   const customerId = requireCustomer(caller);
   for (let attempt = 1; ; attempt += 1) {
     const reference = await estimateReference(deps, customerId, request);
@@ -48,7 +62,10 @@ export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, r
       createdAt: now,
       expiresAt,
     };
-    const stored = await insertPayrollFeeEstimateIfCurrent(deps.db, record, { beneficiaryIds, referenceVersion: reference.referenceVersion });
+    const stored = await insertPayrollFeeEstimateIfCurrent(deps.db, record, {
+      beneficiaryIds: options.beneficiariesVerified ? null : beneficiaryIds,
+      referenceVersion: reference.referenceVersion,
+    });
     // The 404 names the missing beneficiaries; this read happens only on that error path.
     if (!stored.beneficiariesOk) await requireActiveBeneficiaries(deps.db, customerId, beneficiaryIds);
     if (stored.beneficiariesOk && stored.referenceCurrent) return estimate;

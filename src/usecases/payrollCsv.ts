@@ -86,11 +86,17 @@ export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Princ
   return withRows(
     entries.map((entry) => entry.row),
     () =>
-      estimatePayrollFee(deps, caller, {
-        sourceAccountCurrencyId: accounts.sourceAccountCurrencyId,
-        payrollAccountCurrencyId: accounts.payrollAccountCurrencyId,
-        amountSplitDetails,
-      }),
+      estimatePayrollFee(
+        deps,
+        caller,
+        {
+          sourceAccountCurrencyId: accounts.sourceAccountCurrencyId,
+          payrollAccountCurrencyId: accounts.payrollAccountCurrencyId,
+          amountSplitDetails,
+        },
+        // readFile found every row's beneficiary as the caller's and active.
+        { beneficiariesVerified: true },
+      ),
   );
 }
 

@@ -299,4 +299,25 @@ describe('beneficiaries and payroll requests', () => {
     const accepted = await customer().POST('/v1/customers/payroll/estimate', { body: estimate });
     expect(accepted.response.status).toBe(200);
   });
+
+  it('a beneficiary deactivated between the estimate and the creation: 404 naming it, nothing written, the feeHash still usable once reactivated', async () => {
+    const made = await created({ ...priya, iban: 'AE840260001015333439606', reference: 'T-PAY-2' });
+    const bodies = payrollBodies([{ beneficiaryId: made.id, amount: '100', amountCurrencyType: 'PAYROLL' }]);
+    const estimated = await customer().POST('/v1/customers/payroll/estimate', { body: bodies.estimate });
+    expect(estimated.response.status).toBe(200);
+    const feeHash = estimated.data!.data.feeHash;
+    const before = await customer().GET('/v1/customers/payroll/requests', { params: { query: { limit: 100 } } });
+
+    await customer().DELETE('/v1/customers/beneficiaries/{beneficiaryId}', byId(made.id));
+    const refused = await customer().POST('/v1/customers/payroll/requests', { body: bodies.create(feeHash) });
+    expect(refused.response.status).toBe(404);
+    expect(refused.error!.error).toEqual({ code: 'NOT_FOUND', message: `Beneficiaries not found or inactive: ${made.id}` });
+    const after = await customer().GET('/v1/customers/payroll/requests', { params: { query: { limit: 100 } } });
+    expect(after.data!.data.items).toEqual(before.data!.data.items);
+
+    await customer().PATCH('/v1/customers/beneficiaries/{beneficiaryId}', { ...byId(made.id), body: { active: true } });
+    const accepted = await customer().POST('/v1/customers/payroll/requests', { body: bodies.create(feeHash) });
+    expect(accepted.response.status).toBe(201);
+    expect(accepted.data!.data.amountSplitDetails.map((split) => split.beneficiaryId)).toEqual([made.id]);
+  });
 });
