@@ -3,8 +3,11 @@ import type { Queryable } from './db.js';
 /** The tables a payroll writes in bulk: its splits when created, its payouts when the FX is recorded. */
 export type BulkTable = 'amount_splits' | 'transfers';
 
-/** Below this many rows written, autovacuum's own analysis is soon enough. */
-const BULK_ROWS = 5_000;
+/**
+ * Below this many rows, a plan misled by old statistics costs little (it reads the new rows once
+ * per chunk of thousands: a few times), and autovacuum's own analysis comes soon enough.
+ */
+const BULK_ROWS = 20_000;
 
 /**
  * PostgreSQL's planner statistics follow a table's growth only when autovacuum next analyses it
