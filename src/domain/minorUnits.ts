@@ -90,10 +90,6 @@ export function scaleFormatters(scales: SettlementScales): { source: (value: Dec
 }
 
 /**
- * `field has 3 decimal places; a SOURCE amount in USD allows at most 2`: the limit named with
- * its currency, as the spec's `AmountString` promises.
- */
-/**
  * A field's name, or a function that writes it: checks made once per line of a 100,000-line
  * payroll name their field only when they fail.
  */
@@ -101,6 +97,10 @@ type FieldName = string | (() => string);
 
 const nameOf = (field: FieldName): string => (typeof field === 'string' ? field : field());
 
+/**
+ * `field has 3 decimal places; a SOURCE amount in USD allows at most 2`: the limit named with
+ * its currency, as the spec's `AmountString` promises.
+ */
 export function assertScale(amount: Decimal, scale: number, field: FieldName, kind: string, currencyCode: string, place: ErrorPlace = {}): void {
   const problem = scaleProblem(amount, scale, kind, currencyCode);
   if (problem) throw validationError(`${nameOf(field)} ${problem}`, { field: nameOf(field), ...place });

@@ -1,4 +1,4 @@
-import type { Queryable } from './db.js';
+import type { Database } from './db.js';
 
 /** The tables a payroll writes in bulk: its splits when created, its payouts when the FX is recorded. */
 export type BulkTable = 'amount_splits' | 'transfers';
@@ -15,11 +15,13 @@ const BULK_ROWS = 20_000;
  * new payroll's 100,000 rows for a handful, and the steps that follow pick plans that read every
  * one of them once per chunk (an index of all open transfers scanned for each chunk of a batch, a
  * split looked up through its request's index). After a write of many rows the table is analysed
- * at once, after the commit: inside the transaction ANALYZE's lock would be held until the end and
- * queue other payrolls' analyses behind it. A failure here changes only plans, never the outcome
- * of the operation that has already committed, so it is not reported as one.
+ * at once, after the operation's commit (ANALYZE's lock, held to the end of its transaction, would
+ * otherwise queue other payrolls' analyses behind the whole operation), in a transaction of its own:
+ * under an Idempotency-Key the operation runs inside the transaction that stores its answer, and
+ * there that is a savepoint, so a failed ANALYZE cannot abort it. A failure changes only plans,
+ * never the outcome of the operation, so it is not reported as one.
  */
-export async function analyzeAfterBulkWrite(db: Queryable, tables: readonly BulkTable[], rowsWritten: number): Promise<void> {
+export async function analyzeAfterBulkWrite(db: Database, tables: readonly BulkTable[], rowsWritten: number): Promise<void> {
   if (rowsWritten < BULK_ROWS) return;
-  for (const table of tables) await db.exec(`ANALYZE ${table}`).catch(() => undefined);
+  for (const table of tables) await db.transaction((tx) => tx.exec(`ANALYZE ${table}`)).catch(() => undefined);
 }
