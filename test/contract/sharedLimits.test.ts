@@ -64,6 +64,8 @@ describe('Redis away', () => {
     const b = await serveApp(config, db, { sharedLimits: two });
     const token = await signAccessToken(config.jwt, ids.userB);
     const read = (base: string) => fetch(base + readPath, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.status);
+    // Each app's rate limiter gives its window when the app is made; its Redis store is made then (a script load), not at once.
+    expect(await waitFor(() => one.state() === 'connected' && two.state() === 'connected', 15_000)).toBe(true);
     expect((await readyz(a.url)).data.redis).toBe('connected');
     expect([await read(a.url), await read(b.url)]).toEqual([404, 404]); // two of the shared budget of 4
 
