@@ -32,7 +32,7 @@ type Server = (typeof SERVERS)[number];
 type Compared = Exclude<Server, 'plain'>;
 const LABELS: Record<Server, string> = { plain: 'plain', control: 'plain (control)', metrics: 'metrics on', tracing: 'tracing on' };
 
-/** Per-round ratios (variant ÷ the plain runs around it), their median and their spread. */
+/** Per-round ratios (variant ÷ the plain server of the same round), their median and their spread. */
 export interface Ratios {
   median: number;
   lowest: number;
@@ -107,7 +107,7 @@ const ratios = (values: number[]): Ratios => ({
   rounds: values.map((value) => round(value, 3)),
 });
 
-/** A variant's runs, each with the mean of the plain runs around it. */
+/** A variant's rounds, each with the plain server's figures of the same round. */
 function compare(runs: { variant: LoadFigures; plain: LoadFigures }[]): VariantFigures {
   const cpu = runs
     .map(({ variant, plain }) => [variant.cpuMsPerRequest, plain.cpuMsPerRequest] as const)

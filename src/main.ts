@@ -32,10 +32,11 @@ async function main(): Promise<void> {
   const workerDb = config.worker.inProcess
     ? await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker', onTransactionRetry: countTransactionRetry })
     : undefined;
-  // Before the app is built: its pipeline measures requests only when metrics are on.
-  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, { 'payroll-api': db, 'payroll-worker': workerDb }, workerDb);
   // The simulated providers' connections, apart from the pool the requests' transactions hold (composition/deps.ts).
   const providerDb = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-providers' });
+  // Before the app is built: its pipeline measures requests only when metrics are on.
+  const pools = { 'payroll-api': db, 'payroll-worker': workerDb, 'payroll-providers': providerDb };
+  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, pools, workerDb);
   const redis = config.redisUrl ? new SharedLimits(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
   const { app } = buildApp(config, db, logger, undefined, redis, providerDb);
   const worker = workerDb ? buildWorker(config, workerDb, logger).loop : undefined;

@@ -128,6 +128,8 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
     expect(text).toMatch(/^payroll_http_request_duration_seconds_count\{operationId="estimatePayrollFee",method="POST",status_class="2xx"\} 1$/m);
     expect(text).toMatch(/^payroll_db_pool_total\{pool="payroll-api"\} [1-9]/m);
+    // The simulated providers' own pool, which the estimate's rate lookup went through.
+    expect(text).toMatch(/^payroll_db_pool_total\{pool="payroll-providers"\} [1-9]/m);
     expect(text).toMatch(/^payroll_worker_backlog_items\{kind="PAYOUT"\} 0$/m);
   });
 });
