@@ -105,48 +105,58 @@ export interface NewTransfer {
   amount: string;
   currencyCode: string;
   fee?: { id: string; amount: string; finalInternalFee: string } | undefined;
-  amountSplitId?: string | undefined;
+}
+
+/** Inserts a request's legs in PENDING, after the transfers it already has. */
+export async function insertTransfers(tx: Queryable, requestId: string, transfers: NewTransfer[], at: Date): Promise<void> {
+  await tx.query(
+    `INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, fee_id, fee_amount, final_internal_fee, created_at, position)
+     SELECT e.id, $1, e.transfer_type, 'PENDING', e.amount, e.currency_code, e.fee_id, e.fee_amount, e.final_internal_fee,
+            $2, e.position + (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1)
+       FROM jsonb_to_recordset($3::jsonb) AS e(id uuid, transfer_type text, amount numeric, currency_code text, fee_id uuid,
+            fee_amount numeric, final_internal_fee numeric, position integer)`,
+    [
+      requestId,
+      at,
+      JSON.stringify(
+        transfers.map((transfer, position) => ({
+          id: transfer.id,
+          transfer_type: transfer.transferType,
+          amount: transfer.amount,
+          currency_code: transfer.currencyCode,
+          fee_id: transfer.fee?.id ?? null,
+          fee_amount: transfer.fee?.amount ?? null,
+          final_internal_fee: transfer.fee?.finalInternalFee ?? null,
+          position,
+        })),
+      ),
+    ],
+  );
 }
 
 /**
- * Inserts transfers in PENDING, after those the request already has (payouts into their batch,
- * when given), a statement per chunk of rows: each chunk goes after the one before it.
+ * One BANK_TO_BENEFICIARY transfer in PENDING per split of the request that has none yet, for the
+ * split's quoted amount, in the splits' order after the request's legs, into the batch; and each
+ * split linked to its payout (rule 4). One statement whatever the number of splits: the amounts
+ * never leave the database. Returns how many payouts it made.
  */
-export async function insertTransfers(tx: Queryable, requestId: string, transfers: NewTransfer[], at: Date, batchId: string | null = null): Promise<void> {
-  for (const chunk of rowChunks(transfers)) {
-    await tx.query(
-      `INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, fee_id, fee_amount,
-         final_internal_fee, amount_split_id, created_at, position, batch_id)
-       SELECT e.id, $1, e.transfer_type, 'PENDING', e.amount, e.currency_code, e.fee_id, e.fee_amount, e.final_internal_fee,
-              e.amount_split_id, $2, e.position + (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1), $4::uuid
-         FROM jsonb_to_recordset($3::jsonb) AS e(id uuid, transfer_type text, amount numeric, currency_code text, fee_id uuid,
-              fee_amount numeric, final_internal_fee numeric, amount_split_id uuid, position integer)`,
-      [
-        requestId,
-        at,
-        JSON.stringify(
-          chunk.rows.map((transfer, position) => ({
-            id: transfer.id,
-            transfer_type: transfer.transferType,
-            amount: transfer.amount,
-            currency_code: transfer.currencyCode,
-            fee_id: transfer.fee?.id ?? null,
-            fee_amount: transfer.fee?.amount ?? null,
-            final_internal_fee: transfer.fee?.finalInternalFee ?? null,
-            amount_split_id: transfer.amountSplitId ?? null,
-            position,
-          })),
-        ),
-        batchId,
-      ],
-    );
-  }
-  // Rule 4: each split links to its payout transfer.
-  await tx.query(
-    `UPDATE amount_splits s SET payout_transfer_id = t.id FROM transfers t
-      WHERE t.payroll_request_id = $1 AND t.amount_split_id = s.id AND s.payout_transfer_id IS NULL`,
-    [requestId],
+export async function insertPayoutsOfSplits(tx: Queryable, request: { id: string; currencyCode: string; batchId: string }, at: Date): Promise<number> {
+  const [row] = await tx.query<{ made: number }>(
+    `WITH made AS (
+       INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, amount_split_id, created_at, position, batch_id)
+       SELECT gen_random_uuid(), s.payroll_request_id, 'BANK_TO_BENEFICIARY', 'PENDING', s.quoted_amount, $2, s.id, $3,
+              (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1) + row_number() OVER (ORDER BY s.position) - 1, $4
+         FROM amount_splits s
+        WHERE s.payroll_request_id = $1 AND s.payout_transfer_id IS NULL
+        ORDER BY s.position
+       RETURNING id, amount_split_id
+     ), linked AS (
+       UPDATE amount_splits s SET payout_transfer_id = m.id FROM made m WHERE s.id = m.amount_split_id RETURNING 1
+     )
+     SELECT count(*)::int AS made FROM linked`,
+    [request.id, request.currencyCode, at, request.batchId],
   );
+  return row!.made;
 }
 
 export async function transferStatuses(tx: Queryable, requestId: string): Promise<Array<{ transferType: TransferType; status: TransferStatus }>> {

@@ -13,7 +13,7 @@ import { postJournalEntry } from '../store/ledger.js';
 import { insertPayoutBatch } from '../store/payoutBatches.js';
 import { analyzeAfterBulkWrite } from '../store/statistics.js';
 import type { Queryable } from '../store/db.js';
-import { type QuotedSplitFigures, insertFxExchange, insertTransfers, quotedSplitsOf, transferStatuses } from '../store/payrollLifecycle.js';
+import { type QuotedSplitFigures, insertFxExchange, insertPayoutsOfSplits, quotedSplitsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, quotedRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChangeAnswered } from './events.js';
@@ -88,18 +88,8 @@ export async function recordFxExchange(
  */
 async function createPayouts(tx: Queryable, request: LockedPayrollRequest, splits: readonly QuotedSplitFigures[], now: Date): Promise<void> {
   const batchId = randomUUID();
-  await insertPayoutBatch(tx, { id: batchId, requestId: request.id, currencyCode: request.payrollCurrencyCode, itemCount: splits.length, at: now });
-  await insertTransfers(
-    tx,
-    request.id,
-    splits.map((split) => ({
-      id: randomUUID(),
-      transferType: 'BANK_TO_BENEFICIARY' as const,
-      amount: split.quotedAmount,
-      currencyCode: request.payrollCurrencyCode,
-      amountSplitId: split.id,
-    })),
-    now,
-    batchId,
-  );
+  const currencyCode = request.payrollCurrencyCode;
+  await insertPayoutBatch(tx, { id: batchId, requestId: request.id, currencyCode, itemCount: splits.length, at: now });
+  const made = await insertPayoutsOfSplits(tx, { id: request.id, currencyCode, batchId }, now);
+  if (made !== splits.length) throw new Error(`Payroll request ${request.id}: ${made} payouts made for ${splits.length} splits`);
 }
