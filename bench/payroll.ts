@@ -99,14 +99,12 @@ export async function payrollLifecycle(session: Session, lines: number): Promise
   });
   rssKb.legs = memory.phase();
   const fxStarted = performance.now();
-  (await import('node:fs')).appendFileSync('/tmp/T.log', `[B] ${new Date().toISOString()} fx sent\n`);
   const fx = await call(session, admin, `/v1/admin/payroll/requests/${id}/fx-exchange`, {
     method: 'POST',
     headers: json,
     body: JSON.stringify({ exchangeRate: QUOTE_RATE }),
   });
   rssKb.fxRecord = memory.phase();
-  (await import('node:fs')).appendFileSync('/tmp/T.log', `[B] ${new Date().toISOString()} fx answered\n`);
   const payoutsMs = await until('COMPLETED', async () => {
     const page = JSON.parse((await call(session, customer, '/v1/customers/payroll/requests?limit=1')).text) as {
       data: { items: Array<{ id: string; status: string }> };
@@ -116,7 +114,6 @@ export async function payrollLifecycle(session: Session, lines: number): Promise
     return status === 'COMPLETED';
   });
   const fxToCompletedMs = performance.now() - fxStarted;
-  (await import('node:fs')).appendFileSync('/tmp/T.log', `[B] ${new Date().toISOString()} completed seen\n`);
   rssKb.payouts = memory.phase();
   const peak = memory.peak();
   memory.stop();
