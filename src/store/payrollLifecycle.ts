@@ -4,6 +4,7 @@ import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
 import { rowChunks } from './rowChunks.js';
+import { payoutInstructionJson } from './wireFormat.js';
 
 /** Inserts of the payroll lifecycle and the reads its steps need. Amounts are exact decimal strings. */
 
@@ -137,14 +138,17 @@ export async function insertTransfers(tx: Queryable, requestId: string, transfer
 /**
  * One BANK_TO_BENEFICIARY transfer in PENDING per split of the request that has none yet, for the
  * split's quoted amount, in the splits' order after the request's legs, into the batch; and each
- * split linked to its payout (rule 4). One statement whatever the number of splits: the amounts
- * never leave the database. Returns how many payouts it made.
+ * split linked to its payout (rule 4), each payout's instruction written from the split it reads.
+ * One statement whatever the number of splits: the amounts never leave the database. Returns how
+ * many payouts it made.
  */
 export async function insertPayoutsOfSplits(tx: Queryable, request: { id: string; currencyCode: string; batchId: string }, at: Date): Promise<number> {
   const [row] = await tx.query<{ made: number }>(
     `WITH made AS (
-       INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, amount_split_id, created_at, position, batch_id)
-       SELECT gen_random_uuid(), s.payroll_request_id, 'BANK_TO_BENEFICIARY', 'PENDING', s.quoted_amount, $2, s.id, $3,
+       INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, amount_split_id, payout_instruction_json,
+         created_at, position, batch_id)
+       SELECT gen_random_uuid(), s.payroll_request_id, 'BANK_TO_BENEFICIARY', 'PENDING', s.quoted_amount, $2, s.id,
+              ${payoutInstructionJson('s', 's.quoted_amount')}, $3,
               (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1) + row_number() OVER (ORDER BY s.position) - 1, $4
          FROM amount_splits s
         WHERE s.payroll_request_id = $1 AND s.payout_transfer_id IS NULL

@@ -32,7 +32,7 @@ const splitFields = (row: string) =>
   }) satisfies JsonFields<Schemas['AmountSplitDetail']>;
 
 /** Rule 4: a payout's instruction is its split (the beneficiary's names as they were) with the amount the payout pays. */
-const payoutInstructionFields = (split: string, transfer: string) =>
+const payoutInstructionFields = (split: string, amount: string) =>
   ({
     id: quoted(`${split}.id`),
     beneficiaryId: quoted(`${split}.beneficiary_id`),
@@ -45,12 +45,18 @@ const payoutInstructionFields = (split: string, transfer: string) =>
       } satisfies JsonFields<Schemas['PayoutBeneficiarySnapshot']>),
     ),
     sourceCurrencyAmount: quoted(`${split}.source_currency_amount`),
-    amount: quoted(`${transfer}.amount`),
+    amount: quoted(amount),
   }) satisfies JsonFields<Schemas['PayoutInstruction']>;
+
+/**
+ * The instruction of a payout of split `split` paying `amount`, for a statement that writes payouts
+ * from their splits: the trigger then keeps it instead of looking the split up again, row by row.
+ */
+export const payoutInstructionJson = (split: string, amount: string): string => jsonObject(payoutInstructionFields(split, amount));
 
 /** The instruction of transfer `row` from its split (NULL when it has none, or its split is not written yet). */
 const payoutInstructionOf = (row: string): string =>
-  `(SELECT ${jsonObject(payoutInstructionFields('sp', row))}
+  `(SELECT ${payoutInstructionJson('sp', `${row}.amount`)}
       FROM amount_splits sp WHERE sp.id = ${row}.amount_split_id AND sp.payroll_request_id = ${row}.payroll_request_id)`;
 
 /** A transfer as Transfer: optional fields absent until they apply; its instruction is kept on the row (payout_instruction_json). */
@@ -105,8 +111,10 @@ END
 
 /**
  * A payout's instruction never changes once written, so it is looked up only when the row is
- * inserted, has none yet, or its split or amount change. A transfer written before its split (the
- * world loader writes transfers first) gets it on its next update; setting it NULL asks for it again.
+ * inserted without one (a statement that writes payouts from their splits gives it), has none yet,
+ * or its split or amount change. A transfer written before its split (the world loader writes
+ * transfers first) gets it on its next update; setting it NULL asks for it again, and so does each
+ * start-up for a row whose instruction differs from its split's (rewriteStale).
  */
 const TRANSFER_API_JSON: DerivedFunction = {
   signature: 'transfer_api_json()',
@@ -115,8 +123,8 @@ ${GENERATED}
 BEGIN
   IF NEW.amount_split_id IS NULL THEN
     NEW.payout_instruction_json := NULL;
-  ELSIF TG_OP = 'INSERT' OR NEW.payout_instruction_json IS NULL
-     OR NEW.amount_split_id IS DISTINCT FROM OLD.amount_split_id OR NEW.amount <> OLD.amount THEN
+  ELSIF NEW.payout_instruction_json IS NULL
+     OR (TG_OP = 'UPDATE' AND (NEW.amount_split_id IS DISTINCT FROM OLD.amount_split_id OR NEW.amount <> OLD.amount)) THEN
     NEW.payout_instruction_json := ${payoutInstructionOf('NEW')};
   END IF;
   NEW.api_json := ${jsonObject(transferFields('NEW'))};

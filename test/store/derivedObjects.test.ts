@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyDerivedObjects } from '../../src/store/derivedObjects.js';
+import { insertPayoutsOfSplits } from '../../src/store/payrollLifecycle.js';
 import { getPayrollRequestJson } from '../../src/usecases/getPayrollRequest.js';
 import type { Principal } from '../../src/usecases/principal.js';
 import { loadPayrollRequest } from '../../src/usecases/views/payrollRequest.js';
@@ -60,5 +61,37 @@ describe('the JSON writers generated at start-up', () => {
     });
     await expectEveryRequestAsTheView();
     expect(await db.transaction((tx) => applyDerivedObjects(tx))).toEqual({});
+  });
+
+  it('keep the instruction a statement writing payouts from their splits gives: the same as the lookup of the split writes', async () => {
+    const request = ids.requestACompleted;
+    const rolledBack = new Error('rolled back');
+    const compared = fresh.db.transaction(async (tx) => {
+      // The request's splits written again as payouts (then rolled back): each new payout's instruction
+      // must be what the trigger's own lookup wrote on the payout the world gave the same split.
+      const before = await tx.query<{ split: string; instruction: string }>(
+        "SELECT amount_split_id::text AS split, payout_instruction_json AS instruction FROM transfers WHERE payroll_request_id = $1 AND amount_split_id IS NOT NULL",
+        [request],
+      );
+      await tx.query('UPDATE amount_splits SET payout_transfer_id = NULL WHERE payroll_request_id = $1', [request]);
+      await tx.query(
+        `INSERT INTO payout_batches (id, payroll_request_id, currency_code, status, item_count, created_at)
+         SELECT gen_random_uuid(), $1, 'AED', 'CLOSED', 0, now() ON CONFLICT (payroll_request_id) DO NOTHING`,
+        [request],
+      );
+      const [batch] = await tx.query<{ id: string }>('SELECT id FROM payout_batches WHERE payroll_request_id = $1', [request]);
+      const made = await insertPayoutsOfSplits(tx, { id: request, currencyCode: 'AED', batchId: batch!.id }, new Date());
+      const after = await tx.query<{ split: string; instruction: string }>(
+        `SELECT t.amount_split_id::text AS split, t.payout_instruction_json AS instruction
+           FROM transfers t JOIN amount_splits s ON s.payout_transfer_id = t.id WHERE s.payroll_request_id = $1`,
+        [request],
+      );
+      expect(made).toBe(before.length);
+      expect(new Map(after.map((row) => [row.split, JSON.parse(row.instruction)]))).toEqual(
+        new Map(before.map((row) => [row.split, JSON.parse(row.instruction)])),
+      );
+      throw rolledBack;
+    });
+    await expect(compared).rejects.toBe(rolledBack);
   });
 });
