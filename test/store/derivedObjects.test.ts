@@ -70,7 +70,7 @@ describe('the JSON writers generated at start-up', () => {
       // The request's splits written again as payouts (then rolled back): each new payout's instruction
       // must be what the trigger's own lookup wrote on the payout the world gave the same split.
       const before = await tx.query<{ split: string; instruction: string }>(
-        "SELECT amount_split_id::text AS split, payout_instruction_json AS instruction FROM transfers WHERE payroll_request_id = $1 AND amount_split_id IS NOT NULL",
+        'SELECT amount_split_id::text AS split, payout_instruction_json AS instruction FROM transfers WHERE payroll_request_id = $1 AND amount_split_id IS NOT NULL',
         [request],
       );
       await tx.query('UPDATE amount_splits SET payout_transfer_id = NULL WHERE payroll_request_id = $1', [request]);

@@ -79,7 +79,11 @@ describe('the ledger and event log references, checked per statement', () => {
   });
 
   it('keeps the reference data the ledger or the event log refers to, and lets unused reference data go', async () => {
-    const used = (await db.query<{ code: string; ac: string }>('SELECT currency_code AS code, account_currency_id::text AS ac FROM postings WHERE account_currency_id IS NOT NULL LIMIT 1'))[0]!;
+    const used = (
+      await db.query<{ code: string; ac: string }>(
+        'SELECT currency_code AS code, account_currency_id::text AS ac FROM postings WHERE account_currency_id IS NOT NULL LIMIT 1',
+      )
+    )[0]!;
     await expect(db.query('DELETE FROM currencies WHERE code = $1', [used.code])).rejects.toMatchObject(missingReference);
     await expect(db.query('DELETE FROM account_currencies WHERE id = $1', [used.ac])).rejects.toMatchObject(missingReference);
     const withEvents = (await db.query<{ id: string }>('SELECT customer_id::text AS id FROM events LIMIT 1'))[0]!.id;
