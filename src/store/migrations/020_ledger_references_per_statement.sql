@@ -4,7 +4,7 @@
 -- chunk's time. The same rules hold, checked by one join per reference over the rows the statement
 -- inserted (its transition table), in the statement, with the same SQLSTATE (23503).
 --
--- What a foreign key also did, and what does it now:
+-- What a foreign key also did, and what now does it:
 -- * A referenced row cannot be deleted. The money records (payroll requests, transfers, single
 --   payouts, fundings) and the ledger itself are never deleted or truncated: a trigger refuses it.
 --   Reference data (currencies, account currencies, customers) may be deleted while nothing of
@@ -23,65 +23,40 @@ ALTER TABLE journal_entries DROP CONSTRAINT journal_entries_payout_id_fkey;
 ALTER TABLE journal_entries DROP CONSTRAINT journal_entries_funding_id_fkey;
 ALTER TABLE events DROP CONSTRAINT events_customer_id_fkey;
 
-CREATE FUNCTION missing_reference(child text, reference text, missing text) RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-  RAISE EXCEPTION 'insert into % violates the reference %: % is not present', child, reference, missing
-    USING ERRCODE = 'foreign_key_violation';
-END $$;
-
-CREATE FUNCTION journal_entries_references_check() RETURNS trigger LANGUAGE plpgsql AS $$
+-- The references of the rows a statement inserted, read from its transition table (which only the
+-- trigger function itself sees). The trigger's arguments: the transition table's name, then one
+-- 'column parent key lock|nolock' per reference. Each non-null column must name a row of parent by
+-- key; with lock, the rows found are KEY SHARE locked first, as a foreign key locks them (for
+-- parents that may be deleted; money records are never deleted, below, and need none).
+CREATE FUNCTION inserted_references_check() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
+  ref text[];
   missing text;
 BEGIN
-  SELECT 'payroll_request_id ' || e.payroll_request_id INTO missing FROM entered e
-   WHERE e.payroll_request_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM payroll_requests r WHERE r.id = e.payroll_request_id) LIMIT 1;
-  IF FOUND THEN PERFORM missing_reference('journal_entries', 'payroll_requests(id)', missing); END IF;
-  SELECT 'transfer_id ' || e.transfer_id INTO missing FROM entered e
-   WHERE e.transfer_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM transfers t WHERE t.id = e.transfer_id) LIMIT 1;
-  IF FOUND THEN PERFORM missing_reference('journal_entries', 'transfers(id)', missing); END IF;
-  SELECT 'payout_id ' || e.payout_id INTO missing FROM entered e
-   WHERE e.payout_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.id = e.payout_id) LIMIT 1;
-  IF FOUND THEN PERFORM missing_reference('journal_entries', 'payouts(id)', missing); END IF;
-  SELECT 'funding_id ' || e.funding_id INTO missing FROM entered e
-   WHERE e.funding_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM account_fundings f WHERE f.id = e.funding_id) LIMIT 1;
-  IF FOUND THEN PERFORM missing_reference('journal_entries', 'account_fundings(id)', missing); END IF;
+  FOR i IN 1 .. TG_NARGS - 1 LOOP
+    ref := string_to_array(TG_ARGV[i], ' ');
+    IF ref[4] = 'lock' THEN
+      EXECUTE format('SELECT 1 FROM %3$I p WHERE p.%4$I IN (SELECT %1$I FROM %2$I) FOR KEY SHARE', ref[1], TG_ARGV[0], ref[2], ref[3]);
+    END IF;
+    EXECUTE format('SELECT t.%1$I::text FROM %2$I t WHERE t.%1$I IS NOT NULL AND NOT EXISTS (SELECT 1 FROM %3$I p WHERE p.%4$I = t.%1$I) LIMIT 1',
+      ref[1], TG_ARGV[0], ref[2], ref[3]) INTO missing;
+    IF missing IS NOT NULL THEN
+      RAISE EXCEPTION 'insert into % violates the reference of % to %(%): % is not present', TG_TABLE_NAME, ref[1], ref[2], ref[3], missing
+        USING ERRCODE = 'foreign_key_violation';
+    END IF;
+  END LOOP;
   RETURN NULL;
 END $$;
+
 CREATE TRIGGER journal_entries_references AFTER INSERT ON journal_entries
-  REFERENCING NEW TABLE AS entered FOR EACH STATEMENT EXECUTE FUNCTION journal_entries_references_check();
-
-CREATE FUNCTION postings_references_check() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  missing text;
-BEGIN
-  SELECT 'journal_entry_id ' || p.journal_entry_id INTO missing FROM posted p
-   WHERE NOT EXISTS (SELECT 1 FROM journal_entries j WHERE j.id = p.journal_entry_id) LIMIT 1;
-  IF FOUND THEN PERFORM missing_reference('postings', 'journal_entries(id)', missing); END IF;
-  PERFORM 1 FROM account_currencies ac WHERE ac.id IN (SELECT account_currency_id FROM posted) FOR KEY SHARE;
-  SELECT 'account_currency_id ' || p.account_currency_id INTO missing FROM posted p
-   WHERE p.account_currency_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM account_currencies ac WHERE ac.id = p.account_currency_id) LIMIT 1;
-  IF FOUND THEN PERFORM missing_reference('postings', 'account_currencies(id)', missing); END IF;
-  PERFORM 1 FROM currencies c WHERE c.code IN (SELECT currency_code FROM posted) FOR KEY SHARE;
-  SELECT 'currency_code ' || p.currency_code INTO missing FROM posted p
-   WHERE NOT EXISTS (SELECT 1 FROM currencies c WHERE c.code = p.currency_code) LIMIT 1;
-  IF FOUND THEN PERFORM missing_reference('postings', 'currencies(code)', missing); END IF;
-  RETURN NULL;
-END $$;
+  REFERENCING NEW TABLE AS entered FOR EACH STATEMENT EXECUTE FUNCTION inserted_references_check('entered',
+    'payroll_request_id payroll_requests id nolock', 'transfer_id transfers id nolock', 'payout_id payouts id nolock',
+    'funding_id account_fundings id nolock');
 CREATE TRIGGER postings_references AFTER INSERT ON postings
-  REFERENCING NEW TABLE AS posted FOR EACH STATEMENT EXECUTE FUNCTION postings_references_check();
-
-CREATE FUNCTION events_references_check() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  missing text;
-BEGIN
-  PERFORM 1 FROM customers c WHERE c.id IN (SELECT customer_id FROM recorded) FOR KEY SHARE;
-  SELECT 'customer_id ' || e.customer_id INTO missing FROM recorded e
-   WHERE NOT EXISTS (SELECT 1 FROM customers c WHERE c.id = e.customer_id) LIMIT 1;
-  IF FOUND THEN PERFORM missing_reference('events', 'customers(id)', missing); END IF;
-  RETURN NULL;
-END $$;
+  REFERENCING NEW TABLE AS posted FOR EACH STATEMENT EXECUTE FUNCTION inserted_references_check('posted',
+    'journal_entry_id journal_entries id nolock', 'account_currency_id account_currencies id lock', 'currency_code currencies code lock');
 CREATE TRIGGER events_references AFTER INSERT ON events
-  REFERENCING NEW TABLE AS recorded FOR EACH STATEMENT EXECUTE FUNCTION events_references_check();
+  REFERENCING NEW TABLE AS recorded FOR EACH STATEMENT EXECUTE FUNCTION inserted_references_check('recorded', 'customer_id customers id lock');
 
 -- Money records and the ledger are kept: nothing deletes them, and the ledger is never rewritten.
 CREATE FUNCTION money_records_kept() RETURNS trigger LANGUAGE plpgsql AS $$
