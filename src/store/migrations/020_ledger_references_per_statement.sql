@@ -61,7 +61,8 @@ CREATE TRIGGER events_references AFTER INSERT ON events
 -- Money records and the ledger are kept: nothing deletes them, and the ledger is never rewritten.
 CREATE FUNCTION money_records_kept() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  RAISE EXCEPTION '% of %: money records and the ledger are kept', TG_OP, TG_TABLE_NAME USING ERRCODE = 'restrict_violation';
+  RAISE EXCEPTION '% of % refused: money records, the ledger and what they refer to are kept', TG_OP, TG_TABLE_NAME
+    USING ERRCODE = 'restrict_violation';
 END $$;
 CREATE TRIGGER payroll_requests_kept BEFORE DELETE ON payroll_requests FOR EACH ROW EXECUTE FUNCTION money_records_kept();
 CREATE TRIGGER payroll_requests_kept_whole BEFORE TRUNCATE ON payroll_requests FOR EACH STATEMENT EXECUTE FUNCTION money_records_kept();

@@ -1,0 +1,53 @@
+-- The references of a payroll's splits and transfers, checked once per statement as migration 020
+-- checks the ledger's: a 100,000-line creation ran 200,000 row-by-row foreign-key lookups (its
+-- request and each split's beneficiary), an FX record 200,000 more (each payout's request and
+-- batch). The same rules hold, with the foreign key's SQLSTATE (23503):
+-- * On insert, inserted_references_check (migration 020) reads the statement's transition table.
+-- * On the rare update of a reference (a payout put into its batch), the new value is looked up.
+-- * Splits, payout batches and beneficiaries are never deleted (refused, 23001), as the money
+--   records of migration 020 are not: a beneficiary leaves by being deactivated, which keeps it.
+
+ALTER TABLE amount_splits DROP CONSTRAINT amount_splits_payroll_request_id_fkey;
+ALTER TABLE amount_splits DROP CONSTRAINT amount_splits_beneficiary_id_fkey;
+ALTER TABLE transfers DROP CONSTRAINT transfers_payroll_request_id_fkey;
+ALTER TABLE transfers DROP CONSTRAINT transfers_batch_id_fkey;
+
+CREATE TRIGGER amount_splits_references AFTER INSERT ON amount_splits
+  REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION inserted_references_check('written',
+    'payroll_request_id payroll_requests id nolock', 'beneficiary_id beneficiaries id nolock');
+CREATE TRIGGER transfers_references AFTER INSERT ON transfers
+  REFERENCING NEW TABLE AS made FOR EACH STATEMENT EXECUTE FUNCTION inserted_references_check('made',
+    'payroll_request_id payroll_requests id nolock', 'batch_id payout_batches id nolock');
+
+-- A reference changed by an update: the trigger's arguments are the column, the parent, its key and
+-- the key's type (so that the lookup is one probe of the parent's key index).
+CREATE FUNCTION updated_reference_check() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  value text := to_jsonb(NEW) ->> TG_ARGV[0];
+  present boolean;
+BEGIN
+  IF value IS NULL THEN
+    RETURN NEW;
+  END IF;
+  EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I WHERE %I = $1::%s)', TG_ARGV[1], TG_ARGV[2], TG_ARGV[3]) INTO present USING value;
+  IF NOT present THEN
+    RAISE EXCEPTION 'update of % violates the reference of % to %(%): % is not present', TG_TABLE_NAME, TG_ARGV[0], TG_ARGV[1], TG_ARGV[2], value
+      USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER amount_splits_request_updated BEFORE UPDATE OF payroll_request_id ON amount_splits FOR EACH ROW
+  WHEN (OLD.payroll_request_id IS DISTINCT FROM NEW.payroll_request_id) EXECUTE FUNCTION updated_reference_check('payroll_request_id', 'payroll_requests', 'id', 'uuid');
+CREATE TRIGGER amount_splits_beneficiary_updated BEFORE UPDATE OF beneficiary_id ON amount_splits FOR EACH ROW
+  WHEN (OLD.beneficiary_id IS DISTINCT FROM NEW.beneficiary_id) EXECUTE FUNCTION updated_reference_check('beneficiary_id', 'beneficiaries', 'id', 'uuid');
+CREATE TRIGGER transfers_request_updated BEFORE UPDATE OF payroll_request_id ON transfers FOR EACH ROW
+  WHEN (OLD.payroll_request_id IS DISTINCT FROM NEW.payroll_request_id) EXECUTE FUNCTION updated_reference_check('payroll_request_id', 'payroll_requests', 'id', 'uuid');
+CREATE TRIGGER transfers_batch_updated BEFORE UPDATE OF batch_id ON transfers FOR EACH ROW
+  WHEN (OLD.batch_id IS DISTINCT FROM NEW.batch_id) EXECUTE FUNCTION updated_reference_check('batch_id', 'payout_batches', 'id', 'uuid');
+
+CREATE TRIGGER amount_splits_kept BEFORE DELETE ON amount_splits FOR EACH ROW EXECUTE FUNCTION money_records_kept();
+CREATE TRIGGER amount_splits_kept_whole BEFORE TRUNCATE ON amount_splits FOR EACH STATEMENT EXECUTE FUNCTION money_records_kept();
+CREATE TRIGGER payout_batches_kept BEFORE DELETE ON payout_batches FOR EACH ROW EXECUTE FUNCTION money_records_kept();
+CREATE TRIGGER payout_batches_kept_whole BEFORE TRUNCATE ON payout_batches FOR EACH STATEMENT EXECUTE FUNCTION money_records_kept();
+CREATE TRIGGER beneficiaries_kept BEFORE DELETE ON beneficiaries FOR EACH ROW EXECUTE FUNCTION money_records_kept();
+CREATE TRIGGER beneficiaries_kept_whole BEFORE TRUNCATE ON beneficiaries FOR EACH STATEMENT EXECUTE FUNCTION money_records_kept();
