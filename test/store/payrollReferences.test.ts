@@ -63,11 +63,14 @@ describe('the references of splits and transfers, checked per statement', () => 
     expect((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM amount_splits'))[0]!.n).toBe(before);
   });
 
-  it('refuses a payout of a missing request or batch, and an update that puts a payout into a missing batch', async () => {
+  it('refuses a payout of a missing request or batch, and an update that points a payout or a split at a missing row', async () => {
     await expect(db.transaction((tx) => writePayout(tx, MISSING))).rejects.toMatchObject(missingReference);
     await expect(db.transaction((tx) => writePayout(tx, null, MISSING))).rejects.toMatchObject(missingReference);
     const payout = await firstOf("SELECT id::text AS id FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'BANK_TO_BENEFICIARY'");
     await expect(db.query('UPDATE transfers SET batch_id = $2 WHERE id = $1', [payout, MISSING])).rejects.toMatchObject(missingReference);
+    await expect(db.query('UPDATE amount_splits SET payout_transfer_id = $2 WHERE payout_transfer_id = $1', [payout, MISSING])).rejects.toMatchObject(
+      missingReference,
+    );
     await expect(db.query('UPDATE amount_splits SET beneficiary_id = $2 WHERE payout_transfer_id = $1', [payout, MISSING])).rejects.toMatchObject(
       missingReference,
     );

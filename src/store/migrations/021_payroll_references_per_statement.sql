@@ -51,3 +51,18 @@ CREATE TRIGGER payout_batches_kept BEFORE DELETE ON payout_batches FOR EACH ROW 
 CREATE TRIGGER payout_batches_kept_whole BEFORE TRUNCATE ON payout_batches FOR EACH STATEMENT EXECUTE FUNCTION money_records_kept();
 CREATE TRIGGER beneficiaries_kept BEFORE DELETE ON beneficiaries FOR EACH ROW EXECUTE FUNCTION money_records_kept();
 CREATE TRIGGER beneficiaries_kept_whole BEFORE TRUNCATE ON beneficiaries FOR EACH STATEMENT EXECUTE FUNCTION money_records_kept();
+
+-- A split's link to its payout is set once, by the statement that makes the payouts from the splits
+-- (100,000 at once). Its foreign key locked each payout just written (KEY SHARE dirties the row's
+-- page again): payouts are never deleted, so a lookup without a lock keeps the rule.
+ALTER TABLE amount_splits DROP CONSTRAINT amount_splits_payout_transfer_id_fkey;
+CREATE FUNCTION split_payout_check() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM transfers WHERE id = NEW.payout_transfer_id) THEN
+    RAISE EXCEPTION 'update of amount_splits violates the reference of payout_transfer_id to transfers(id): % is not present', NEW.payout_transfer_id
+      USING ERRCODE = 'foreign_key_violation';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER amount_splits_payout_updated BEFORE INSERT OR UPDATE OF payout_transfer_id ON amount_splits FOR EACH ROW
+  WHEN (NEW.payout_transfer_id IS NOT NULL) EXECUTE FUNCTION split_payout_check();
