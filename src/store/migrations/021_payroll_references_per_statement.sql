@@ -45,12 +45,7 @@ CREATE TRIGGER transfers_request_updated BEFORE UPDATE OF payroll_request_id ON 
 CREATE TRIGGER transfers_batch_updated BEFORE UPDATE OF batch_id ON transfers FOR EACH ROW
   WHEN (OLD.batch_id IS DISTINCT FROM NEW.batch_id) EXECUTE FUNCTION updated_reference_check('batch_id', 'payout_batches', 'id', 'uuid');
 
-CREATE TRIGGER amount_splits_kept BEFORE DELETE ON amount_splits FOR EACH ROW EXECUTE FUNCTION money_records_kept();
-CREATE TRIGGER amount_splits_kept_whole BEFORE TRUNCATE ON amount_splits FOR EACH STATEMENT EXECUTE FUNCTION money_records_kept();
-CREATE TRIGGER payout_batches_kept BEFORE DELETE ON payout_batches FOR EACH ROW EXECUTE FUNCTION money_records_kept();
-CREATE TRIGGER payout_batches_kept_whole BEFORE TRUNCATE ON payout_batches FOR EACH STATEMENT EXECUTE FUNCTION money_records_kept();
-CREATE TRIGGER beneficiaries_kept BEFORE DELETE ON beneficiaries FOR EACH ROW EXECUTE FUNCTION money_records_kept();
-CREATE TRIGGER beneficiaries_kept_whole BEFORE TRUNCATE ON beneficiaries FOR EACH STATEMENT EXECUTE FUNCTION money_records_kept();
+SELECT keep_rows(ARRAY['amount_splits', 'payout_batches', 'beneficiaries'], false);
 
 -- A split's link to its payout is set once, by the statement that makes the payouts from the splits
 -- (100,000 at once). Its foreign key locked each payout just written (KEY SHARE dirties the row's
