@@ -4,8 +4,8 @@
 -- batch). The same rules hold, with the foreign key's SQLSTATE (23503):
 -- * On insert, inserted_references_check (migration 020) reads the statement's transition table.
 -- * On the rare update of a reference (a payout put into its batch), the new value is looked up.
--- * Splits, payout batches and beneficiaries are never deleted (refused, 23001), as the money
---   records of migration 020 are not: a beneficiary leaves by being deactivated, which keeps it.
+-- * Splits, payout batches and beneficiaries are never deleted (refused, 23001), like the money
+--   records of migration 020: a beneficiary leaves by being deactivated, which keeps it.
 
 ALTER TABLE amount_splits DROP CONSTRAINT amount_splits_payroll_request_id_fkey;
 ALTER TABLE amount_splits DROP CONSTRAINT amount_splits_beneficiary_id_fkey;
@@ -49,7 +49,8 @@ SELECT keep_rows(ARRAY['amount_splits', 'payout_batches', 'beneficiaries'], fals
 
 -- A split's link to its payout is set once, by the statement that makes the payouts from the splits
 -- (100,000 at once). Its foreign key locked each payout just written (KEY SHARE dirties the row's
--- page again): payouts are never deleted, so a lookup without a lock keeps the rule.
+-- page again): payouts are never deleted, so a lookup without a lock keeps the rule. Static SQL, not
+-- updated_reference_check: that one plans its lookup on every row, and this one runs on every split.
 ALTER TABLE amount_splits DROP CONSTRAINT amount_splits_payout_transfer_id_fkey;
 CREATE FUNCTION split_payout_check() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -59,5 +60,5 @@ BEGIN
   END IF;
   RETURN NEW;
 END $$;
-CREATE TRIGGER amount_splits_payout_updated BEFORE INSERT OR UPDATE OF payout_transfer_id ON amount_splits FOR EACH ROW
+CREATE TRIGGER amount_splits_payout_reference BEFORE INSERT OR UPDATE OF payout_transfer_id ON amount_splits FOR EACH ROW
   WHEN (NEW.payout_transfer_id IS NOT NULL) EXECUTE FUNCTION split_payout_check();
