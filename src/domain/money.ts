@@ -39,6 +39,17 @@ export function formatExact(value: Decimal): string {
   return value.toFixed();
 }
 
+const TRAILING_FRACTION_ZEROS = /\.?0+$/;
+
+/**
+ * An AmountString (the spec's pattern: digits without sign, exponent or leading zeros, then at
+ * most 8 decimals) written as formatExact writes its value, without parsing it: "1000.50" reads
+ * "1000.5" and "7.00" reads "7". For comparing 100,000 amounts with their stored exact form.
+ */
+export function exactAmountText(text: string): string {
+  return text.includes('.') ? text.replace(TRAILING_FRACTION_ZEROS, '') : text;
+}
+
 /** A JSON number from a value already rounded to its currency's minor units. */
 export function toJsonNumber(value: Decimal): number {
   return value.toNumber();

@@ -32,30 +32,39 @@ export function namedBeneficiaries(entries: readonly NamedRow[]): { ids: string[
   return { ids: [...ids], references: [...references] };
 }
 
-function match(beneficiary: CsvBeneficiary, byId: Map<string, KnownBeneficiary>, byReference: Map<string, KnownBeneficiary[]>): KnownBeneficiary | string {
+function match(beneficiary: CsvBeneficiary, { byId, byReference }: BeneficiaryIndex): KnownBeneficiary | string {
   if ('beneficiaryId' in beneficiary) return byId.get(beneficiary.beneficiaryId) ?? `no beneficiary of yours has the id ${echo(beneficiary.beneficiaryId)}`;
   const reference = beneficiary.beneficiaryReference;
-  const matches = byReference.get(reference) ?? [];
-  if (matches.length > 1) return `the reference ${echo(reference)} names ${matches.length} beneficiaries; use beneficiaryId for this row`;
-  return matches[0] ?? `no beneficiary of yours has the reference ${echo(reference)}`;
+  const matches = byReference.get(reference);
+  if (Array.isArray(matches)) return `the reference ${echo(reference)} names ${matches.length} beneficiaries; use beneficiaryId for this row`;
+  return matches ?? `no beneficiary of yours has the reference ${echo(reference)}`;
+}
+
+/** A reference's beneficiary, or all of them when several share it. */
+type ByReference = Map<string, KnownBeneficiary | KnownBeneficiary[]>;
+
+interface BeneficiaryIndex {
+  byId: Map<string, KnownBeneficiary>;
+  byReference: ByReference;
 }
 
 /**
- * The caller's beneficiaries by id and, when some row names one by reference, by reference
- * (several may share one): a file that names them all by id allocates no list per beneficiary.
+ * The caller's beneficiaries by id where some row names one by id, and by reference where some row
+ * names one by reference (a list only for a reference several share): a file of 100,000 rows names
+ * them all one way, and each map is 100,000 entries.
  */
-function indexOf(
-  known: readonly KnownBeneficiary[],
-  byReferenceNeeded: boolean,
-): { byId: Map<string, KnownBeneficiary>; byReference: Map<string, KnownBeneficiary[]> } {
+function indexOf(known: readonly KnownBeneficiary[], entries: readonly NamedRow[]): BeneficiaryIndex {
   const byId = new Map<string, KnownBeneficiary>();
-  const byReference = new Map<string, KnownBeneficiary[]>();
+  const byReference: ByReference = new Map();
+  const idsNamed = entries.some(({ beneficiary }) => 'beneficiaryId' in beneficiary);
+  const referencesNamed = entries.some(({ beneficiary }) => 'beneficiaryReference' in beneficiary);
   for (const beneficiary of known) {
-    byId.set(beneficiary.id, beneficiary);
-    if (!byReferenceNeeded || beneficiary.reference === null) continue;
+    if (idsNamed) byId.set(beneficiary.id, beneficiary);
+    if (!referencesNamed || beneficiary.reference === null) continue;
     const same = byReference.get(beneficiary.reference);
-    if (same) same.push(beneficiary);
-    else byReference.set(beneficiary.reference, [beneficiary]);
+    if (same === undefined) byReference.set(beneficiary.reference, beneficiary);
+    else if (Array.isArray(same)) same.push(beneficiary);
+    else byReference.set(beneficiary.reference, [same, beneficiary]);
   }
   return { byId, byReference };
 }
@@ -77,17 +86,14 @@ export function resolveCsvBeneficiaries<T extends NamedRow>(
   known: readonly KnownBeneficiary[],
   headerName: (column: 'beneficiaryId' | 'beneficiaryReference') => string,
 ): { resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }>; problems: ErrorDetail[] } {
-  const { byId, byReference } = indexOf(
-    known,
-    entries.some(({ beneficiary }) => 'beneficiaryReference' in beneficiary),
-  );
+  const index = indexOf(known, entries);
   const problems: ErrorDetail[] = [];
   const resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }> = [];
   // Keyed by the found beneficiary itself: one object per beneficiary, so no id is hashed again.
   const firstRowOf = new Map<KnownBeneficiary, number>();
   for (const entry of entries) {
     const { beneficiary, row } = entry;
-    const found = match(beneficiary, byId, byReference);
+    const found = match(beneficiary, index);
     if (typeof found === 'string') {
       problems.push({ row, column: headerName(columnOf(beneficiary)), message: found });
       continue;

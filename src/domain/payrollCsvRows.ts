@@ -1,3 +1,4 @@
+import type { Decimal } from 'decimal.js';
 import type { components } from '../../generated/api.js';
 import { type ErrorDetail, echo } from './errors.js';
 import type { AmountCurrencyType } from './estimateFigures.js';
@@ -33,6 +34,8 @@ export interface PayrollCsvEntry {
   row: number;
   beneficiary: CsvBeneficiary;
   amount: string;
+  /** `amount` parsed, as the estimate takes it. */
+  requestedAmount: Decimal;
   amountCurrencyType: AmountCurrencyType;
   purposeCode: PurposeCode | undefined;
 }
@@ -82,26 +85,26 @@ function purposeCodeOf(text: string, requirePurposeCode: boolean, context: RowCo
   return value ?? null;
 }
 
-/** The amount within the rules of a JSON entry (the money rules are written once, in minorUnits). */
-function amountIsValid(text: string, type: AmountCurrencyType | null, scales: SettlementScales, context: RowContext): boolean {
+/** The amount within the rules of a JSON entry (the money rules are written once, in minorUnits), parsed; null when it breaks one. */
+function validAmount(text: string, type: AmountCurrencyType | null, scales: SettlementScales, context: RowContext): Decimal | null {
   if (!AMOUNT_PATTERN.test(text)) {
     report(
       context,
       'amount',
       text ? `${echo(text)} is not an amount: digits with "." before at most 8 decimals, no sign or separators` : 'the row has no amount',
     );
-    return false;
+    return null;
   }
   const amount = parseAmount(text);
   if (!amount.greaterThan(0)) {
     report(context, 'amount', `${echo(text)} must be greater than zero`);
-    return false;
+    return null;
   }
-  if (!type) return false;
+  if (!type) return null;
   const isSource = type === 'SOURCE';
   const problem = scaleProblem(amount, isSource ? scales.source : scales.payroll, type, isSource ? scales.sourceCode : scales.payrollCode);
   if (problem) report(context, 'amount', `${echo(text)} ${problem}`);
-  return problem === null;
+  return problem === null ? amount : null;
 }
 
 /**
@@ -120,11 +123,11 @@ export function readPayrollCsvEntries(
     const context = { row, problems, headerNames: layout.headerNames };
     const beneficiary = beneficiaryOf(cells, context);
     const amountCurrencyType = amountCurrencyTypeOf(cells.amountCurrencyType, context);
-    const amountOk = amountIsValid(cells.amount, amountCurrencyType, scales, context);
+    const requestedAmount = validAmount(cells.amount, amountCurrencyType, scales, context);
     const purposeCode = purposeCodeOf(cells.purposeCode, requirePurposeCode, context);
     if (beneficiary) named.push({ row, beneficiary });
-    if (beneficiary && amountCurrencyType && amountOk && purposeCode !== null) {
-      entries.push({ row, beneficiary, amount: cells.amount, amountCurrencyType, purposeCode });
+    if (beneficiary && amountCurrencyType && requestedAmount && purposeCode !== null) {
+      entries.push({ row, beneficiary, amount: cells.amount, requestedAmount, amountCurrencyType, purposeCode });
     }
   }
   return { entries, named, problems };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { DomainError, notFound } from '../domain/errors.js';
-import { Money } from '../domain/money.js';
+import { Money, exactAmountText } from '../domain/money.js';
 import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../store/feeEstimates.js';
 import type { Queryable } from '../store/db.js';
 import { customerRequiresApproval } from '../store/payrollApproval.js';
@@ -107,8 +107,13 @@ function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEs
     const field = `amountSplitDetails[${index}]`;
     if (entry.beneficiaryId.toLowerCase() !== expected.beneficiaryId) throw mismatch(`${field}.beneficiaryId`, index);
     if ((entry.amountCurrencyType ?? 'SOURCE') !== expected.amountCurrencyType) throw mismatch(`${field}.amountCurrencyType`, index);
-    if (!new Money(entry.amount).equals(expected.amount)) throw mismatch(`${field}.amount`, index);
+    if (!sameAmount(entry.amount, expected.amount)) throw mismatch(`${field}.amount`, index);
   });
+}
+
+/** A body's amount against the locked one (formatExact's text): by their texts first, parsed only when these differ. */
+function sameAmount(requested: string, locked: string): boolean {
+  return exactAmountText(requested) === locked || new Money(requested).equals(locked);
 }
 
 /** Consumes the feeHash for this request, once: expired, already used and unknown each have their error. */

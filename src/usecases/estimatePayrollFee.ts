@@ -1,6 +1,13 @@
 import type { components } from '../../generated/api.js';
 import { DomainError } from '../domain/errors.js';
-import { type EstimateFigures, completeWithSchedule, convertEntries, estimateRates, normaliseEstimateEntries } from '../domain/estimateFigures.js';
+import {
+  type EstimateFigures,
+  type NormalisedEntry,
+  completeWithSchedule,
+  convertEntries,
+  estimateRates,
+  normaliseEstimateEntries,
+} from '../domain/estimateFigures.js';
 import { lockedEstimateEntries, payrollFeeEstimateView } from '../domain/estimateView.js';
 import { feeHashExpiry, newPayrollFeeHash } from '../domain/feeHash.js';
 import { type CurrencyUnits, type SettlementScales, settlementScales } from '../domain/minorUnits.js';
@@ -13,6 +20,13 @@ import { type EstimateReference, estimateReference, forgetEstimateReferences } f
 import { type Principal, requireCustomer } from './principal.js';
 
 type EstimateRequest = components['schemas']['EstimatePayrollFeeRequest'];
+type EstimateAccounts = Pick<EstimateRequest, 'sourceAccountCurrencyId' | 'payrollAccountCurrencyId'>;
+
+/**
+ * The entries to estimate, validated as normaliseEstimateEntries validates a body's, at the scales
+ * of the reference read (a CSV file's rows were already read into entries at those scales).
+ */
+export type EntriesAtScales = (scales: SettlementScales) => NormalisedEntry[];
 type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
 
 /**
@@ -36,16 +50,23 @@ const MAX_ATTEMPTS = 5;
  * reference data is still current. When it is not, the reference is read again and the figures
  * computed again.
  */
-export async function estimatePayrollFee(
+export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, request: EstimateRequest): Promise<PayrollFeeEstimate> {
+  const entriesAt: EntriesAtScales = (scales) => normaliseEstimateEntries(request.amountSplitDetails, scales);
+  return estimatePayrollEntries(deps, caller, request, entriesAt, { beneficiariesVerified: false });
+}
+
+/** The estimate of entries given already validated (see EntriesAtScales), for the accounts named. */
+export async function estimatePayrollEntries(
   deps: UseCaseDeps,
   caller: Principal,
-  request: EstimateRequest,
-  options: EstimateOptions = { beneficiariesVerified: false },
+  accounts: EstimateAccounts,
+  entriesAt: EntriesAtScales,
+  options: EstimateOptions,
 ): Promise<PayrollFeeEstimate> {
   const customerId = requireCustomer(caller);
   for (let attempt = 1; ; attempt += 1) {
-    const reference = await estimateReference(deps, customerId, request);
-    const { figures, beneficiaryIds } = await figuresOf(deps, customerId, reference, request);
+    const reference = await estimateReference(deps, customerId, accounts);
+    const { figures, beneficiaryIds } = await figuresOf(deps, customerId, reference, entriesAt);
     const now = deps.clock();
     const expiresAt = feeHashExpiry(now, deps.config.feeHashTtlSeconds);
     const estimate = payrollFeeEstimateView(figures, {
@@ -83,10 +104,10 @@ async function figuresOf(
   deps: UseCaseDeps,
   customerId: string,
   reference: EstimateReference,
-  request: EstimateRequest,
+  entriesAt: EntriesAtScales,
 ): Promise<{ figures: EstimateFigures; beneficiaryIds: string[] }> {
   const scales = settlementScales(unitsOf(reference.source), unitsOf(reference.payroll));
-  const entries = normaliseEstimateEntries(request.amountSplitDetails, scales);
+  const entries = entriesAt(scales);
   const beneficiaryIds = entries.map((entry) => entry.beneficiaryId);
   try {
     return { figures: compute(reference, scales, entries), beneficiaryIds };
@@ -100,7 +121,7 @@ function unitsOf(accountCurrency: EstimateAccountCurrency): CurrencyUnits {
   return { code: accountCurrency.currencyCode, decimals: accountCurrency.decimals };
 }
 
-function compute(reference: EstimateReference, scales: SettlementScales, entries: ReturnType<typeof normaliseEstimateEntries>): EstimateFigures {
+function compute(reference: EstimateReference, scales: SettlementScales, entries: NormalisedEntry[]): EstimateFigures {
   const { source, payroll } = reference;
   const sameCurrency = source.currencyCode === payroll.currencyCode;
   if (!sameCurrency && !reference.baseRate) {

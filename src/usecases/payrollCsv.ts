@@ -1,5 +1,6 @@
 import type { components } from '../../generated/api.js';
 import { DomainError, type ErrorDetail, validationProblems } from '../domain/errors.js';
+import { normaliseEstimateEntries } from '../domain/estimateFigures.js';
 import { type SettlementScales, settlementScales } from '../domain/minorUnits.js';
 import { type ResolvedCsvEntry, namedBeneficiaries, resolveCsvBeneficiaries } from '../domain/payrollCsvBeneficiaries.js';
 import { payrollCsvTemplateText, readPayrollCsvLayout } from '../domain/payrollCsvFile.js';
@@ -9,7 +10,7 @@ import { readPayrollCsvEntries } from '../domain/payrollCsvRows.js';
 import { findBeneficiariesByIdOrReference } from '../store/referenceData.js';
 import { createPayrollRequest } from './createPayrollRequest.js';
 import type { UseCaseDeps } from './deps.js';
-import { estimatePayrollFee } from './estimatePayrollFee.js';
+import { type EntriesAtScales, estimatePayrollEntries } from './estimatePayrollFee.js';
 import { estimateReference } from './estimateReference.js';
 import type { StoredJson } from './storedJson.js';
 import { type Principal, requireCustomer } from './principal.js';
@@ -30,14 +31,14 @@ function readRows(csv: string, scales: SettlementScales, forCreation: boolean) {
   return { ...readPayrollCsvEntries(layout, scales, forCreation), headerNames: layout.headerNames };
 }
 
-/** The file's entries, each paying a known active beneficiary once, or the 400 listing every problem. */
+/** The file's entries, each paying a known active beneficiary once, and the scales they were read at; or the 400 listing every problem. */
 async function readFile(
   deps: UseCaseDeps,
   customerId: string,
   csv: string,
   accounts: Record<keyof PayrollCsvQuery, string>,
   forCreation: boolean,
-): Promise<ResolvedCsvEntry[]> {
+): Promise<{ entries: ResolvedCsvEntry[]; scales: SettlementScales }> {
   const reference = await estimateReference(deps, customerId, accounts);
   const scales = settlementScales(
     { code: reference.source.currencyCode, decimals: reference.source.decimals },
@@ -52,13 +53,33 @@ async function readFile(
   const all = [...problems, ...beneficiaries.problems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
   if (all.length > 0) throw validationProblems('The CSV file', all);
   // No problem anywhere: every row is an entry, and each named row's beneficiary is its entry's.
-  return entries.map(({ row, amount, amountCurrencyType, purposeCode }, index) => ({
+  const resolved = entries.map(({ row, amount, requestedAmount, amountCurrencyType, purposeCode }, index) => ({
     row,
     amount,
+    requestedAmount,
     amountCurrencyType,
     purposeCode,
     beneficiaryId: beneficiaries.resolved[index]!.beneficiaryId,
   }));
+  return { entries: resolved, scales };
+}
+
+const sameScales = (a: SettlementScales, b: SettlementScales): boolean =>
+  a.source === b.source && a.payroll === b.payroll && a.sourceCode === b.sourceCode && a.payrollCode === b.payrollCode;
+
+/**
+ * The file's entries as the estimate takes them: read at `readAt`, they passed every rule a body's
+ * entries pass (amount above zero within its scale, each beneficiary once), so they are not parsed
+ * again; at other scales (the reference data changed meanwhile) they are validated again.
+ */
+function csvEntriesAt(entries: readonly ResolvedCsvEntry[], readAt: SettlementScales): EntriesAtScales {
+  return (scales) =>
+    sameScales(scales, readAt)
+      ? entries.map(({ beneficiaryId, amountCurrencyType, requestedAmount }) => ({ beneficiaryId, amountCurrencyType, requestedAmount }))
+      : normaliseEstimateEntries(
+          entries.map(({ beneficiaryId, amount, amountCurrencyType }) => ({ beneficiaryId, amount, amountCurrencyType })),
+          scales,
+        );
 }
 
 /**
@@ -81,22 +102,12 @@ async function withRows<T>(rows: readonly number[], work: () => Promise<T>): Pro
 export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Principal, csv: string, query: PayrollCsvQuery): Promise<PayrollFeeEstimate> {
   const customerId = requireCustomer(caller);
   const accounts = requireCsvQuery(query, 'estimate');
-  const entries = await readFile(deps, customerId, csv, accounts, false);
-  const amountSplitDetails = entries.map(({ beneficiaryId, amount, amountCurrencyType }) => ({ beneficiaryId, amount, amountCurrencyType }));
+  const { entries, scales } = await readFile(deps, customerId, csv, accounts, false);
   return withRows(
     entries.map((entry) => entry.row),
     () =>
-      estimatePayrollFee(
-        deps,
-        caller,
-        {
-          sourceAccountCurrencyId: accounts.sourceAccountCurrencyId,
-          payrollAccountCurrencyId: accounts.payrollAccountCurrencyId,
-          amountSplitDetails,
-        },
-        // readFile found every row's beneficiary as the caller's and active.
-        { beneficiariesVerified: true },
-      ),
+      // readFile found every row's beneficiary as the caller's and active.
+      estimatePayrollEntries(deps, caller, accounts, csvEntriesAt(entries, scales), { beneficiariesVerified: true }),
   );
 }
 
@@ -108,7 +119,7 @@ export async function createPayrollRequestFromCsv(
 ): Promise<StoredJson<PayrollRequest>> {
   const customerId = requireCustomer(caller);
   const fields = requireCsvQuery(query, 'create');
-  const entries = await readFile(deps, customerId, csv, fields, true);
+  const { entries } = await readFile(deps, customerId, csv, fields, true);
   const amountSplitDetails = entries.map(({ row, beneficiaryId, amount, amountCurrencyType, purposeCode }) => {
     // readFile has refused every row without one, since a purpose code is required to create.
     if (!purposeCode) throw new Error(`row ${row} reached creation without a purposeCode`);

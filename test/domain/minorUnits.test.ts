@@ -12,7 +12,8 @@ import {
   settlementScales,
   sourceScaleOf,
 } from '../../src/domain/minorUnits.js';
-import { Money } from '../../src/domain/money.js';
+import fc from 'fast-check';
+import { Money, exactAmountText, formatExact } from '../../src/domain/money.js';
 
 const m = (text: string) => new Money(text);
 
@@ -142,5 +143,20 @@ describe('assertBelowAmountLimit', () => {
     expect(validationMessage(() => assertBelowAmountLimit(m('-1000000000000000'), 'balance', 'USD'))).toBe(
       'balance would be -1000000000000000 USD; every amount must be below 10^15',
     );
+  });
+});
+
+describe('exactAmountText', () => {
+  it('writes any AmountString as formatExact writes its parsed value', () => {
+    const integer = fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,14}$/));
+    const fraction = fc.option(fc.stringMatching(/^[0-9]{1,8}$/), { nil: undefined });
+    fc.assert(
+      fc.property(integer, fraction, (whole, decimals) => {
+        const text = decimals === undefined ? whole : `${whole}.${decimals}`;
+        expect(exactAmountText(text)).toBe(formatExact(new Money(text)));
+      }),
+      { numRuns: 2000 },
+    );
+    expect(['1000.50', '7.00', '0.10', '0.0', '100', '1000.25'].map(exactAmountText)).toEqual(['1000.5', '7', '0.1', '0', '100', '1000.25']);
   });
 });

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Money } from '../../src/domain/money.js';
 import { resolveCsvBeneficiaries } from '../../src/domain/payrollCsvBeneficiaries.js';
 import { payrollCsvTemplateText, readPayrollCsvLayout } from '../../src/domain/payrollCsvFile.js';
 import { readPayrollCsvEntries } from '../../src/domain/payrollCsvRows.js';
@@ -63,7 +64,14 @@ describe('payroll CSV file layout', () => {
     const { entries, problems } = readPayrollCsvEntries(layout, usdToAed, true);
     expect([...layout.problems, ...problems]).toEqual([]);
     expect(entries).toEqual([
-      { row: 2, beneficiary: { beneficiaryReference: 'EMP-0001' }, amount: '1000.00', amountCurrencyType: 'SOURCE', purposeCode: 'SAL' },
+      {
+        row: 2,
+        beneficiary: { beneficiaryReference: 'EMP-0001' },
+        amount: '1000.00',
+        requestedAmount: new Money('1000.00'),
+        amountCurrencyType: 'SOURCE',
+        purposeCode: 'SAL',
+      },
     ]);
   });
 });
