@@ -55,7 +55,7 @@ export async function estimatePayrollFee(deps: UseCaseDeps, caller: Principal, r
   return estimatePayrollEntries(deps, caller, request, entriesAt, { beneficiariesVerified: false });
 }
 
-/** The estimate of entries given already validated (see EntriesAtScales), for the accounts named. */
+/** The estimate of the entries `entriesAt` gives at the reference's scales (see EntriesAtScales), for the accounts named. */
 export async function estimatePayrollEntries(
   deps: UseCaseDeps,
   caller: Principal,
