@@ -26,7 +26,7 @@ type EstimateAccounts = Pick<EstimateRequest, 'sourceAccountCurrencyId' | 'payro
  * The entries to estimate, validated as normaliseEstimateEntries validates a body's, at the scales
  * of the reference read (a CSV file's rows were already read into entries at those scales).
  */
-export type EntriesAtScales = (scales: SettlementScales) => NormalisedEntry[];
+export type EntriesAtScales = (scales: SettlementScales) => readonly NormalisedEntry[];
 type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
 
 /**
@@ -121,7 +121,7 @@ function unitsOf(accountCurrency: EstimateAccountCurrency): CurrencyUnits {
   return { code: accountCurrency.currencyCode, decimals: accountCurrency.decimals };
 }
 
-function compute(reference: EstimateReference, scales: SettlementScales, entries: NormalisedEntry[]): EstimateFigures {
+function compute(reference: EstimateReference, scales: SettlementScales, entries: readonly NormalisedEntry[]): EstimateFigures {
   const { source, payroll } = reference;
   const sameCurrency = source.currencyCode === payroll.currencyCode;
   if (!sameCurrency && !reference.baseRate) {

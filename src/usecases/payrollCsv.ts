@@ -68,14 +68,15 @@ const sameScales = (a: SettlementScales, b: SettlementScales): boolean =>
   a.source === b.source && a.payroll === b.payroll && a.sourceCode === b.sourceCode && a.payrollCode === b.payrollCode;
 
 /**
- * The file's entries as the estimate takes them: read at `readAt`, they passed every rule a body's
- * entries pass (amount above zero within its scale, each beneficiary once), so they are not parsed
- * again; at other scales (the reference data changed meanwhile) they are validated again.
+ * The file's entries as the estimate takes them (each already has a normalised entry's fields): read
+ * at `readAt`, they passed every rule a body's entries pass (amount above zero within its scale,
+ * each beneficiary once), so they are not parsed again; at other scales (the reference data changed
+ * meanwhile) they are validated again.
  */
 function csvEntriesAt(entries: readonly ResolvedCsvEntry[], readAt: SettlementScales): EntriesAtScales {
   return (scales) =>
     sameScales(scales, readAt)
-      ? entries.map(({ beneficiaryId, amountCurrencyType, requestedAmount }) => ({ beneficiaryId, amountCurrencyType, requestedAmount }))
+      ? entries
       : normaliseEstimateEntries(
           entries.map(({ beneficiaryId, amount, amountCurrencyType }) => ({ beneficiaryId, amount, amountCurrencyType })),
           scales,
