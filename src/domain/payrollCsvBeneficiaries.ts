@@ -32,7 +32,8 @@ export function namedBeneficiaries(entries: readonly NamedRow[]): { ids: string[
   return { ids: [...ids], references: [...references] };
 }
 
-function match(beneficiary: CsvBeneficiary, { byId, byReference }: BeneficiaryIndex): KnownBeneficiary | string {
+/** Where a beneficiary is in the store's list: its position, or a message saying why the row names none. */
+function match(beneficiary: CsvBeneficiary, { byId, byReference }: BeneficiaryIndex): number | string {
   if ('beneficiaryId' in beneficiary) return byId.get(beneficiary.beneficiaryId) ?? `no beneficiary of yours has the id ${echo(beneficiary.beneficiaryId)}`;
   const reference = beneficiary.beneficiaryReference;
   const matches = byReference.get(reference);
@@ -40,32 +41,32 @@ function match(beneficiary: CsvBeneficiary, { byId, byReference }: BeneficiaryIn
   return matches ?? `no beneficiary of yours has the reference ${echo(reference)}`;
 }
 
-/** A reference's beneficiary, or all of them when several share it. */
-type ByReference = Map<string, KnownBeneficiary | KnownBeneficiary[]>;
+/** A reference's beneficiary, or all of them when several share it (positions in the store's list). */
+type ByReference = Map<string, number | number[]>;
 
 interface BeneficiaryIndex {
-  byId: Map<string, KnownBeneficiary>;
+  byId: Map<string, number>;
   byReference: ByReference;
 }
 
 /**
  * The caller's beneficiaries by id where some row names one by id, and by reference where some row
  * names one by reference (a list only for a reference several share): a file of 100,000 rows names
- * them all one way, and each map is 100,000 entries.
+ * them all one way, and each map is 100,000 entries of positions, not objects.
  */
-function indexOf(known: readonly KnownBeneficiary[], entries: readonly NamedRow[]): BeneficiaryIndex {
-  const byId = new Map<string, KnownBeneficiary>();
+function indexOf(known: readonly KnownBeneficiary[], rows: readonly NamedRow[]): BeneficiaryIndex {
+  const byId = new Map<string, number>();
   const byReference: ByReference = new Map();
-  const idsNamed = entries.some(({ beneficiary }) => 'beneficiaryId' in beneficiary);
-  const referencesNamed = entries.some(({ beneficiary }) => 'beneficiaryReference' in beneficiary);
-  for (const beneficiary of known) {
-    if (idsNamed) byId.set(beneficiary.id, beneficiary);
-    if (!referencesNamed || beneficiary.reference === null) continue;
-    const same = byReference.get(beneficiary.reference);
-    if (same === undefined) byReference.set(beneficiary.reference, beneficiary);
-    else if (Array.isArray(same)) same.push(beneficiary);
-    else byReference.set(beneficiary.reference, [same, beneficiary]);
-  }
+  const idsNamed = rows.some(({ beneficiary }) => 'beneficiaryId' in beneficiary);
+  const referencesNamed = rows.some(({ beneficiary }) => 'beneficiaryReference' in beneficiary);
+  known.forEach(({ id, reference }, position) => {
+    if (idsNamed) byId.set(id, position);
+    if (!referencesNamed || reference === null) return;
+    const same = byReference.get(reference);
+    if (same === undefined) byReference.set(reference, position);
+    else if (Array.isArray(same)) same.push(position);
+    else byReference.set(reference, [same, position]);
+  });
   return { byId, byReference };
 }
 
@@ -77,36 +78,36 @@ function nameOf(beneficiary: CsvBeneficiary, id: string): string {
 /**
  * Checks every row that names a beneficiary, those with other problems too (a bad amount does not
  * hide an inactive beneficiary, and a repeat is reported against the earlier row whatever else is
- * wrong with either); `resolved` holds the rows with the beneficiary's id in place of its name.
- * A file has up to 100,000 rows: a row without a problem costs its lookups and its resolved entry,
+ * wrong with either). `beneficiaryIds[i]` is the id row `rows[i]` pays, undefined where its row has
+ * a problem. A file has up to 100,000 rows: a row without a problem costs its lookups and its id,
  * nothing more (the words of a problem are written only for a row that has one).
  */
-export function resolveCsvBeneficiaries<T extends NamedRow>(
-  entries: readonly T[],
+export function resolveCsvBeneficiaries(
+  rows: readonly NamedRow[],
   known: readonly KnownBeneficiary[],
   headerName: (column: 'beneficiaryId' | 'beneficiaryReference') => string,
-): { resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }>; problems: ErrorDetail[] } {
-  const index = indexOf(known, entries);
+): { beneficiaryIds: Array<string | undefined>; problems: ErrorDetail[] } {
+  const index = indexOf(known, rows);
   const problems: ErrorDetail[] = [];
-  const resolved: Array<Omit<T, 'beneficiary'> & { beneficiaryId: string }> = [];
-  // Keyed by the found beneficiary itself: one object per beneficiary, so no id is hashed again.
-  const firstRowOf = new Map<KnownBeneficiary, number>();
-  for (const entry of entries) {
-    const { beneficiary, row } = entry;
-    const found = match(beneficiary, index);
-    if (typeof found === 'string') {
-      problems.push({ row, column: headerName(columnOf(beneficiary)), message: found });
+  const beneficiaryIds: Array<string | undefined> = [];
+  // The first row paying each beneficiary, by its position in `known` (0: none yet; no row is numbered 0).
+  const firstRowOf = new Int32Array(known.length);
+  for (const { beneficiary, row } of rows) {
+    const position = match(beneficiary, index);
+    if (typeof position === 'string') {
+      problems.push({ row, column: headerName(columnOf(beneficiary)), message: position });
+      beneficiaryIds.push(undefined);
       continue;
     }
-    const earlier = firstRowOf.get(found);
+    const found = known[position]!;
+    const earlier = firstRowOf[position]!;
     if (!found.active)
       problems.push({ row, column: headerName(columnOf(beneficiary)), message: `the beneficiary ${nameOf(beneficiary, found.id)} is inactive` });
-    if (earlier !== undefined) {
+    if (earlier !== 0) {
       const message = `${nameOf(beneficiary, found.id)} is also in row ${earlier}; each beneficiary may appear once`;
       problems.push({ row, column: headerName(columnOf(beneficiary)), message });
-    } else firstRowOf.set(found, row);
-    // The row as it came (its name kept) with the id: a spread copies it the fast way, a rest does not.
-    if (found.active && earlier === undefined) resolved.push({ ...entry, beneficiaryId: found.id });
+    } else firstRowOf[position] = row;
+    beneficiaryIds.push(found.active && earlier === 0 ? found.id : undefined);
   }
-  return { resolved, problems };
+  return { beneficiaryIds, problems };
 }

@@ -2,6 +2,7 @@ import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { ErrorDetail } from './errors.js';
 import { MAX_SPLIT_ENTRIES } from './payrollFees.js';
+import { type ParsedRecord, splitPlainCsv } from './plainCsv.js';
 
 /**
  * The layout of a payroll CSV file (the spec's `PayrollCsv`), pure: the header row read into
@@ -45,12 +46,6 @@ export interface PayrollCsvLayout {
   problems: ErrorDetail[];
 }
 
-interface ParsedRecord {
-  record: string[];
-  /** The line the record ends on (a quoted field may span several). */
-  line: number;
-}
-
 /** The separator, from the header line: a semicolon file has no comma in its header (names never hold either). */
 function separatorOf(text: string): ',' | ';' {
   const headerLine = text.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0] ?? '';
@@ -75,8 +70,11 @@ function withLines(records: Array<{ record: string[]; raw: string }>): ParsedRec
 }
 
 function parseRecords(text: string): { records: ParsedRecord[]; problem?: ErrorDetail } {
+  const delimiter = separatorOf(text);
+  const plain = splitPlainCsv(text, delimiter);
+  if (plain) return { records: plain };
   try {
-    const records = parse(text, { bom: true, delimiter: separatorOf(text), trim: true, skip_empty_lines: true, relax_column_count: true, raw: true });
+    const records = parse(text, { bom: true, delimiter, trim: true, skip_empty_lines: true, relax_column_count: true, raw: true });
     // With `raw: true` each record comes with its text; csv-parse's sync types do not say so.
     return { records: withLines(records as unknown as Array<{ record: string[]; raw: string }>) };
   } catch (error) {

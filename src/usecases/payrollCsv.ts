@@ -59,7 +59,7 @@ async function readFile(
     requestedAmount,
     amountCurrencyType,
     purposeCode,
-    beneficiaryId: beneficiaries.resolved[index]!.beneficiaryId,
+    beneficiaryId: beneficiaries.beneficiaryIds[index]!,
   }));
   return { entries: resolved, scales };
 }

@@ -82,12 +82,12 @@ describe('payroll CSV beneficiaries', () => {
   const name = (column: string) => column;
 
   it('matches ids and references, and names both rows of a beneficiary paid twice (once by id, once by reference)', () => {
-    const { resolved, problems } = resolveCsvBeneficiaries(
+    const { beneficiaryIds, problems } = resolveCsvBeneficiaries(
       [entry(2, { beneficiaryReference: 'R-1' }), entry(3, { beneficiaryId: B1 })],
       [{ id: B1, reference: 'R-1', active: true }],
       name,
     );
-    expect(resolved.map((line) => [line.row, line.beneficiaryId])).toEqual([[2, B1]]);
+    expect(beneficiaryIds).toEqual([B1, undefined]);
     expect(problems).toEqual([{ row: 3, column: 'beneficiaryId', message: `${B1} is also in row 2; each beneficiary may appear once` }]);
   });
 
