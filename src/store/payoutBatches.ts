@@ -148,60 +148,44 @@ export async function closeBatch(tx: Queryable, batchId: string, at: Date): Prom
   return rows.length === 1;
 }
 
-/**
- * The events of the rows a statement's `moved` CTE (id, api_json, position) returns, and their
- * webhook deliveries: each transfer's next sequence, in the transfers' order. $1 is the customer,
- * $2 the time of the change.
- */
-const EVENTS_OF_MOVED = `events_written AS (
-       INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
-       SELECT gen_random_uuid(), $1, 'transfer.status_changed', m.id,
-              COALESCE((SELECT max(e.sequence) FROM events e WHERE e.type = 'transfer.status_changed' AND e.resource_id = m.id), 0) + 1,
-              $2, m.api_json::jsonb
-         FROM moved m ORDER BY m.position
-       RETURNING id
-     ), deliveries AS (
+/** The webhook deliveries of the events a statement's `events_written` CTE returns. $1 is the customer, $2 the time of the change. */
+const DELIVERIES_OF_EVENTS = `deliveries AS (
        INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
        SELECT gen_random_uuid(), ev.id, w.id, 'PENDING', $2, $2
          FROM events_written ev CROSS JOIN webhook_endpoints w
         WHERE w.customer_id = $1 AND w.deleted_at IS NULL AND 'transfer.status_changed' = ANY(w.event_types)
      )`;
 
-/** The positions of the batch's first and last PENDING items (null when none is left). */
-export async function pendingPositions(tx: Queryable, batchId: string): Promise<{ first: number; last: number } | null> {
-  const [row] = await tx.query<{ first: number | null; last: number | null }>(
-    `SELECT min(position) AS first, max(position) AS last FROM transfers WHERE batch_id = $1 AND status = 'PENDING'`,
-    [batchId],
-  );
-  return row && row.first !== null && row.last !== null ? { first: row.first, last: row.last } : null;
-}
+/**
+ * A transfer's last status-event sequence (0 before its first), as the row `alias` names it. Read
+ * in a MATERIALIZED CTE that a sort consumes whole before the first event is inserted: evaluated
+ * while the events are being inserted, a young database's small events table is read by a plan
+ * that scans it, and each row of a chunk would scan the events the statement has just written.
+ */
+const lastSequenceOf = (alias: string): string =>
+  `COALESCE((SELECT max(e.sequence) FROM events e WHERE e.type = 'transfer.status_changed' AND e.resource_id = ${alias}.id), 0)`;
 
 /**
- * PENDING → INITIATED for the batch's items at positions [from, to): one table, one range of its
- * open items' index. A join (with a list of ids) is avoided on purpose: a new batch's id is unknown
- * to the planner's statistics, which then take its thousands of rows for one or two and may loop
- * over all of them once per listed id. Returns how many moved.
+ * The events of the rows a statement's `moved` CTE (id, api_json, position) returns, and their
+ * webhook deliveries: each transfer's next sequence, in the transfers' order. $1 is the customer,
+ * $2 the time of the change.
  */
-export async function initiateBatchItems(
-  tx: Queryable,
-  batch: Pick<ClaimedBatch, 'id' | 'customerId'>,
-  positions: { from: number; to: number },
-  at: Date,
-): Promise<number> {
-  const rows = await tx.query<{ n: number }>(
-    `WITH moved AS (
-       UPDATE transfers t SET status = 'INITIATED', executed_at = $2
-        WHERE t.batch_id = $3 AND t.status = 'PENDING' AND t.position >= $4 AND t.position < $5
-       RETURNING t.id, t.api_json, t.position
-     ), ${EVENTS_OF_MOVED}
-     SELECT count(*)::int AS n FROM moved`,
-    [batch.customerId, at, batch.id, positions.from, positions.to],
-  );
-  return rows[0]!.n;
-}
+const EVENTS_OF_MOVED = `sequenced AS MATERIALIZED (
+       SELECT m.id, m.position, m.api_json, ${lastSequenceOf('m')} AS last FROM moved m
+     ), events_written AS (
+       INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
+       SELECT gen_random_uuid(), $1, 'transfer.status_changed', s.id, s.last + 1, $2, s.api_json::jsonb
+         FROM sequenced s ORDER BY s.position
+       RETURNING id
+     ), ${DELIVERIES_OF_EVENTS}`;
 
-/** INITIATED → PROCESSING with the bank's id of each item; returns how many moved. */
-export async function recordBatchItemsProcessing(
+/**
+ * The bank's id of each submitted item, and its moves in one row update: PENDING → PROCESSING with
+ * two events, INITIATED (the row as it was sent: no bank id yet) then PROCESSING, or, for an item a
+ * worker had already marked INITIATED, PROCESSING alone. The old status is read from the row's
+ * version before the update (`was`). Returns how many moved.
+ */
+export async function recordBatchItemsSubmitted(
   tx: Queryable,
   batch: Pick<ClaimedBatch, 'id' | 'customerId'>,
   externalIds: ReadonlyArray<{ id: string; externalId: string }>,
@@ -210,10 +194,20 @@ export async function recordBatchItemsProcessing(
   const rows = await tx.query<{ n: number }>(
     `WITH moved AS (
        UPDATE transfers t SET status = 'PROCESSING', external_id = x."externalId", executed_at = COALESCE(t.executed_at, $2)
-         FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, "externalId" text)
-        WHERE t.id = x.id AND t.batch_id = $3 AND t.status = 'INITIATED'
-       RETURNING t.id, t.api_json, t.position
-     ), ${EVENTS_OF_MOVED}
+         FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, "externalId" text), transfers was
+        WHERE t.id = x.id AND was.id = x.id AND t.batch_id = $3 AND t.status IN ('PENDING', 'INITIATED')
+       RETURNING t.id, t.api_json, t.position, was.status = 'PENDING' AS "wasPending"
+     ), statuses AS MATERIALIZED (
+       SELECT m.id, m.position, s.step, s.payload, ${lastSequenceOf('m')} AS last
+         FROM moved m CROSS JOIN LATERAL (
+           SELECT 1 AS step, (m.api_json::jsonb - 'externalId') || '{"status":"INITIATED"}' AS payload WHERE m."wasPending"
+           UNION ALL SELECT 2, m.api_json::jsonb) s
+     ), events_written AS (
+       INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
+       SELECT gen_random_uuid(), $1, 'transfer.status_changed', s.id, s.last + row_number() OVER (PARTITION BY s.id ORDER BY s.step), $2, s.payload
+         FROM statuses s ORDER BY s.position, s.step
+       RETURNING id
+     ), ${DELIVERIES_OF_EVENTS}
      SELECT count(*)::int AS n FROM moved`,
     [batch.customerId, at, batch.id, JSON.stringify(externalIds)],
   );

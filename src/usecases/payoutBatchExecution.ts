@@ -8,13 +8,11 @@ import {
   closeBatch,
   hasOpenItems,
   hasUnsubmittedItems,
-  initiateBatchItems,
   leaseBatch,
   loadPayoutBatch,
   markBatchSubmitted,
-  pendingPositions,
   payoutOutcomeCounts,
-  recordBatchItemsProcessing,
+  recordBatchItemsSubmitted,
   settleBatchItems,
 } from '../store/payoutBatches.js';
 import { getLockedPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
@@ -41,9 +39,9 @@ const MAX_CHUNK = 5_000;
 const chunkSizeOf = (itemCount: number): number => Math.min(MAX_CHUNK, Math.max(MIN_CHUNK, Math.ceil(itemCount / 4)));
 
 /**
- * The payouts of payroll requests, a batch at a time: PENDING → INITIATED, one submission of the
- * whole batch to the bank, INITIATED → PROCESSING with the bank's ids, then COMPLETED | FAILED as
- * the bank reports them, each step set-based in chunks. The batch row exists before the bank is
+ * The payouts of payroll requests, a batch at a time: one submission of the whole batch to the
+ * bank, each item PENDING → PROCESSING with the bank's id (its INITIATED event written on the way),
+ * then COMPLETED | FAILED as the bank reports them, each step set-based in chunks. The batch row exists before the bank is
  * called and the bank is idempotent by its id: a worker that dies anywhere is resumed by the next
  * one (after the lease) without paying twice. Returns how many batches it moved forward.
  */
@@ -73,13 +71,13 @@ async function stepBatch(deps: BatchExecutionDeps, batch: ClaimedBatch): Promise
   return moved;
 }
 
-/** PENDING → INITIATED, the submission, its record, INITIATED → PROCESSING. */
+/**
+ * The submission, then its record: each item PENDING → PROCESSING with the bank's id, its INITIATED
+ * and PROCESSING events written together (one row update per item, not two). The batch row exists
+ * before the bank is called and the bank is idempotent by its id, so a worker that dies between
+ * the two submits again and records what the bank answers the first time.
+ */
 async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: number): Promise<void> {
-  const pending = await pendingPositions(deps.db, batch.id);
-  for (let from = pending?.first ?? 0; pending && from <= pending.last; from += chunk) {
-    const positions = { from, to: from + chunk };
-    await inTransaction(deps, batch, (tx) => initiateBatchItems(tx, batch, positions, deps.clock()));
-  }
   const executionDate = deps.clock().toISOString().slice(0, 10);
   const payoutBatch = await loadPayoutBatch(deps.db, batch.id, executionDate);
   const submission = await deps.batchRails.submitBatch(payoutBatch);
@@ -89,7 +87,7 @@ async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: numb
   const externalIds = [...submission.externalIds].map(([id, externalId]) => ({ id, externalId }));
   for (let start = 0; start < externalIds.length; start += chunk) {
     const part = externalIds.slice(start, start + chunk);
-    await inTransaction(deps, batch, (tx) => recordBatchItemsProcessing(tx, batch, part, deps.clock()));
+    await inTransaction(deps, batch, (tx) => recordBatchItemsSubmitted(tx, batch, part, deps.clock()));
   }
 }
 
