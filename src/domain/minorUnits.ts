@@ -16,9 +16,11 @@ const MAX_SOURCE_SCALE = 8;
 /** The most decimals a PAYROLL amount may have (further limited by the currency's minor units). */
 const MAX_PAYROLL_SCALE = 2;
 
-/** Every amount figure is below 10^15 (15 integer digits), so that each fits the spec's strings. */
-const AMOUNT_LIMIT = new Money('1e15');
-const NEGATIVE_AMOUNT_LIMIT = AMOUNT_LIMIT.negated();
+/**
+ * Every amount figure is below 10^15 (15 integer digits), so that each fits the spec's strings: a
+ * value's decimal exponent (decimal.js's `e`, 14 for 999999999999999.99) is below 15.
+ */
+const AMOUNT_LIMIT_EXPONENT = 15;
 
 /** A JSON number carries up to 15 significant decimal digits exactly. */
 const MAX_JSON_SIGNIFICANT_DIGITS = 15;
@@ -114,8 +116,8 @@ export function scaleProblem(amount: Decimal, scale: number, kind: string, curre
 
 /** Every computed figure stays below 10^15 (`DecimalString`'s documented maximum). */
 export function assertBelowAmountLimit(value: Decimal, figure: FieldName, currencyCode: string, place: ErrorPlace = {}): void {
-  // Two comparisons rather than abs(), which copies the value: this runs twice per estimate line.
-  if (value.greaterThanOrEqualTo(AMOUNT_LIMIT) || value.lessThanOrEqualTo(NEGATIVE_AMOUNT_LIMIT)) {
+  // The exponent rather than comparisons, which convert their operand: this runs twice per estimate line.
+  if (!(value.e < AMOUNT_LIMIT_EXPONENT)) {
     throw validationError(`${nameOf(figure)} would be ${value.toFixed()} ${currencyCode}; every amount must be below 10^15`, place);
   }
 }

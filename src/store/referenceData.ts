@@ -128,18 +128,27 @@ export async function findBeneficiaries(tx: Queryable, customerId: string, ids: 
   ]);
 }
 
-/** The caller's beneficiaries with one of `ids` or one of `references` (a payroll CSV file names them so). */
+/**
+ * The caller's beneficiaries with one of `ids` or one of `references` (a payroll CSV file names them
+ * so). Both lists go in, and the beneficiaries come back, as one JSON text each: a file of 100,000
+ * rows would otherwise be 100,000 array elements escaped one by one and 100,000 result rows parsed
+ * one by one, several times the cost of JSON's.
+ */
 export async function findBeneficiariesByIdOrReference(
   tx: Queryable,
   customerId: string,
   ids: readonly string[],
   references: readonly string[],
 ): Promise<{ id: string; reference: string | null; active: boolean }[]> {
-  return tx.query('SELECT id, reference, active FROM beneficiaries WHERE customer_id = $1 AND (id = ANY($2::uuid[]) OR reference = ANY($3::text[]))', [
-    customerId,
-    ids,
-    references,
-  ]);
+  const [row] = await tx.query<{ found: string | null }>(
+    `SELECT json_agg(json_build_array(b.id, b.reference, b.active))::text AS found FROM beneficiaries b
+      WHERE b.customer_id = $1
+        AND (b.id = ANY(ARRAY(SELECT json_array_elements_text($2::json))::uuid[])
+             OR b.reference = ANY(ARRAY(SELECT json_array_elements_text($3::json))))`,
+    [customerId, JSON.stringify(ids), JSON.stringify(references)],
+  );
+  const found = JSON.parse(row?.found ?? '[]') as Array<[string, string | null, boolean]>;
+  return found.map(([id, reference, active]) => ({ id, reference, active }));
 }
 
 /** A fee schedule as stored: exact decimal strings. */

@@ -144,6 +144,22 @@ describe('assertBelowAmountLimit', () => {
       'balance would be -1000000000000000 USD; every amount must be below 10^15',
     );
   });
+
+  it('refuses exactly the figures whose size reaches 10^15, at any scale and sign', () => {
+    const digits = fc.stringMatching(/^[1-9][0-9]{0,17}$/);
+    const figure = fc.record({ digits, scale: fc.integer({ min: 0, max: 20 }), negative: fc.boolean() });
+    fc.assert(
+      fc.property(figure, ({ digits, scale, negative }) => {
+        const value = new Money(`${negative ? '-' : ''}${digits}e-${scale}`);
+        const refused = value.abs().greaterThanOrEqualTo('1e15');
+        const check = () => assertBelowAmountLimit(value, 'figure', 'USD');
+        if (refused) expect(check).toThrow(DomainError);
+        else expect(check).not.toThrow();
+      }),
+      { numRuns: 2000 },
+    );
+    expect(() => assertBelowAmountLimit(m('0'), 'figure', 'USD')).not.toThrow();
+  });
 });
 
 describe('exactAmountText', () => {
