@@ -141,14 +141,13 @@ export async function findBeneficiariesByIdOrReference(
   references: readonly string[],
 ): Promise<{ id: string; reference: string | null; active: boolean }[]> {
   const [row] = await tx.query<{ found: string | null }>(
-    `SELECT json_agg(json_build_array(b.id, b.reference, b.active))::text AS found FROM beneficiaries b
+    `SELECT json_agg(json_build_object('id', b.id, 'reference', b.reference, 'active', b.active))::text AS found FROM beneficiaries b
       WHERE b.customer_id = $1
         AND (b.id = ANY(ARRAY(SELECT json_array_elements_text($2::json))::uuid[])
              OR b.reference = ANY(ARRAY(SELECT json_array_elements_text($3::json))))`,
     [customerId, JSON.stringify(ids), JSON.stringify(references)],
   );
-  const found = JSON.parse(row?.found ?? '[]') as Array<[string, string | null, boolean]>;
-  return found.map(([id, reference, active]) => ({ id, reference, active }));
+  return JSON.parse(row?.found ?? '[]') as { id: string; reference: string | null; active: boolean }[];
 }
 
 /** A fee schedule as stored: exact decimal strings. */

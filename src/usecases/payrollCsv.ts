@@ -112,6 +112,20 @@ export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Princ
   );
 }
 
+/**
+ * The file's entries as the creation's body names them, and the row of each: the read rows (their
+ * parsed amounts included) are let go before the creation writes 100,000 splits.
+ */
+async function creationEntries(deps: UseCaseDeps, customerId: string, csv: string, fields: Record<keyof PayrollCsvQuery, string>) {
+  const { entries } = await readFile(deps, customerId, csv, fields, true);
+  const amountSplitDetails = entries.map(({ row, beneficiaryId, amount, amountCurrencyType, purposeCode }) => {
+    // readFile has refused every row without one, since a purpose code is required to create.
+    if (!purposeCode) throw new Error(`row ${row} reached creation without a purposeCode`);
+    return { beneficiaryId, amount, amountCurrencyType, purposeCode };
+  });
+  return { amountSplitDetails, rows: entries.map((entry) => entry.row) };
+}
+
 export async function createPayrollRequestFromCsv(
   deps: UseCaseDeps,
   caller: Principal,
@@ -120,21 +134,14 @@ export async function createPayrollRequestFromCsv(
 ): Promise<StoredJson<PayrollRequest>> {
   const customerId = requireCustomer(caller);
   const fields = requireCsvQuery(query, 'create');
-  const { entries } = await readFile(deps, customerId, csv, fields, true);
-  const amountSplitDetails = entries.map(({ row, beneficiaryId, amount, amountCurrencyType, purposeCode }) => {
-    // readFile has refused every row without one, since a purpose code is required to create.
-    if (!purposeCode) throw new Error(`row ${row} reached creation without a purposeCode`);
-    return { beneficiaryId, amount, amountCurrencyType, purposeCode };
-  });
-  return withRows(
-    entries.map((entry) => entry.row),
-    () =>
-      createPayrollRequest(deps, caller, {
-        feeHash: fields.feeHash,
-        sourceAccountCurrencyId: fields.sourceAccountCurrencyId,
-        payrollAccountCurrencyId: fields.payrollAccountCurrencyId,
-        amountSplitDetails,
-      }),
+  const { amountSplitDetails, rows } = await creationEntries(deps, customerId, csv, fields);
+  return withRows(rows, () =>
+    createPayrollRequest(deps, caller, {
+      feeHash: fields.feeHash,
+      sourceAccountCurrencyId: fields.sourceAccountCurrencyId,
+      payrollAccountCurrencyId: fields.payrollAccountCurrencyId,
+      amountSplitDetails,
+    }),
   );
 }
 
