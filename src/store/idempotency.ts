@@ -69,7 +69,10 @@ export async function takeOverIdempotencyKey(tx: Queryable, userId: string, key:
   );
 }
 
-/** The key's answer: its body as JSON text, or (`answerId`) a stored answer's text as its data. */
+/**
+ * The key's answer: its body as JSON text, or (`answerId`) a stored answer's text as its data, moved
+ * from the transient answers to the kept ones (migration 023) in the same statement.
+ */
 export async function completeIdempotencyKey(
   tx: Queryable,
   userId: string,
@@ -77,7 +80,9 @@ export async function completeIdempotencyKey(
   response: { status: number; bodyText: string | null; answerId: string | null },
 ): Promise<void> {
   await tx.query(
-    "UPDATE idempotency_keys SET status = 'COMPLETED', response_status = $3, response_body = $4, response_answer_id = $5 WHERE user_id = $1 AND key = $2",
+    `WITH taken AS (DELETE FROM transient_answer_parts WHERE answer_id = $5 RETURNING answer_id, seq, body, created_at),
+     kept AS (INSERT INTO answer_parts (answer_id, seq, body, created_at) SELECT answer_id, seq, body, created_at FROM taken)
+     UPDATE idempotency_keys SET status = 'COMPLETED', response_status = $3, response_body = $4, response_answer_id = $5 WHERE user_id = $1 AND key = $2`,
     [userId, key, response.status, response.bodyText, response.answerId],
   );
 }

@@ -57,7 +57,7 @@ const chunksOf = (table: 'amount_splits' | 'transfers', section: number): string
 
 /**
  * The request as the operation that changed it answers it (its GET's JSON), written as the stored
- * answer `answerId` (migration 018) in parts of at most `itemsPerPart` splits or transfers: the
+ * answer `answerId` (migrations 018 and 023: transient until an Idempotency-Key keeps it) in parts of at most `itemsPerPart` splits or transfers: the
  * head, the splits, `],"transfers":[`, the transfers, and the closing `]}`. Null when there is no
  * such request.
  */
@@ -75,7 +75,7 @@ export async function insertPayrollRequestAnswer(
        UNION ALL SELECT 4, 0, ']}' FROM request
      ),
      written AS (
-       INSERT INTO answer_parts (answer_id, seq, body, created_at)
+       INSERT INTO transient_answer_parts (answer_id, seq, body, created_at)
        SELECT $3, (row_number() OVER (ORDER BY section, chunk))::int - 1, body, $6 FROM parts
        RETURNING octet_length(body) AS bytes
      )

@@ -87,17 +87,18 @@ describe('the retention pass of the worker', () => {
     expect(await permanentRows()).toEqual(kept);
   });
 
-  it('deletes an answer no key keeps an hour after it was written (its reader died before the end)', async () => {
-    const write = (answerId: string) =>
-      server.db.query("INSERT INTO answer_parts (answer_id, seq, body, created_at) SELECT $1, n, '{}', $2 FROM generate_series(0, 2) n", [
+  it('deletes an answer no key keeps an hour after it was written (its reader died before the end), transient or left by an earlier version', async () => {
+    const write = (table: 'transient_answer_parts' | 'answer_parts', answerId: string) =>
+      server.db.query(`INSERT INTO ${table} (answer_id, seq, body, created_at) SELECT $1, n, '{}', $2 FROM generate_series(0, 2) n`, [
         answerId,
         server.clock.now(),
       ]);
-    await write('5f0c2a9e-0000-4000-8000-000000000001');
+    await write('transient_answer_parts', '5f0c2a9e-0000-4000-8000-000000000001');
     server.clock.advance(30 * 60);
-    await write('5f0c2a9e-0000-4000-8000-000000000002');
+    await write('answer_parts', '5f0c2a9e-0000-4000-8000-000000000002');
     server.clock.advance(31 * 60);
     expect((await purge()).answers).toBe(1);
+    expect(await count(server.db, 'SELECT count(*) AS n FROM transient_answer_parts')).toBe(0);
     expect(await server.db.query('SELECT DISTINCT answer_id FROM answer_parts')).toEqual([{ answer_id: '5f0c2a9e-0000-4000-8000-000000000002' }]);
     server.clock.advance(30 * 60);
     expect((await purge()).answers).toBe(1);
