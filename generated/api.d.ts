@@ -2801,7 +2801,10 @@ export interface components {
          *     | `PROCESSING` | it settled (`completedAt` set) | `COMPLETED` (final) |
          *     | `INITIATED`, `PROCESSING` | it was refused (`completedAt` and `failureReason` set) | `FAILED` (final) |
          *
-         *     Each move is stored when it happens, so a read always shows the latest one. A worker claims
+         *     Each move is stored when it happens, so a read always shows the latest one. The payouts of a
+         *     payroll request go to the bank as one batch: once the bank has taken it, each payout is recorded
+         *     `INITIATED` and then `PROCESSING` together (two `transfer.status_changed` events in that order,
+         *     the first without `externalId`); until then a read shows it `PENDING`. A worker claims
          *     `PENDING` work from the database; two workers never pick the same transfer, and the processor and
          *     bank are called idempotently by transfer id, so a retried call never pays twice.
          *
