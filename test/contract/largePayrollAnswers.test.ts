@@ -59,7 +59,10 @@ const read = async (requestId: string) =>
 /** Parts of stored answers that no Idempotency-Key keeps: the transient ones, and any left among the kept. */
 const unkeptParts = async () =>
   (await count(server.db, 'SELECT count(*) AS n FROM transient_answer_parts')) +
-  (await count(server.db, 'SELECT count(*) AS n FROM answer_parts a WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.response_answer_id = a.answer_id)'));
+  (await count(
+    server.db,
+    'SELECT count(*) AS n FROM answer_parts a WHERE NOT EXISTS (SELECT 1 FROM idempotency_keys k WHERE k.response_answer_id = a.answer_id)',
+  ));
 
 /**
  * The request's first payroll_request.status_changed event, through the validating server. An event
