@@ -6,13 +6,13 @@ export interface ParsedRecord {
 
 const BOM = '\uFEFF';
 
+/** A CR not followed by LF, or an LF not preceded by CR: a file with one does not end its lines in CRLF alone. */
+const BREAK_OTHER_THAN_CRLF = /\r(?!\n)|(?<!\r)\n/;
+
 /** The one line break a plain file uses throughout, or null when it has none of its own (a lone CR, or CRLF and LF mixed). */
 function uniformLineBreak(text: string): '\n' | '\r\n' | null {
-  const crs = text.split('\r').length - 1;
-  if (crs === 0) return '\n';
-  const crlfs = text.split('\r\n').length - 1;
-  const lfs = text.split('\n').length - 1;
-  return crs === crlfs && lfs === crlfs ? '\r\n' : null;
+  if (!text.includes('\r')) return '\n';
+  return BREAK_OTHER_THAN_CRLF.test(text) ? null : '\r\n';
 }
 
 /**
