@@ -57,9 +57,9 @@ const chunksOf = (table: 'amount_splits' | 'transfers', section: number): string
 
 /**
  * The request as the operation that changed it answers it (its GET's JSON), written as the stored
- * answer `answerId` (migrations 018 and 023: transient until an Idempotency-Key keeps it) in parts of at most `itemsPerPart` splits or transfers: the
- * head, the splits, `],"transfers":[`, the transfers, and the closing `]}`. Null when there is no
- * such request.
+ * answer `answerId` (migrations 018 and 023: transient until an Idempotency-Key keeps it) in parts
+ * of at most `itemsPerPart` splits or transfers: the head, the splits, `],"transfers":[`, the
+ * transfers, and the closing `]}`. Null when there is no such request.
  */
 export async function insertPayrollRequestAnswer(
   tx: Queryable,
