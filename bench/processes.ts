@@ -150,6 +150,8 @@ export function memorySampler(serverPid: number, externalDatabase: string | unde
     sample();
     phasePeakKb = Math.max(phasePeakKb, kbOf(serverPid, 'VmRSS'));
   }, 1000);
+  // A scenario that fails before it stops its sampler must not keep the bench from exiting.
+  timer.unref();
   return {
     peak: () => (sample(), { ...peak }),
     phase: (): number => {
