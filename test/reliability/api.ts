@@ -4,10 +4,14 @@
  * contract only, and every answer is checked to be the envelope.
  */
 import { expect } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { signAccessToken } from '../../src/http/tokens.js';
 import type { Database } from '../../src/store/db.js';
-import { ids } from '../fixtures/world.js';
+import { ids, testWorld } from '../fixtures/world.js';
+import { freshPostgres, testServerUrl } from '../support/database.js';
+import type { Listening } from '../support/http.js';
 import { type PayrollEntry, type PayrollFeeEstimate, type PayrollRequest, payrollBodies } from '../support/payroll.js';
-import type { TestServer } from '../support/server.js';
+import { type TestServer, serveApp } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 import { type RawResponse, send } from './spec.js';
 
@@ -122,6 +126,21 @@ export function extraBeneficiaries(customerId: string, n: number, offset = 0) {
       reference: `EXTRA-${number}`,
     };
   });
+}
+
+/** A fresh database on the suite's server, the API on it in this process (without a worker), and its driver. */
+export interface ApiOnDatabase {
+  database: { db: Database; drop: () => Promise<void>; url: string };
+  http: Listening;
+  api: Api;
+}
+
+/** The test world with `beneficiaries` added (extraBeneficiaries), every limit at its default. */
+export async function apiWithBeneficiaries(beneficiaries: ReturnType<typeof extraBeneficiaries>, validateResponses: boolean): Promise<ApiOnDatabase> {
+  const database = await freshPostgres(testServerUrl(), { ...testWorld, beneficiaries: [...testWorld.beneficiaries, ...beneficiaries] });
+  const config = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: String(validateResponses), WORKER_IN_PROCESS: 'false' });
+  const http = await serveApp(config, database.db);
+  return { database, http, api: apiAt(http.url, (userId) => signAccessToken(config.jwt, userId, 3600)) };
 }
 
 export async function insertBeneficiaries(db: Database, beneficiaries: ReturnType<typeof extraBeneficiaries>): Promise<void> {

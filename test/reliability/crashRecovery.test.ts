@@ -8,19 +8,30 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Money } from '../../src/domain/money.js';
 import { loadConfig } from '../../src/config.js';
-import { signAccessToken } from '../../src/http/tokens.js';
 import { createLogger } from '../../src/logger.js';
 import { buildWorker } from '../../src/composition/worker.js';
 import type { Database } from '../../src/store/db.js';
 import { SimulatedRails } from '../../src/adapters/rails.js';
-import { ids, testWorld } from '../fixtures/world.js';
+import { ids } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
-import { freshPostgres, testServerUrl } from '../support/database.js';
 import type { Listening } from '../support/http.js';
 import { killLeftovers, startEntry } from '../support/processes.js';
-import { type TestServer, serveApp, startTestServer } from '../support/server.js';
+import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
-import { type Api, accept, apiAt, apiOf, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx, requestWithPayouts } from './api.js';
+import {
+  type Api,
+  accept,
+  apiOf,
+  apiWithBeneficiaries,
+  count,
+  createRequest,
+  dataOf,
+  extraBeneficiaries,
+  quote,
+  read,
+  recordFx,
+  requestWithPayouts,
+} from './api.js';
 
 const BENEFICIARIES = 200;
 const KILL_AFTER_COMPLETED = 60;
@@ -32,11 +43,8 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
   const beneficiaries = extraBeneficiaries(ids.customerA, BENEFICIARIES);
 
   beforeAll(async () => {
-    database = await freshPostgres(testServerUrl(), { ...testWorld, beneficiaries: [...testWorld.beneficiaries, ...beneficiaries] });
     // The API in this process, without a worker: the workers are the child processes below.
-    const config = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', WORKER_IN_PROCESS: 'false' });
-    http = await serveApp(config, database.db);
-    api = apiAt(http.url, (userId) => signAccessToken(config.jwt, userId, 3600));
+    ({ database, http, api } = await apiWithBeneficiaries(beneficiaries, true));
   }, 60_000);
 
   afterAll(async () => {

@@ -13,36 +13,39 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorker } from '../../src/composition/worker.js';
 import { loadConfig } from '../../src/config.js';
 import { Money } from '../../src/domain/money.js';
-import { signAccessToken } from '../../src/http/tokens.js';
 import { createLogger } from '../../src/logger.js';
 import type { Database } from '../../src/store/db.js';
 import { loadPayoutBatch } from '../../src/store/payoutBatches.js';
-import { ids, testWorld } from '../fixtures/world.js';
+import { ids } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
-import { freshPostgres, testServerUrl } from '../support/database.js';
-import type { Listening } from '../support/http.js';
 import { killLeftovers, startEntry } from '../support/processes.js';
-import { type TestServer, serveApp, startTestServer } from '../support/server.js';
+import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
-import { type Api, accept, apiAt, apiOf, count, createRequest, dataOf, extraBeneficiaries, quote, read, recordFx, requestWithPayouts } from './api.js';
+import {
+  type ApiOnDatabase,
+  accept,
+  apiOf,
+  apiWithBeneficiaries,
+  count,
+  createRequest,
+  dataOf,
+  extraBeneficiaries,
+  quote,
+  read,
+  recordFx,
+  requestWithPayouts,
+} from './api.js';
 
 const PAYOUTS = 10_000;
 /** Every FAIL_EVERY-th beneficiary's account is closed at the simulated bank. */
 const FAIL_EVERY = 1_000;
 
-interface Scale {
-  database: { db: Database; drop: () => Promise<void>; url: string };
-  http: Listening;
-  api: Api;
-}
+type Scale = ApiOnDatabase;
 
 /** A database whose customer A has PAYOUTS more beneficiaries, and the API on it without a worker. */
 async function scaleWorld(): Promise<Scale> {
   const beneficiaries = extraBeneficiaries(ids.customerA, PAYOUTS).map((b, i) => ((i + 1) % FAIL_EVERY === 0 ? { ...b, reference: `FAIL-${b.reference}` } : b));
-  const database = await freshPostgres(testServerUrl(), { ...testWorld, beneficiaries: [...testWorld.beneficiaries, ...beneficiaries] });
-  const config = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'false', WORKER_IN_PROCESS: 'false' });
-  const http = await serveApp(config, database.db);
-  return { database, http, api: apiAt(http.url, (userId) => signAccessToken(config.jwt, userId, 3600)) };
+  return apiWithBeneficiaries(beneficiaries, false);
 }
 
 /** Estimate, create, quote, accept, the two legs by an in-test worker, the FX record: PAYOUTS payouts PENDING in one batch. */
