@@ -1,6 +1,6 @@
 /**
- * A 100,000-line payroll as JSON under the documented defaults: its estimate and its creation,
- * each a body of about 9 MB, go through with every limit at its default (BODY_LIMIT,
+ * A 100,000-line payroll as JSON under the documented defaults: its estimate and its creation
+ * (bodies of about 8 and 9 MB) go through with every limit at its default (BODY_LIMIT,
  * HEAVY_OPERATION_ENTRIES), and the request holds every line, in the body's order, for exactly
  * the amount asked, with the books balanced after the debit. One line more is refused by the
  * contract tests; the same payroll as a CSV file runs in the bench (payroll-100k).
