@@ -12,7 +12,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { PayoutBatch } from '../src/adapters/batchRails.js';
+import type { PayoutBatch } from '../src/domain/payoutBatch.js';
 import { answerPaymentFile } from '../src/adapters/iso20022/bankSimulator.js';
 import { Iso20022Inbox } from '../src/adapters/iso20022/inbox.js';
 import { Iso20022BankRail } from '../src/adapters/iso20022/rail.js';

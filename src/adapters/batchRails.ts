@@ -1,40 +1,5 @@
+import type { PayoutBatch } from '../domain/payoutBatch.js';
 import type { RailStatus } from './rails.js';
-
-/** One payout of a batch: what the bank needs to pay one beneficiary. transferId is its idempotency key. */
-export interface PayoutBatchItem {
-  transferId: string;
-  /** Decimal string in the batch currency, at that currency's minor units. */
-  amount: string;
-  creditor: {
-    name: string;
-    iban: string | null;
-    accountNumber: string | null;
-    bankName: string | null;
-    bic: string | null;
-  };
-  /** Bank purpose code (FCISS, PEN, OFS, …). */
-  purposeCode: string | null;
-  /** The beneficiary's bank reference (unstructured remittance information). */
-  beneficiaryReference: string | null;
-}
-
-/** The payouts of one payroll request (or one single payout), sent to the partner bank together. */
-export interface PayoutBatch {
-  /** UUID; the batch's idempotency key (a bank file's MsgId is derived from it). */
-  batchId: string;
-  payrollRequestId: string | null;
-  currencyCode: string;
-  debtor: {
-    accountCurrencyId: string;
-    accountProvider: string;
-    name: string;
-    iban: string | null;
-    bic: string | null;
-  };
-  /** YYYY-MM-DD */
-  requestedExecutionDate: string;
-  items: PayoutBatchItem[];
-}
 
 export interface BatchItemStatus {
   transferId: string;

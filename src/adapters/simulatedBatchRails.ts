@@ -1,6 +1,7 @@
 import type { Database } from '../store/db.js';
 import { recordSimulatedBatch, settledSimulatedBatchItems } from '../store/simulatedOperations.js';
-import type { BatchItemStatus, BatchRails, PayoutBatch } from './batchRails.js';
+import type { PayoutBatch } from '../domain/payoutBatch.js';
+import type { BatchItemStatus, BatchRails } from './batchRails.js';
 import { simulatedFailure, simulatedExternalId } from './rails.js';
 
 /**

@@ -1,4 +1,6 @@
+import type { PayoutBatch } from '../domain/payoutBatch.js';
 import type { Queryable } from './db.js';
+import { creditorJson, debtorJson } from './payoutBatchParties.js';
 
 /** The ISO 20022 rail's record of a payment file (migration 015). */
 export interface BankFileBatch {
@@ -124,37 +126,18 @@ export async function applyBankStatusReport(tx: Queryable, batchId: string, repo
   return count;
 }
 
-/** A payout batch as the bank rail takes it (src/adapters/batchRails.ts's PayoutBatch, which the store may not import). */
-interface SinglePayoutBatch {
-  batchId: string;
-  payrollRequestId: null;
-  currencyCode: string;
-  debtor: { accountCurrencyId: string; accountProvider: string; name: string; iban: string | null; bic: string | null };
-  requestedExecutionDate: string;
-  items: {
-    transferId: string;
-    amount: string;
-    creditor: { name: string; iban: string | null; accountNumber: string | null; bankName: string | null; bic: string | null };
-    purposeCode: string | null;
-    beneficiaryReference: string | null;
-  }[];
-}
-
 /**
  * A single payout as a batch of one, when its account has an IBAN and a BIC (the bank file rail
  * pays from it); null for a payout from another account (a processor's wallet), which stays on the
  * processor's rail. The batch id is the payout id.
  */
-export async function loadSinglePayoutBatch(db: Queryable, payoutId: string, executionDate: string): Promise<SinglePayoutBatch | null> {
-  const rows = await db.query<SinglePayoutBatch>(
+export async function loadSinglePayoutBatch(db: Queryable, payoutId: string, executionDate: string): Promise<PayoutBatch | null> {
+  const rows = await db.query<PayoutBatch>(
     `SELECT p.id AS "batchId", NULL AS "payrollRequestId", p.currency_code AS "currencyCode",
-            json_build_object('accountCurrencyId', p.account_currency_id, 'accountProvider', a.account_provider, 'name', a.account_provider,
-              'iban', a.iban, 'bic', a.bic) AS debtor,
+            ${debtorJson('p.account_currency_id', 'a')} AS debtor,
             $2::text AS "requestedExecutionDate",
             json_build_array(json_build_object('transferId', p.id, 'amount', p.amount::text,
-              'creditor', json_build_object('name', p.beneficiary_snapshot->>'displayName', 'iban', p.beneficiary_snapshot->>'iban',
-                'accountNumber', p.beneficiary_snapshot->>'accountNumber', 'bankName', p.beneficiary_snapshot->>'bankName',
-                'bic', p.beneficiary_snapshot->>'swiftBic'),
+              'creditor', ${creditorJson('p.beneficiary_snapshot')},
               'purposeCode', NULL, 'beneficiaryReference', p.beneficiary_snapshot->>'reference')) AS items
        FROM payouts p JOIN accounts a ON a.id = p.account_id
       WHERE p.id = $1 AND a.iban IS NOT NULL AND a.bic IS NOT NULL`,

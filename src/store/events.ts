@@ -14,29 +14,70 @@ export interface NewEvent {
 }
 
 /**
- * The event log and the webhook outbox, in the caller's transaction: the event, numbered after
- * the resource's latest (its `sequence`), and one delivery per endpoint subscribed at this moment.
- * Changes of one resource are serialised by the lock its status change holds; should two ever
- * race, the unique (type, resource, sequence) index fails one of them rather than number both
- * alike. The global order (tx_id, position) comes from the columns' defaults.
+ * The one writer of the event log and the webhook outbox: CTEs for a statement whose earlier CTE
+ * `source` yields the events to record, one row each with columns (id uuid, customer_id uuid,
+ * type text, resource_id uuid, at timestamptz, payload jsonb, ord bigint). Every path that records
+ * an event (a leg's transfer, a batch's step, a request's status, a payout) goes through it, so
+ * one rule numbers and dates them all:
+ * - `sequence` follows the resource's latest event (a unique index on (type, resource, sequence)
+ *   fails a race rather than number two events alike), several rows of one resource in `ord` order;
+ * - `occurred_at` never goes backwards for one resource, and two of its events never share an
+ *   instant (the wire shows milliseconds): each is at least a millisecond after the one before, so
+ *   ordering one resource's events by `occurredAt` or by `sequence` agrees;
+ * - one delivery per endpoint of the event's customer subscribed to its type at this moment, due
+ *   at the time of the change.
+ * The latest event of each resource is read in a MATERIALIZED CTE that the insert's sort consumes
+ * whole before its first row: read while the events are being inserted, a young database's small
+ * events table is read by a plan that scans it once per row, over the rows just written.
+ * The global order (tx_id, position) comes from the columns' defaults, in `ord` order.
  */
-export async function recordEvent(tx: Queryable, event: NewEvent): Promise<void> {
-  await tx.query(
-    `INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
-     SELECT $1, $2, $3, $4, COALESCE(max(sequence), 0) + 1, $5, $6::jsonb FROM events WHERE type = $3 AND resource_id = $4`,
-    [event.id, event.customerId, event.type, event.resourceId, event.occurredAt, JSON.stringify(event.payload)],
-  );
-  await insertDeliveries(tx, event);
+export function eventsWrittenFrom(source: string): string {
+  return `event_latest AS MATERIALIZED (
+       SELECT s.id, s.customer_id, s.type, s.resource_id, s.at, s.payload, s.ord, l.sequence AS last_sequence, l.occurred_at AS last_at
+         FROM ${source} s
+         LEFT JOIN LATERAL (
+           SELECT e.sequence, e.occurred_at FROM events e
+            WHERE e.type = s.type AND e.resource_id = s.resource_id ORDER BY e.sequence DESC LIMIT 1) l ON true
+     ), events_written AS (
+       INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
+       SELECT s.id, s.customer_id, s.type, s.resource_id, COALESCE(s.last_sequence, 0) + row_number() OVER step,
+              GREATEST(s.at, s.last_at + interval '1 millisecond') + (row_number() OVER step - 1) * interval '1 millisecond', s.payload
+         FROM event_latest s
+       WINDOW step AS (PARTITION BY s.type, s.resource_id ORDER BY s.ord)
+        ORDER BY s.ord
+       RETURNING id, customer_id, type, occurred_at
+     ), deliveries_written AS (
+       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
+       SELECT gen_random_uuid(), ev.id, w.id, 'PENDING', s.at, s.at
+         FROM events_written ev JOIN event_latest s ON s.id = ev.id JOIN webhook_endpoints w
+           ON w.customer_id = ev.customer_id AND w.deleted_at IS NULL AND ev.type = ANY(w.event_types)
+     )`;
 }
 
-/** One delivery of a recorded event per endpoint of its customer subscribed at this moment. */
-export async function insertDeliveries(tx: Queryable, event: Pick<NewEvent, 'id' | 'customerId' | 'type' | 'occurredAt'>): Promise<void> {
+/** One event, with its payload given (a payout, an event of the tests). */
+export async function recordEvent(tx: Queryable, event: NewEvent): Promise<void> {
   await tx.query(
-    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
-     SELECT gen_random_uuid(), $1, e.id, 'PENDING', $3, $3
-       FROM webhook_endpoints e
-      WHERE e.customer_id = $2 AND e.deleted_at IS NULL AND $4 = ANY(e.event_types)`,
-    [event.id, event.customerId, event.occurredAt, event.type],
+    `WITH source AS (SELECT $1::uuid AS id, $2::uuid AS customer_id, $3::text AS type, $4::uuid AS resource_id, $5::timestamptz AS at,
+                            $6::jsonb AS payload, 1 AS ord),
+     ${eventsWrittenFrom('source')}
+     SELECT 1`,
+    [event.id, event.customerId, event.type, event.resourceId, event.occurredAt, JSON.stringify(event.payload)],
+  );
+}
+
+/**
+ * transfer.status_changed of one transfer of a payroll request (a leg's move), its payload the
+ * JSON the row keeps (store/wireFormat.ts): the Transfer as every read shows it.
+ */
+export async function recordTransferEvent(tx: Queryable, transferId: string, at: Date): Promise<void> {
+  await tx.query(
+    `WITH source AS (
+       SELECT gen_random_uuid() AS id, r.customer_id, 'transfer.status_changed'::text AS type, t.id AS resource_id, $2::timestamptz AS at,
+              t.api_json::jsonb AS payload, 1 AS ord
+         FROM transfers t JOIN payroll_requests r ON r.id = t.payroll_request_id WHERE t.id = $1),
+     ${eventsWrittenFrom('source')}
+     SELECT 1`,
+    [transferId, at],
   );
 }
 

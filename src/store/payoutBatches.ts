@@ -1,26 +1,14 @@
 import type { Queryable } from './db.js';
-
-/** A batch as the bank needs it (the shape of the batch rail's PayoutBatch, src/adapters/batchRails.ts). */
-export interface StoredPayoutBatch {
-  batchId: string;
-  payrollRequestId: string | null;
-  currencyCode: string;
-  debtor: { accountCurrencyId: string; accountProvider: string; name: string; iban: string | null; bic: string | null };
-  requestedExecutionDate: string;
-  items: Array<{
-    transferId: string;
-    amount: string;
-    creditor: { name: string; iban: string | null; accountNumber: string | null; bankName: string | null; bic: string | null };
-    purposeCode: string | null;
-    beneficiaryReference: string | null;
-  }>;
-}
+import { eventsWrittenFrom } from './events.js';
+import { creditorJson, debtorJson } from './payoutBatchParties.js';
+import { initiatedTransferJson } from './wireFormat.js';
+import type { PayoutBatch } from '../domain/payoutBatch.js';
 
 /**
- * The payouts of a payroll request as one batch (migration 015): the batch row, written before the
+ * The payouts of a payroll request as one batch (migration 016): the batch row, written before the
  * bank hears of it, and the set-based moves of its items. Every move is one statement for a chunk of
  * items: the transfers' status, their transfer.status_changed events (the payload is the row's own
- * API JSON, kept by migration 011's trigger) and the webhook deliveries of those events.
+ * API JSON, kept by its trigger: store/wireFormat.ts) and the webhook deliveries of those events.
  */
 
 export type BatchStatus = 'CREATED' | 'SUBMITTED' | 'CLOSED';
@@ -104,11 +92,10 @@ export async function hasOpenItems(tx: Queryable, batchId: string): Promise<bool
 }
 
 /** The batch as the bank needs it: the paying account and, per payout, its amount and its beneficiary as the split recorded them. */
-export async function loadPayoutBatch(tx: Queryable, batchId: string, executionDate: string): Promise<StoredPayoutBatch> {
-  const [head] = await tx.query<Omit<StoredPayoutBatch, 'items' | 'requestedExecutionDate'>>(
+export async function loadPayoutBatch(tx: Queryable, batchId: string, executionDate: string): Promise<PayoutBatch> {
+  const [head] = await tx.query<Omit<PayoutBatch, 'items' | 'requestedExecutionDate'>>(
     `SELECT b.id AS "batchId", b.payroll_request_id AS "payrollRequestId", b.currency_code AS "currencyCode",
-            json_build_object('accountCurrencyId', ac.id, 'accountProvider', a.account_provider, 'name', a.account_provider,
-              'iban', a.iban, 'bic', a.bic) AS debtor
+            ${debtorJson('ac.id', 'a')} AS debtor
        FROM payout_batches b
        JOIN payroll_requests r ON r.id = b.payroll_request_id
        JOIN account_currencies ac ON ac.id = r.payroll_account_currency_id
@@ -117,12 +104,8 @@ export async function loadPayoutBatch(tx: Queryable, batchId: string, executionD
     [batchId],
   );
   if (!head) throw new Error(`Payout batch ${batchId} not found`);
-  const items = await tx.query<StoredPayoutBatch['items'][number]>(
-    `SELECT t.id AS "transferId", t.amount::text AS amount,
-            json_build_object('name', COALESCE(s.beneficiary_snapshot->>'displayName',
-                concat_ws(' ', s.beneficiary_snapshot->>'firstName', s.beneficiary_snapshot->>'lastName')),
-              'iban', s.beneficiary_snapshot->>'iban', 'accountNumber', s.beneficiary_snapshot->>'accountNumber',
-              'bankName', s.beneficiary_snapshot->>'bankName', 'bic', s.beneficiary_snapshot->>'swiftBic') AS creditor,
+  const items = await tx.query<PayoutBatch['items'][number]>(
+    `SELECT t.id AS "transferId", t.amount::text AS amount, ${creditorJson('s.beneficiary_snapshot')} AS creditor,
             s.purpose_code AS "purposeCode", s.beneficiary_snapshot->>'reference' AS "beneficiaryReference"
        FROM transfers t LEFT JOIN amount_splits s ON s.id = t.amount_split_id
       WHERE t.batch_id = $1
@@ -148,36 +131,16 @@ export async function closeBatch(tx: Queryable, batchId: string, at: Date): Prom
   return rows.length === 1;
 }
 
-/** The webhook deliveries of the events a statement's `events_written` CTE returns. $1 is the customer, $2 the time of the change. */
-const DELIVERIES_OF_EVENTS = `deliveries AS (
-       INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
-       SELECT gen_random_uuid(), ev.id, w.id, 'PENDING', $2, $2
-         FROM events_written ev CROSS JOIN webhook_endpoints w
-        WHERE w.customer_id = $1 AND w.deleted_at IS NULL AND 'transfer.status_changed' = ANY(w.event_types)
-     )`;
-
 /**
- * A transfer's last status-event sequence (0 before its first), as the row `alias` names it. Read
- * in a MATERIALIZED CTE that a sort consumes whole before the first event is inserted: evaluated
- * while the events are being inserted, a young database's small events table is read by a plan
- * that scans it, and each row of a chunk would scan the events the statement has just written.
+ * The transfer.status_changed events of the rows a statement's `moved` CTE returns (with id,
+ * api_json and position), each payload the row's own JSON, in the transfers' order (store/events.ts).
+ * $1 is the customer, $2 the time of the change.
  */
-const lastSequenceOf = (alias: string): string =>
-  `COALESCE((SELECT max(e.sequence) FROM events e WHERE e.type = 'transfer.status_changed' AND e.resource_id = ${alias}.id), 0)`;
-
-/**
- * The events of the rows a statement's `moved` CTE (id, api_json, position) returns, and their
- * webhook deliveries: each transfer's next sequence, in the transfers' order. $1 is the customer,
- * $2 the time of the change.
- */
-const EVENTS_OF_MOVED = `sequenced AS MATERIALIZED (
-       SELECT m.id, m.position, m.api_json, ${lastSequenceOf('m')} AS last FROM moved m
-     ), events_written AS (
-       INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
-       SELECT gen_random_uuid(), $1, 'transfer.status_changed', s.id, s.last + 1, $2, s.api_json::jsonb
-         FROM sequenced s ORDER BY s.position
-       RETURNING id
-     ), ${DELIVERIES_OF_EVENTS}`;
+const EVENTS_OF_MOVED = `moved_events AS (
+       SELECT gen_random_uuid() AS id, $1::uuid AS customer_id, 'transfer.status_changed'::text AS type, m.id AS resource_id,
+              $2::timestamptz AS at, m.api_json::jsonb AS payload, m.position::bigint AS ord
+         FROM moved m
+     ), ${eventsWrittenFrom('moved_events')}`;
 
 /**
  * The bank's id of each submitted item, and its moves in one row update: PENDING → PROCESSING with
@@ -196,18 +159,14 @@ export async function recordBatchItemsSubmitted(
        UPDATE transfers t SET status = 'PROCESSING', external_id = x."externalId", executed_at = COALESCE(t.executed_at, $2)
          FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, "externalId" text), transfers was
         WHERE t.id = x.id AND was.id = x.id AND t.batch_id = $3 AND t.status IN ('PENDING', 'INITIATED')
-       RETURNING t.id, t.api_json, t.position, was.status = 'PENDING' AS "wasPending"
-     ), statuses AS MATERIALIZED (
-       SELECT m.id, m.position, s.step, s.payload, ${lastSequenceOf('m')} AS last
+       RETURNING t.*, was.status = 'PENDING' AS "wasPending"
+     ), steps AS (
+       SELECT gen_random_uuid() AS id, $1::uuid AS customer_id, 'transfer.status_changed'::text AS type, m.id AS resource_id,
+              $2::timestamptz AS at, s.payload::jsonb AS payload, m.position::bigint * 2 + s.step AS ord
          FROM moved m CROSS JOIN LATERAL (
-           SELECT 1 AS step, (m.api_json::jsonb - 'externalId') || '{"status":"INITIATED"}' AS payload WHERE m."wasPending"
-           UNION ALL SELECT 2, m.api_json::jsonb) s
-     ), events_written AS (
-       INSERT INTO events (id, customer_id, type, resource_id, sequence, occurred_at, payload)
-       SELECT gen_random_uuid(), $1, 'transfer.status_changed', s.id, s.last + row_number() OVER (PARTITION BY s.id ORDER BY s.step), $2, s.payload
-         FROM statuses s ORDER BY s.position, s.step
-       RETURNING id
-     ), ${DELIVERIES_OF_EVENTS}
+           SELECT 0 AS step, ${initiatedTransferJson('m')} AS payload WHERE m."wasPending"
+           UNION ALL SELECT 1, m.api_json) s
+     ), ${eventsWrittenFrom('steps')}
      SELECT count(*)::int AS n FROM moved`,
     [batch.customerId, at, batch.id, JSON.stringify(externalIds)],
   );

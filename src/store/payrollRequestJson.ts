@@ -203,15 +203,18 @@ export async function findPayrollRequestJson(tx: Queryable, requestId: string, c
   return rows[0] ?? null;
 }
 
-/** What returnedAmount is computed from (the caller's money rule), without the request's JSON. */
-export async function findReturnedAmounts(tx: Queryable, requestId: string): Promise<Pick<PayrollRequestJson, 'returnedAmounts' | 'sourceDecimals'>> {
-  const [row] = await tx.query<Pick<PayrollRequestJson, 'returnedAmounts' | 'sourceDecimals'>>(
-    `SELECT c.decimals AS "sourceDecimals",
+/** The request's head (the JSON object without its items) and what returnedAmount is computed from (the caller's money rule). */
+export type PayrollRequestHead = Pick<PayrollRequestJson, 'head' | 'returnedAmounts' | 'sourceDecimals'>;
+
+/** The head of a request that exists (the caller holds it), for the writers of its JSON beside the read (store/payrollRequestJsonWrites.ts). */
+export async function getPayrollRequestHead(tx: Queryable, requestId: string): Promise<PayrollRequestHead> {
+  const [row] = await tx.query<PayrollRequestHead>(
+    `SELECT ${REQUEST} AS head, s.decimals AS "sourceDecimals",
             COALESCE((SELECT array_agg(sp.returned_source_currency_amount::text) FROM amount_splits sp
                        WHERE sp.payroll_request_id = r.id AND sp.returned_source_currency_amount IS NOT NULL), '{}') AS "returnedAmounts"
-       FROM payroll_requests r JOIN account_currencies ac ON ac.id = r.source_account_currency_id JOIN currencies c ON c.code = ac.currency_code
-      WHERE r.id = $1`,
-    [requestId],
+       ${REQUEST_HEAD_FROM}
+      ${REQUEST_WHERE}`,
+    [requestId, null],
   );
   if (!row) throw new Error(`Payroll request ${requestId} not found`);
   return row;
@@ -249,11 +252,3 @@ export async function findPayrollItemsJson(
   );
   return rows[0] ?? null;
 }
-
-/**
- * The request's head as the statements that write its JSON elsewhere build it (an event's payload,
- * an operation's stored answer: store/payrollRequestJsonWrites.ts): `head` is the request's JSON
- * object without returnedAmount, amountSplitDetails and transfers, over `from` (the request `r`,
- * with $1 its id and $2 null or its customer).
- */
-export const REQUEST_HEAD_SQL = { head: REQUEST, from: `${REQUEST_HEAD_FROM}\n      ${REQUEST_WHERE}` } as const;

@@ -1,5 +1,4 @@
 import type { components } from '../../generated/api.js';
-import { notFound } from '../domain/errors.js';
 import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
@@ -135,13 +134,6 @@ export async function findAmountSplits(tx: Queryable, requestId: string): Promis
   return withRequestId(rows, 'payrollRequestId', requestId);
 }
 
-export async function findAmountSplit(tx: Queryable, splitId: string): Promise<AmountSplitRecord | null> {
-  const rows = await tx.query<AmountSplitRecord>(`SELECT payroll_request_id AS "payrollRequestId", ${SPLIT_COLUMNS} FROM amount_splits WHERE id = $1`, [
-    splitId,
-  ]);
-  return rows[0] ?? null;
-}
-
 /** A transfer's fee: the three are set together (the source legs), or all null (a payout). */
 type TransferFee = { feeId: string; feeAmount: string; finalInternalFee: string } | { feeId: null; feeAmount: null; finalInternalFee: null };
 
@@ -168,24 +160,6 @@ const TRANSFER_COLUMNS = `id, transfer_type AS "transferType", status, external_
 export async function findTransfers(tx: Queryable, requestId: string): Promise<TransferRecord[]> {
   const rows = await tx.query<TransferRecord>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
   return withRequestId(rows, 'payrollRequestId', requestId);
-}
-
-/** A transfer that must exist (an event about it): a missing one is NOT_FOUND. */
-export async function getTransfer(tx: Queryable, transferId: string): Promise<TransferRecord> {
-  const [transfer] = await tx.query<TransferRecord>(`SELECT payroll_request_id AS "payrollRequestId", ${TRANSFER_COLUMNS} FROM transfers WHERE id = $1`, [
-    transferId,
-  ]);
-  if (!transfer) throw notFound(`Transfer ${transferId} not found`);
-  return transfer;
-}
-
-/** The customer whose request a transfer belongs to, or null: who receives its events. */
-export async function findTransferOwner(tx: Queryable, transferId: string): Promise<string | null> {
-  const [row] = await tx.query<{ customerId: string }>(
-    'SELECT r.customer_id AS "customerId" FROM transfers t JOIN payroll_requests r ON r.id = t.payroll_request_id WHERE t.id = $1',
-    [transferId],
-  );
-  return row?.customerId ?? null;
 }
 
 /** uuid columns read back in lowercase; the id as given may be in either case. */

@@ -85,6 +85,14 @@ const transferFields = (row: string) =>
     createdAt: quoted(iso(`${row}.created_at`)),
   }) satisfies JsonFields<Schemas['Transfer']>;
 
+/**
+ * A transfer as it stood when the bank took it, before the bank's id came back: the row's JSON
+ * after a submission's update, with status INITIATED and no externalId. A batch records INITIATED
+ * and PROCESSING in one row update; this is the payload of the first of those two events.
+ */
+export const initiatedTransferJson = (row: string): string =>
+  jsonObject({ ...transferFields(row), status: text(`'INITIATED'`), externalId: orAbsent(text('NULL::text')) } satisfies JsonFields<Schemas['Transfer']>);
+
 /** A trigger function whose body is derived from the field tables, and how to bring stored rows up to it. */
 export interface DerivedFunction {
   /** Its signature, as migration 011's triggers call it. */

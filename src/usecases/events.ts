@@ -5,15 +5,14 @@ import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import { metrics } from '../observability/telemetry.js';
 import type { Queryable } from '../store/db.js';
 import { changeStatus } from '../store/payrollRequestUpdates.js';
-import { findReturnedAmounts } from '../store/payrollRequestJson.js';
+import { returnedAmountOf } from '../domain/returnedAmount.js';
+import { getPayrollRequestHead } from '../store/payrollRequestJson.js';
 import { insertPayrollRequestAnswer, insertPayrollRequestEvent } from '../store/payrollRequestJsonWrites.js';
-import { findTransferOwner } from '../store/payrollRequests.js';
+import { type PayrollRequestTopLevel, payrollRequestTopLevel } from '../store/payrollRequestTopLevel.js';
 import { findPayout } from '../store/payouts.js';
-import { insertDeliveries, recordEvent } from '../store/events.js';
+import { recordEvent, recordTransferEvent } from '../store/events.js';
 import { ITEMS_PER_PART, StoredJson } from './storedJson.js';
 import { toPayout } from './views/payout.js';
-import { returnedAmountOf } from './views/payrollRequest.js';
-import { loadTransfer } from './views/transfer.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
@@ -63,17 +62,16 @@ async function moveStatus(tx: Queryable, request: { id: string; status: PayrollR
 }
 
 /**
- * payroll_request.status_changed: on creation (PENDING) and after every move. The payload (the
- * request as its GET returns it; above EVENT_ITEMS_LIMIT splits, without its splits and transfers)
- * is built and stored by PostgreSQL; only returnedAmount, a money rule, is computed here.
+ * payroll_request.status_changed: on creation (PENDING) and after every move. The payload is the
+ * request as its GET returns it (above EVENT_ITEMS_LIMIT splits, without its splits and
+ * transfers), its items joined by PostgreSQL; returnedAmount, a money rule, is computed here.
+ * Returns the request's top level, for an answer written in the same transaction.
  */
-async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<string> {
-  const returned = await findReturnedAmounts(tx, requestId);
-  const event = { id: randomUUID(), type: 'payroll_request.status_changed' as const, occurredAt: at };
-  const returnedAmount = returnedAmountOf(returned.returnedAmounts, returned.sourceDecimals);
-  const customerId = await insertPayrollRequestEvent(tx, { ...event, requestId, returnedAmount }, EVENT_ITEMS_LIMIT);
-  if (customerId) await insertDeliveries(tx, { ...event, customerId });
-  return returnedAmount;
+async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<PayrollRequestTopLevel> {
+  const found = await getPayrollRequestHead(tx, requestId);
+  const top = payrollRequestTopLevel(returnedAmountOf(found.returnedAmounts, found.sourceDecimals), found.head);
+  await insertPayrollRequestEvent(tx, { id: randomUUID(), requestId, occurredAt: at, top }, EVENT_ITEMS_LIMIT);
+  return top;
 }
 
 /**
@@ -81,31 +79,28 @@ async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date)
  * stored answer in the same transaction, for the route to send after the commit.
  */
 export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<StoredJson<PayrollRequest>> {
-  const returnedAmount = await payrollRequestChanged(tx, requestId, at);
+  const top = await payrollRequestChanged(tx, requestId, at);
   const answerId = randomUUID();
-  const size = await insertPayrollRequestAnswer(tx, { answerId, requestId, returnedAmount, at, itemsPerPart: ITEMS_PER_PART });
+  const size = await insertPayrollRequestAnswer(tx, { answerId, requestId, top, at, itemsPerPart: ITEMS_PER_PART });
   if (!size) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
   return new StoredJson(answerId, size.bytes);
 }
 
+/** transfer.status_changed of a payroll request's transfer, carrying the Transfer as the request's reads show it. */
 export async function transferChanged(tx: Queryable, transferId: string, at: Date): Promise<void> {
-  await notify(tx, await findTransferOwner(tx, transferId), 'transfer.status_changed', at, () => loadTransfer(tx, transferId));
+  await recordTransferEvent(tx, transferId, at);
 }
 
 export async function payoutChanged(tx: Queryable, payoutId: string, at: Date): Promise<void> {
   const payout = await findPayout(tx, payoutId);
-  if (payout) await notify(tx, payout.customerId, 'payout.status_changed', at, async () => toPayout(payout));
-}
-
-async function notify(
-  tx: Queryable,
-  customerId: string | null,
-  type: components['schemas']['WebhookEventType'],
-  at: Date,
-  payload: () => Promise<{ id: string }>,
-): Promise<void> {
-  if (!customerId) return;
-  // The payload is the resource as its GET returns it; its id (canonical, lower case) names the resource.
-  const data = await payload();
-  await recordEvent(tx, { id: randomUUID(), customerId, type, resourceId: data.id, occurredAt: at, payload: data });
+  // The payload is the payout as its GET returns it; its id (canonical, lower case) names the resource.
+  if (payout)
+    await recordEvent(tx, {
+      id: randomUUID(),
+      customerId: payout.customerId,
+      type: 'payout.status_changed',
+      resourceId: payout.id,
+      occurredAt: at,
+      payload: toPayout(payout),
+    });
 }

@@ -1,16 +1,17 @@
 import type { components } from '../../generated/api.js';
 import { notFound } from '../domain/errors.js';
+import { returnedAmountOf } from '../domain/returnedAmount.js';
 import { type PayrollRequestJson, findPayrollRequestJson } from '../store/payrollRequestJson.js';
+import { payrollRequestTopLevel } from '../store/payrollRequestTopLevel.js';
 import type { UseCaseDeps } from './deps.js';
 import { JsonText } from './jsonText.js';
 import type { Principal } from './principal.js';
-import { returnedAmountOf } from './views/payrollRequest.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /**
  * Read one payroll request as it is now, in one statement that builds its JSON in PostgreSQL (the
- * same content as the TypeScript view, views/payrollRequest.ts: a test compares them). A customer
+ * same content as the TypeScript oracle of the tests: a test compares them). A customer
  * sees only their own; another customer's request is reported exactly as a missing one. Admins
  * see every request.
  */
@@ -20,13 +21,10 @@ export async function getPayrollRequestJson(deps: Pick<UseCaseDeps, 'db'>, calle
   return payrollRequestJsonText(found);
 }
 
-/** The request's JSON parts as the answer's text, with returnedAmount (a money rule) computed here. */
+/** The request's JSON parts as the answer's text: its top level around its items (the large texts stay parts of their own). */
 function payrollRequestJsonText(found: PayrollRequestJson): JsonText<PayrollRequest> {
-  // The one money rule of the read stays in TypeScript. The head is "{…}"; the large texts stay
-  // parts of their own (JsonText).
-  const { head, splitsJson, transfersJson } = found;
-  const returnedAmount = JSON.stringify(returnedAmountOf(found.returnedAmounts, found.sourceDecimals));
-  return new JsonText([`{"returnedAmount":${returnedAmount},${head.slice(1, -1)},"amountSplitDetails":[`, splitsJson, '],"transfers":[', transfersJson, ']}']);
+  const top = payrollRequestTopLevel(returnedAmountOf(found.returnedAmounts, found.sourceDecimals), found.head);
+  return new JsonText([top.opening, found.splitsJson, top.between, found.transfersJson, top.closing]);
 }
 
 /** The same request as a value (for callers inside the process). */

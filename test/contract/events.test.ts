@@ -94,8 +94,15 @@ describe('GET /v1/customers/events', () => {
         [2, 'PROCESSING'],
         [3, 'COMPLETED'],
       ]);
+      // The batch records its payout INITIATED and PROCESSING in one statement: ordering one
+      // resource's events by occurredAt gives the same order as by sequence, with no ties.
+      const byTime = [...list].sort((a, b) => Date.parse(a.occurredAt) - Date.parse(b.occurredAt));
+      expect(byTime.map((event) => event.sequence)).toEqual([1, 2, 3]);
+      expect(new Set(list.map((event) => event.occurredAt)).size).toBe(3);
     }
-    // Several events of one worker pass share occurredAt; the listing order never contradicts a resource's sequence.
+    for (const [a, b] of requestEvents.slice(1).map((event, i) => [requestEvents[i]!, event] as const))
+      expect(Date.parse(b.occurredAt)).toBeGreaterThan(Date.parse(a.occurredAt));
+    // The listing order never contradicts a resource's sequence.
     expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
     const final = await customer().GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: id } } });
     expect(requestEvents.at(-1)!.data).toEqual(final.data!.data);

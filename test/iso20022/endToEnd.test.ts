@@ -166,5 +166,17 @@ describe('BANK_RAIL=iso20022 with the bank simulator', () => {
     expect(await read(bounced)).toMatchObject({ status: 'FAILED', failureReason: 'AC04 closed account' });
     const delivered = await readdir(join(outbox(), 'processed'));
     expect(delivered).toEqual(expect.arrayContaining([`${paid.replace(/-/g, '')}.xml`, `${bounced.replace(/-/g, '')}.xml`]));
+    // The payroll's batch and the single payouts name each beneficiary the same way (one creditor builder).
+    const namesByAccount = new Map<string, Set<string>>();
+    for (const file of await xmlFiles(join(outbox(), 'processed'))) {
+      const document = child(parseXml(await readFile(file, 'utf8')), 'Document');
+      for (const payment of children(child(document, 'CstmrCdtTrfInitn'), 'PmtInf'))
+        for (const transaction of children(payment, 'CdtTrfTxInf')) {
+          const account = JSON.stringify(child(transaction, 'CdtrAcct'));
+          namesByAccount.set(account, (namesByAccount.get(account) ?? new Set()).add(text(child(transaction, 'Cdtr'), 'Nm')!));
+        }
+    }
+    expect(namesByAccount.size).toBeGreaterThanOrEqual(3);
+    for (const names of namesByAccount.values()) expect(names.size).toBe(1);
   }, 120_000);
 });

@@ -3,7 +3,7 @@ import { applyDerivedObjects } from '../../src/store/derivedObjects.js';
 import { insertPayoutsOfSplits } from '../../src/store/payrollLifecycle.js';
 import { getPayrollRequestJson } from '../../src/usecases/getPayrollRequest.js';
 import type { Principal } from '../../src/usecases/principal.js';
-import { loadPayrollRequest } from '../../src/usecases/views/payrollRequest.js';
+import { loadPayrollRequest } from '../support/oracles/payrollRequest.js';
 import { ids } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 

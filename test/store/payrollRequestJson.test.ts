@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getPayrollRequestJson } from '../../src/usecases/getPayrollRequest.js';
 import type { Principal } from '../../src/usecases/principal.js';
-import { loadPayrollRequest } from '../../src/usecases/views/payrollRequest.js';
+import { loadPayrollRequest } from '../support/oracles/payrollRequest.js';
 import { ids, testWorld } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 

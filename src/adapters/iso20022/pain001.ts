@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { PayoutBatch, PayoutBatchItem } from '../batchRails.js';
+import type { PayoutBatch, PayoutBatchItem } from '../../domain/payoutBatch.js';
 import { compactUuid, maxText } from './text.js';
 import { buildXml } from './xml.js';
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { type BankFileBatch, findBankFileBatch, markBankFileWritten, recordBankFileBatch, settledBankFileItems } from '../../store/bankFiles.js';
 import type { Database } from '../../store/db.js';
-import type { BatchItemStatus, BatchRails, PayoutBatch } from '../batchRails.js';
+import type { PayoutBatch } from '../../domain/payoutBatch.js';
+import type { BatchItemStatus, BatchRails } from '../batchRails.js';
 import { exists, writeFileAtomically } from './files.js';
 import { Pain001Error, buildPain001, controlFigures, endToEndIdOf, messageIdOf } from './pain001.js';
 

@@ -1,6 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { Queryable } from '../../store/db.js';
-import { type AmountSplitRecord, type TransferRecord, findAmountSplit, getTransfer } from '../../store/payrollRequests.js';
+import type { AmountSplitRecord, TransferRecord } from '../../../src/store/payrollRequests.js';
 
 type Transfer = components['schemas']['Transfer'];
 
@@ -36,11 +35,4 @@ function toPayoutInstruction(split: AmountSplitRecord, amount: string): componen
     sourceCurrencyAmount: split.sourceCurrencyAmount,
     amount,
   };
-}
-
-/** One transfer by id, as its events carry it; NOT_FOUND when there is none. */
-export async function loadTransfer(tx: Queryable, transferId: string): Promise<Transfer> {
-  const transfer = await getTransfer(tx, transferId);
-  const split = transfer.amountSplitId ? await findAmountSplit(tx, transfer.amountSplitId) : null;
-  return toTransfer(transfer, split ?? undefined);
 }

@@ -1,7 +1,6 @@
 import type { components } from '../../../generated/api.js';
-import { formatAtScale, sourceScaleOf } from '../../domain/minorUnits.js';
-import { Money, sum } from '../../domain/money.js';
-import type { Queryable } from '../../store/db.js';
+import { returnedAmountOf } from '../../../src/domain/returnedAmount.js';
+import type { Queryable } from '../../../src/store/db.js';
 import {
   type AmountSplitRecord,
   type FxExchangeRecord,
@@ -11,8 +10,8 @@ import {
   findFxExchange,
   findPayrollRequestRow,
   findTransfers,
-} from '../../store/payrollRequests.js';
-import { findApprovers } from '../../store/payrollApproval.js';
+} from '../../../src/store/payrollRequests.js';
+import { findApprovers } from '../../../src/store/payrollApproval.js';
 import { toTransfer } from './transfer.js';
 
 type Schemas = components['schemas'];
@@ -136,11 +135,6 @@ function approvalOf(request: PayrollRequestRecord, approvers: Schemas['UserSumma
     rejectedAt: isoOrNull(request.rejectedAt),
     rejectionReason: request.rejectionReason,
   };
-}
-
-/** Σ of what failed payouts credited back (the splits' returned amounts), at the source scale ("0.00" when none failed). */
-export function returnedAmountOf(returnedAmounts: readonly string[], sourceDecimals: number): string {
-  return formatAtScale(sum(returnedAmounts.map((amount) => new Money(amount))), sourceScaleOf(sourceDecimals));
 }
 
 function toAmountSplit(split: AmountSplitRecord): Schemas['AmountSplitDetail'] {

@@ -1,0 +1,48 @@
+/**
+ * A batch of payouts as the partner bank needs it: the store loads it, the rails (simulated, or
+ * ISO 20022 files) send it. One shape for both, so that a bank file and the batch it came from
+ * never describe a payout, or name a beneficiary, differently.
+ */
+
+/** Who is paid: the beneficiary as the payout recorded it (its split's or payout's snapshot). */
+export interface Creditor {
+  /** The beneficiary's display name; its first and last names where a snapshot has none. */
+  name: string;
+  iban: string | null;
+  accountNumber: string | null;
+  bankName: string | null;
+  bic: string | null;
+}
+
+/** Who pays: the account currency the payouts leave from. */
+export interface Debtor {
+  accountCurrencyId: string;
+  accountProvider: string;
+  name: string;
+  iban: string | null;
+  bic: string | null;
+}
+
+/** One payout of a batch: what the bank needs to pay one beneficiary. transferId is its idempotency key. */
+export interface PayoutBatchItem {
+  transferId: string;
+  /** Decimal string in the batch currency, at that currency's minor units. */
+  amount: string;
+  creditor: Creditor;
+  /** Bank purpose code (FCISS, PEN, OFS, …). */
+  purposeCode: string | null;
+  /** The beneficiary's bank reference (unstructured remittance information). */
+  beneficiaryReference: string | null;
+}
+
+/** The payouts of one payroll request (or one single payout), sent to the partner bank together. */
+export interface PayoutBatch {
+  /** UUID; the batch's idempotency key (a bank file's MsgId is derived from it). */
+  batchId: string;
+  payrollRequestId: string | null;
+  currencyCode: string;
+  debtor: Debtor;
+  /** YYYY-MM-DD */
+  requestedExecutionDate: string;
+  items: PayoutBatchItem[];
+}

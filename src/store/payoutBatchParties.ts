@@ -1,0 +1,19 @@
+/**
+ * The parties of a payout batch (domain/payoutBatch.ts) as SQL, written once for the payroll's
+ * batch (store/payoutBatches.ts) and a single payout's batch of one (store/bankFiles.ts).
+ */
+
+/** The creditor (domain/payoutBatch.ts's Creditor) from a beneficiary snapshot column: its display name, or its first and last names where it has none. */
+export const creditorJson = (snapshot: string): string =>
+  `json_build_object(${[
+    `'name', COALESCE(${snapshot}->>'displayName', concat_ws(' ', ${snapshot}->>'firstName', ${snapshot}->>'lastName'))`,
+    `'iban', ${snapshot}->>'iban'`,
+    `'accountNumber', ${snapshot}->>'accountNumber'`,
+    `'bankName', ${snapshot}->>'bankName'`,
+    `'bic', ${snapshot}->>'swiftBic'`,
+  ].join(', ')})`;
+
+/** The debtor (Debtor): account currency `accountCurrencyId` of the account `account` (an alias of accounts). */
+export const debtorJson = (accountCurrencyId: string, account: string): string =>
+  `json_build_object('accountCurrencyId', ${accountCurrencyId}, 'accountProvider', ${account}.account_provider, 'name', ${account}.account_provider,
+     'iban', ${account}.iban, 'bic', ${account}.bic)`;
