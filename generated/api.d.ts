@@ -1940,8 +1940,11 @@ export interface components {
          *     - `id` is stable: every attempt and every retry of one event carries the same `id` (also in the
          *       `Payroll-Event-Id` header). Events may arrive more than once: dedupe by `id`.
          *     - Events may arrive out of order (retries, parallel deliveries): order the events of one resource
-         *       by `sequence` (1, 2, 3, … per resource; several events of one worker pass share `occurredAt`),
-         *       and ignore one whose `sequence` is not above the latest you applied.
+         *       by `sequence` (1, 2, 3, … per resource), and ignore one whose `sequence` is not above the latest
+         *       you applied. One resource's `occurredAt` rises with its `sequence`, at least a millisecond
+         *       apart (two changes recorded together, such as a batch payout's `INITIATED` and `PROCESSING`, are
+         *       a millisecond apart), so ordering one resource's events by either gives the same order; events
+         *       of different resources may share an `occurredAt`.
          *     - `data` is the resource as its `GET` returned it at the moment of the change, so a late
          *       delivery can hold an outdated state; `GET` the resource when the current state matters.
          *     - `type` tells which variant `data` is: `payroll_request.status_changed` → `PayrollRequest`

@@ -11,7 +11,7 @@ type Schemas = components['schemas'];
  * transfers (a megabyte for 1,000 splits, so that every copy of it inside PostgreSQL counts). The route sends the text as
  * it is. Each object's fields are a table keyed by the spec's names (`satisfies JsonFields<…>`), so
  * `tsc` fails when the spec and the table disagree on a field. It must say exactly what the
- * TypeScript view (usecases/views/payrollRequest.ts) says, which a test checks for every request
+ * TypeScript oracle of the tests (test/support/oracles/payrollRequest.ts) says, for every request
  * of the test and demo worlds:
  * - amounts are `numeric::text`, as the view's reads cast them: the stored scale, as is;
  * - timestamps are written as Date#toISOString writes them: UTC, milliseconds truncated;
