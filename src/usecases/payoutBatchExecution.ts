@@ -3,7 +3,6 @@ import { statusAfterPayoutCounts } from '../domain/payrollStatus.js';
 import type { Database, Queryable } from '../store/db.js';
 import {
   type ClaimedBatch,
-  batchUnbatchedPayouts,
   claimPayoutBatches,
   closeBatch,
   hasOpenItems,
@@ -46,7 +45,7 @@ const chunkSizeOf = (itemCount: number): number => Math.min(MAX_CHUNK, Math.max(
  * one (after the lease) without paying twice. Returns how many batches it moved forward.
  */
 export async function executePayoutBatches(deps: BatchExecutionDeps, limit: number): Promise<number> {
-  let touched = await deps.db.transaction((tx) => batchUnbatchedPayouts(tx, deps.clock()));
+  let touched = 0;
   const now = deps.clock();
   const batches = await deps.db.transaction((tx) => claimPayoutBatches(tx, now, new Date(now.getTime() + deps.leaseMs), limit));
   for (const batch of batches) {
