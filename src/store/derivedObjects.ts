@@ -45,14 +45,15 @@ export async function rewriteStaleJson(
 ): Promise<Record<string, number>> {
   const rewritten: Record<string, number> = {};
   for (const derived of DERIVED_FUNCTIONS) {
-    rewritten[derived.signature] = 0;
+    let count = 0;
     let after: string | null = FIRST_ID;
     while (after !== null) {
       const [batch] = await db.transaction((tx) => tx.query<{ last: string | null; count: number }>(rewriteBatchSql(derived), [after, batchSize]));
       after = batch?.last ?? null;
-      rewritten[derived.signature] += batch?.count ?? 0;
+      count += batch?.count ?? 0;
       onBatch(derived.table, batch?.count ?? 0);
     }
+    rewritten[derived.signature] = count;
   }
   return rewritten;
 }
