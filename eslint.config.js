@@ -40,7 +40,10 @@ const LAYERS = {
   // The worker process's entry point and its part of the composition root wire everything but HTTP, so that
   // the worker loads no HTTP code. (Listed before `root`: a file takes the first category that matches.)
   workerRoot: {
-    files: ['src/worker/main.ts', 'src/composition/worker.ts', 'src/composition/deps.ts', 'src/composition/heap.ts', 'src/composition/observability.ts'],
+    files: [
+      ...['src/worker/main.ts', 'src/composition/worker.ts', 'src/composition/deps.ts', 'src/composition/heap.ts'],
+      ...['src/composition/observability.ts', 'src/composition/processFailures.ts'],
+    ],
     imports: ['domain', 'store', 'adapters', 'world', 'usecases', 'worker', 'config', 'logger', 'generated', 'observability'],
   },
   // The rest of the composition root (the server's entry point, the app's wiring) may import anything.

@@ -22,9 +22,7 @@ export function wireFormatMigrationSql(): string {
 export async function outdatedWireFormatFunctions(db: Queryable): Promise<string[]> {
   const outdated: string[] = [];
   for (const derived of DERIVED_FUNCTIONS) {
-    const [row] = await db.query<{ body: string | null }>('SELECT (SELECT prosrc FROM pg_proc WHERE oid = to_regprocedure($1)) AS body', [
-      derived.signature,
-    ]);
+    const [row] = await db.query<{ body: string | null }>('SELECT (SELECT prosrc FROM pg_proc WHERE oid = to_regprocedure($1)) AS body', [derived.signature]);
     if (row?.body !== derived.body) outdated.push(derived.signature);
   }
   return outdated;

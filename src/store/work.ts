@@ -87,13 +87,7 @@ export async function advanceWork(
       : to === 'PROCESSING'
         ? ['external_id = $5, executed_at = COALESCE(executed_at, $4)', [details.externalId ?? null]]
         : ['completed_at = $4, failure_reason = $5, locked_until = NULL', [details.failureReason ?? null]];
-  const rows = await tx.query(`UPDATE ${table} SET status = $3, ${set}${touch} WHERE id = $1 AND status = $2 RETURNING id`, [
-    item.id,
-    from,
-    to,
-    at,
-    ...extra,
-  ]);
+  const rows = await tx.query(`UPDATE ${table} SET status = $3, ${set}${touch} WHERE id = $1 AND status = $2 RETURNING id`, [item.id, from, to, at, ...extra]);
   return rows.length === 1;
 }
 

@@ -3,6 +3,7 @@ import type { PaymentRails, TransferInstruction } from '../adapters/rails.js';
 import type { WebhookSender } from '../adapters/webhookSender.js';
 import type { TransferOutcome, TransferStatus } from '../domain/transfers.js';
 import { metrics, tracer } from '../observability/telemetry.js';
+import { runInWorkContext } from '../observability/workContext.js';
 import type { Queryable } from '../store/db.js';
 import { insertTransfers } from '../store/payrollLifecycle.js';
 import {
@@ -48,7 +49,10 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
     const now = deps.clock();
     const items = await deps.db.transaction((tx) => claimWork(tx, queue, now, new Date(now.getTime() + deps.leaseMs), batchSize));
     metrics.batch(BATCH_METRIC_KIND[queue], items.length);
-    for (const item of items) await tracer.span('usecase stepWorkItem', { 'payroll.item_kind': item.kind }, () => stepWorkItem(deps, item));
+    for (const item of items) {
+      const step = () => tracer.span('usecase stepWorkItem', { 'payroll.item_kind': item.kind }, () => stepWorkItem(deps, item));
+      await runInWorkContext({ job: `step ${item.kind}`, id: item.id }, step);
+    }
     touched += items.length;
   }
   touched += await deliverDueWebhooks(deps);
