@@ -93,9 +93,6 @@ const policies = [
   // Packages and Node built-ins are free for all, except the owned packages below.
   { allow: { to: { module: { origin: ['external', 'core'] } } } },
   ...layerPolicies,
-  // Webhook signing is one module, shared with the published client that verifies the signatures; the server
-  // signs in its use cases or adapters, and takes nothing else from packages/client/.
-  { from: layersSelector(['usecases', 'adapters']), allow: { to: { element: { types: 'client', fileInternalPath: 'src/webhooks.ts' } } } },
   ...OWNED_PACKAGES.map(({ packages, layer }) => ({
     from: layersSelector(layers.map(([name]) => name).filter((name) => name !== layer && !ANYTHING_GOES.includes(name))),
     disallow: { to: { module: { origin: 'external', source: packages } } },

@@ -1,6 +1,6 @@
 import type { Queryable } from './db.js';
 
-/** The ISO 20022 rail's record of a payment file (migration 015). */
+/** The ISO 20022 rail's record of a payment file (migration 017). */
 export interface BankFileBatch {
   batchId: string;
   msgId: string;
