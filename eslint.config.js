@@ -40,7 +40,10 @@ const LAYERS = {
   // The worker process's entry point and its part of the composition root wire everything but HTTP, so that
   // the worker loads no HTTP code. (Listed before `root`: a file takes the first category that matches.)
   workerRoot: {
-    files: ['src/worker/main.ts', 'src/composition/worker.ts', 'src/composition/deps.ts', 'src/composition/heap.ts', 'src/composition/observability.ts'],
+    files: [
+      ...['src/worker/main.ts', 'src/composition/worker.ts', 'src/composition/deps.ts', 'src/composition/heap.ts'],
+      ...['src/composition/observability.ts', 'src/composition/processFailures.ts'],
+    ],
     imports: ['domain', 'store', 'adapters', 'world', 'usecases', 'worker', 'config', 'logger', 'generated', 'observability'],
   },
   // The rest of the composition root (the server's entry point, the app's wiring) may import anything.
@@ -90,9 +93,6 @@ const policies = [
   // Packages and Node built-ins are free for all, except the owned packages below.
   { allow: { to: { module: { origin: ['external', 'core'] } } } },
   ...layerPolicies,
-  // Webhook signing is one module, shared with the published client that verifies the signatures; the server
-  // signs in its use cases or adapters, and takes nothing else from packages/client/.
-  { from: layersSelector(['usecases', 'adapters']), allow: { to: { element: { types: 'client', fileInternalPath: 'src/webhooks.ts' } } } },
   ...OWNED_PACKAGES.map(({ packages, layer }) => ({
     from: layersSelector(layers.map(([name]) => name).filter((name) => name !== layer && !ANYTHING_GOES.includes(name))),
     disallow: { to: { module: { origin: 'external', source: packages } } },

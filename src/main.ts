@@ -6,6 +6,7 @@ import { buildApp } from './composition/app.js';
 import { setHeapGrowing } from './composition/heap.js';
 import { countTransactionRetry, startMetrics } from './composition/observability.js';
 import { buildWorker } from './composition/worker.js';
+import { exitOnUnhandledFailures } from './composition/processFailures.js';
 import { createLogger } from './logger.js';
 import type { Logger } from 'pino';
 import { type DatabaseSettings, analyze, openDatabase } from './store/open.js';
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   if (problems.length > 0) throw new ConfigError(`refusing to start in production: ${problems.join('; ')}`);
   setHeapGrowing(config.heapGrowingPercent);
   const logger = createLogger(config.logLevel);
+  const failures = exitOnUnhandledFailures(logger);
   if (!config.databaseUrl && config.dataDir !== 'memory://') await mkdir(config.dataDir, { recursive: true });
   const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort, session: config.databaseSession };
   const db = await openDatabase(settings, {
@@ -49,10 +51,10 @@ async function main(): Promise<void> {
   );
 
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (reason: string, exitCode: number) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+    logger.info({ reason }, 'shutting down: no new connections, finishing requests in flight');
     server.close(async () => {
       await worker?.stop();
       await metricsServer?.close();
@@ -61,14 +63,15 @@ async function main(): Promise<void> {
       await redis?.close();
       await db.close();
       logger.info('stopped');
-      process.exit(0);
+      process.exit(exitCode);
     });
     server.closeIdleConnections();
     // Requests still running after 10 s are cut off rather than holding the deploy.
     setTimeout(() => process.exit(1), 10_000).unref();
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM', 0));
+  process.on('SIGINT', () => stop('SIGINT', 0));
+  failures.shutdownWith((failure) => stop(failure, 1));
 }
 
 /**

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { addressProblem, isLoopback, parseAddress } from './publicAddress.js';
 
-// Signing and checking live in one module, packages/client/src/webhooks.ts, published in the client package so
-// that a receiver's check can never drift from how the service signs: import them from there.
-
 /** A new endpoint secret: shown once, used to sign every delivery. */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64url')}`;

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { tracer } from '../observability/telemetry.js';
+import { runInWorkContext } from '../observability/workContext.js';
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,200}$/;
 
 /**
  * X-Request-Id on every response: the client's own when it sent a sane one, else a new UUID. It is
- * kept for the request's log lines (requestFields), with the trace's id when tracing is on.
+ * kept for the request's log lines (requestFields), with the trace's id when tracing is on, and the
+ * rest of the pipeline runs in the request's work context (a failure nobody handled names it).
  */
 export const requestId: RequestHandler = (req, res, next) => {
   const given = req.header('X-Request-Id');
@@ -16,7 +18,7 @@ export const requestId: RequestHandler = (req, res, next) => {
   res.locals.requestId = id;
   const traceId = tracer.traceId();
   if (traceId) res.locals.traceId = traceId;
-  next();
+  runInWorkContext({ requestId: id, method: req.method, path: req.path }, next);
 };
 
 /** What every log line of a request carries: its request id, and its trace id when traced. */

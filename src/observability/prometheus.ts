@@ -64,6 +64,7 @@ export function createPrometheusMetrics(sources: ScrapeSources): { metrics: Metr
     transactionRetry: (sqlState) => m.transactionRetries.inc({ sqlstate: sqlState }),
     rateLimited: (scope) => m.rateLimited.inc({ scope }),
     heavyOperationRefused: () => m.heavyRefused.inc(),
+    processFailure: (kind) => m.processFailures.inc({ kind }),
   };
   return { metrics, registry };
 }
@@ -139,6 +140,7 @@ function defineMetrics(registers: Registry) {
     transactionRetries: counter('db_transaction_retries_total', 'Transactions run again after a deadlock or a serialization failure', ['sqlstate']),
     rateLimited: counter('http_rate_limited_total', 'Requests refused by the rate limiter (429)', ['scope']),
     heavyRefused: counter('heavy_operations_refused_total', 'Heavy requests refused by the per-customer cap on heavy operations (429)'),
+    processFailures: counter('process_failures_total', 'Exceptions nobody caught and rejections nobody handled; the process exits after each', ['kind']),
   };
 }
 

@@ -32,7 +32,12 @@ export interface Metrics {
   rateLimited(scope: 'user' | 'address'): void;
   /** 429 from the per-customer cap on heavy operations. */
   heavyOperationRefused(): void;
+  /** An exception nobody caught, or a rejection nobody handled: the process exits after it. */
+  processFailure(kind: ProcessFailureKind): void;
 }
+
+/** The failures that end a process (Node's names for them). */
+export type ProcessFailureKind = 'uncaughtException' | 'unhandledRejection';
 
 const noop = (): void => undefined;
 
@@ -48,6 +53,7 @@ const NO_METRICS: Metrics = {
   transactionRetry: noop,
   rateLimited: noop,
   heavyOperationRefused: noop,
+  processFailure: noop,
 };
 
 export interface Tracer {

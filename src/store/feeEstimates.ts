@@ -1,6 +1,7 @@
 import type { components } from '../../generated/api.js';
 import type { LockedEstimateEntry } from '../domain/estimateView.js';
 import type { Queryable } from './db.js';
+import { insertRow } from './insertRow.js';
 
 export interface PayrollFeeEstimateRecord {
   feeHash: string;
@@ -162,16 +163,13 @@ export interface PayoutFeeEstimateRecord {
 }
 
 export async function insertPayoutFeeEstimate(tx: Queryable, record: PayoutFeeEstimateRecord): Promise<void> {
-  await tx.query(
-    `INSERT INTO payout_fee_estimates (id, customer_id, account_id, beneficiary_id, currency_code, amount, fee,
-       internal_fee, total_fee, total_amount, rule_set, estimate_available, estimated_date, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    [
-      ...[record.id, record.customerId, record.accountId, record.beneficiaryId, record.currencyCode],
-      ...[record.amount, record.fee, record.internalFee, record.totalFee, record.totalAmount],
-      ...[record.ruleSet, record.isEstimateAvailable, record.estimatedDate, record.createdAt, record.expiresAt],
-    ],
-  );
+  const { id, customerId, accountId, beneficiaryId, currencyCode, amount, fee, internalFee, totalFee, totalAmount } = record;
+  await insertRow(tx, 'payout_fee_estimates', {
+    ...{ id, customer_id: customerId, account_id: accountId, beneficiary_id: beneficiaryId, currency_code: currencyCode },
+    ...{ amount, fee, internal_fee: internalFee, total_fee: totalFee, total_amount: totalAmount },
+    ...{ rule_set: record.ruleSet, estimate_available: record.isEstimateAvailable, estimated_date: record.estimatedDate },
+    ...{ created_at: record.createdAt, expires_at: record.expiresAt },
+  });
 }
 
 /** A consumed payout estimate: the figures the payout is made of. */

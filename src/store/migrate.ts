@@ -1,7 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './db.js';
-import { applyDerivedObjects } from './derivedObjects.js';
 import { takeStartupLock } from './startupLock.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
@@ -10,9 +9,9 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
  * Applies every migrations/*.sql not yet recorded, in name order, each in its own transaction
  * under the start-up lock (the bookkeeping table's creation included), so that any number of
  * processes starting at once on an empty database apply each file exactly once; a process that
- * finds a file applied goes on. Forward-only and re-runnable. Then, under the lock too, the
- * functions generated from TypeScript (store/derivedObjects.ts) are brought up to date. Returns the
- * files applied.
+ * finds a file applied goes on. Forward-only and re-runnable; with every file applied, a start
+ * reads one row per file and writes nothing (no stored row is rewritten at start-up: that is a
+ * migration's or a maintenance command's work, store/derivedObjects.ts). Returns the files applied.
  */
 export async function migrate(db: Database): Promise<string[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
@@ -30,9 +29,5 @@ export async function migrate(db: Database): Promise<string[]> {
     });
     if (ran) applied.push(name);
   }
-  await db.transaction(async (tx) => {
-    await takeStartupLock(tx);
-    await applyDerivedObjects(tx);
-  });
   return applied;
 }

@@ -34,31 +34,6 @@ export async function insertPayoutBatch(
   ]);
 }
 
-/**
- * Open payouts that are in no batch (written before batches existed, or by the world loader) get one
- * batch per request, in two statements whatever their number. Returns how many batches it made.
- */
-export async function batchUnbatchedPayouts(tx: Queryable, at: Date): Promise<number> {
-  const made = await tx.query<{ id: string }>(
-    `INSERT INTO payout_batches (id, payroll_request_id, currency_code, status, item_count, created_at)
-     SELECT gen_random_uuid(), t.payroll_request_id, min(t.currency_code), 'CREATED', count(*), $1
-       FROM transfers t
-      WHERE t.batch_id IS NULL AND t.transfer_type = 'BANK_TO_BENEFICIARY' AND t.status IN ('PENDING', 'INITIATED', 'PROCESSING')
-      GROUP BY t.payroll_request_id
-     ON CONFLICT (payroll_request_id) DO NOTHING
-     RETURNING id`,
-    [at],
-  );
-  if (made.length === 0) return 0;
-  await tx.query(
-    `UPDATE transfers t SET batch_id = b.id FROM payout_batches b
-      WHERE b.id = ANY($1::uuid[]) AND t.payroll_request_id = b.payroll_request_id AND t.batch_id IS NULL
-        AND t.transfer_type = 'BANK_TO_BENEFICIARY' AND t.status IN ('PENDING', 'INITIATED', 'PROCESSING')`,
-    [made.map((row) => row.id)],
-  );
-  return made.length;
-}
-
 /** Claims up to `limit` open batches no other worker holds (exclusive claim plus a lease, as for transfers). */
 export async function claimPayoutBatches(tx: Queryable, now: Date, leaseUntil: Date, limit: number): Promise<ClaimedBatch[]> {
   return tx.query<ClaimedBatch>(

@@ -5,11 +5,13 @@ import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
 import type { PayoutFeeEstimateRecord } from './feeEstimates.js';
 
-/** A payout keeps the figures of the estimate it was created from. */
-export interface NewPayout extends Pick<
+/** What a payout keeps of the estimate it was created from: who pays whom, and the figures. */
+type EstimatedPayout = Pick<
   PayoutFeeEstimateRecord,
   'id' | 'customerId' | 'accountId' | 'beneficiaryId' | 'currencyCode' | 'amount' | 'fee' | 'internalFee' | 'totalFee' | 'totalAmount'
-> {
+>;
+
+export interface NewPayout extends EstimatedPayout {
   accountCurrencyId: string;
   feeEstimateId: string;
   at: Date;
@@ -31,19 +33,9 @@ export async function insertPayout(tx: Queryable, payout: NewPayout): Promise<vo
   );
 }
 
-export interface PayoutRecord {
-  id: string;
-  customerId: string;
-  accountId: string;
+export interface PayoutRecord extends EstimatedPayout {
   accountCurrencyId: string;
-  beneficiaryId: string;
   beneficiarySnapshot: components['schemas']['Payout']['beneficiarySnapshot'];
-  currencyCode: string;
-  amount: string;
-  fee: string;
-  internalFee: string;
-  totalFee: string;
-  totalAmount: string;
   status: TransferStatus;
   externalId: string | null;
   failureReason: string | null;

@@ -3,6 +3,7 @@ import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
+import { insertRow } from './insertRow.js';
 import { rowChunks } from './rowChunks.js';
 import { payoutInstructionJson } from './wireFormat.js';
 
@@ -239,15 +240,13 @@ export interface NewFxExchange {
 }
 
 export async function insertFxExchange(tx: Queryable, fx: NewFxExchange): Promise<void> {
-  await tx.query(
-    `INSERT INTO fx_exchanges (id, payroll_request_id, from_currency_code, to_currency_code, from_amount, to_amount, exchange_rate,
-       payout_amount, fx_result_amount, fee_id, fee_amount, final_internal_fee, recorded_by_user_id, recorded_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
-    [
-      ...[fx.id, fx.requestId, fx.fromCurrencyCode, fx.toCurrencyCode, fx.fromAmount, fx.toAmount, fx.exchangeRate, fx.payoutAmount, fx.fxResultAmount],
-      ...[fx.fee.id, fx.fee.amount, fx.fee.finalInternalFee, fx.recordedByUserId, fx.at],
-    ],
-  );
+  await insertRow(tx, 'fx_exchanges', {
+    ...{ id: fx.id, payroll_request_id: fx.requestId, from_currency_code: fx.fromCurrencyCode, to_currency_code: fx.toCurrencyCode },
+    ...{ from_amount: fx.fromAmount, to_amount: fx.toAmount, exchange_rate: fx.exchangeRate },
+    ...{ payout_amount: fx.payoutAmount, fx_result_amount: fx.fxResultAmount },
+    ...{ fee_id: fx.fee.id, fee_amount: fx.fee.amount, final_internal_fee: fx.fee.finalInternalFee },
+    ...{ recorded_by_user_id: fx.recordedByUserId, recorded_at: fx.at, created_at: fx.at },
+  });
 }
 
 export interface PayrollRequestSummaryRecord {

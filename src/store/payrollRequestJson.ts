@@ -230,21 +230,30 @@ export interface PayrollItemsJson {
   more: boolean;
 }
 
-/**
- * Up to `limit` splits or transfers of the request after `afterPosition`, in their order; null
- * when there is no such request (or, with `customerId`, none of that customer's).
- */
-export async function findPayrollItemsJson(
-  tx: Queryable,
-  query: { table: 'amount_splits' | 'transfers'; requestId: string; customerId: string | null; afterPosition: number; limit: number },
-): Promise<PayrollItemsJson | null> {
+/** Which page of a request's items: after `afterPosition`, up to `limit`; with `customerId`, only that customer's request. */
+export interface PayrollItemsQuery {
+  requestId: string;
+  customerId: string | null;
+  afterPosition: number;
+  limit: number;
+}
+
+/** Up to `limit` splits of the request after `afterPosition`, in their order; null when there is no such request. */
+export const findPayrollSplitsJson = (tx: Queryable, query: PayrollItemsQuery): Promise<PayrollItemsJson | null> =>
+  findPayrollItemsJson(tx, 'amount_splits', query);
+
+/** Up to `limit` transfers of the request after `afterPosition`, in their order; null when there is no such request. */
+export const findPayrollTransfersJson = (tx: Queryable, query: PayrollItemsQuery): Promise<PayrollItemsJson | null> =>
+  findPayrollItemsJson(tx, 'transfers', query);
+
+async function findPayrollItemsJson(tx: Queryable, table: 'amount_splits' | 'transfers', query: PayrollItemsQuery): Promise<PayrollItemsJson | null> {
   const rows = await tx.query<PayrollItemsJson>(
     `SELECT COALESCE(string_agg(page.api_json, ',' ORDER BY page.position) FILTER (WHERE page.n <= $4), '') AS json,
             max(page.position) FILTER (WHERE page.n <= $4) AS "lastPosition", count(*) > $4 AS more
        FROM payroll_requests r
        LEFT JOIN LATERAL (
          SELECT i.api_json, i.position, row_number() OVER (ORDER BY i.position) AS n
-           FROM (SELECT api_json, position FROM ${query.table} WHERE payroll_request_id = r.id AND position > $3 ORDER BY position LIMIT $4 + 1) i
+           FROM (SELECT api_json, position FROM ${table} WHERE payroll_request_id = r.id AND position > $3 ORDER BY position LIMIT $4 + 1) i
        ) page ON true
       WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)
       GROUP BY r.id`,

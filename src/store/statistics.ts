@@ -1,7 +1,7 @@
-import type { Database } from './db.js';
+import type { Database, Queryable } from './db.js';
 
 /** The tables a payroll writes in bulk: its splits when created, its payouts when the FX is recorded. */
-export type BulkTable = 'amount_splits' | 'transfers';
+type BulkTable = 'amount_splits' | 'transfers';
 
 /**
  * Below this many rows, a plan misled by old statistics costs little (it reads the new rows once
@@ -21,7 +21,26 @@ const BULK_ROWS = 20_000;
  * there that is a savepoint, so a failed ANALYZE cannot abort it. A failure changes only plans,
  * never the outcome of the operation, so it is not reported as one.
  */
-export async function analyzeAfterBulkWrite(db: Database, tables: readonly BulkTable[], rowsWritten: number): Promise<void> {
+async function analyzeAfterBulkWrite(db: Database, table: BulkTable, rowsWritten: number): Promise<void> {
   if (rowsWritten < BULK_ROWS) return;
-  for (const table of tables) await db.transaction((tx) => tx.exec(`ANALYZE ${table}`)).catch(() => undefined);
+  await db.transaction((tx) => tx.exec(`ANALYZE ${table}`)).catch(() => undefined);
+}
+
+/** After a payroll's creation has committed its `splitCount` splits (see analyzeAfterBulkWrite). */
+export const refreshPlannerStatisticsAfterPayrollCreated = (db: Database, splitCount: number): Promise<void> =>
+  analyzeAfterBulkWrite(db, 'amount_splits', splitCount);
+
+/** After an FX record has committed its `payoutCount` payouts, on which the worker's batch steps are then planned. */
+export const refreshPlannerStatisticsAfterPayoutsCreated = (db: Database, payoutCount: number): Promise<void> =>
+  analyzeAfterBulkWrite(db, 'transfers', payoutCount);
+
+/**
+ * The ledger's checks (a posting's references, an entry's balance) run plans PostgreSQL keeps for
+ * the session. A worker whose session began while journal_entries was small (a young database)
+ * kept a scan of the whole table, and a chunk's thousands of checks then grew with the ledger.
+ * Forgotten before each chunk of settlements, the plans are made again for the tables as they are
+ * now: one index probe per check (planning every check instead cost more than the checks).
+ */
+export async function replanLedgerChecksForTheTablesAsTheyAreNow(tx: Queryable): Promise<void> {
+  await tx.query('DISCARD PLANS');
 }

@@ -7,8 +7,9 @@ type Schemas = components['schemas'];
  * The JSON each split and transfer keeps on its row (`api_json`), which the request's read joins
  * and the batch rail copies into transfer events set-based. Its writers are the trigger functions
  * amount_split_api_json() and transfer_api_json() (the triggers themselves are migration 011's):
- * their bodies are generated here from field tables keyed by the spec's schemas, and put in place
- * at start-up by store/derivedObjects.ts, so these tables are the one source of the format in SQL.
+ * their bodies are generated here from field tables keyed by the spec's schemas, and written into a
+ * migration by `npm run migration:wire-format` (store/derivedObjects.ts), so these tables are the one
+ * source of the format in SQL; a test fails while the migrations define another text.
  * `row` is the alias the table reads: NEW in a trigger, a table alias in a set-based statement.
  */
 
@@ -93,17 +94,21 @@ const transferFields = (row: string) =>
 export const initiatedTransferJson = (row: string): string =>
   jsonObject({ ...transferFields(row), status: text(`'INITIATED'`), externalId: orAbsent(text('NULL::text')) } satisfies JsonFields<Schemas['Transfer']>);
 
-/** A trigger function whose body is derived from the field tables, and how to bring stored rows up to it. */
+/** A trigger function whose body is derived from the field tables, and which of its rows it wrote otherwise. */
 export interface DerivedFunction {
   /** Its signature, as migration 011's triggers call it. */
   signature: string;
   /** Its plpgsql body. */
   body: string;
-  /** An UPDATE that makes the trigger write again each row whose stored JSON is not what `body` writes. */
-  rewriteStale: string;
+  /** The table whose rows it writes (keyed by `id`). */
+  table: 'amount_splits' | 'transfers';
+  /** What, set on a row of `table` aliased `x`, makes the trigger write it again. */
+  rewrite: string;
+  /** True for a row `x` whose stored JSON is not what `body` writes. */
+  stale: string;
 }
 
-const GENERATED = '-- Generated at start-up from src/store/wireFormat.ts: change it there, not here.';
+const GENERATED = '-- Generated from src/store/wireFormat.ts (npm run migration:wire-format): change it there, not here.';
 
 const AMOUNT_SPLIT_API_JSON: DerivedFunction = {
   signature: 'amount_split_api_json()',
@@ -114,15 +119,17 @@ BEGIN
   RETURN NEW;
 END
 `,
-  rewriteStale: `UPDATE amount_splits x SET api_json = NULL WHERE x.api_json IS DISTINCT FROM ${jsonObject(splitFields('x'))}`,
+  table: 'amount_splits',
+  rewrite: 'api_json = NULL',
+  stale: `x.api_json IS DISTINCT FROM ${jsonObject(splitFields('x'))}`,
 };
 
 /**
  * A payout's instruction never changes once written, so it is looked up only when the row is
  * inserted without one (a statement that writes payouts from their splits gives it), has none yet,
  * or its split or amount change. A transfer written before its split (the world loader writes
- * transfers first) gets it on its next update; setting it NULL asks for it again, and so does each
- * start-up for a row whose instruction differs from its split's (rewriteStale).
+ * transfers first) gets it on its next update; setting it NULL asks for it again, and so does the
+ * maintenance rewrite for a row whose instruction differs from its split's (store/derivedObjects.ts).
  */
 const TRANSFER_API_JSON: DerivedFunction = {
   signature: 'transfer_api_json()',
@@ -139,8 +146,9 @@ BEGIN
   RETURN NEW;
 END
 `,
-  rewriteStale: `UPDATE transfers x SET payout_instruction_json = NULL
-    WHERE x.payout_instruction_json IS DISTINCT FROM ${payoutInstructionOf('x')}
+  table: 'transfers',
+  rewrite: 'payout_instruction_json = NULL',
+  stale: `x.payout_instruction_json IS DISTINCT FROM ${payoutInstructionOf('x')}
        OR x.api_json IS DISTINCT FROM ${jsonObject(transferFields('x'))}`,
 };
 

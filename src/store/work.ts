@@ -1,11 +1,16 @@
 import type { OpenTransferStatus, TransferKind, TransferStatus } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
 
-/** Money movements the worker executes: payroll transfers and single payouts share one shape. */
-export type WorkTable = 'transfers' | 'payouts';
+/**
+ * What the worker moves one item at a time: a payroll's legs (its payouts go to the bank as a
+ * batch, store/payoutBatches.ts) and single payouts. Both share one shape.
+ */
+export type WorkQueue = 'PAYROLL_LEGS' | 'SINGLE_PAYOUTS';
+
+const TABLE_OF: Record<WorkQueue, 'transfers' | 'payouts'> = { PAYROLL_LEGS: 'transfers', SINGLE_PAYOUTS: 'payouts' };
 
 export interface WorkItem {
-  table: WorkTable;
+  queue: WorkQueue;
   id: string;
   status: OpenTransferStatus;
   kind: TransferKind;
@@ -25,7 +30,8 @@ const OPEN = "('PENDING', 'INITIATED', 'PROCESSING')";
  * itself exclusive, and the lease (locked_until) keeps the item ours while we call the rails
  * between transactions. A worker that dies loses its lease when it runs out; the next one resumes.
  */
-export async function claimWork(tx: Queryable, table: WorkTable, now: Date, leaseUntil: Date, limit: number): Promise<WorkItem[]> {
+export async function claimWork(tx: Queryable, queue: WorkQueue, now: Date, leaseUntil: Date, limit: number): Promise<WorkItem[]> {
+  const table = TABLE_OF[queue];
   const claimed = await tx.query<{ id: string }>(
     `WITH claimable AS (
        SELECT id FROM ${table}
@@ -40,16 +46,16 @@ export async function claimWork(tx: Queryable, table: WorkTable, now: Date, leas
   const ids = claimed.map((row) => row.id);
   if (table === 'payouts') {
     return (
-      await tx.query<Omit<WorkItem, 'table' | 'kind' | 'payrollRequestId'>>(
+      await tx.query<Omit<WorkItem, 'queue' | 'kind' | 'payrollRequestId'>>(
         `SELECT p.id, p.status, p.amount::text AS "amount", p.currency_code AS "currencyCode", a.account_provider AS "accountProvider",
                 p.beneficiary_snapshot->>'reference' AS "beneficiaryReference"
            FROM payouts p JOIN accounts a ON a.id = p.account_id WHERE p.id = ANY($1::uuid[])`,
         [ids],
       )
-    ).map((row) => ({ ...row, table, kind: 'PAYOUT' as const, payrollRequestId: null }));
+    ).map((row) => ({ ...row, queue, kind: 'PAYOUT' as const, payrollRequestId: null }));
   }
   return (
-    await tx.query<Omit<WorkItem, 'table'>>(
+    await tx.query<Omit<WorkItem, 'queue'>>(
       `SELECT t.id, t.status, t.transfer_type AS "kind", t.amount::text AS "amount", t.currency_code AS "currencyCode",
               sa.account_provider AS "accountProvider", s.beneficiary_snapshot->>'reference' AS "beneficiaryReference",
               t.payroll_request_id AS "payrollRequestId"
@@ -61,35 +67,30 @@ export async function claimWork(tx: Queryable, table: WorkTable, now: Date, leas
         WHERE t.id = ANY($1::uuid[])`,
       [ids],
     )
-  ).map((row) => ({ ...row, table }));
+  ).map((row) => ({ ...row, queue }));
 }
 
 /** Moves an item one status forward, only from the status we expect (a stale worker changes nothing). */
 export async function advanceWork(
   tx: Queryable,
-  item: Pick<WorkItem, 'table' | 'id'>,
+  item: Pick<WorkItem, 'queue' | 'id'>,
   from: WorkItem['status'],
   to: Exclude<TransferStatus, 'PENDING'>,
   at: Date,
   details: { externalId?: string; failureReason?: string } = {},
 ): Promise<boolean> {
-  const touch = item.table === 'payouts' ? ', updated_at = $4' : '';
+  const table = TABLE_OF[item.queue];
+  const touch = table === 'payouts' ? ', updated_at = $4' : '';
   const [set, extra]: [string, unknown[]] =
     to === 'INITIATED'
       ? ['executed_at = $4', []]
       : to === 'PROCESSING'
         ? ['external_id = $5, executed_at = COALESCE(executed_at, $4)', [details.externalId ?? null]]
         : ['completed_at = $4, failure_reason = $5, locked_until = NULL', [details.failureReason ?? null]];
-  const rows = await tx.query(`UPDATE ${item.table} SET status = $3, ${set}${touch} WHERE id = $1 AND status = $2 RETURNING id`, [
-    item.id,
-    from,
-    to,
-    at,
-    ...extra,
-  ]);
+  const rows = await tx.query(`UPDATE ${table} SET status = $3, ${set}${touch} WHERE id = $1 AND status = $2 RETURNING id`, [item.id, from, to, at, ...extra]);
   return rows.length === 1;
 }
 
-export async function releaseLease(tx: Queryable, item: Pick<WorkItem, 'table' | 'id'>, until: Date | null): Promise<void> {
-  await tx.query(`UPDATE ${item.table} SET locked_until = $2 WHERE id = $1`, [item.id, until]);
+export async function releaseLease(tx: Queryable, item: Pick<WorkItem, 'queue' | 'id'>, until: Date | null): Promise<void> {
+  await tx.query(`UPDATE ${TABLE_OF[item.queue]} SET locked_until = $2 WHERE id = $1`, [item.id, until]);
 }

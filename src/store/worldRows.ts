@@ -109,9 +109,31 @@ export async function insertWorldRows(tx: Queryable, rows: WorldTableRows): Prom
   // Payouts were written before their splits (a split refers to its payout): touching them lets
   // the transfers trigger (migration 011) copy each split's instruction into the payout's JSON.
   await tx.query('UPDATE transfers SET payout_instruction_json = NULL WHERE amount_split_id IS NOT NULL AND payout_instruction_json IS NULL');
+  await batchOpenPayouts(tx);
   // A request's split count is kept on it, so that lists never count its splits.
   await tx.query(
     'UPDATE payroll_requests r SET split_count = (SELECT count(*) FROM amount_splits s WHERE s.payroll_request_id = r.id) WHERE r.split_count IS NULL',
+  );
+}
+
+/**
+ * The worker moves payouts a batch at a time: the open payouts a world gives (in no batch) get one
+ * batch per request as they are loaded, CREATED, so the worker submits them as any other.
+ */
+async function batchOpenPayouts(tx: Queryable): Promise<void> {
+  const open = `t.transfer_type = 'BANK_TO_BENEFICIARY' AND t.status IN ('PENDING', 'INITIATED', 'PROCESSING')`;
+  const made = await tx.query<{ id: string }>(
+    `INSERT INTO payout_batches (id, payroll_request_id, currency_code, status, item_count, created_at)
+     SELECT gen_random_uuid(), t.payroll_request_id, min(t.currency_code), 'CREATED', count(*), now()
+       FROM transfers t WHERE t.batch_id IS NULL AND ${open}
+      GROUP BY t.payroll_request_id
+     RETURNING id`,
+  );
+  if (made.length === 0) return;
+  await tx.query(
+    `UPDATE transfers t SET batch_id = b.id FROM payout_batches b
+      WHERE b.id = ANY($1::uuid[]) AND t.payroll_request_id = b.payroll_request_id AND t.batch_id IS NULL AND ${open}`,
+    [made.map((row) => row.id)],
   );
 }
 

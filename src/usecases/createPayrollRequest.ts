@@ -6,7 +6,7 @@ import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../sto
 import type { Queryable } from '../store/db.js';
 import { customerRequiresApproval } from '../store/payrollApproval.js';
 import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrollLifecycle.js';
-import { analyzeAfterBulkWrite } from '../store/statistics.js';
+import { refreshPlannerStatisticsAfterPayrollCreated } from '../store/statistics.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
 import { payrollRequestChangedAnswered } from './events.js';
@@ -76,7 +76,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     }
     return payrollRequestChangedAnswered(tx, requestId, now);
   });
-  await analyzeAfterBulkWrite(deps.db, ['amount_splits'], body.amountSplitDetails.length);
+  await refreshPlannerStatisticsAfterPayrollCreated(deps.db, body.amountSplitDetails.length);
   return answer;
 }
 

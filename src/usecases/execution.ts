@@ -3,6 +3,7 @@ import type { PaymentRails, TransferInstruction } from '../adapters/rails.js';
 import type { WebhookSender } from '../adapters/webhookSender.js';
 import type { TransferOutcome, TransferStatus } from '../domain/transfers.js';
 import { metrics, tracer } from '../observability/telemetry.js';
+import { runInWorkContext } from '../observability/workContext.js';
 import type { Queryable } from '../store/db.js';
 import { insertTransfers } from '../store/payrollLifecycle.js';
 import {
@@ -13,7 +14,7 @@ import {
   setFailureReason,
   touchPayrollRequest,
 } from '../store/payrollRequestUpdates.js';
-import { type WorkItem, advanceWork, claimWork, releaseLease } from '../store/work.js';
+import { type WorkItem, type WorkQueue, advanceWork, claimWork, releaseLease } from '../store/work.js';
 import { payoutChanged, recordStatusChange, transferChanged } from './events.js';
 import { type BatchExecutionDeps, executePayoutBatches } from './payoutBatchExecution.js';
 import { postLegSettled, postSinglePayoutSettled } from './settlementPostings.js';
@@ -31,6 +32,9 @@ export interface ExecutionDeps extends BatchExecutionDeps {
   bankInbox?: { poll(): Promise<number> };
 }
 
+/** The worker's batch-size metric names what a claim holds by the API's resources. */
+const BATCH_METRIC_KIND: Record<WorkQueue, string> = { PAYROLL_LEGS: 'transfers', SINGLE_PAYOUTS: 'payouts' };
+
 /**
  * One pass of the worker: start the requests customers accepted, move every claimable transfer
  * and payout as far as the rails allow, and the payroll payouts' batches as far as the bank
@@ -41,11 +45,14 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
   // The bank's reports first: the batches and payouts below then see what the bank has said.
   if (deps.bankInbox) touched += await deps.bankInbox.poll();
   touched += await executePayoutBatches(deps, 5);
-  for (const table of ['transfers', 'payouts'] as const) {
+  for (const queue of ['PAYROLL_LEGS', 'SINGLE_PAYOUTS'] as const) {
     const now = deps.clock();
-    const items = await deps.db.transaction((tx) => claimWork(tx, table, now, new Date(now.getTime() + deps.leaseMs), batchSize));
-    metrics.batch(table, items.length);
-    for (const item of items) await tracer.span('usecase stepWorkItem', { 'payroll.item_kind': item.kind }, () => stepWorkItem(deps, item));
+    const items = await deps.db.transaction((tx) => claimWork(tx, queue, now, new Date(now.getTime() + deps.leaseMs), batchSize));
+    metrics.batch(BATCH_METRIC_KIND[queue], items.length);
+    for (const item of items) {
+      const step = () => tracer.span('usecase stepWorkItem', { 'payroll.item_kind': item.kind }, () => stepWorkItem(deps, item));
+      await runInWorkContext({ job: `step ${item.kind}`, id: item.id }, step);
+    }
     touched += items.length;
   }
   touched += await deliverDueWebhooks(deps);
@@ -123,7 +130,7 @@ async function advance(
 ): Promise<boolean> {
   const moved = await advanceWork(tx, item, from, to, at, details);
   if (moved) tx.afterCommit(() => metrics.movement(item.kind, to, item.currencyCode, item.amount, details.failureReason));
-  if (moved) await (item.table === 'transfers' ? transferChanged(tx, item.id, at) : payoutChanged(tx, item.id, at));
+  if (moved) await (item.queue === 'PAYROLL_LEGS' ? transferChanged(tx, item.id, at) : payoutChanged(tx, item.id, at));
   return moved;
 }
 

@@ -45,7 +45,7 @@ export async function failPayrollRequest(
       );
     }
     for (const leg of legs.filter((candidate) => candidate.status === 'PENDING')) {
-      await advanceWork(tx, { table: 'transfers', id: leg.id }, 'PENDING', 'FAILED', now, { failureReason: body.reason });
+      await advanceWork(tx, { queue: 'PAYROLL_LEGS', id: leg.id }, 'PENDING', 'FAILED', now, { failureReason: body.reason });
       await transferChanged(tx, leg.id, now);
     }
     await postJournalEntry(tx, fundsBack(request, legs), now);

@@ -1,6 +1,6 @@
 import type { components } from '../../generated/api.js';
 import { notFound } from '../domain/errors.js';
-import { findPayrollItemsJson } from '../store/payrollRequestJson.js';
+import { findPayrollSplitsJson, findPayrollTransfersJson } from '../store/payrollRequestJson.js';
 import { cursorCodec } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
 import { JsonText } from './jsonText.js';
@@ -46,8 +46,8 @@ const itemCursor = cursorCodec<number, List>({
 async function listPage<T>(deps: Pick<UseCaseDeps, 'db'>, caller: Principal, requestId: string, query: PayrollItemsQuery, list: List): Promise<JsonText<T>> {
   const limit = query.limit ?? 100;
   const afterPosition = query.cursor ? itemCursor.decode(query.cursor, list) : -1;
-  const page = await findPayrollItemsJson(deps.db, {
-    table: list === 's' ? 'amount_splits' : 'transfers',
+  const find = list === 's' ? findPayrollSplitsJson : findPayrollTransfersJson;
+  const page = await find(deps.db, {
     requestId,
     customerId: caller.role === 'admin' ? null : caller.customerId,
     afterPosition,

@@ -1,9 +1,8 @@
 import type { BatchItemStatus, BatchRails } from '../adapters/batchRails.js';
 import { statusAfterPayoutCounts } from '../domain/payrollStatus.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Database } from '../store/db.js';
 import {
   type ClaimedBatch,
-  batchUnbatchedPayouts,
   claimPayoutBatches,
   closeBatch,
   hasOpenItems,
@@ -16,6 +15,7 @@ import {
   settleBatchItems,
 } from '../store/payoutBatches.js';
 import { getLockedPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
+import { replanLedgerChecksForTheTablesAsTheyAreNow } from '../store/statistics.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChange } from './events.js';
 import { postPayoutsSettled } from './settlementPostings.js';
@@ -46,7 +46,7 @@ const chunkSizeOf = (itemCount: number): number => Math.min(MAX_CHUNK, Math.max(
  * one (after the lease) without paying twice. Returns how many batches it moved forward.
  */
 export async function executePayoutBatches(deps: BatchExecutionDeps, limit: number): Promise<number> {
-  let touched = await deps.db.transaction((tx) => batchUnbatchedPayouts(tx, deps.clock()));
+  let touched = 0;
   const now = deps.clock();
   const batches = await deps.db.transaction((tx) => claimPayoutBatches(tx, now, new Date(now.getTime() + deps.leaseMs), limit));
   for (const batch of batches) {
@@ -101,7 +101,7 @@ async function settle(deps: BatchExecutionDeps, batch: ClaimedBatch, reported: r
       reason: status.state === 'FAILED' ? status.reason : null,
     }));
     settled += await inTransaction(deps, batch, async (tx) => {
-      await planEachForeignKeyCheck(tx);
+      await replanLedgerChecksForTheTablesAsTheyAreNow(tx);
       // The request is locked first, as every move of it is: one worker at a time books its payouts.
       const request = await getLockedPayrollRequest(tx, batch.payrollRequestId);
       const now = deps.clock();
@@ -134,17 +134,6 @@ async function finish(deps: BatchExecutionDeps, batch: ClaimedBatch): Promise<bo
     await recordStatusChange(tx, request, status, now);
     return true;
   });
-}
-
-/**
- * Each posting's foreign-key check (the journal entry it belongs to) runs a plan PostgreSQL keeps
- * for the session. A worker whose session began while journal_entries was small (a young database)
- * kept a scan of the whole table, and a chunk's thousands of checks then grew with the ledger.
- * Discarded before each chunk, the plans are made again for the tables as they are now: one index
- * probe per check (planning every check instead cost more than the checks).
- */
-async function planEachForeignKeyCheck(tx: Queryable): Promise<void> {
-  await tx.query('DISCARD PLANS');
 }
 
 /** A transaction of the batch's step that also renews its lease: a long step keeps the batch ours. */

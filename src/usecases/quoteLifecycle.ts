@@ -8,7 +8,6 @@ import { assertTransition } from '../domain/payrollStatus.js';
 import { DEFAULT_QUOTE_TOLERANCE_BPS, assertQuoteNearRate, quoteFigures, settleAdjustment } from '../domain/settlement.js';
 import { quoteFiguresView, splitSettlementView } from '../domain/settlementView.js';
 import type { Queryable } from '../store/db.js';
-import { findExchangeRate } from '../store/exchangeRates.js';
 import { postJournalEntry, postWithinAvailable } from '../store/ledger.js';
 import { setSplitQuotes, splitsOf } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, setAcceptance, setCancellationReason, setQuote } from '../store/payrollRequestUpdates.js';
@@ -43,7 +42,7 @@ export async function providePayrollQuote(
     const expiresAt = quoteExpiry(body, now);
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'quote');
-    await assertNearCurrentRate(deps, tx, request, rate);
+    await assertNearCurrentRate(deps, request, rate);
     if (request.status === 'QUOTE_PROVIDED' && request.quoteExpiresAt && request.quoteExpiresAt > now) {
       throw new DomainError(
         'INVALID_STATE',
@@ -58,13 +57,13 @@ export async function providePayrollQuote(
 
 /**
  * The quote against the rate the service would use now for the pair (none for a same-currency
- * request, quoted at 1). Read from the store inside the quote's transaction, not through the rate
- * port: the check must see the rate as this transaction does.
+ * request, quoted at 1): the rate port's, as the estimate takes it (usecases/estimateReference.ts),
+ * read once, with the request locked, so that the whole check (and its message) is about one rate.
  */
-async function assertNearCurrentRate(deps: UseCaseDeps, tx: Queryable, request: LockedPayrollRequest, rate: Money): Promise<void> {
+async function assertNearCurrentRate(deps: UseCaseDeps, request: LockedPayrollRequest, rate: Money): Promise<void> {
   if (sameCurrency(request)) return;
-  const current = await findExchangeRate(tx, request.sourceCurrencyCode, request.payrollCurrencyCode);
-  if (current !== null) assertQuoteNearRate(rate, new Money(current), deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
+  const current = await deps.rates.getRate(request.sourceCurrencyCode, request.payrollCurrencyCode);
+  if (current !== null) assertQuoteNearRate(rate, current, deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
 }
 
 /**

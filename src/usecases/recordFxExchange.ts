@@ -11,7 +11,7 @@ import type { TransferType } from '../domain/transfers.js';
 import { metrics } from '../observability/telemetry.js';
 import { postJournalEntry } from '../store/ledger.js';
 import { insertPayoutBatch } from '../store/payoutBatches.js';
-import { analyzeAfterBulkWrite } from '../store/statistics.js';
+import { refreshPlannerStatisticsAfterPayoutsCreated } from '../store/statistics.js';
 import type { Queryable } from '../store/db.js';
 import { type QuotedSplitFigures, insertFxExchange, insertPayoutsOfSplits, quotedSplitsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, quotedRequest } from '../store/payrollRequestUpdates.js';
@@ -76,8 +76,7 @@ export async function recordFxExchange(
     tx.afterCommit(() => metrics.fxResult(request.payrollCurrencyCode, fx.fxResultAmount.toString()));
     return { answer: await recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now), payouts: splits.length };
   });
-  // The worker's batch steps are planned on the payouts just written.
-  await analyzeAfterBulkWrite(deps.db, ['transfers'], payouts);
+  await refreshPlannerStatisticsAfterPayoutsCreated(deps.db, payouts);
   return answer;
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { type ExecutionDeps, executePendingWork } from '../usecases/execution.js';
 import { RETENTION_BATCH, purgeExpiredData } from '../usecases/retention.js';
+import { runInWorkContext } from '../observability/workContext.js';
 
 const MAX_BACKOFF_MS = 30_000;
 
@@ -42,8 +43,8 @@ export class WorkerLoop {
     while (this.running) {
       let touched = 0;
       try {
-        touched = await executePendingWork(this.deps);
-        await this.retention();
+        touched = await runInWorkContext({ job: 'worker pass' }, () => executePendingWork(this.deps));
+        await runInWorkContext({ job: 'retention' }, () => this.retention());
         this.recovered();
       } catch (error) {
         this.failed(error);

@@ -12,6 +12,7 @@ import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';
 import { freshDatabase } from '../support/database.js';
 import { payrollBodies } from '../support/payroll.js';
+import { pollUntil } from '../support/polling.js';
 import { serveApp } from '../support/server.js';
 
 let db: Database;
@@ -144,7 +145,13 @@ describe('a per-customer cap on concurrent heavy operations', () => {
       });
       await isLocked;
       const first = post('/v1/customers/payroll/estimate', tokenA, heavy.estimate);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The first estimate holds A's slot once its statement waits on the held table.
+      await pollUntil('the first heavy estimate waiting on the held table', async () => {
+        const [waiting] = await db.query<{ count: number }>(
+          `SELECT count(*)::int AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return waiting!.count > 0;
+      });
       const second = await post('/v1/customers/payroll/estimate', tokenA, heavy.estimate);
       expect(second.status).toBe(429);
       expect(second.headers.get('retry-after')).toBe('1');

@@ -125,10 +125,12 @@ describe('the Prometheus sink', () => {
     metrics.movement('PAYOUT', 'FAILED', 'EUR', '10.50', 'Beneficiary account closed');
     for (let n = 0; n < 80; n++) metrics.movement('PAYOUT', 'FAILED', 'EUR', '1', `reason ${n}`);
     metrics.transactionRetry('40P01');
+    metrics.processFailure('unhandledRejection');
     const text = await registry.metrics();
     expect(sample(text, 'payroll_payouts_failed_total{kind="PAYOUT",currency="EUR",reason="BENEFICIARY_ACCOUNT_CLOSED"}')).toBe(1);
     expect(sample(text, 'payroll_payouts_failed_total{kind="PAYOUT",currency="EUR",reason="OTHER"}')).toBe(31);
     expect(sample(text, 'payroll_db_transaction_retries_total{sqlstate="40P01"}')).toBe(1);
+    expect(sample(text, 'payroll_process_failures_total{kind="unhandledRejection"}')).toBe(1);
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../src/store/db.js';
 import { joinTransaction } from '../../src/store/savepoint.js';
-import { analyzeAfterBulkWrite } from '../../src/store/statistics.js';
+import { refreshPlannerStatisticsAfterPayoutsCreated, refreshPlannerStatisticsAfterPayrollCreated } from '../../src/store/statistics.js';
 import { freshDatabase } from '../support/database.js';
 
 let db: Database;
@@ -18,16 +18,16 @@ async function analyses(on: Queryable, table: string): Promise<number> {
 describe('planner statistics after a bulk write', () => {
   it('analyses the tables written after 20,000 rows or more, and leaves smaller writes to autovacuum', async () => {
     const before = await analyses(db, 'transfers');
-    await analyzeAfterBulkWrite(db, ['transfers'], 19_999);
+    await refreshPlannerStatisticsAfterPayoutsCreated(db, 19_999);
     expect(await analyses(db, 'transfers')).toBe(before);
-    await analyzeAfterBulkWrite(db, ['transfers'], 20_000);
+    await refreshPlannerStatisticsAfterPayoutsCreated(db, 20_000);
     expect(await analyses(db, 'transfers')).toBe(before + 1);
   });
 
   it('inside an enclosing transaction (an Idempotency-Key) it runs in a savepoint, and the transaction goes on', async () => {
     const before = await analyses(db, 'amount_splits');
     const after = await db.transaction(async (tx) => {
-      await analyzeAfterBulkWrite(joinTransaction(tx, db.kind), ['amount_splits'], 100_000);
+      await refreshPlannerStatisticsAfterPayrollCreated(joinTransaction(tx, db.kind), 100_000);
       return analyses(tx, 'amount_splits');
     });
     expect(after).toBe(before + 1);

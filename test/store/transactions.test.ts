@@ -5,6 +5,7 @@ import { migrate } from '../../src/store/migrate.js';
 import { joinTransaction } from '../../src/store/savepoint.js';
 import { ids } from '../fixtures/world.js';
 import { TEST_DATABASE_URL, freshDatabase } from '../support/database.js';
+import { settlesWithin } from '../support/polling.js';
 
 let db: Database;
 let drop: () => Promise<void>;
@@ -26,20 +27,31 @@ const estimateOfA = (now: Date) => ({
   createdAt: now,
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A promise and the function that settles it: one transaction tells another where it stands. */
+function signal(): { reached: Promise<void>; reach: () => void } {
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  return { reached, reach };
+}
 
 describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgres'}`, () => {
   it('a rolled-back transaction never leaks into a concurrent one', async () => {
     await db.exec('CREATE TABLE IF NOT EXISTS tx_probe (name text PRIMARY KEY)');
+    // The order is forced: the failing one writes, the other writes and reads, then the first rolls back.
+    const written = signal();
+    const read = signal();
     const failing = db.transaction(async (tx) => {
       await tx.query("INSERT INTO tx_probe VALUES ('rolled-back')");
-      await sleep(50); // the other transaction runs (or waits) meanwhile
+      written.reach();
+      await read.reached;
       throw new Error('boom');
     });
     const succeeding = db.transaction(async (tx) => {
+      await written.reached;
       await tx.query("INSERT INTO tx_probe VALUES ('committed')");
-      await sleep(10);
-      return (await tx.query<{ name: string }>('SELECT name FROM tx_probe ORDER BY name')).map((row) => row.name);
+      const names = (await tx.query<{ name: string }>('SELECT name FROM tx_probe ORDER BY name')).map((row) => row.name);
+      read.reach();
+      return names;
     });
     const [failed, seen] = await Promise.allSettled([failing, succeeding]);
     expect(failed.status).toBe('rejected');
@@ -49,15 +61,22 @@ describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgre
 
   it('transactions run side by side: a short one does not wait for a long one to finish', async () => {
     const finished: string[] = [];
+    const holding = signal();
+    const longMayEnd = signal();
     const long = db.transaction(async (tx) => {
-      await tx.query('SELECT pg_sleep(0.3)');
+      await tx.query('SELECT 1');
+      holding.reach();
+      await longMayEnd.reached;
       finished.push('long');
     });
-    await sleep(20); // the long one holds its connection now
-    await db.transaction(async (tx) => {
+    await holding.reached;
+    // The long one ends only after the short one: a short one that waited for it would never end.
+    const short = db.transaction(async (tx) => {
       await tx.query('SELECT 1');
       finished.push('short');
     });
+    await settlesWithin('the short transaction, beside a long one still open', short);
+    longMayEnd.reach();
     await long;
     expect(finished).toEqual(['short', 'long']);
   });

@@ -36,7 +36,12 @@ export const builtEntry = (entry: string): string => `dist/server/${entry.replac
 
 /** Starts `entry` (its source's path from the repository root) with the test's environment plus `env`, after Node's `nodeArgs`. */
 export function startEntry(entry: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Started {
-  const child = spawn(process.execPath, [...nodeArgs, builtEntry(entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return startScript(builtEntry(entry), env, nodeArgs);
+}
+
+/** Starts the JavaScript file `script` (a path from the repository root) under `node`, as startEntry does. */
+export function startScript(script: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Started {
+  const child = spawn(process.execPath, [...nodeArgs, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   started.add(child);
   const stdout: string[] = [];
   const stderr: string[] = [];

@@ -1,4 +1,4 @@
--- Settlement that keeps every promise (issue 14): a double-entry journal, and the figures of the
+-- Settlement that keeps every promise: a double-entry journal, and the figures of the
 -- honoured quote. Additive: no column or table is dropped; ledger_entries stays as history (new
 -- movements are journal entries). Runs on PostgreSQL 15 and 17. docs/settlement.md explains it.
 

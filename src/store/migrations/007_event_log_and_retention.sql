@@ -1,4 +1,4 @@
--- A complete event log (issue 15): every status change writes an event whether or not anyone
+-- A complete event log: every status change writes an event whether or not anyone
 -- subscribed, numbered per resource (sequence 1, 2, 3, …) and placed in one global order for
 -- listing: (tx_id, position), where tx_id is the writing transaction's id. A lister only returns
 -- events whose transaction is older than every transaction still running, so paging forward never

@@ -1,4 +1,4 @@
--- Customer self-service of beneficiaries (issue 16): the fields a customer records through the API,
+-- Customer self-service of beneficiaries: the fields a customer records through the API,
 -- and the uniqueness rules enforced by the database, so two concurrent creations cannot both pass.
 -- Additive only: new nullable columns, timestamps with a default, NOT NULL relaxed on the personal
 -- names (a BUSINESS has a company name instead), new indexes.

@@ -1,4 +1,4 @@
--- Accounts and balances (issue 16): fundings, the FUNDING journal kind, and the running balance of
+-- Accounts and balances: fundings, the FUNDING journal kind, and the running balance of
 -- every posting to an account currency. Additive; runs on PostgreSQL 15 and 17.
 
 -- Money arriving in a customer's account currency from outside: the only way money enters. Each is

@@ -1,4 +1,4 @@
--- Four-eyes approval of payroll requests (issue 17). A customer may require that another of its
+-- Four-eyes approval of payroll requests. A customer may require that another of its
 -- users, holding the `approver` permission, approves each payroll request before its funds are
 -- debited; until then the request waits in AWAITING_APPROVAL.
 ALTER TABLE customers ADD COLUMN requires_payroll_approval boolean NOT NULL DEFAULT false;

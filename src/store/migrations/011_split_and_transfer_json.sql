@@ -1,5 +1,5 @@
 -- Each split and transfer keeps its own API JSON text, written by PostgreSQL whenever the row is
--- inserted or updated (issue 13: the read of a 1,000-split request). Building it at read time was
+-- inserted or updated (for the read of a 1,000-split request). Building it at read time was
 -- two thirds of that read (~10 µs a row, on every poll); a row is written a few times and read
 -- many. The read (store/payrollRequestJson.ts) joins these texts; a test compares the result with
 -- the TypeScript view (usecases/views/payrollRequest.ts) for every request of the test and demo

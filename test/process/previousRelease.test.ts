@@ -1,0 +1,84 @@
+/**
+ * A database of the previous release (test/fixtures/previousRelease.sql: its schema, its JSON
+ * writers and its rows, as pg_dump wrote them) under a server of this tree: the server migrates it
+ * forward, starts without rewriting any stored split or transfer, and serves the old rows as they
+ * were written.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { signAccessToken } from '../../src/http/tokens.js';
+import { PostgresDatabase } from '../../src/store/postgres.js';
+import { ids } from '../fixtures/world.js';
+import { testServerUrl } from '../support/database.js';
+import { createDatabase, dropDatabase, uniqueDatabaseName, urlOfDatabase } from '../support/globalSetupTemplates.js';
+import { freePort, killLeftovers, startService, stop } from '../support/processes.js';
+
+const name = uniqueDatabaseName('payroll_previous');
+const JWT_SECRET = 'previous-release-test-secret-0123456789-abcdefghij';
+afterAll(async () => {
+  killLeftovers();
+  await dropDatabase(testServerUrl(), name);
+});
+
+/** The dump, run as psql would: one session (it empties its search_path), then closed. */
+async function restorePreviousRelease(url: string): Promise<void> {
+  const dump = await readFile(new URL('../fixtures/previousRelease.sql', import.meta.url), 'utf8');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(dump);
+  } finally {
+    await client.end();
+  }
+}
+
+interface StoredRow {
+  id: string;
+  version: string;
+  json: string;
+}
+
+/** Every stored split and transfer with its row version (xmin changes when the row is written) and its JSON. */
+async function storedRows(db: PostgresDatabase): Promise<{ splits: StoredRow[]; transfers: StoredRow[] }> {
+  const read = (table: string) => db.query<StoredRow>(`SELECT id::text, xmin::text AS version, api_json AS json FROM ${table} ORDER BY id`);
+  return { splits: await read('amount_splits'), transfers: await read('transfers') };
+}
+
+describe('a database of the previous release', () => {
+  it('is migrated forward by a server of this tree, which rewrites no stored row at start and serves the old rows', async () => {
+    await createDatabase(testServerUrl(), name);
+    const url = urlOfDatabase(testServerUrl(), name);
+    await restorePreviousRelease(url);
+    const db = await PostgresDatabase.open(url);
+    try {
+      const before = await storedRows(db);
+      expect(before.splits.length).toBeGreaterThan(10);
+
+      const port = await freePort();
+      const service = startService(port, { DATABASE_URL: url, WORKER_IN_PROCESS: 'false', WORLD_FILE: '', JWT_SECRET });
+      await service.listening;
+
+      const migrations = (await readdir(new URL('../../src/store/migrations/', import.meta.url))).filter((file) => file.endsWith('.sql'));
+      const recorded = await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+      expect(recorded.map((row) => row.name)).toEqual(migrations.sort());
+      expect(await storedRows(db)).toEqual(before);
+
+      const token = await signAccessToken(loadConfig({ NODE_ENV: 'development', JWT_SECRET }).jwt, ids.userA, 600);
+      const requests = await db.query<{ id: string }>('SELECT id::text FROM payroll_requests WHERE customer_id = $1 ORDER BY id', [ids.customerA]);
+      expect(requests.length).toBeGreaterThanOrEqual(3);
+      const storedJson = new Map([...before.splits, ...before.transfers].map((row) => [row.id, JSON.parse(row.json) as unknown]));
+      for (const { id } of requests) {
+        const answer = await fetch(`http://127.0.0.1:${port}/v1/customers/payroll/requests/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+        expect(answer.status, `request ${id}`).toBe(200);
+        const { data } = (await answer.json()) as { data: { amountSplitDetails: { id: string }[]; transfers: { id: string }[] } };
+        for (const item of [...data.amountSplitDetails, ...data.transfers]) expect(item, `item ${item.id}`).toEqual(storedJson.get(item.id));
+      }
+      expect(await storedRows(db)).toEqual(before);
+      expect(await stop(service.child)).toBe(0);
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+});
