@@ -7,7 +7,7 @@ type Schemas = components['schemas'];
 const PURPOSE_CODES = specEnum<Schemas['PurposeCode']>()(['SAL', 'FCISS', 'PEN', 'OFS']);
 const AMOUNT_CURRENCY_TYPES = specEnum<Schemas['AmountCurrencyType']>()(['SOURCE', 'PAYROLL']);
 const TRANSFER_TYPES = specEnum<Schemas['TransferType']>()(['PROCESSOR_INTERNAL_DEBIT', 'PROCESSOR_TO_BANK', 'BANK_TO_BENEFICIARY']);
-const TRANSFER_STATUSES = specEnum<Schemas['TransferStatus']>()(['PENDING', 'INITIATED', 'PROCESSING', 'COMPLETED', 'FAILED']);
+const TRANSFER_STATUSES = specEnum<Schemas['TransferStatus']>()(['PENDING', 'INITIATED', 'PROCESSING', 'COMPLETED', 'FAILED', 'RETURNED']);
 const PAYROLL_STATUSES = specEnum<Schemas['PayrollRequestStatus']>()([
   'AWAITING_APPROVAL',
   'PENDING',
