@@ -40,7 +40,7 @@ export interface BookedLine {
 const amountOf = (text: string | null | undefined): Decimal | null => (text ? new Money(text) : null);
 
 /** When an entry was booked: its booking date, else its value date, else when the message was created. */
-export function bookingTime(entry: Pick<BankEntry, 'bookingDate' | 'valueDate'>, fallback: Date): Date {
+function bookingTime(entry: Pick<BankEntry, 'bookingDate' | 'valueDate'>, fallback: Date): Date {
   const text = entry.bookingDate ?? entry.valueDate;
   if (!text) return fallback;
   const parsed = new Date(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00.000Z` : text);
@@ -133,7 +133,13 @@ export interface ReturnFigures {
  * priced the payout for the customer, rounded up as every charge to the customer is, never below
  * zero. Null when the bank returned more than the payout (an exception, nothing credited).
  */
-export function returnFigures(input: { payoutAmount: Decimal; returned: Decimal; quotedSourceAmount: Decimal; quoteRate: Decimal; sourceScale: number }): ReturnFigures | null {
+export function returnFigures(input: {
+  payoutAmount: Decimal;
+  returned: Decimal;
+  quotedSourceAmount: Decimal;
+  quoteRate: Decimal;
+  sourceScale: number;
+}): ReturnFigures | null {
   if (input.returned.greaterThan(input.payoutAmount) || !input.returned.isPositive()) return null;
   const charges = input.payoutAmount.minus(input.returned);
   const chargesInSource = roundCharge(charges.dividedBy(input.quoteRate), input.sourceScale);

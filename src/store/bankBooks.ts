@@ -95,7 +95,11 @@ export async function findSinglePayoutByEndToEndId(tx: Queryable, endToEndId: st
  * conversion into the partner-bank account when `reference` is its move-to-bank transfer
  * (PROCESSOR_TO_BANK), or an admin's funding of the account currency. Null when it is neither.
  */
-export async function expectedCredit(tx: Queryable, reference: string, accountCurrencyId: string): Promise<{ amount: string; transferId: string | null } | null> {
+export async function expectedCredit(
+  tx: Queryable,
+  reference: string,
+  accountCurrencyId: string,
+): Promise<{ amount: string; transferId: string | null } | null> {
   const rows = await tx.query<{ amount: string | null; transferId: string | null }>(
     `SELECT (SELECT sum(p.amount)::text FROM journal_entries j JOIN postings p ON p.journal_entry_id = j.id
               WHERE j.payroll_request_id = t.payroll_request_id AND j.kind = 'FX_CONVERSION' AND p.account_currency_id = $2) AS amount,

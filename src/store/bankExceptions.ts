@@ -157,10 +157,10 @@ export async function resolveBankException(tx: Queryable, id: string, resolution
   return rows[0]!;
 }
 
-/** Open exceptions per kind and the age of the oldest of each, at `now` (for the metrics). */
-export async function openBankExceptions(db: Queryable, now: Date): Promise<{ kind: BankExceptionKind; open: number; oldestSeconds: number }[]> {
+/** Open exceptions per kind (`pending`) and the age of the oldest of each, at `now` (for the metrics). */
+export async function openBankExceptions(db: Queryable, now: Date): Promise<{ kind: BankExceptionKind; pending: number; oldestSeconds: number }[]> {
   return db.query(
-    `SELECT kind, count(*)::int AS open, GREATEST(0, EXTRACT(EPOCH FROM ($1::timestamptz - min(created_at))))::float8 AS "oldestSeconds"
+    `SELECT kind, count(*)::int AS pending, GREATEST(0, EXTRACT(EPOCH FROM ($1::timestamptz - min(created_at))))::float8 AS "oldestSeconds"
        FROM bank_exceptions WHERE status = 'OPEN' GROUP BY kind`,
     [now],
   );

@@ -3,7 +3,14 @@ import type { ApplyBankBooks, BankAccountReport, BankBooksFile, BankBooksOutcome
 import { type StatementFrame, bookedLines, isBooked, statementFrame } from '../domain/bankReconciliation.js';
 import { addBusinessDays } from '../domain/businessDays.js';
 import { Money } from '../domain/money.js';
-import { type BankAccountOfOurs, countBankBooksMessage, findAccountByIban, ledgerBalanceBefore, recordBankBooksMessage, unbookedPayouts } from '../store/bankBooks.js';
+import {
+  type BankAccountOfOurs,
+  countBankBooksMessage,
+  findAccountByIban,
+  ledgerBalanceBefore,
+  recordBankBooksMessage,
+  unbookedPayouts,
+} from '../store/bankBooks.js';
 import { insertBankExceptions, insertBankStatement, settleStatementStatus } from '../store/bankExceptions.js';
 import type { Queryable } from '../store/db.js';
 import { type LineContext, atScale } from './bankBookContext.js';
@@ -27,12 +34,19 @@ export function bankBooksApplier(deps: BankBooksDeps): ApplyBankBooks {
  * account; each camt.053 statement reconciled against the ledger. Whatever does not match becomes
  * an exception. A message naming an account that is not ours is rejected and changes nothing.
  */
-export async function applyBankBooks(deps: BankBooksDeps, message: BankToCustomerMessage, file: BankBooksFile): Promise<BankBooksOutcome> {
+async function applyBankBooks(deps: BankBooksDeps, message: BankToCustomerMessage, file: BankBooksFile): Promise<BankBooksOutcome> {
   return deps.db.transaction(async (tx) => {
     const accounts = await accountsOf(tx, message.reports);
     if (typeof accounts === 'string') return { kind: 'rejected', reason: accounts };
     const now = deps.clock();
-    const fresh = await recordBankBooksMessage(tx, { msgId: message.msgId, kind: message.kind, fileName: file.fileName, sha256: file.sha256, receivedAt: file.receivedAt, appliedAt: now });
+    const fresh = await recordBankBooksMessage(tx, {
+      msgId: message.msgId,
+      kind: message.kind,
+      fileName: file.fileName,
+      sha256: file.sha256,
+      receivedAt: file.receivedAt,
+      appliedAt: now,
+    });
     if (!fresh) return { kind: 'already-applied' };
     let entries = 0;
     let exceptions = 0;

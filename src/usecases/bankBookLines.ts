@@ -14,7 +14,6 @@ import {
   recordMatchedBooking,
   setTransferBankBooking,
 } from '../store/bankBooks.js';
-import type { Queryable } from '../store/db.js';
 import { postJournalEntry } from '../store/ledger.js';
 import { settleBatchItems } from '../store/payoutBatches.js';
 import { getLockedPayrollRequest, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
@@ -29,7 +28,10 @@ const describe = (line: BookedLine, decimals: number) =>
 /** One booked line: a payout paid, a payout returned, or a credit into the account. */
 export async function applyLine(context: LineContext, line: BookedLine): Promise<void> {
   if (line.currency !== context.account.currencyCode) {
-    return lineException(context, line, { kind: 'AMOUNT_MISMATCH', detail: `${describe(line, context.account.decimals)}: the account is in ${context.account.currencyCode}` });
+    return lineException(context, line, {
+      kind: 'AMOUNT_MISMATCH',
+      detail: `${describe(line, context.account.decimals)}: the account is in ${context.account.currencyCode}`,
+    });
   }
   if (line.creditDebit === 'DBIT') return applyDebit(context, line);
   if (line.isReturn) return applyReturnLine(context, line);
@@ -122,7 +124,10 @@ async function applySinglePayoutDebit(context: LineContext, line: BookedLine): P
 async function applyReturnLine(context: LineContext, line: BookedLine): Promise<void> {
   const payout = line.endToEndId ? await findPayoutByEndToEndId(context.tx, line.endToEndId) : null;
   if (!payout) {
-    return lineException(context, line, { kind: 'UNKNOWN_REFERENCE', detail: `Return: ${describe(line, context.account.decimals)}, which is none of our payouts` });
+    return lineException(context, line, {
+      kind: 'UNKNOWN_REFERENCE',
+      detail: `Return: ${describe(line, context.account.decimals)}, which is none of our payouts`,
+    });
   }
   if (await seenBefore(context, line, 'RETURN', payout.transferId, payout.transferId)) return;
   if (payout.status !== 'COMPLETED') {

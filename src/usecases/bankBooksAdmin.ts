@@ -31,7 +31,11 @@ const exceptionCursor = cursorCodec<CreatedPosition, ExceptionFilters>({
   filters: { write: ({ status, kind }) => ({ s: status, k: kind }), mismatch: 'query.cursor belongs to other status or kind filters' },
 });
 
-export async function listBankStatements(deps: UseCaseDeps, caller: Principal, query: { limit?: number; cursor?: string }): Promise<Schemas['BankStatementPage']> {
+export async function listBankStatements(
+  deps: UseCaseDeps,
+  caller: Principal,
+  query: { limit?: number; cursor?: string },
+): Promise<Schemas['BankStatementPage']> {
   requireAdmin(caller);
   const limit = query.limit ?? 20;
   const after = query.cursor ? statementCursor.decode(query.cursor, undefined) : null;
@@ -55,7 +59,12 @@ export async function listBankExceptions(
 }
 
 /** An operator closes an exception with a note: who and when are recorded; no money moves. */
-export async function resolveBankException(deps: UseCaseDeps, caller: Principal, exceptionId: string, body: Schemas['ResolveBankExceptionRequest']): Promise<Schemas['BankException']> {
+export async function resolveBankException(
+  deps: UseCaseDeps,
+  caller: Principal,
+  exceptionId: string,
+  body: Schemas['ResolveBankExceptionRequest'],
+): Promise<Schemas['BankException']> {
   requireAdmin(caller);
   return deps.db.transaction(async (tx) => {
     const found = await lockBankException(tx, exceptionId);
@@ -105,6 +114,9 @@ function toBankException(row: BankExceptionRow): Schemas['BankException'] {
     ...present('currencyCode', row.currencyCode),
     ...present('bookedAt', row.bookedAt && row.bookedAt.toISOString()),
     createdAt: row.createdAt.toISOString(),
-    ...(row.resolvedAt && row.resolvedByUserId && { resolution: { note: row.resolutionNote ?? '', resolvedAt: row.resolvedAt.toISOString(), resolvedByUserId: row.resolvedByUserId } }),
+    ...(row.resolvedAt &&
+      row.resolvedByUserId && {
+        resolution: { note: row.resolutionNote ?? '', resolvedAt: row.resolvedAt.toISOString(), resolvedByUserId: row.resolvedByUserId },
+      }),
   };
 }

@@ -50,7 +50,8 @@ export async function applyReturn(context: LineContext, line: BookedLine, payout
   await transferChanged(tx, payout.transferId, now);
   const counts = await payoutOutcomeCounts(tx, request.id);
   const revised = counts.open > 0 ? null : statusAfterReturn(request.status, counts.completed, counts.failed);
-  if (revised === 'FAILED') await setFailureReason(tx, request.id, 'Every payout failed or was returned by the bank; each was credited back to the source account (returnedAmount)');
+  if (revised === 'FAILED')
+    await setFailureReason(tx, request.id, 'Every payout failed or was returned by the bank; each was credited back to the source account (returnedAmount)');
   if (revised) await recordStatusChange(tx, request, revised, now);
   return true;
 }

@@ -5,18 +5,7 @@
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
-import {
-  type BankWorld,
-  apply,
-  demo,
-  endToEndIdOf,
-  entry,
-  message,
-  payouts,
-  payrollAtTheBank,
-  report,
-  startBankWorld,
-} from '../support/bankBooks.js';
+import { type BankWorld, apply, demo, endToEndIdOf, entry, message, payouts, payrollAtTheBank, report, startBankWorld } from '../support/bankBooks.js';
 import { readRequest } from '../support/payroll.js';
 
 let world: BankWorld;
@@ -29,9 +18,10 @@ const passes = async (count: number) => {
   for (let pass = 0; pass < count; pass++) await executePendingWork(world.worker);
 };
 const exceptionsOf = (msgId: string) =>
-  db().query<{ kind: string; transfer_id: string | null; difference: string | null }>('SELECT kind, transfer_id, difference::text FROM bank_exceptions WHERE msg_id = $1 ORDER BY kind', [
-    msgId,
-  ]);
+  db().query<{ kind: string; transfer_id: string | null; difference: string | null }>(
+    'SELECT kind, transfer_id, difference::text FROM bank_exceptions WHERE msg_id = $1 ORDER BY kind',
+    [msgId],
+  );
 const eventsOf = (resourceId: string, type: string) =>
   db().query<{ payload: { status: string; returnedAmount?: string; bankReturn?: object; bankBooking?: object } }>(
     'SELECT payload FROM events WHERE resource_id = $1 AND type = $2 ORDER BY sequence',
@@ -102,7 +92,9 @@ describe('applyBankBooks: bookings', () => {
   }, 120_000);
 
   it('refuses a message about an account that is not ours, changing nothing', async () => {
-    const stranger = message('camt.054', [{ ...report([entry('DBIT', '10.00')]), account: { iban: 'DE89370400440532013000', otherId: null, currency: 'EUR' } }]);
+    const stranger = message('camt.054', [
+      { ...report([entry('DBIT', '10.00')]), account: { iban: 'DE89370400440532013000', otherId: null, currency: 'EUR' } },
+    ]);
     const outcome = await apply(world, stranger);
     expect(outcome).toMatchObject({ kind: 'rejected', reason: expect.stringContaining('DE89370400440532013000') });
     expect(await db().query('SELECT 1 FROM bank_books_messages WHERE msg_id = $1', [stranger.msgId])).toEqual([]);
@@ -119,7 +111,9 @@ describe('applyBankBooks: returns', () => {
 
     // 10.00 AED of return charges: the customer gets the split's quoted source amount less 10.00 / 3.6530, rounded up.
     const returned = new Decimal(first!.amount).minus('10.00').toFixed(2);
-    const returnMessage = message('camt.054', [report([entry('CRDT', returned, { endToEndId: endToEndIdOf(first!.id), reference: 'RT-1', returnCode: 'AC04', returnText: 'Account closed' })])]);
+    const returnMessage = message('camt.054', [
+      report([entry('CRDT', returned, { endToEndId: endToEndIdOf(first!.id), reference: 'RT-1', returnCode: 'AC04', returnText: 'Account closed' })]),
+    ]);
     expect(await apply(world, returnMessage)).toEqual({ kind: 'applied', entries: 1, exceptions: 0 });
     const credit = (await quotedSourceOf(first!.payoutInstruction!.id)).minus(new Decimal('10.00').dividedBy('3.6530').toDecimalPlaces(2, Decimal.ROUND_UP));
 
@@ -128,7 +122,14 @@ describe('applyBankBooks: returns', () => {
     expect(partial.returnedAmount).toBe(credit.toFixed(2));
     expect(payouts(partial)[0]).toMatchObject({
       status: 'RETURNED',
-      bankReturn: { reasonCode: 'AC04', reasonText: 'Account closed', bankReference: 'RT-1', amount: returned, charges: '10.00', creditedAmount: credit.toFixed(2) },
+      bankReturn: {
+        reasonCode: 'AC04',
+        reasonText: 'Account closed',
+        bankReference: 'RT-1',
+        amount: returned,
+        charges: '10.00',
+        creditedAmount: credit.toFixed(2),
+      },
     });
     expect((await balancesOf(db(), demo.acmeUsd)).balance.equals(customerBefore.balance.plus(credit))).toBe(true);
     expect((await balancesOf(db(), demo.partnerAed)).balance.equals(partnerBefore.balance.plus(returned))).toBe(true);
@@ -140,7 +141,9 @@ describe('applyBankBooks: returns', () => {
     await expectBooksBalanced(db());
 
     // The last paid payout returned in full: none is left paid, the request is FAILED.
-    const full = message('camt.054', [report([entry('CRDT', second!.amount, { endToEndId: endToEndIdOf(second!.id), reference: 'RT-2', returnCode: 'AC01' })])]);
+    const full = message('camt.054', [
+      report([entry('CRDT', second!.amount, { endToEndId: endToEndIdOf(second!.id), reference: 'RT-2', returnCode: 'AC01' })]),
+    ]);
     expect(await apply(world, full)).toEqual({ kind: 'applied', entries: 1, exceptions: 0 });
     const secondCredit = await quotedSourceOf(second!.payoutInstruction!.id);
     const failed = await readRequest(world.server, request.id, demo.dana);
@@ -234,7 +237,9 @@ describe('applyBankBooks: statements', () => {
     const statement = () => message('camt.053', [report([], { amount: '0', date: later })]);
     const first = statement();
     await apply(world, first);
-    const missing = await db().query<{ transfer_id: string }>("SELECT transfer_id FROM bank_exceptions WHERE msg_id = $1 AND kind = 'MISSING_BOOKING'", [first.msgId]);
+    const missing = await db().query<{ transfer_id: string }>("SELECT transfer_id FROM bank_exceptions WHERE msg_id = $1 AND kind = 'MISSING_BOOKING'", [
+      first.msgId,
+    ]);
     const unbooked = await db().query<{ id: string }>(
       `SELECT t.id FROM transfers t JOIN bank_file_items i ON i.transfer_id = t.id WHERE t.status = 'COMPLETED' AND t.bank_booking IS NULL`,
     );

@@ -19,7 +19,10 @@ beforeAll(async () => {
   ]);
   expect(await apply(world, notification)).toEqual({ kind: 'applied', entries: 4, exceptions: 4 });
   // Two statements, each drifting from the ledger.
-  const statements = [message('camt.053', [report([], { amount: '1.00', date: '2026-11-20' })]), message('camt.053', [report([], { amount: '2.00', date: '2026-11-21' })])];
+  const statements = [
+    message('camt.053', [report([], { amount: '1.00', date: '2026-11-20' })]),
+    message('camt.053', [report([], { amount: '2.00', date: '2026-11-21' })]),
+  ];
   for (const statement of statements) {
     world.server.clock.advance(1);
     await apply(world, statement);
@@ -63,12 +66,21 @@ describe('GET /v1/admin/bank/statements', () => {
 describe('GET /v1/admin/bank/exceptions', () => {
   it('pages through the exceptions and filters them by status and kind', async () => {
     const all = await admin().GET('/v1/admin/bank/exceptions', { params: { query: { limit: 100 } } });
-    expect(all.data!.data.items.map((item) => item.kind).sort()).toEqual(['BALANCE_DRIFT', 'BALANCE_DRIFT', 'UNEXPECTED_CREDIT', 'UNKNOWN_REFERENCE', 'UNKNOWN_REFERENCE', 'UNKNOWN_REFERENCE']);
+    expect(all.data!.data.items.map((item) => item.kind).sort()).toEqual([
+      'BALANCE_DRIFT',
+      'BALANCE_DRIFT',
+      'UNEXPECTED_CREDIT',
+      'UNKNOWN_REFERENCE',
+      'UNKNOWN_REFERENCE',
+      'UNKNOWN_REFERENCE',
+    ]);
 
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await admin().GET('/v1/admin/bank/exceptions', { params: { query: { limit: 2, kind: 'UNKNOWN_REFERENCE', status: 'OPEN', ...(cursor && { cursor }) } } });
+      const page = await admin().GET('/v1/admin/bank/exceptions', {
+        params: { query: { limit: 2, kind: 'UNKNOWN_REFERENCE', status: 'OPEN', ...(cursor && { cursor }) } },
+      });
       expect(page.response.status).toBe(200);
       seen.push(...page.data!.data.items.map((item) => item.bankReference!));
       cursor = page.data!.data.nextCursor ?? undefined;
@@ -76,11 +88,20 @@ describe('GET /v1/admin/bank/exceptions', () => {
     expect(seen.sort()).toEqual(['U-1', 'U-2', 'U-3']);
 
     const unknown = all.data!.data.items.find((item) => item.bankReference === 'U-1')!;
-    expect(unknown).toMatchObject({ kind: 'UNKNOWN_REFERENCE', status: 'OPEN', endToEndId: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', creditDebit: 'DBIT', bookedAmount: '10.00', currencyCode: 'AED' });
+    expect(unknown).toMatchObject({
+      kind: 'UNKNOWN_REFERENCE',
+      status: 'OPEN',
+      endToEndId: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      creditDebit: 'DBIT',
+      bookedAmount: '10.00',
+      currencyCode: 'AED',
+    });
     expect(unknown).not.toHaveProperty('resolution');
 
     const first = await admin().GET('/v1/admin/bank/exceptions', { params: { query: { limit: 1, kind: 'UNKNOWN_REFERENCE' } } });
-    const mismatched = await admin().GET('/v1/admin/bank/exceptions', { params: { query: { limit: 1, kind: 'BALANCE_DRIFT', cursor: first.data!.data.nextCursor! } } });
+    const mismatched = await admin().GET('/v1/admin/bank/exceptions', {
+      params: { query: { limit: 1, kind: 'BALANCE_DRIFT', cursor: first.data!.data.nextCursor! } },
+    });
     expect(mismatched.response.status).toBe(400);
     expect(mismatched.error).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
   });
@@ -100,7 +121,10 @@ describe('POST /v1/admin/bank/exceptions/{exceptionId}/resolve', () => {
     expect((await customer().POST('/v1/admin/bank/exceptions/{exceptionId}/resolve', { ...path, body: { note: 'mine' } })).response.status).toBe(403);
     expect((await admin().POST('/v1/admin/bank/exceptions/{exceptionId}/resolve', { ...path, body: { note: '' } })).response.status).toBe(400);
 
-    const resolved = await admin().POST('/v1/admin/bank/exceptions/{exceptionId}/resolve', { ...path, body: { note: 'Interest credited by the bank; booked by hand' } });
+    const resolved = await admin().POST('/v1/admin/bank/exceptions/{exceptionId}/resolve', {
+      ...path,
+      body: { note: 'Interest credited by the bank; booked by hand' },
+    });
     expect(resolved.response.status).toBe(200);
     expect(resolved.data!.data).toMatchObject({
       id: exceptionId,

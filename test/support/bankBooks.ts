@@ -12,7 +12,7 @@ import { buildWorker } from '../../src/composition/worker.js';
 import { loadConfig } from '../../src/config.js';
 import type { BankAccountReport, BankEntry, BankToCustomerMessage, CreditDebit } from '../../src/domain/bankBooks.js';
 import { createLogger } from '../../src/logger.js';
-import { type BankBooksDeps, applyBankBooks } from '../../src/usecases/applyBankBooks.js';
+import { type BankBooksDeps, bankBooksApplier } from '../../src/usecases/applyBankBooks.js';
 import { type ExecutionDeps, executePendingWork } from '../../src/usecases/execution.js';
 import { demoWorld } from './globalSetupTemplates.js';
 import { type PayrollRequest, estimateAndCreate, readRequest } from './payroll.js';
@@ -87,11 +87,15 @@ export async function payrollAtTheBank(
   const dana = server.as(demo.dana);
   const admin = server.as(demo.admin);
   const entries = amounts.map((amount, index) => ({ beneficiaryId: beneficiaries[index]!, amount, purposeCode: 'SAL' as const }));
-  const { created } = await estimateAndCreate(dana, entries, { accounts: { sourceAccountCurrencyId: demo.acmeUsd, payrollAccountCurrencyId: demo.partnerAed } });
+  const { created } = await estimateAndCreate(dana, entries, {
+    accounts: { sourceAccountCurrencyId: demo.acmeUsd, payrollAccountCurrencyId: demo.partnerAed },
+  });
   const requestId = created.data!.data.id;
   const path = { params: { path: { requestId } } };
   const expiresAt = new Date(server.clock.now().getTime() + 3600_000).toISOString();
-  expect((await admin.POST('/v1/admin/payroll/requests/{requestId}/quote', { ...path, body: { exchangeRate: '3.6530', expiresAt } })).response.status).toBe(200);
+  expect((await admin.POST('/v1/admin/payroll/requests/{requestId}/quote', { ...path, body: { exchangeRate: '3.6530', expiresAt } })).response.status).toBe(
+    200,
+  );
   expect((await dana.POST('/v1/customers/payroll/requests/{requestId}/accept', path)).response.status).toBe(200);
   await passes(world, 8);
   expect((await admin.POST('/v1/admin/payroll/requests/{requestId}/fx-exchange', { ...path, body: { exchangeRate: '3.6520' } })).response.status).toBe(200);
@@ -151,7 +155,15 @@ export function entry(
 export function report(entries: BankEntry[], closing?: { amount: string; date?: string }): BankAccountReport {
   const date = closing?.date ?? '2026-11-23';
   const balances = closing
-    ? [{ type: 'CLBD', amount: closing.amount.replace(/^-/, ''), currency: 'AED', creditDebit: closing.amount.startsWith('-') ? ('DBIT' as const) : ('CRDT' as const), date }]
+    ? [
+        {
+          type: 'CLBD',
+          amount: closing.amount.replace(/^-/, ''),
+          currency: 'AED',
+          creditDebit: closing.amount.startsWith('-') ? ('DBIT' as const) : ('CRDT' as const),
+          date,
+        },
+      ]
     : [];
   return { reportId: `R-${date}`, account: { iban: demo.partnerIban, otherId: null, currency: 'AED' }, period: null, balances, entries };
 }
@@ -161,5 +173,6 @@ export function message(kind: BankToCustomerMessage['kind'], reports: BankAccoun
   return { kind, msgId, createdAt: '2026-11-23T18:00:00Z', reports };
 }
 
+/** The message applied as the inbox applies it (the composition root's ApplyBankBooks). */
 export const apply = (world: BankWorld, books: BankToCustomerMessage) =>
-  applyBankBooks(world.books, books, { fileName: `${books.msgId}.xml`, sha256: 'a'.repeat(64), receivedAt: world.server.clock.now() });
+  bankBooksApplier(world.books)(books, { fileName: `${books.msgId}.xml`, sha256: 'a'.repeat(64), receivedAt: world.server.clock.now() });
