@@ -140,7 +140,7 @@ export function returnFigures(input: {
   quoteRate: Decimal;
   sourceScale: number;
 }): ReturnFigures | null {
-  if (input.returned.greaterThan(input.payoutAmount) || !input.returned.isPositive()) return null;
+  if (input.returned.greaterThan(input.payoutAmount) || input.returned.lessThanOrEqualTo(0)) return null;
   const charges = input.payoutAmount.minus(input.returned);
   const chargesInSource = roundCharge(charges.dividedBy(input.quoteRate), input.sourceScale);
   const creditBack = Money.max(ZERO, input.quotedSourceAmount.minus(chargesInSource));

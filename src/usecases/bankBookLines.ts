@@ -104,7 +104,7 @@ async function bookPayout(context: LineContext, line: BookedLine, payout: Bookab
       for (const item of items) metrics.movement('BANK_TO_BENEFICIARY', 'COMPLETED', request.payrollCurrencyCode, item.amount);
     });
   }
-  if (line.charges.isPositive()) await postJournalEntry(tx, bankChargesBooked(payrollLedgerOf(request), line.charges, refs), ledgerTime(line, now));
+  if (line.charges.greaterThan(0)) await postJournalEntry(tx, bankChargesBooked(payrollLedgerOf(request), line.charges, refs), ledgerTime(line, now));
 }
 
 /** A single payout's booking is matched (its amount, once); anything else debited is unknown. */
