@@ -185,18 +185,20 @@ export function bankChargesBooked(ledger: PayrollLedger, charges: Decimal, refs:
 }
 
 /**
- * A paid payout the bank returned: what it credited back arrives in the partner-bank account from
- * outside (so that account follows the bank's), and the customer is credited, as for a failed
- * payout, from the platform's FX result in the source currency.
+ * A paid payout the bank returned, as two entries: what the bank credited back arrives in the
+ * partner-bank account from outside (so that account follows the bank's, dated at the booking),
+ * and the customer is credited, as for a failed payout, from the platform's FX result in the
+ * source currency (dated when it is made, so that it is on the customer's statement from then on).
  */
-export function payoutReturned(ledger: PayrollLedger, returnedAmount: Decimal, creditBack: Decimal, refs: JournalRefs): JournalEntry {
+export function payoutReturned(
+  ledger: PayrollLedger,
+  returnedAmount: Decimal,
+  creditBack: Decimal,
+  refs: JournalRefs,
+): { toBank: JournalEntry; creditBack: JournalEntry } {
   const platformBank: LedgerAccount = { kind: 'PLATFORM_BANK', accountCurrencyId: ledger.payrollAccountCurrencyId };
-  return journalEntry(
-    'PAYOUT_RETURNED',
-    [
-      ...move(EXTERNAL, platformBank, ledger.payrollCurrency, returnedAmount),
-      ...move(FX_RESULT, customer(ledger.sourceAccountCurrencyId), ledger.sourceCurrency, creditBack),
-    ],
-    refs,
-  );
+  return {
+    toBank: journalEntry('PAYOUT_RETURNED', move(EXTERNAL, platformBank, ledger.payrollCurrency, returnedAmount), refs),
+    creditBack: journalEntry('PAYOUT_RETURNED', move(FX_RESULT, customer(ledger.sourceAccountCurrencyId), ledger.sourceCurrency, creditBack), refs),
+  };
 }

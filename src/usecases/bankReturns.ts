@@ -3,7 +3,7 @@ import { payoutReturned } from '../domain/journalEntries.js';
 import { Money } from '../domain/money.js';
 import { statusAfterReturn } from '../domain/payrollStatus.js';
 import { type BookablePayout, returnTransfer } from '../store/bankBooks.js';
-import { postJournalEntry } from '../store/ledger.js';
+import { postJournalEntries } from '../store/ledger.js';
 import { payoutOutcomeCounts } from '../store/payoutBatches.js';
 import { getLockedPayrollRequest, quotedRequest, setFailureReason } from '../store/payrollRequestUpdates.js';
 import { type LineContext, atScale, ledgerTime, lineException } from './bankBookContext.js';
@@ -46,7 +46,11 @@ export async function applyReturn(context: LineContext, line: BookedLine, payout
   });
   if (!returned) return false;
   const refs = { ...requestRefs(request), transferId: payout.transferId };
-  await postJournalEntry(tx, payoutReturned(payrollLedgerOf(request), line.amount, figures.creditBack, refs), ledgerTime(line, now));
+  const entries = payoutReturned(payrollLedgerOf(request), line.amount, figures.creditBack, refs);
+  await postJournalEntries(tx, [
+    { entry: entries.toBank, at: ledgerTime(line, now) },
+    { entry: entries.creditBack, at: now },
+  ]);
   await transferChanged(tx, payout.transferId, now);
   const counts = await payoutOutcomeCounts(tx, request.id);
   const revised = counts.open > 0 ? null : statusAfterReturn(request.status, counts.completed, counts.failed);
