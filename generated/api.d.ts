@@ -2895,8 +2895,10 @@ export interface components {
             quotedAmount: components["schemas"]["DecimalString"] | null;
             /**
              * @description What was credited back to the source account currency because this split's payout `FAILED`:
-             *     its `quotedSourceCurrencyAmount`, the amount at the accepted quote (fees are not returned).
-             *     Null unless the payout failed.
+             *     its `quotedSourceCurrencyAmount`, the amount at the accepted quote (fees are not returned);
+             *     or because the bank returned it (`RETURNED`): the same less the return's charges at the
+             *     accepted quote rate (the transfer's `bankReturn.creditedAmount`). Null unless the payout
+             *     failed or was returned.
              */
             returnedSourceCurrencyAmount: components["schemas"]["DecimalString"] | null;
             /** @description Bank purpose code. */
@@ -3295,8 +3297,8 @@ export interface components {
             approval: components["schemas"]["PayrollApproval"];
             /**
              * @description Σ of the splits' `returnedSourceCurrencyAmount`, in the source currency (an addition to the
-             *     interface): what failed payouts credited back to the source account; zero (`"0.00"` in USD)
-             *     while no payout has failed.
+             *     interface): what failed payouts, and payouts the bank returned (`RETURNED`), credited back to
+             *     the source account; zero (`"0.00"` in USD) while no payout has failed or been returned.
              */
             returnedAmount: components["schemas"]["DecimalString"];
             /** @description Holds the fee breakdown. */
@@ -4680,7 +4682,7 @@ export interface components {
              */
             creditDebit?: "CRDT" | "DBIT";
             /** @description What the bank booked (or, for `BALANCE_DRIFT`, the closing balance), in `currencyCode`. */
-            bookedAmount?: components["schemas"]["DecimalString"];
+            bookedAmount?: components["schemas"]["SignedDecimalString"];
             /** @description What our books expected (the payout's amount, the credit's, or the ledger's balance), in `currencyCode`. */
             expectedAmount?: components["schemas"]["SignedDecimalString"];
             /** @description `bookedAmount` − `expectedAmount` (for `BALANCE_DRIFT`: closing − ledger). */
