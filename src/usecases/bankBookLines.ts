@@ -70,9 +70,11 @@ const remember = (context: LineContext, line: BookedLine, kind: MatchedKind, ref
 async function applyDebit(context: LineContext, line: BookedLine): Promise<void> {
   const payout = line.endToEndId ? await findPayoutByEndToEndId(context.tx, line.endToEndId) : null;
   if (!payout) return applySinglePayoutDebit(context, line);
-  const sent = payout.status === 'FAILED' ? new Money(0) : new Money(payout.amount);
+  // A payout the bank reported rejected (pain.002), even before the worker has recorded it, sent nothing.
+  const rejected = payout.status === 'FAILED' || payout.fileStatus === 'FAILED';
+  const sent = rejected ? new Money(0) : new Money(payout.amount);
   if (!line.amount.equals(sent)) {
-    const detail = `${describe(line, context.account.decimals)}: the payout is ${payout.status} for ${payout.amount} ${payout.currencyCode}`;
+    const detail = `${describe(line, context.account.decimals)}: the payout is ${rejected ? 'FAILED' : payout.status} for ${payout.amount} ${payout.currencyCode}`;
     return lineException(context, line, { kind: 'AMOUNT_MISMATCH', detail, transferId: payout.transferId, expected: sent });
   }
   if (await seenBefore(context, line, 'PAYOUT', payout.transferId, payout.transferId)) return;
