@@ -91,6 +91,30 @@ describe('applyBankBooks: bookings', () => {
     expect(await readRequest(world.server, request.id, demo.dana)).toEqual(after);
   }, 120_000);
 
+  it('a booking for another amount than the payout, or of a payout the bank rejected, is an AMOUNT_MISMATCH and completes nothing', async () => {
+    const request = await payrollAtTheBank(world, ['120', '80'], 'settled', [demo.priya, demo.olenaFail]);
+    const [paid, bounced] = payouts(request);
+    const pending = payouts(await payrollAtTheBank(world, ['60'], 'pending'))[0]!;
+    const balance = await balancesOf(db(), demo.partnerAed);
+    const wrong = message('camt.054', [
+      report([
+        entry('DBIT', new Decimal(pending.amount).minus('1.00').toFixed(2), { endToEndId: endToEndIdOf(pending.id), reference: 'BK-W1' }),
+        entry('DBIT', bounced!.amount, { endToEndId: endToEndIdOf(bounced!.id), reference: 'BK-W2' }),
+        entry('DBIT', paid!.amount, { endToEndId: endToEndIdOf(paid!.id), reference: 'BK-W3' }),
+      ]),
+    ]);
+    expect(await apply(world, wrong)).toEqual({ kind: 'applied', entries: 3, exceptions: 2 });
+    expect((await exceptionsOf(wrong.msgId)).map((row) => [row.kind, row.transfer_id, row.difference]).sort()).toEqual(
+      [
+        ['AMOUNT_MISMATCH', pending.id, '-1.00'],
+        ['AMOUNT_MISMATCH', bounced!.id, bounced!.amount],
+      ].sort(),
+    );
+    const [row] = await db().query<{ status: string; bank_booking: object | null }>('SELECT status, bank_booking FROM transfers WHERE id = $1', [pending.id]);
+    expect(row).toEqual({ status: 'PROCESSING', bank_booking: null });
+    expect((await balancesOf(db(), demo.partnerAed)).balance.equals(balance.balance)).toBe(true);
+  }, 120_000);
+
   it('refuses a message about an account that is not ours, changing nothing', async () => {
     const stranger = message('camt.054', [
       { ...report([entry('DBIT', '10.00')]), account: { iban: 'DE89370400440532013000', otherId: null, currency: 'EUR' } },
