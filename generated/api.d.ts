@@ -1784,6 +1784,127 @@ export interface paths {
         patch: operations["updateCustomerSettings"];
         trace?: never;
     };
+    "/v1/admin/bank/statements": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the bank statements reconciled
+         * @description Lists the camt.053 statements the partner bank sent (`BANK_RAIL=iso20022`, docs/bank-files.md),
+         *     newest first (`createdAt` descending, then `id` descending), each with its account, day,
+         *     opening and closing booked balances, the ledger's balance of the account at the statement's
+         *     end, its entry count and whether it reconciled (`RECONCILED`) or raised exceptions
+         *     (`EXCEPTIONS`; `listBankExceptions` shows them).
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     Pagination as in `listAdminPayrollRequests`: up to `limit` items (1 to 100, default 20); pass
+         *     `nextCursor` as `cursor` for the next page; `nextCursor` is null on the last page. A
+         *     malformed cursor gets 400 `VALIDATION_ERROR`.
+         */
+        get: operations["listBankStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/bank/exceptions": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the bank exceptions
+         * @description Lists what the bank's books (camt.053 statements, camt.054 notifications) showed that does not
+         *     match ours, newest first (`createdAt` descending, then `id` descending), optionally only one
+         *     `status` (`OPEN`: the operator's queue) and one `kind` (`BankExceptionKind` says what each
+         *     means; docs/bank-files.md what to do about it). Nothing the bank booked is corrected silently:
+         *     an exception stays `OPEN` until resolved with `resolveBankException`.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     Pagination as in `listAdminPayrollRequests`: up to `limit` items (1 to 100, default 20); pass
+         *     `nextCursor` as `cursor`, with the same `status` and `kind`, for the next page;
+         *     `nextCursor` is null on the last page. A malformed cursor, or one issued for other filters,
+         *     gets 400 `VALIDATION_ERROR`.
+         */
+        get: operations["listBankExceptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/bank/exceptions/{exceptionId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the bank exception (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 5d0c6a3e-7b2f-4c1e-9a8d-2f3b4c5d6e7f
+                 */
+                exceptionId: components["parameters"]["BankExceptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resolve a bank exception
+         * @description Closes an `OPEN` bank exception with the operator's `note`; who resolved it and when are
+         *     recorded with it (`resolution`). Resolving moves no money: whatever correction the exception
+         *     called for (a booking the bank makes again, a manual entry) is made on its own
+         *     (docs/bank-files.md, "Exceptions").
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     ## Rules
+         *     - `note` is 1 to 1,000 characters; otherwise 400 `VALIDATION_ERROR`.
+         *     - An exception already `RESOLVED` gets 409 `INVALID_STATE`, and keeps its first resolution.
+         *     - An exception that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: an open exception, which only the bank's books create.
+         */
+        post: operations["resolveBankException"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2291,7 +2412,9 @@ export interface components {
          *     | `FAILED` | The request failed (`failureReason`). | Contact support. |
          *     | `CANCELLED` | The request was cancelled (`cancellationReason`). | None. |
          *
-         *     `COMPLETED`, `PARTIALLY_COMPLETED`, `FAILED` and `CANCELLED` are final. `AWAITING_APPROVAL` occurs
+         *     `COMPLETED`, `PARTIALLY_COMPLETED`, `FAILED` and `CANCELLED` are final, with one exception: a
+         *     payout the bank returns after paying it (`RETURNED`, `BANK_RAIL=iso20022`) revises the final
+         *     status of its request, once per return, as the table below says. `AWAITING_APPROVAL` occurs
          *     only for customers who opted in to four-eyes approval (`updateCustomerSettings`); a request of any
          *     other customer starts in `PENDING`. The worker never touches a request in `AWAITING_APPROVAL`, and
          *     an admin quote on it is refused with 409 `INVALID_STATE`.
@@ -2314,6 +2437,13 @@ export interface components {
          *     | `PAYOUT_INITIATED` | every payout `COMPLETED` | `COMPLETED` |
          *     | `PAYOUT_INITIATED` | some payouts `COMPLETED`, some `FAILED` (each failed one credited back) | `PARTIALLY_COMPLETED` |
          *     | `PAYOUT_INITIATED` | every payout `FAILED` (each credited back) | `FAILED` |
+         *     | `COMPLETED` | the bank returns a paid payout (`RETURNED`, credited back less the return's charges), others stay paid | `PARTIALLY_COMPLETED` |
+         *     | `COMPLETED`, `PARTIALLY_COMPLETED` | the bank returns the last paid payout: none is left paid | `FAILED` |
+         *
+         *     A return on a `PARTIALLY_COMPLETED` request that leaves a payout paid keeps the status (the
+         *     `transfer.status_changed` event shows the return, the request's `returnedAmount` grows). A return
+         *     that arrives while the request is still `PAYOUT_INITIATED` counts the payout as not paid when the
+         *     request takes its final status. Each revision emits `payroll_request.status_changed`.
          *
          *     Any other move is refused with 409 `INVALID_STATE` naming the current status (accepting an
          *     expired quote: 409 `QUOTE_EXPIRED`).
@@ -2768,8 +2898,10 @@ export interface components {
             quotedAmount: components["schemas"]["DecimalString"] | null;
             /**
              * @description What was credited back to the source account currency because this split's payout `FAILED`:
-             *     its `quotedSourceCurrencyAmount`, the amount at the accepted quote (fees are not returned).
-             *     Null unless the payout failed.
+             *     its `quotedSourceCurrencyAmount`, the amount at the accepted quote (fees are not returned);
+             *     or because the bank returned it (`RETURNED`): the same less the return's charges at the
+             *     accepted quote rate (the transfer's `bankReturn.creditedAmount`). Null unless the payout
+             *     failed or was returned.
              */
             returnedSourceCurrencyAmount: components["schemas"]["DecimalString"] | null;
             /** @description Bank purpose code. */
@@ -2803,6 +2935,13 @@ export interface components {
          *     | `INITIATED` | the processor or bank accepted it (`externalId` set) | `PROCESSING` |
          *     | `PROCESSING` | it settled (`completedAt` set) | `COMPLETED` (final) |
          *     | `INITIATED`, `PROCESSING` | it was refused (`completedAt` and `failureReason` set) | `FAILED` (final) |
+         *     | `COMPLETED` | a payout of a payroll request the bank returned after paying it (`bankReturn` set; `BANK_RAIL=iso20022`) | `RETURNED` (final) |
+         *
+         *     A payout the bank status report left `PROCESSING` also becomes `COMPLETED` when the bank's books
+         *     (camt.054 or camt.053) show it booked (`bankBooking` set). `RETURNED` is a payout that was paid and
+         *     came back (the beneficiary's bank refused it later): the customer is credited back as for a
+         *     `FAILED` payout, less the return's charges (`bankReturn.creditedAmount`), and the request's final
+         *     status is revised (see `PayrollRequestStatus`).
          *
          *     Each move is stored when it happens, so a read always shows the latest one. The payouts of a
          *     payroll request go to the bank as one batch: once the bank has taken it, each payout is recorded
@@ -2821,7 +2960,7 @@ export interface components {
          * @example COMPLETED
          * @enum {unknown}
          */
-        TransferStatus: "PENDING" | "INITIATED" | "PROCESSING" | "COMPLETED" | "FAILED";
+        TransferStatus: "PENDING" | "INITIATED" | "PROCESSING" | "COMPLETED" | "FAILED" | "RETURNED";
         /**
          * @description The fee charged for one step of the distribution (a transfer or the FX exchange), in the currency
          *     of that step (a transfer's `currencyCode`; an FX exchange's `fromCurrencyCode`).
@@ -2868,8 +3007,63 @@ export interface components {
             amount: components["schemas"]["DecimalString"];
         };
         /**
+         * @description What the partner bank booked for a payout, from its camt.054 notification or camt.053 statement
+         *     (`BANK_RAIL=iso20022`, docs/bank-files.md): the booking date, the bank's own reference and the
+         *     charges it booked with the payout. Present once the bank has booked the payout; a payout the bank
+         *     status report (pain.002) left `PROCESSING` becomes `COMPLETED` by its booking.
+         */
+        TransferBankBooking: {
+            /** @description The booking date (`BookgDt`); a date without a time is midnight UTC of that day. */
+            bookedAt: components["schemas"]["Timestamp"];
+            /**
+             * @description The bank's reference of the booking (`AcctSvcrRef`); absent when the bank gave none.
+             * @example BK20261125000123
+             */
+            bankReference?: string;
+            /**
+             * @description The charges the bank booked with the payout, in the payout's currency ("0.00" when none);
+             *     posted to the ledger as the platform's bank charges (docs/settlement.md).
+             */
+            charges: components["schemas"]["DecimalString"];
+        };
+        /**
+         * @description A payout the bank returned after paying it (`RETURNED`): the beneficiary's bank sent the money
+         *     back and the partner bank booked the return (a credit with `RtrInf`, or a reversal). The
+         *     customer is credited `creditedAmount` in the source currency, which the request's
+         *     `returnedAmount` includes (docs/bank-files.md, "The life of a returned payout").
+         */
+        TransferBankReturn: {
+            /**
+             * @description The ISO external return reason code (`RtrInf/Rsn/Cd`, such as `AC04` closed account); absent when the bank gave none.
+             * @example AC04
+             */
+            reasonCode?: string;
+            /**
+             * @description The bank's text about the return (`RtrInf/AddtlInf`); absent when the bank gave none.
+             * @example Account closed
+             */
+            reasonText?: string;
+            /** @description When the bank booked the return (`BookgDt`; a date without a time is midnight UTC). */
+            bookedAt: components["schemas"]["Timestamp"];
+            /**
+             * @description The bank's reference of the return's booking (`AcctSvcrRef`); absent when the bank gave none.
+             * @example RT20261127000042
+             */
+            bankReference?: string;
+            /** @description What the bank credited back to the partner-bank account, in the payout's currency (the payout's amount less the return charges). */
+            amount: components["schemas"]["DecimalString"];
+            /** @description What the return cost (the payout's amount less `amount`), in the payout's currency. */
+            charges: components["schemas"]["DecimalString"];
+            /**
+             * @description What the customer was credited back, in the source currency: the split's `quotedSourceCurrencyAmount`
+             *     less `charges` converted at the request's accepted quote rate (rounded up, never below zero).
+             */
+            creditedAmount: components["schemas"]["DecimalString"];
+        };
+        /**
          * @description One money movement of the distribution. Status flow: `PENDING` → `INITIATED` → `PROCESSING` →
-         *     `COMPLETED` | `FAILED` (see `TransferStatus`). Optional fields are absent (never null) until they apply.
+         *     `COMPLETED` | `FAILED`, and a payout the bank returns after paying it `COMPLETED` → `RETURNED`
+         *     (see `TransferStatus`). Optional fields are absent (never null) until they apply.
          */
         Transfer: {
             /** @description Transfer identifier. */
@@ -2906,6 +3100,10 @@ export interface components {
              * @example Beneficiary account closed
              */
             failureReason?: string;
+            /** @description What the bank booked for this payout (`BANK_RAIL=iso20022`); absent until the bank's books show it. */
+            bankBooking?: components["schemas"]["TransferBankBooking"];
+            /** @description The bank's return of this payout; present when status is `RETURNED`. */
+            bankReturn?: components["schemas"]["TransferBankReturn"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -3102,8 +3300,8 @@ export interface components {
             approval: components["schemas"]["PayrollApproval"];
             /**
              * @description Σ of the splits' `returnedSourceCurrencyAmount`, in the source currency (an addition to the
-             *     interface): what failed payouts credited back to the source account; zero (`"0.00"` in USD)
-             *     while no payout has failed.
+             *     interface): what failed payouts, and payouts the bank returned (`RETURNED`), credited back to
+             *     the source account; zero (`"0.00"` in USD) while no payout has failed or been returned.
              */
             returnedAmount: components["schemas"]["DecimalString"];
             /** @description Holds the fee breakdown. */
@@ -4328,6 +4526,219 @@ export interface components {
             success: true;
             data: components["schemas"]["CustomerSettings"];
         };
+        /**
+         * @description One camt.053 statement (one account, one day) as it was reconciled: every entry matched to a
+         *     payout, a credit into the account or a return, and the closing booked balance compared with the
+         *     ledger's balance of the account at the statement's end. `EXCEPTIONS` when anything did not match
+         *     (`listBankExceptions` with its `statementId`).
+         */
+        BankStatement: {
+            /** @description Statement identifier. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The camt.053 message's `MsgId`.
+             * @example STMT-20261125-AE42
+             */
+            messageId: string;
+            /** @description Our account currency the statement is of. */
+            accountCurrencyId: components["schemas"]["Uuid"];
+            /**
+             * @description The account's IBAN as the statement gives it.
+             * @example AE420260001015333439101
+             */
+            iban: string;
+            /** @description The account's currency. */
+            currencyCode: components["schemas"]["CurrencyCode"];
+            /**
+             * Format: date
+             * @description The statement's day (its closing balance's date).
+             * @example 2026-11-25
+             */
+            date: string;
+            /** @description The opening booked balance (`OPBD`), when given. */
+            openingBalance?: components["schemas"]["SignedDecimalString"];
+            /** @description The closing booked balance (`CLBD`), when given. */
+            closingBalance?: components["schemas"]["SignedDecimalString"];
+            /** @description The ledger's balance of the account currency at the statement's end. */
+            ledgerBalance: components["schemas"]["SignedDecimalString"];
+            /**
+             * @description The statement's entries.
+             * @example 3
+             */
+            entryCount: number;
+            /**
+             * @description The exceptions the statement raised.
+             * @example 0
+             */
+            exceptionCount: number;
+            /**
+             * @description `RECONCILED` when every entry matched and the balances agree; `EXCEPTIONS` otherwise.
+             * @example RECONCILED
+             * @enum {string}
+             */
+            status: "RECONCILED" | "EXCEPTIONS";
+            /** @description When the statement was applied. */
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        /** @description One page of bank statements, newest first (`createdAt` descending, then `id` descending). */
+        BankStatementPage: {
+            /** @description The items of this page; at most `limit`, possibly none. */
+            items: components["schemas"]["BankStatement"][];
+            /**
+             * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
+             * @example eyJjIjoiMjAyNi0xMS0yNVQxMDowMDowMC4wMDBaIn0
+             */
+            nextCursor: string | null;
+        };
+        /** @description Success envelope carrying one page of bank statements. */
+        BankStatementPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of bank statements. */
+            data: components["schemas"]["BankStatementPage"];
+        };
+        /**
+         * @description `OPEN` until an operator resolves it (`resolveBankException`), then `RESOLVED`.
+         * @example OPEN
+         * @enum {string}
+         */
+        BankExceptionStatus: "OPEN" | "RESOLVED";
+        /**
+         * @description What did not match between the bank's books (camt.053, camt.054) and ours (docs/bank-files.md,
+         *     "Exceptions"):
+         *
+         *     | Kind | Meaning |
+         *     |---|---|
+         *     | `UNKNOWN_REFERENCE` | A booking whose `EndToEndId` names none of our payouts, credits or fundings (or names none at all). |
+         *     | `AMOUNT_MISMATCH` | A booking of one of ours for another amount than we sent or expected (a return larger than the payout included). |
+         *     | `DUPLICATE_BOOKING` | A second, different booking of something the bank had already booked (a second copy of a return included). |
+         *     | `UNEXPECTED_CREDIT` | Money credited that we did not expect: a credit without a reference, or a return of a payout that was never paid (`FAILED`, `RETURNED`, still `PROCESSING`). |
+         *     | `MISSING_BOOKING` | A payout the bank reported paid (pain.002) that no statement booked within `BANK_BOOKING_GRACE_DAYS` business days. |
+         *     | `BALANCE_DRIFT` | A statement's closing booked balance differs from the ledger's balance of the account at the statement's end (`difference` = closing − ledger). |
+         * @example UNKNOWN_REFERENCE
+         * @enum {string}
+         */
+        BankExceptionKind: "UNKNOWN_REFERENCE" | "AMOUNT_MISMATCH" | "DUPLICATE_BOOKING" | "UNEXPECTED_CREDIT" | "MISSING_BOOKING" | "BALANCE_DRIFT";
+        /** @description An operator's resolution of a bank exception. Resolving moves no money. */
+        BankExceptionResolution: {
+            /**
+             * @description What the operator found and did.
+             * @example Bank charge booked twice; the bank reversed it on 2026-11-27
+             */
+            note: string;
+            /** @description When it was resolved. */
+            resolvedAt: components["schemas"]["Timestamp"];
+            /** @description The admin user who resolved it. */
+            resolvedByUserId: components["schemas"]["Uuid"];
+        };
+        /**
+         * @description One thing the bank booked (or did not book) that does not match our books. Nothing is corrected
+         *     silently: the exception stays `OPEN` until an operator has looked at it and resolved it with a
+         *     note. Optional fields are absent when they do not apply to the kind.
+         */
+        BankException: {
+            /** @description Exception identifier. */
+            id: components["schemas"]["Uuid"];
+            /** @description What did not match. */
+            kind: components["schemas"]["BankExceptionKind"];
+            /** @description Open, or resolved by an operator. */
+            status: components["schemas"]["BankExceptionStatus"];
+            /**
+             * @description What was found, in words.
+             * @example DBIT entry of 1000.00 AED names EndToEndId 0f5c2d1e9a8b4c7d8e6f5a4b3c2d1e0f, which is none of our payouts
+             */
+            detail: string;
+            /**
+             * @description The `MsgId` of the camt message the booking came in; absent for a check of the worker's own.
+             * @example STMT-20261125-AE42
+             */
+            messageId?: string;
+            /** @description The statement (`listBankStatements`) the exception came from; absent for a camt.054 notification. */
+            statementId?: components["schemas"]["Uuid"];
+            /** @description The account currency of ours the booking was on. */
+            accountCurrencyId?: components["schemas"]["Uuid"];
+            /** @description The payout (or credit's transfer) concerned, when the booking names one of ours. */
+            transferId?: components["schemas"]["Uuid"];
+            /**
+             * @description The booking's `EndToEndId`, when given.
+             * @example 0f5c2d1e9a8b4c7d8e6f5a4b3c2d1e0f
+             */
+            endToEndId?: string;
+            /**
+             * @description The bank's reference of the booking (`AcctSvcrRef`), when given.
+             * @example BK20261125000123
+             */
+            bankReference?: string;
+            /**
+             * @description The entry's reference (`NtryRef`), when given.
+             * @example 000123
+             */
+            entryReference?: string;
+            /**
+             * @description Whether the booking credited or debited the account.
+             * @example DBIT
+             * @enum {string}
+             */
+            creditDebit?: "CRDT" | "DBIT";
+            /** @description What the bank booked (or, for `BALANCE_DRIFT`, the closing balance), in `currencyCode`. */
+            bookedAmount?: components["schemas"]["SignedDecimalString"];
+            /** @description What our books expected (the payout's amount, the credit's, or the ledger's balance), in `currencyCode`. */
+            expectedAmount?: components["schemas"]["SignedDecimalString"];
+            /** @description `bookedAmount` − `expectedAmount` (for `BALANCE_DRIFT`: closing − ledger). */
+            difference?: components["schemas"]["SignedDecimalString"];
+            /** @description The currency of the amounts. */
+            currencyCode?: components["schemas"]["CurrencyCode"];
+            /** @description The booking date (a date without a time is midnight UTC). */
+            bookedAt?: components["schemas"]["Timestamp"];
+            /** @description When the exception was found. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description Who resolved it, when and why; present when status is `RESOLVED`. */
+            resolution?: components["schemas"]["BankExceptionResolution"];
+        };
+        /** @description One page of bank exceptions, newest first (`createdAt` descending, then `id` descending). */
+        BankExceptionPage: {
+            /** @description The items of this page; at most `limit`, possibly none. */
+            items: components["schemas"]["BankException"][];
+            /**
+             * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
+             * @example eyJjIjoiMjAyNi0xMS0yNVQxMDowMDowMC4wMDBaIn0
+             */
+            nextCursor: string | null;
+        };
+        /** @description Success envelope carrying one page of bank exceptions. */
+        BankExceptionPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of bank exceptions. */
+            data: components["schemas"]["BankExceptionPage"];
+        };
+        /** @description How an operator closes a bank exception. */
+        ResolveBankExceptionRequest: {
+            /**
+             * @description What the operator found and did (recorded with who resolved it and when).
+             * @example Bank charge booked twice; the bank reversed it on 2026-11-27
+             */
+            note: string;
+        };
+        /** @description Success envelope carrying one bank exception. */
+        BankExceptionResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the bank exception. */
+            data: components["schemas"]["BankException"];
+        };
         /** @description Liveness status; the process is up and serving HTTP. */
         Health: {
             /**
@@ -4830,6 +5241,21 @@ export interface components {
          * @example 7b1e0002-0000-4000-8000-000000000001
          */
         CustomerId: components["schemas"]["Uuid"];
+        /**
+         * @description Only exceptions in this status; both when absent.
+         * @example OPEN
+         */
+        BankExceptionStatusFilter: components["schemas"]["BankExceptionStatus"];
+        /**
+         * @description Only exceptions of this kind; every kind when absent.
+         * @example BALANCE_DRIFT
+         */
+        BankExceptionKindFilter: components["schemas"]["BankExceptionKind"];
+        /**
+         * @description Id of the bank exception (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example 5d0c6a3e-7b2f-4c1e-9a8d-2f3b4c5d6e7f
+         */
+        BankExceptionId: components["schemas"]["Uuid"];
         /**
          * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
          *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
@@ -6863,6 +7289,156 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBankStatements: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
+                 *     malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of bank statements. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankStatementPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBankExceptions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
+                 *     malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only exceptions in this status; both when absent.
+                 * @example OPEN
+                 */
+                status?: components["parameters"]["BankExceptionStatusFilter"];
+                /**
+                 * @description Only exceptions of this kind; every kind when absent.
+                 * @example BALANCE_DRIFT
+                 */
+                kind?: components["parameters"]["BankExceptionKindFilter"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of bank exceptions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankExceptionPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resolveBankException: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the bank exception (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 5d0c6a3e-7b2f-4c1e-9a8d-2f3b4c5d6e7f
+                 */
+                exceptionId: components["parameters"]["BankExceptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResolveBankExceptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The exception, now `RESOLVED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankExceptionResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

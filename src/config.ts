@@ -43,9 +43,9 @@ export interface Config {
   worker: { inProcess: boolean; pollMs: number; leaseMs: number; simulatedSettlementMs: number };
   /**
    * The partner bank: `simulated` (in-database, the default) or `iso20022` (pain.001 files written to
-   * outboxDir, pain.002 reports read from inboxDir; docs/bank-files.md).
+   * outboxDir, pain.002 reports read from inboxDir; docs/bank-files.md). bookingGraceDays: BANK_BOOKING_GRACE_DAYS.
    */
-  bank: { rail: 'simulated' | 'iso20022'; outboxDir: string; inboxDir: string };
+  bank: { rail: 'simulated' | 'iso20022'; outboxDir: string; inboxDir: string; bookingGraceDays: number };
   rateLimitPerMinute: number;
   /** Requests a minute per client address for requests without a valid token. */
   rateLimitAnonymousPerMinute: number;
@@ -187,6 +187,8 @@ function bankConfig(env: NodeJS.ProcessEnv): Config['bank'] {
     rail: oneOf(env, 'BANK_RAIL', ['simulated', 'iso20022'] as const, 'simulated'),
     outboxDir: env.BANK_OUTBOX_DIR || `${dataDir}/bank/outbox`,
     inboxDir: env.BANK_INBOX_DIR || `${dataDir}/bank/inbox`,
+    // Business days after pain.002 reported a payout paid within which a statement must book it (else MISSING_BOOKING).
+    bookingGraceDays: integer(env, 'BANK_BOOKING_GRACE_DAYS', 3, 0, 30),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { MetricsServer } from '../observability/metricsServer.js';
 import { metrics } from '../observability/telemetry.js';
 import { countFailingEndpoints, readBacklog } from '../store/backlog.js';
+import { openBankExceptions } from '../store/bankExceptions.js';
 import type { Database } from '../store/db.js';
 
 /**
@@ -21,7 +22,11 @@ export async function startMetrics(
   return startMetricsServer(port, host, {
     pools: Object.fromEntries(present.map(([name, db]) => [name, () => db.poolStats?.()])),
     ...(worker && {
-      backlog: async () => ({ items: await readBacklog(worker, new Date()), failingEndpoints: await countFailingEndpoints(worker) }),
+      backlog: async () => ({
+        items: await readBacklog(worker, new Date()),
+        failingEndpoints: await countFailingEndpoints(worker),
+        bankExceptions: await openBankExceptions(worker, new Date()),
+      }),
     }),
   });
 }

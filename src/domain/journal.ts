@@ -24,7 +24,9 @@ export type LedgerAccount =
   | { kind: 'FX_RESULT' }
   | { kind: 'IN_TRANSIT'; leg: TransitLeg }
   /** The world outside: funding arrives from it, payouts and sold currency leave to it. */
-  | { kind: 'EXTERNAL' };
+  | { kind: 'EXTERNAL' }
+  /** What the partner bank charged for booking payouts: an expense of the platform, per currency. */
+  | { kind: 'BANK_CHARGES' };
 
 export interface Posting {
   account: LedgerAccount;
@@ -52,7 +54,11 @@ export type JournalKind =
   | 'SINGLE_PAYOUT_SENT'
   | 'SINGLE_PAYOUT_REFUNDED'
   /** An admin's funding: money arriving in a customer's account currency from outside. */
-  | 'FUNDING';
+  | 'FUNDING'
+  /** The charges the bank booked with a payout: they leave the partner-bank account. */
+  | 'BANK_CHARGES'
+  /** A payout the bank returned: its money back in the partner-bank account, the customer credited. */
+  | 'PAYOUT_RETURNED';
 
 /** What the entry belongs to, for the store's foreign keys and audits. */
 export interface JournalRefs {

@@ -177,3 +177,28 @@ export function openingBalance(account: LedgerAccount, currency: string, amount:
 export function funded(accountCurrencyId: string, currency: string, amount: Decimal, refs: JournalRefs): JournalEntry {
   return journalEntry('FUNDING', move(EXTERNAL, customer(accountCurrencyId), currency, amount), refs);
 }
+
+/** The charges the bank booked with a payout: they leave the partner-bank account, an expense of the platform. */
+export function bankChargesBooked(ledger: PayrollLedger, charges: Decimal, refs: JournalRefs): JournalEntry {
+  const platformBank: LedgerAccount = { kind: 'PLATFORM_BANK', accountCurrencyId: ledger.payrollAccountCurrencyId };
+  return journalEntry('BANK_CHARGES', move(platformBank, { kind: 'BANK_CHARGES' }, ledger.payrollCurrency, charges), refs);
+}
+
+/**
+ * A paid payout the bank returned, as two entries: what the bank credited back arrives in the
+ * partner-bank account from outside (so that account follows the bank's, dated at the booking),
+ * and the customer is credited, as for a failed payout, from the platform's FX result in the
+ * source currency (dated when it is made, so that it is on the customer's statement from then on).
+ */
+export function payoutReturned(
+  ledger: PayrollLedger,
+  returnedAmount: Decimal,
+  creditBack: Decimal,
+  refs: JournalRefs,
+): { toBank: JournalEntry; creditBack: JournalEntry } {
+  const platformBank: LedgerAccount = { kind: 'PLATFORM_BANK', accountCurrencyId: ledger.payrollAccountCurrencyId };
+  return {
+    toBank: journalEntry('PAYOUT_RETURNED', move(EXTERNAL, platformBank, ledger.payrollCurrency, returnedAmount), refs),
+    creditBack: journalEntry('PAYOUT_RETURNED', move(FX_RESULT, customer(ledger.sourceAccountCurrencyId), ledger.sourceCurrency, creditBack), refs),
+  };
+}

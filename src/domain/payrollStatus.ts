@@ -46,3 +46,13 @@ export function statusAfterPayoutCounts(completed: number, failed: number): Payr
   if (failed === 0) return 'COMPLETED';
   return completed === 0 ? 'FAILED' : 'PARTIALLY_COMPLETED';
 }
+
+/**
+ * A paid payout returned by the bank revises a request that had taken its final status: null when
+ * the request is still paying out (its final status will count the return) or keeps its status.
+ */
+export function statusAfterReturn(current: PayrollRequestStatus, completed: number, notPaid: number): PayrollRequestStatus | null {
+  if (current !== 'COMPLETED' && current !== 'PARTIALLY_COMPLETED') return null;
+  const revised = statusAfterPayoutCounts(completed, notPaid);
+  return revised === current ? null : revised;
+}

@@ -28,6 +28,7 @@ const KIND_ON_STATEMENT: Record<JournalKind, TransactionKind | null> = {
   BANK_LEG_FAILED: 'PAYROLL_REFUND',
   PAYROLL_FAILED_RETURNED: 'PAYROLL_REFUND',
   PAYOUT_FAILED_CREDIT_BACK: 'PAYROLL_PAYOUT_RETURNED',
+  PAYOUT_RETURNED: 'PAYROLL_PAYOUT_RETURNED',
   SINGLE_PAYOUT_DEBITED: 'PAYOUT_DEBIT',
   SINGLE_PAYOUT_REFUNDED: 'PAYOUT_REFUND',
   PROCESSOR_LEG_COMPLETED: null,
@@ -35,6 +36,7 @@ const KIND_ON_STATEMENT: Record<JournalKind, TransactionKind | null> = {
   FX_CONVERSION: null,
   PAYOUT_SENT: null,
   SINGLE_PAYOUT_SENT: null,
+  BANK_CHARGES: null,
 };
 
 function isJournalKind(kind: string): kind is JournalKind {

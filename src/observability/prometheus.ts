@@ -20,8 +20,11 @@ export interface BacklogRow {
 export interface ScrapeSources {
   pools: Record<string, () => PoolStats | undefined>;
   /** Only in a process that runs the worker, so that two processes do not both report one database. */
-  backlog?: () => Promise<{ items: BacklogRow[]; failingEndpoints: number }>;
+  backlog?: () => Promise<{ items: BacklogRow[]; failingEndpoints: number; bankExceptions: BacklogRow[] }>;
 }
+
+/** Every kind of bank exception (docs/bank-files.md), reported at 0 when none is open. */
+const BANK_EXCEPTION_KINDS = ['UNKNOWN_REFERENCE', 'AMOUNT_MISMATCH', 'DUPLICATE_BOOKING', 'UNEXPECTED_CREDIT', 'MISSING_BOOKING', 'BALANCE_DRIFT'];
 
 /** Every kind of pending work, reported at 0 when there is none (a gauge that disappears cannot go back to zero). */
 const BACKLOG_KINDS = ['PAYROLL_START', 'PROCESSOR_INTERNAL_DEBIT', 'PROCESSOR_TO_BANK', 'BANK_TO_BENEFICIARY', 'PAYOUT', 'WEBHOOK_DELIVERY'];
@@ -197,10 +200,9 @@ function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources
     });
   const byKind =
     (pick: (row: BacklogRow) => number) =>
-    (g: Gauge, { items }: Snapshot) => {
-      for (const kind of BACKLOG_KINDS) g.set({ kind }, 0);
-      for (const row of items) g.set({ kind: row.kind }, pick(row));
-    };
+    (g: Gauge, { items }: Snapshot) =>
+      fillByKind(g, BACKLOG_KINDS, items, pick);
+  defineBankExceptionGauges(gauge);
   gauge(
     'worker_backlog_items',
     'Pending work items by kind (the worker has not finished them)',
@@ -218,6 +220,24 @@ function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources
   );
   gauge('webhook_endpoints_failing', 'Webhook endpoints marked FAILING after consecutive failed deliveries', [], (g, { failingEndpoints }) =>
     g.set(failingEndpoints),
+  );
+}
+
+type SnapshotGauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, snapshot: { bankExceptions: BacklogRow[] }) => void) => Gauge;
+
+/** Every kind at 0, then the kinds the rows name. */
+function fillByKind(g: Gauge, kinds: readonly string[], rows: readonly BacklogRow[], pick: (row: BacklogRow) => number): void {
+  for (const kind of kinds) g.set({ kind }, 0);
+  for (const row of rows) g.set({ kind: row.kind }, pick(row));
+}
+
+/** The bank's books: open exceptions by kind, and the age of the oldest of each (read with the backlog). */
+function defineBankExceptionGauges(gauge: SnapshotGauge): void {
+  gauge('bank_exceptions_open', "Open exceptions of the bank's books by kind (what the bank booked that does not match ours)", ['kind'], (g, snapshot) =>
+    fillByKind(g, BANK_EXCEPTION_KINDS, snapshot.bankExceptions, (row) => row.pending),
+  );
+  gauge('bank_exception_oldest_open_seconds', 'Age of the oldest open bank exception by kind, seconds (0: none)', ['kind'], (g, snapshot) =>
+    fillByKind(g, BANK_EXCEPTION_KINDS, snapshot.bankExceptions, (row) => row.oldestSeconds),
   );
 }
 

@@ -184,10 +184,10 @@ export async function settleBatchItems(
   );
 }
 
-/** How the request's payouts ended, counted once when none is left open. */
+/** How the request's payouts ended, counted once when none is left open (a payout the bank returned counts as not paid). */
 export async function payoutOutcomeCounts(tx: Queryable, requestId: string): Promise<{ completed: number; failed: number; open: number }> {
   const [row] = await tx.query<{ completed: number; failed: number; open: number }>(
-    `SELECT count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed, count(*) FILTER (WHERE status = 'FAILED')::int AS failed,
+    `SELECT count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed, count(*) FILTER (WHERE status IN ('FAILED', 'RETURNED'))::int AS failed,
             count(*) FILTER (WHERE status IN ('PENDING', 'INITIATED', 'PROCESSING'))::int AS open
        FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'BANK_TO_BENEFICIARY'`,
     [requestId],

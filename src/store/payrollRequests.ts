@@ -149,13 +149,16 @@ export type TransferRecord = TransferFee & {
   executedAt: Date | null;
   completedAt: Date | null;
   failureReason: string | null;
+  /** What the bank booked for a payout, and its return (Transfer's bankBooking and bankReturn). */
+  bankBooking: components['schemas']['TransferBankBooking'] | null;
+  bankReturn: components['schemas']['TransferBankReturn'] | null;
   createdAt: Date;
 };
 
 const TRANSFER_COLUMNS = `id, transfer_type AS "transferType", status, external_id AS "externalId", amount::text AS "amount",
             currency_code AS "currencyCode", fee_id AS "feeId", fee_amount::text AS "feeAmount", final_internal_fee::text AS "finalInternalFee",
             amount_split_id AS "amountSplitId", executed_at AS "executedAt", completed_at AS "completedAt", failure_reason AS "failureReason",
-            created_at AS "createdAt"`;
+            bank_booking AS "bankBooking", bank_return AS "bankReturn", created_at AS "createdAt"`;
 
 export async function findTransfers(tx: Queryable, requestId: string): Promise<TransferRecord[]> {
   const rows = await tx.query<TransferRecord>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);

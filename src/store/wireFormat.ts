@@ -83,6 +83,8 @@ const transferFields = (row: string) =>
     executedAt: orAbsent(quoted(iso(`${row}.executed_at`))),
     completedAt: orAbsent(quoted(iso(`${row}.completed_at`))),
     failureReason: orAbsent(text(`${row}.failure_reason`)),
+    bankBooking: orAbsent(json(`${row}.bank_booking::text`)),
+    bankReturn: orAbsent(json(`${row}.bank_return::text`)),
     createdAt: quoted(iso(`${row}.created_at`)),
   }) satisfies JsonFields<Schemas['Transfer']>;
 

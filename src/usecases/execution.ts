@@ -124,7 +124,7 @@ async function advance(
   tx: Queryable,
   item: WorkItem,
   from: WorkItem['status'],
-  to: Exclude<TransferStatus, 'PENDING'>,
+  to: Exclude<TransferStatus, 'PENDING' | 'RETURNED'>,
   at: Date,
   details: { externalId?: string; failureReason?: string } = {},
 ): Promise<boolean> {

@@ -136,7 +136,7 @@ describe('the Prometheus sink', () => {
 
 describe('docs/operations.md and docs/grafana-dashboard.json', () => {
   it('name only metrics the service exports, and the guide lists every one of ours', async () => {
-    const { registry } = createPrometheusMetrics({ pools: {}, backlog: async () => ({ items: [], failingEndpoints: 0 }) });
+    const { registry } = createPrometheusMetrics({ pools: {}, backlog: async () => ({ items: [], failingEndpoints: 0, bankExceptions: [] }) });
     const exported = new Set([...(await registry.metrics()).matchAll(/^# HELP (\S+)/gm)].map((match) => match[1]!));
     const guide = readFileSync(inRepo('docs/operations.md'), 'utf8');
     const dashboard = readFileSync(inRepo('docs/grafana-dashboard.json'), 'utf8');

@@ -23,6 +23,7 @@ const NEEDS_STATE: Record<string, string> = {
   retryWebhookDelivery: 'a webhook endpoint and one of its deliveries',
   recordFxExchange: 'the example’s request accepted and its funds at the payroll bank',
   failPayrollRequest: 'a payroll request EXECUTING whose payouts have not been created',
+  resolveBankException: 'an open bank exception, which only the bank’s books create',
 };
 
 const userWith = (role: string, permission?: string) =>

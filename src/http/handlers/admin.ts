@@ -1,4 +1,5 @@
 import { fundAccountCurrency } from '../../usecases/accounts.js';
+import { listBankExceptions, listBankStatements, resolveBankException } from '../../usecases/bankBooksAdmin.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import { updateCustomerSettings } from '../../usecases/customerSettings.js';
 import { failPayrollRequest } from '../../usecases/failPayrollRequest.js';
@@ -8,7 +9,7 @@ import { recordFxExchange } from '../../usecases/recordFxExchange.js';
 import { updateExchangeRate } from '../../usecases/updateExchangeRate.js';
 import type { Handlers } from '../operations.js';
 
-/** The Admin tag: the platform's queue of payroll requests, FX quotes and exchanges, rates, and fundings. */
+/** The Admin tag: the platform's queue of payroll requests, FX quotes and exchanges, rates, fundings, and the bank's books. */
 export function adminHandlers(deps: UseCaseDeps) {
   return {
     listAdminPayrollRequests: async ({ caller, query }) => ({ status: 200, data: await listAdminPayrollRequests(deps, caller, query) }),
@@ -21,5 +22,8 @@ export function adminHandlers(deps: UseCaseDeps) {
     },
     fundAccountCurrency: async ({ caller, params, body }) => ({ status: 201, data: await fundAccountCurrency(deps, caller, params.accountCurrencyId, body) }),
     updateCustomerSettings: async ({ caller, params, body }) => ({ status: 200, data: await updateCustomerSettings(deps, caller, params.customerId, body) }),
+    listBankStatements: async ({ caller, query }) => ({ status: 200, data: await listBankStatements(deps, caller, query) }),
+    listBankExceptions: async ({ caller, query }) => ({ status: 200, data: await listBankExceptions(deps, caller, query) }),
+    resolveBankException: async ({ caller, params, body }) => ({ status: 200, data: await resolveBankException(deps, caller, params.exceptionId, body) }),
   } satisfies Partial<Handlers>;
 }

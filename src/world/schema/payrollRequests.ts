@@ -7,7 +7,8 @@ type Schemas = components['schemas'];
 const PURPOSE_CODES = specEnum<Schemas['PurposeCode']>()(['SAL', 'FCISS', 'PEN', 'OFS']);
 const AMOUNT_CURRENCY_TYPES = specEnum<Schemas['AmountCurrencyType']>()(['SOURCE', 'PAYROLL']);
 const TRANSFER_TYPES = specEnum<Schemas['TransferType']>()(['PROCESSOR_INTERNAL_DEBIT', 'PROCESSOR_TO_BANK', 'BANK_TO_BENEFICIARY']);
-const TRANSFER_STATUSES = specEnum<Schemas['TransferStatus']>()(['PENDING', 'INITIATED', 'PROCESSING', 'COMPLETED', 'FAILED']);
+// A world carries no RETURNED payout: a return comes only from the bank's books (docs/bank-files.md).
+const TRANSFER_STATUSES = specEnum<Exclude<Schemas['TransferStatus'], 'RETURNED'>>()(['PENDING', 'INITIATED', 'PROCESSING', 'COMPLETED', 'FAILED']);
 const PAYROLL_STATUSES = specEnum<Schemas['PayrollRequestStatus']>()([
   'AWAITING_APPROVAL',
   'PENDING',

@@ -21,6 +21,8 @@ export function toTransfer(transfer: TransferRecord, split: AmountSplitRecord | 
     ...(transfer.executedAt && { executedAt: transfer.executedAt.toISOString() }),
     ...(transfer.completedAt && { completedAt: transfer.completedAt.toISOString() }),
     ...(transfer.failureReason !== null && { failureReason: transfer.failureReason }),
+    ...(transfer.bankBooking && { bankBooking: transfer.bankBooking }),
+    ...(transfer.bankReturn && { bankReturn: transfer.bankReturn }),
     createdAt: transfer.createdAt.toISOString(),
   };
 }
