@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type Principal, findPrincipal } from '../usecases/principal.js';
 import { operationsOf } from './operationRouter.js';
+import type { Authentication } from './locals.js';
 import { requestFields } from './requestContext.js';
 
 /** A 401 the error handler turns into the UNAUTHORIZED envelope; `status` is read by the validator. */
@@ -100,15 +101,9 @@ function tokenProblem(payload: JWTPayload, nowSeconds: number, jwt: Config['jwt'
   return null;
 }
 
-/** What authenticating a request gave: a principal, or why not (nothing when it carried no token). */
-interface Authentication {
-  principal?: Principal;
-  failure?: unknown;
-}
-
 /** The caller a request authenticated as (set by authenticateRequest), before any body is read. */
 export function principalOf(res: Response): Principal | undefined {
-  return (res.locals.authentication as Authentication | undefined)?.principal;
+  return res.locals.authentication?.principal;
 }
 
 /**
@@ -140,7 +135,7 @@ export function authenticateRequest(authenticate: Authenticate): RequestHandler 
 export function bearerAuthHandler(): (req: Request) => Promise<boolean> {
   return async (req) => {
     const res = req.res!;
-    const { principal, failure } = (res.locals.authentication as Authentication | undefined) ?? {};
+    const { principal, failure } = res.locals.authentication ?? {};
     if (principal) {
       res.locals.principal = principal;
       return true;
