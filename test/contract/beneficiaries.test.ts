@@ -155,7 +155,7 @@ describe('duplicates: 409 DUPLICATE_BENEFICIARY naming the field and the existin
     expect(sameReference.error!.error).toEqual(duplicate('/reference'));
 
     const account = { ...priya, iban: undefined, swiftBic: undefined, accountNumber: '5550001', bankCode: 'HDFC0000123' };
-    const byAccount = await created({ ...account, reference: 'T-DUP-3' });
+    await created({ ...account, reference: 'T-DUP-3' });
     const sameAccount = await create({ ...account, reference: 'T-DUP-4' });
     expect(sameAccount.error!.error).toEqual(duplicate('/accountNumber'));
 
