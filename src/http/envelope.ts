@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { components } from '../../generated/api.js';
-import { DomainError, type ErrorCode, type ErrorDetail, type ErrorVariant } from '../domain/errors.js';
+import { DomainError, type DomainErrorOptions, type ErrorCode, type ErrorVariant } from '../domain/errors.js';
 import { JsonText } from '../usecases/jsonText.js';
 
 type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
@@ -82,8 +82,8 @@ export function sendErrorResponse(res: Response, { status, body }: ErrorResponse
 }
 
 /** An error said where it happens (a pipeline step before any use case): its code's status. */
-export function sendError(res: Response, code: ErrorCode, message: string, details?: ErrorDetail[]): void {
-  sendErrorResponse(res, errorResponse(new DomainError(code, message, details ? { details } : {})));
+export function sendError(res: Response, code: ErrorCode, message: string, options: DomainErrorOptions = {}): void {
+  sendErrorResponse(res, errorResponse(new DomainError(code, message, options)));
 }
 
 /**
