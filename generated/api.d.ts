@@ -2043,6 +2043,11 @@ export interface components {
          *     | `QUOTE_STILL_VALID` | `INVALID_STATE` | A new quote while the current one is still valid. |
          *     | `TRANSFER_IN_FLIGHT` | `INVALID_STATE` | A transfer of the request is still at the processor; retry once it has settled. |
          *     | `TRANSFERS_NOT_SETTLED` | `INVALID_STATE` | The source debit and the move to the payroll bank must complete before the FX exchange is recorded. |
+         *     | `TOKEN_MISSING` | `UNAUTHORIZED` | No bearer token: no `Authorization` header, or not `Bearer <token>`. |
+         *     | `TOKEN_EXPIRED` | `UNAUTHORIZED` | The token is past its `exp`: get a new one. |
+         *     | `TOKEN_NOT_YET_VALID` | `UNAUTHORIZED` | The token's `nbf` or `iat` lies further in the future than the clock skew tolerated. |
+         *     | `TOKEN_LIFETIME_TOO_LONG` | `UNAUTHORIZED` | The token is valid for longer than the maximum lifetime allowed. |
+         *     | `TOKEN_INVALID` | `UNAUTHORIZED` | Anything else: malformed, wrongly signed, without a valid `exp`, or naming an unknown user. |
          *     | `ROLE_NOT_ALLOWED` | `FORBIDDEN` | The operation is for another role (customer users or admins). |
          *     | `APPROVER_PERMISSION_REQUIRED` | `FORBIDDEN` | Approving or rejecting needs the `approver` permission. |
          *     | `SELF_APPROVAL` | `FORBIDDEN` | The approver created the request; four-eyes approval needs another approver. |
@@ -2050,7 +2055,7 @@ export interface components {
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "ROLE_NOT_ALLOWED" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -4463,7 +4468,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description UNAUTHORIZED: the bearer token is missing, malformed, expired, wrongly signed, without `exp`, issued in the future or valid for longer than allowed (see `bearerAuth`). */
+        /** @description UNAUTHORIZED: the bearer token is missing, malformed, expired, wrongly signed, without `exp`, issued in the future or valid for longer than allowed (see `bearerAuth`); `error.reason` says which (`TOKEN_EXPIRED`: get a new token). */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, type ErrorCode, type ErrorDetail, type ErrorPlace } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/ids.js';
-import { BEARER_REQUIRED } from './auth.js';
+import { BEARER_REQUIRED, unauthorizedReason } from './auth.js';
 import { requestFields } from './requestContext.js';
 import { errorResponse, sendError, sendErrorResponse } from './envelope.js';
 
@@ -49,7 +49,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       }
       return;
     }
-    sendErrorResponse(res, errorResponse(asDomainError(error, req.method, req.path, logger, requestFields(res))));
+    const refusal = asDomainError(error, req.method, req.path, logger, requestFields(res));
+    // A token refused: the validator's own error has lost why, the request's authentication has it.
+    const answer =
+      refusal.code === 'UNAUTHORIZED' && refusal.reason === undefined
+        ? new DomainError('UNAUTHORIZED', refusal.message, { reason: unauthorizedReason(res) })
+        : refusal;
+    sendErrorResponse(res, errorResponse(answer));
   };
 }
 

@@ -178,7 +178,7 @@ describe('npm run mock -- --port N (the mock on the bundled spec)', () => {
     const path = '/v1/customers/payroll/requests/{requestId}' as const;
     const missingToken = await anonymous.GET(path, { params: { path: { requestId: '7b1e0007-0000-4000-8000-000000000003' } } });
     expect(missingToken.response.status).toBe(401);
-    expect(missingToken.error).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+    expect(missingToken.error).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: expect.any(String), reason: 'TOKEN_MISSING' } });
     const api = createPayrollClient({ baseUrl, token: 't' });
     const malformed = await api.GET(path, { params: { path: { requestId: 'not-a-uuid' } } });
     expect(malformed.response.status).toBe(400);
