@@ -2030,7 +2030,7 @@ export interface components {
          *     | `QUOTE_OUT_OF_TOLERANCE` | `VALIDATION_ERROR` | A quote rate lies further than `QUOTE_TOLERANCE_BPS` from the current rate for the pair. |
          *     | `FX_RECORD_OUT_OF_TOLERANCE` | `VALIDATION_ERROR` | A recorded FX rate lies further than `FX_RECORD_TOLERANCE_BPS` from the accepted quote. |
          *     | `DUPLICATE_ENTRY` | `VALIDATION_ERROR` | A beneficiary appears twice in one payroll. |
-         *     | `EMPTY_PAYROLL` | `VALIDATION_ERROR` | A payroll has no entry. |
+         *     | `EMPTY_PAYROLL` | `VALIDATION_ERROR` | A payroll has no entry (a CSV file no row). |
          *     | `TOO_MANY_ENTRIES` | `VALIDATION_ERROR` | A payroll has more entries than allowed (100,000). |
          *     | `CURRENCY_NOT_HELD` | `VALIDATION_ERROR` | The account holds no account currency in the currency asked for. |
          *     | `UNKNOWN_CURRENCY` | `VALIDATION_ERROR` | A currency code the service does not know. |
@@ -2039,6 +2039,13 @@ export interface components {
          *     | `WEBHOOK_URL_NOT_ALLOWED` | `VALIDATION_ERROR` | A webhook URL is not a public https address (credentials, another scheme, a loopback or private address, a local-only name). |
          *     | `WEBHOOK_ENDPOINT_LIMIT` | `VALIDATION_ERROR` | The customer already has the most webhook endpoints allowed (10). |
          *     | `STATEMENT_TOO_LARGE` | `VALIDATION_ERROR` | The CSV statement's range holds more postings than one file may carry; narrow it. |
+         *     | `UNKNOWN_BENEFICIARY` | `VALIDATION_ERROR` | A payroll CSV row names no beneficiary of the caller (by id or reference). |
+         *     | `INACTIVE_BENEFICIARY` | `VALIDATION_ERROR` | A payroll CSV row names an inactive beneficiary. |
+         *     | `AMBIGUOUS_REFERENCE` | `VALIDATION_ERROR` | A payroll CSV row's reference names several beneficiaries: use `beneficiaryId`. |
+         *     | `UNKNOWN_COLUMN` | `VALIDATION_ERROR` | A payroll CSV file has a column the template does not (it is ignored, and reported). |
+         *     | `DUPLICATE_COLUMN` | `VALIDATION_ERROR` | A payroll CSV file has a column twice. |
+         *     | `MISSING_COLUMN` | `VALIDATION_ERROR` | A payroll CSV file lacks a column it needs (`amount`, a beneficiary column, `purposeCode` for a creation). |
+         *     | `CSV_NOT_PARSABLE` | `VALIDATION_ERROR` | A payroll CSV file is not valid CSV, or a row has more fields than the header. |
          *     | `TRANSITION_NOT_ALLOWED` | `INVALID_STATE` | The request's current status does not allow the operation (see `PayrollRequestStatus`). |
          *     | `QUOTE_STILL_VALID` | `INVALID_STATE` | A new quote while the current one is still valid. |
          *     | `TRANSFER_IN_FLIGHT` | `INVALID_STATE` | A transfer of the request is still at the processor; retry once it has settled. |
@@ -2055,7 +2062,7 @@ export interface components {
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -2088,6 +2095,8 @@ export interface components {
         ErrorDetail: {
             /** @description The offending field of a JSON body (a JSON Pointer) or parameter (its name); see `ErrorField`. */
             field?: components["schemas"]["ErrorField"];
+            /** @description Which rule the problem breaks, where its column or field does not say it all (an unknown or inactive beneficiary, a repeated one, too many decimals). */
+            reason?: components["schemas"]["ErrorReason"];
             /** @description The `amountSplitDetails` entry the problem is in (a CSV file's data row, counted from 0). */
             entryIndex?: components["schemas"]["ErrorEntryIndex"];
             /**
@@ -2123,7 +2132,11 @@ export interface components {
                  * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
                  */
                 message: string;
-                /** @description Which rule refused the request, where one `code` covers several (see `ErrorReason`). */
+                /**
+                 * @description Which rule refused the request, where one `code` covers several (see `ErrorReason`). With
+                 *     several problems, present when every one of them breaks the same rule (each item of
+                 *     `details` has its own).
+                 */
                 reason?: components["schemas"]["ErrorReason"];
                 /**
                  * @description The field or parameter at fault, whenever the problem has one (one problem, or the first

@@ -115,10 +115,16 @@ function cellOf(detail: ErrorDetail): string {
   return place ? `${place}: ` : '';
 }
 
-/** The place of the first problem: the error's own `field` and `entryIndex`, as for a single problem. */
-function firstPlace(problems: readonly ErrorDetail[]): ErrorPlace {
+/**
+ * The facts of several problems on the error itself, as a single problem's: the place of the first,
+ * and the reason when every problem breaks the same rule (a client switching on it is never misled).
+ */
+function sharedFacts(problems: readonly ErrorDetail[]): ErrorFacts {
   const first = problems[0];
+  const reason = first?.reason;
+  const shared = reason !== undefined && problems.every((problem) => problem.reason === reason);
   return {
+    ...(shared ? { reason } : {}),
     ...(first?.field === undefined ? {} : { field: first.field }),
     ...(first?.entryIndex === undefined ? {} : { entryIndex: first.entryIndex }),
   };
@@ -130,5 +136,5 @@ export function validationProblems(subject: string, problems: readonly ErrorDeta
   const shown = problems.slice(0, 5).map((problem) => (problem.field !== undefined ? problem.message : `${cellOf(problem)}${problem.message}`));
   const more = problems.length > shown.length ? `; and ${problems.length - shown.length} more (see details)` : '';
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-  return new DomainError('VALIDATION_ERROR', `${subject} has ${count}: ${shown.join('; ')}${more}`, { details: [...problems], ...firstPlace(problems) });
+  return new DomainError('VALIDATION_ERROR', `${subject} has ${count}: ${shown.join('; ')}${more}`, { details: [...problems], ...sharedFacts(problems) });
 }

@@ -131,7 +131,8 @@ export function normaliseEstimateEntries(entries: readonly EstimateEntryInput[],
   if (problems.length > 1) {
     throw validationProblems(
       'The request body',
-      problems.map(({ field, entryIndex, message }) => ({
+      problems.map(({ reason, field, entryIndex, message }) => ({
+        ...(reason === undefined ? {} : { reason }),
         ...(field === undefined ? {} : { field }),
         ...(entryIndex === undefined ? {} : { entryIndex }),
         message,

@@ -108,7 +108,7 @@ async function withRows<T>(rows: readonly number[], work: () => Promise<T>): Pro
     if (!(error instanceof DomainError) || row === undefined || error.variant !== undefined) throw error;
     const { reason, field, entryIndex } = error;
     const place = { ...(field === undefined ? {} : { field }), entryIndex: entryIndex! };
-    const detail: ErrorDetail = { row, ...place, message: error.message };
+    const detail: ErrorDetail = { row, ...(reason ? { reason } : {}), ...place, message: error.message };
     throw new DomainError(error.code, `Row ${row} of the CSV file: ${error.message}`, { details: [detail], ...place, ...(reason ? { reason } : {}) });
   }
 }

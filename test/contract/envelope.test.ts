@@ -128,8 +128,8 @@ describe('every 400 whose problem has a field carries it (error.field, error.ent
     };
     const error = expectProblemAt(await raw('POST', '/v1/customers/payroll/estimate', json(body)), { field: '/amountSplitDetails/0/amount', entryIndex: 0 });
     expect(error.details).toEqual([
-      { field: '/amountSplitDetails/0/amount', entryIndex: 0, message: expect.any(String) },
-      { field: '/amountSplitDetails/1/amount', entryIndex: 1, message: expect.any(String) },
+      { reason: 'AMOUNT_NOT_POSITIVE', field: '/amountSplitDetails/0/amount', entryIndex: 0, message: expect.any(String) },
+      { reason: 'TOO_MANY_DECIMALS', field: '/amountSplitDetails/1/amount', entryIndex: 1, message: expect.any(String) },
     ]);
   });
 
@@ -161,7 +161,7 @@ describe('every 400 whose problem has a field carries it (error.field, error.ent
     const query = new URLSearchParams({ ...accounts, sourceAccountCurrencyId: ids.acAUsdc }).toString();
     const result = await raw('POST', `/v1/customers/payroll/estimate?${query}`, { body: file, contentType: 'text/csv' });
     const error = expectProblemAt(result, { field: '/amountSplitDetails/1/amount', entryIndex: 1, reason: 'ZERO_PAYOUT' });
-    expect(error.details).toEqual([{ row: 3, field: '/amountSplitDetails/1/amount', entryIndex: 1, message: expect.any(String) }]);
+    expect(error.details).toEqual([{ row: 3, reason: 'ZERO_PAYOUT', field: '/amountSplitDetails/1/amount', entryIndex: 1, message: expect.any(String) }]);
   });
 });
 

@@ -219,9 +219,9 @@ describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR 
     // The first problem's place on the error, each problem's in details; the messages are for people.
     expect(error!.error).toMatchObject({ code: 'VALIDATION_ERROR', ...at(0, 'amount') });
     expect(error!.error.details).toEqual([
-      { ...at(0, 'amount'), message: expect.any(String) },
-      { ...at(1, 'amount'), message: expect.any(String) },
-      { ...at(2, 'beneficiaryId'), message: expect.any(String) },
+      { reason: 'AMOUNT_NOT_POSITIVE', ...at(0, 'amount'), message: expect.any(String) },
+      { reason: 'TOO_MANY_DECIMALS', ...at(1, 'amount'), message: expect.any(String) },
+      { reason: 'DUPLICATE_ENTRY', ...at(2, 'beneficiaryId'), message: expect.any(String) },
     ]);
   });
   it('an unknown amountCurrencyType', () => expectError(one({ amountCurrencyType: 'EUR' as 'SOURCE' }), 400, 'VALIDATION_ERROR', at(0, 'amountCurrencyType')));
