@@ -233,17 +233,15 @@ describe('GET /v1/customers/account-currencies/{accountCurrencyId}/transactions'
       const { error, response } = await server.as(ids.userA).GET(STATEMENT, { params: { path: { accountCurrencyId: ids.acAAed }, query } });
       expect(response.status).toBe(400);
       expect(error!.error.code).toBe('VALIDATION_ERROR');
-      return error!.error.message;
+      return error!.error.field;
     };
-    expect(await bad({ from: at, to: at })).toBe('query.to must be after query.from');
-    expect(await bad({ cursor: 'not-a-cursor' })).toBe('query.cursor is not a cursor this service issued');
-    expect(await bad({ cursor: Buffer.from('null').toString('base64url') })).toBe('query.cursor is not a cursor this service issued');
+    expect(await bad({ from: at, to: at })).toBe('to');
+    expect(await bad({ cursor: 'not-a-cursor' })).toBe('cursor');
+    expect(await bad({ cursor: Buffer.from('null').toString('base64url') })).toBe('cursor');
     const first = await server.as(ids.userA).GET(STATEMENT, { params: { path: { accountCurrencyId: ids.acAAed }, query: { limit: 1 } } });
-    expect(await bad({ cursor: pageOf(first.data, first.error).nextCursor!, from: '2020-01-01T00:00:00Z' })).toBe(
-      'query.cursor belongs to other from/to filters',
-    );
-    expect(await bad({ limit: 0 })).toContain('limit');
-    expect(await bad({ from: '2026-02-30T00:00:00Z' })).toContain('from');
+    expect(await bad({ cursor: pageOf(first.data, first.error).nextCursor!, from: '2020-01-01T00:00:00Z' })).toBe('cursor');
+    expect(await bad({ limit: 0 })).toBe('limit');
+    expect(await bad({ from: '2026-02-30T00:00:00Z' })).toBe('from');
   });
 
   it('answers Accept: text/csv with the same statement as CSV, whole, for the range', async () => {
