@@ -166,7 +166,7 @@ describe('duplicates: 409 DUPLICATE_BENEFICIARY naming the field and the existin
     expect(JSON.stringify(patched.error)).not.toMatch(/unique|constraint|Key \(/i);
     expect((await customer().GET('/v1/customers/beneficiaries/{beneficiaryId}', byId(second.id))).data!.data).toEqual(second);
 
-    // An inactive beneficiary still holds its account: the message says to reactivate it.
+    // An inactive beneficiary still holds its account (the message says to reactivate it).
     await customer().DELETE('/v1/customers/beneficiaries/{beneficiaryId}', byId(first.id));
     const onInactive = await create({ ...priya, iban: first.iban!, reference: 'T-DUP-6' });
     expect(onInactive.error!.error).toEqual(duplicate('/iban'));
