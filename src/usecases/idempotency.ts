@@ -51,7 +51,7 @@ export async function outcomeOf<R>(execute: () => Promise<R>): Promise<Idempoten
   }
 }
 
-/** A concurrent repeat waits this long for the first execution before answering 409. */
+/** A concurrent repeat waits this long for the first execution before IDEMPOTENCY_KEY_IN_PROGRESS. */
 const WAIT_FOR_FIRST_MS = 10_000;
 
 /**
