@@ -2138,16 +2138,91 @@ export interface components {
          */
         ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "DUPLICATE_BENEFICIARY" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /**
+         * @description Which rule refused the request, when one `code` covers several rules: branch on it (with `code`),
+         *     never on the message. Absent where the `code` and `field` say it all (a malformed or missing field,
+         *     an unknown id). New reasons may be added in a minor release: treat an unknown one as its `code`.
+         *
+         *     | Reason | Code | The rule |
+         *     |---|---|---|
+         *     | `AMOUNT_NOT_POSITIVE` | `VALIDATION_ERROR` | An amount (a payroll entry, a payout estimate, a funding) is not above zero. |
+         *     | `TOO_MANY_DECIMALS` | `VALIDATION_ERROR` | An amount has more decimals than its currency's minor units allow. |
+         *     | `ZERO_PAYOUT` | `VALIDATION_ERROR` | An entry converts to zero at the estimate's or the quote's rate: every beneficiary must be paid more than zero. |
+         *     | `AMOUNT_LIMIT_EXCEEDED` | `VALIDATION_ERROR` | An amount, or a figure computed from it, reaches the amount maximum (10^15; a payout estimate's `amount` its own maximum). |
+         *     | `TOO_MANY_SIGNIFICANT_DIGITS` | `VALIDATION_ERROR` | A payout estimate amount has more than 15 significant digits (its figures are JSON numbers). |
+         *     | `RATE_OUT_OF_BOUNDS` | `VALIDATION_ERROR` | A rate is not above zero, outside 10^-8..10^8, or has more than 12 significant digits (`RateString`). |
+         *     | `RATE_NOT_ONE` | `VALIDATION_ERROR` | Both accounts hold the same currency: the rate must be exactly 1. |
+         *     | `QUOTE_OUT_OF_TOLERANCE` | `VALIDATION_ERROR` | A quote rate lies further than `QUOTE_TOLERANCE_BPS` from the current rate for the pair. |
+         *     | `FX_RECORD_OUT_OF_TOLERANCE` | `VALIDATION_ERROR` | A recorded FX rate lies further than `FX_RECORD_TOLERANCE_BPS` from the accepted quote. |
+         *     | `DUPLICATE_ENTRY` | `VALIDATION_ERROR` | A beneficiary appears twice in one payroll. |
+         *     | `EMPTY_PAYROLL` | `VALIDATION_ERROR` | A payroll has no entry (a CSV file no row). |
+         *     | `TOO_MANY_ENTRIES` | `VALIDATION_ERROR` | A payroll has more entries than allowed (100,000). |
+         *     | `CURRENCY_NOT_HELD` | `VALIDATION_ERROR` | The account holds no account currency in the currency asked for. |
+         *     | `UNKNOWN_CURRENCY` | `VALIDATION_ERROR` | A currency code the service does not know. |
+         *     | `SAME_CURRENCY_PAIR` | `VALIDATION_ERROR` | A currency pair names the same currency twice. |
+         *     | `QUOTE_EXPIRY_OUT_OF_RANGE` | `VALIDATION_ERROR` | A quote's expiry is not in the future or is more than 24 hours ahead. |
+         *     | `WEBHOOK_URL_NOT_ALLOWED` | `VALIDATION_ERROR` | A webhook URL is not a public https address (credentials, another scheme, a loopback or private address, a local-only name). |
+         *     | `WEBHOOK_ENDPOINT_LIMIT` | `VALIDATION_ERROR` | The customer already has the most webhook endpoints allowed (10). |
+         *     | `STATEMENT_TOO_LARGE` | `VALIDATION_ERROR` | The CSV statement's range holds more postings than one file may carry; narrow it. |
+         *     | `UNKNOWN_BENEFICIARY` | `VALIDATION_ERROR` | A payroll CSV row names no beneficiary of the caller (by id or reference). |
+         *     | `INACTIVE_BENEFICIARY` | `VALIDATION_ERROR` | A payroll CSV row names an inactive beneficiary. |
+         *     | `AMBIGUOUS_REFERENCE` | `VALIDATION_ERROR` | A payroll CSV row's reference names several beneficiaries: use `beneficiaryId`. |
+         *     | `UNKNOWN_COLUMN` | `VALIDATION_ERROR` | A payroll CSV file has a column the template does not (it is ignored, and reported). |
+         *     | `DUPLICATE_COLUMN` | `VALIDATION_ERROR` | A payroll CSV file has a column twice. |
+         *     | `MISSING_COLUMN` | `VALIDATION_ERROR` | A payroll CSV file lacks a column it needs (`amount`, a beneficiary column, `purposeCode` for a creation). |
+         *     | `CSV_NOT_PARSABLE` | `VALIDATION_ERROR` | A payroll CSV file is not valid CSV, or a row has more fields than the header. |
+         *     | `TRANSITION_NOT_ALLOWED` | `INVALID_STATE` | The request's current status does not allow the operation (see `PayrollRequestStatus`). |
+         *     | `QUOTE_STILL_VALID` | `INVALID_STATE` | A new quote while the current one is still valid. |
+         *     | `TRANSFER_IN_FLIGHT` | `INVALID_STATE` | A transfer of the request is still at the processor; retry once it has settled. |
+         *     | `TRANSFERS_NOT_SETTLED` | `INVALID_STATE` | The source debit and the move to the payroll bank must complete before the FX exchange is recorded. |
+         *     | `TOKEN_MISSING` | `UNAUTHORIZED` | No bearer token: no `Authorization` header, or not `Bearer <token>`. |
+         *     | `TOKEN_EXPIRED` | `UNAUTHORIZED` | The token is past its `exp`: get a new one. |
+         *     | `TOKEN_NOT_YET_VALID` | `UNAUTHORIZED` | The token's `nbf` or `iat` lies further in the future than the clock skew tolerated. |
+         *     | `TOKEN_LIFETIME_TOO_LONG` | `UNAUTHORIZED` | The token is valid for longer than the maximum lifetime allowed. |
+         *     | `TOKEN_INVALID` | `UNAUTHORIZED` | Anything else: malformed, wrongly signed, without a valid `exp`, or naming an unknown user. |
+         *     | `ROLE_NOT_ALLOWED` | `FORBIDDEN` | The operation is for another role (customer users or admins). |
+         *     | `APPROVER_PERMISSION_REQUIRED` | `FORBIDDEN` | Approving or rejecting needs the `approver` permission. |
+         *     | `SELF_APPROVAL` | `FORBIDDEN` | The approver created the request; four-eyes approval needs another approver. |
+         *     | `CREATOR_ONLY` | `FORBIDDEN` | Only the request's creator may cancel it while it awaits approval. |
+         * @example ZERO_PAYOUT
+         * @enum {string}
+         */
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY";
+        /**
+         * @description Where the problem is, so that no client reads it back out of the message. One convention
+         *     everywhere:
+         *
+         *     - a field of a JSON body is a JSON Pointer (RFC 6901) into the body, starting with `/`:
+         *       `/amountSplitDetails/3/amount`, `/exchangeRate`, `/url`;
+         *     - a path, query or header parameter is its name as the spec writes it, without a slash:
+         *       `requestId`, `limit`, `cursor`, `Idempotency-Key`;
+         *     - a payroll CSV file's problems name the row's entry by `entryIndex` and the cell by `row` and
+         *       `column` (in `details`); a problem the estimate or the creation finds in a CSV file's entry
+         *       has the pointer of the field in the payroll the file became (`/amountSplitDetails/3/amount`).
+         *
+         *     A problem of the body as a whole (two fields that exclude each other) has the pointer of the
+         *     field it names first.
+         * @example /amountSplitDetails/3/amount
+         */
+        ErrorField: string;
+        /**
+         * @description The 0-based index of the `amountSplitDetails` entry at fault. A payroll CSV file's data rows are
+         *     its entries in order: the first row under the header is entry 0.
+         * @example 3
+         */
+        ErrorEntryIndex: number;
+        /**
          * @description One of several problems found in the same request. A payroll CSV file is checked whole, and
          *     every problem of the file is listed, each with its `row` and `column`; a JSON body whose
-         *     validation found more than one problem lists each with its `field`.
+         *     validation found more than one problem lists each with its `field`, and with its `entryIndex`
+         *     when it is in an `amountSplitDetails` entry.
          */
         ErrorDetail: {
-            /**
-             * @description The offending field of a JSON body or parameter, written as in the message (`body.amountSplitDetails[3].amount`, `query.feeHash`).
-             * @example body.amountSplitDetails[3].amount
-             */
-            field?: string;
+            /** @description The offending field of a JSON body (a JSON Pointer) or parameter (its name); see `ErrorField`. */
+            field?: components["schemas"]["ErrorField"];
+            /** @description Which rule the problem breaks, where its column or field does not say it all (an unknown or inactive beneficiary, a repeated one, too many decimals). */
+            reason?: components["schemas"]["ErrorReason"];
+            /** @description The `amountSplitDetails` entry the problem is in (a CSV file's data row, counted from 0). */
+            entryIndex?: components["schemas"]["ErrorEntryIndex"];
             /**
              * @description The 1-based line of the CSV file, counting the header row as line 1 (so the first data row is row 2), as a spreadsheet numbers it.
              * @example 4
@@ -2174,13 +2249,27 @@ export interface components {
             success: false;
             /** @description What went wrong. */
             error: {
-                /** @description Machine-readable error code. */
+                /** @description Machine-readable error code; with `reason`, `field` and `entryIndex`, what a client branches on (the message is for people). */
                 code: components["schemas"]["ErrorCode"];
                 /**
                  * @description Human-readable explanation; names the offending field or ids where relevant.
                  * @example body.amountSplitDetails[0].beneficiaryId must match format "uuid"
                  */
                 message: string;
+                /**
+                 * @description Which rule refused the request, where one `code` covers several (see `ErrorReason`). With
+                 *     several problems, present when every one of them breaks the same rule (each item of
+                 *     `details` has its own).
+                 */
+                reason?: components["schemas"]["ErrorReason"];
+                /**
+                 * @description The field or parameter at fault, whenever the problem has one (one problem, or the first
+                 *     of several: each is in `details` with its own): a JSON Pointer into the body
+                 *     (`/amountSplitDetails/3/amount`) or a parameter's name (`limit`). See `ErrorField`.
+                 */
+                field?: components["schemas"]["ErrorField"];
+                /** @description The `amountSplitDetails` entry at fault, whenever the problem is in one (a CSV file's data row, counted from 0). */
+                entryIndex?: components["schemas"]["ErrorEntryIndex"];
                 /**
                  * @description Present when more than one problem is known (a payroll CSV file with several bad rows, a
                  *     body with several invalid fields): one item per problem, in the order of the input. The
@@ -4806,7 +4895,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description UNAUTHORIZED: the bearer token is missing, malformed, expired, wrongly signed, without `exp`, issued in the future or valid for longer than allowed (see `bearerAuth`). */
+        /** @description UNAUTHORIZED: the bearer token is missing, malformed, expired, wrongly signed, without `exp`, issued in the future or valid for longer than allowed (see `bearerAuth`); `error.reason` says which (`TOKEN_EXPIRED`: get a new token). */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];

@@ -113,7 +113,7 @@ function answerFromExamples(spec: BundledSpec): RequestHandler {
       const responses = byOperation.get(operationId) ?? {};
       const names = Object.values(responses).flatMap((response) => examplesOf(spec, response).examples.map(([name]) => name));
       const has = `its examples: ${names.join(', ') || 'none'}; its statuses: ${Object.keys(responses).join(', ')}`;
-      if (prefer) return sendError(res, 'VALIDATION_ERROR', `header.Prefer: ${operationId} has no example matching "${prefer}" (${has})`);
+      if (prefer) return sendError(res, 'VALIDATION_ERROR', `header.Prefer: ${operationId} has no example matching "${prefer}" (${has})`, { field: 'Prefer' });
       return sendError(res, 'INTERNAL_ERROR', `The mock has no success example for ${operationId}`);
     }
     if (answer.body === undefined) return void res.status(answer.status).end();

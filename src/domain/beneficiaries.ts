@@ -1,6 +1,6 @@
 import { ValidationErrorsIBAN, getCountrySpecifications, isValidBIC, validateIBAN } from 'ibantools';
 import type { components } from '../../generated/api.js';
-import { validationError } from './errors.js';
+import { bodyField, validationError } from './errors.js';
 
 /**
  * A beneficiary's own rules, pure: which names a type needs, a real country, bank details that
@@ -74,7 +74,7 @@ export function maskBankIdentifier(value: string): string {
 function text(field: string, value: string | null | undefined): string | null {
   if (value === undefined || value === null) return null;
   const trimmed = value.trim();
-  if (trimmed === '') throw validationError(`body.${field} must not be blank`);
+  if (trimmed === '') throw validationError(`body.${field} must not be blank`, { field: bodyField(field) });
   return trimmed;
 }
 
@@ -83,10 +83,10 @@ function names(draft: BeneficiaryDraft): Pick<BeneficiaryFields, 'firstName' | '
   const lastName = text('lastName', draft.lastName);
   const companyName = text('companyName', draft.companyName);
   if (draft.type === 'INDIVIDUAL') {
-    if (!firstName) throw validationError('body.firstName is required for an INDIVIDUAL beneficiary');
-    if (!lastName) throw validationError('body.lastName is required for an INDIVIDUAL beneficiary');
+    if (!firstName) throw validationError('body.firstName is required for an INDIVIDUAL beneficiary', { field: '/firstName' });
+    if (!lastName) throw validationError('body.lastName is required for an INDIVIDUAL beneficiary', { field: '/lastName' });
   } else if (!companyName) {
-    throw validationError('body.companyName is required for a BUSINESS beneficiary');
+    throw validationError('body.companyName is required for a BUSINESS beneficiary', { field: '/companyName' });
   }
   const defaultName = draft.type === 'BUSINESS' ? companyName! : `${firstName} ${lastName}`;
   return { firstName, lastName, companyName, displayName: text('displayName', draft.displayName) ?? defaultName };
@@ -97,21 +97,27 @@ function bankDetails(draft: BeneficiaryDraft): Pick<BeneficiaryFields, 'iban' | 
   const accountNumber = draft.accountNumber ? compactBankIdentifier(draft.accountNumber) : null;
   const bankCode = text('bankCode', draft.bankCode);
   const swiftBic = draft.swiftBic ? compactBankIdentifier(draft.swiftBic) : null;
-  if (iban && accountNumber) throw validationError('body.accountNumber: give either an iban or an accountNumber, not both');
-  if (!iban && !accountNumber) throw validationError('body.iban: bank details missing: give an iban, or an accountNumber with a bankCode and/or a swiftBic');
-  const problem = (iban && ibanProblem(iban)) || (swiftBic && bicProblem(swiftBic));
-  if (problem) throw validationError(problem);
-  if (accountNumber && !bankCode && !swiftBic) throw validationError('body.bankCode: an accountNumber needs a bankCode and/or a swiftBic');
-  if (accountNumber && !/^[A-Z0-9-]+$/.test(accountNumber)) throw validationError('body.accountNumber may hold only letters, digits and hyphens');
+  if (iban && accountNumber) throw validationError('body.accountNumber: give either an iban or an accountNumber, not both', { field: '/accountNumber' });
+  if (!iban && !accountNumber)
+    throw validationError('body.iban: bank details missing: give an iban, or an accountNumber with a bankCode and/or a swiftBic', { field: '/iban' });
+  const ibanIssue = iban && ibanProblem(iban);
+  if (ibanIssue) throw validationError(ibanIssue, { field: '/iban' });
+  const bicIssue = swiftBic && bicProblem(swiftBic);
+  if (bicIssue) throw validationError(bicIssue, { field: '/swiftBic' });
+  if (accountNumber && !bankCode && !swiftBic)
+    throw validationError('body.bankCode: an accountNumber needs a bankCode and/or a swiftBic', { field: '/bankCode' });
+  if (accountNumber && !/^[A-Z0-9-]+$/.test(accountNumber))
+    throw validationError('body.accountNumber may hold only letters, digits and hyphens', { field: '/accountNumber' });
   return { iban, accountNumber, bankCode, swiftBic };
 }
 
 /** The draft checked against every rule and normalised as stored; a VALIDATION_ERROR naming the field otherwise. */
 export function checkBeneficiary(draft: BeneficiaryDraft): BeneficiaryFields {
   const nationality = draft.nationality ?? '';
-  if (!isCountryCode(nationality)) throw validationError(`body.nationality: ${nationality} is not an ISO 3166-1 alpha-2 country code`);
+  if (!isCountryCode(nationality))
+    throw validationError(`body.nationality: ${nationality} is not an ISO 3166-1 alpha-2 country code`, { field: '/nationality' });
   const bankName = text('bankName', draft.bankName);
-  if (!bankName) throw validationError('body.bankName is required');
+  if (!bankName) throw validationError('body.bankName is required', { field: '/bankName' });
   return {
     type: draft.type,
     ...names(draft),

@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import type { components } from '../../generated/api.js';
-import { DomainError, validationError, validationProblems } from './errors.js';
+import { DomainError, type ErrorReason, bodyField, entryPlace, validationError, validationProblems } from './errors.js';
 import { type CurrencyUnits, type SettlementScales, assertBelowAmountLimit, assertScale, roundCharge, roundPayout, settlementScales } from './minorUnits.js';
 import { Money, bipsFraction, parseAmount, sum } from './money.js';
 import { type FeeSchedule, MAX_SPLIT_ENTRIES, scheduleFee } from './payrollFees.js';
@@ -87,18 +87,19 @@ export interface NormalisedEntry {
 function normaliseEntry(entry: EstimateEntryInput, index: number, scales: SettlementScales, seenAt: Map<string, number>): NormalisedEntry {
   // Written only when an entry fails: a 100,000-line payroll would otherwise name every field of every entry.
   const field = (name: string) => `amountSplitDetails[${index}].${name}`;
+  const facts = (reason: ErrorReason, name: string) => ({ reason, ...entryPlace(index, name) });
   const beneficiaryId = entry.beneficiaryId.toLowerCase();
   const earlier = seenAt.get(beneficiaryId);
   if (earlier !== undefined) {
     throw validationError(
       `${field('beneficiaryId')} duplicates amountSplitDetails[${earlier}].beneficiaryId (${beneficiaryId}); each beneficiary may appear once`,
-      { field: field('beneficiaryId'), entryIndex: index },
+      facts('DUPLICATE_ENTRY', 'beneficiaryId'),
     );
   }
   seenAt.set(beneficiaryId, index);
   const amountCurrencyType = entry.amountCurrencyType ?? 'SOURCE';
   const requestedAmount = parseAmount(entry.amount);
-  if (!requestedAmount.greaterThan(0)) throw validationError(`${field('amount')} must be greater than zero`, { field: field('amount'), entryIndex: index });
+  if (!requestedAmount.greaterThan(0)) throw validationError(`${field('amount')} must be greater than zero`, facts('AMOUNT_NOT_POSITIVE', 'amount'));
   const isSource = amountCurrencyType === 'SOURCE';
   const scale = isSource ? scales.source : scales.payroll;
   assertScale(requestedAmount, scale, () => field('amount'), amountCurrencyType, isSource ? scales.sourceCode : scales.payrollCode, { entryIndex: index });
@@ -110,8 +111,11 @@ function normaliseEntry(entry: EstimateEntryInput, index: number, scales: Settle
  * checked: one problem is said by the message alone, several are listed in `details` too.
  */
 export function normaliseEstimateEntries(entries: readonly EstimateEntryInput[], scales: SettlementScales): NormalisedEntry[] {
-  if (entries.length === 0) throw validationError('amountSplitDetails must have at least one entry');
-  if (entries.length > MAX_SPLIT_ENTRIES) throw validationError(`amountSplitDetails must have at most ${MAX_SPLIT_ENTRIES} entries`);
+  const list = bodyField('amountSplitDetails');
+  if (entries.length === 0) throw validationError('amountSplitDetails must have at least one entry', { reason: 'EMPTY_PAYROLL', field: list });
+  if (entries.length > MAX_SPLIT_ENTRIES) {
+    throw validationError(`amountSplitDetails must have at most ${MAX_SPLIT_ENTRIES} entries`, { reason: 'TOO_MANY_ENTRIES', field: list });
+  }
   const seenAt = new Map<string, number>();
   const problems: DomainError[] = [];
   const normalised = entries.map((entry, index) => {
@@ -127,7 +131,12 @@ export function normaliseEstimateEntries(entries: readonly EstimateEntryInput[],
   if (problems.length > 1) {
     throw validationProblems(
       'The request body',
-      problems.map(({ field, message }) => ({ ...(field === undefined ? {} : { field: `body.${field}` }), message })),
+      problems.map(({ reason, field, entryIndex, message }) => ({
+        ...(reason === undefined ? {} : { reason }),
+        ...(field === undefined ? {} : { field }),
+        ...(entryIndex === undefined ? {} : { entryIndex }),
+        message,
+      })),
     );
   }
   return normalised as NormalisedEntry[];
@@ -144,7 +153,7 @@ function convertLine(entry: NormalisedEntry, index: number, rate: Decimal, scale
   if (amount.isZero()) {
     throw validationError(
       `amountSplitDetails[${index}].amount: ${entry.requestedAmount.toFixed()} ${scales.sourceCode} converts to ${amount.toFixed(scales.payroll)} ${scales.payrollCode} at ${rate.toFixed()}; an entry must pay its beneficiary more than zero`,
-      { field: `amountSplitDetails[${index}].amount`, entryIndex: index },
+      { reason: 'ZERO_PAYOUT', ...entryPlace(index, 'amount') },
     );
   }
   assertBelowAmountLimit(sourceCurrencyAmount, () => `amountSplitDetails[${index}] source amount`, scales.sourceCode, { entryIndex: index });

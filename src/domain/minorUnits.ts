@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { type ErrorPlace, validationError } from './errors.js';
+import { type ErrorPlace, fieldNamed, validationError } from './errors.js';
 import { Money, decimalPlacesText } from './money.js';
 
 /**
@@ -105,7 +105,7 @@ const nameOf = (field: FieldName): string => (typeof field === 'string' ? field 
  */
 export function assertScale(amount: Decimal, scale: number, field: FieldName, kind: string, currencyCode: string, place: ErrorPlace = {}): void {
   const problem = scaleProblem(amount, scale, kind, currencyCode);
-  if (problem) throw validationError(`${nameOf(field)} ${problem}`, { field: nameOf(field), ...place });
+  if (problem) throw validationError(`${nameOf(field)} ${problem}`, { reason: 'TOO_MANY_DECIMALS', field: fieldNamed(nameOf(field)), ...place });
 }
 
 /** What assertScale says after the field's name ("has 3 decimal places; …"), or null when the amount fits. */
@@ -118,7 +118,10 @@ export function scaleProblem(amount: Decimal, scale: number, kind: string, curre
 export function assertBelowAmountLimit(value: Decimal, figure: FieldName, currencyCode: string, place: ErrorPlace = {}): void {
   // The exponent rather than comparisons, which convert their operand: this runs twice per estimate line.
   if (!(value.e < AMOUNT_LIMIT_EXPONENT)) {
-    throw validationError(`${nameOf(figure)} would be ${value.toFixed()} ${currencyCode}; every amount must be below 10^15`, place);
+    throw validationError(`${nameOf(figure)} would be ${value.toFixed()} ${currencyCode}; every amount must be below 10^15`, {
+      reason: 'AMOUNT_LIMIT_EXCEEDED',
+      ...place,
+    });
   }
 }
 
@@ -128,10 +131,13 @@ function writtenSignificantDigits(value: Decimal): number {
 }
 
 /** The payout estimate's figures are JSON numbers: more than 15 significant digits would not be exact. */
-export function assertJsonExact(value: Decimal, field: string): void {
+export function assertJsonExact(value: Decimal, field: string, place: ErrorPlace = {}): void {
   const digits = writtenSignificantDigits(value);
   if (digits > MAX_JSON_SIGNIFICANT_DIGITS) {
-    throw validationError(`${field} ${value.toFixed()} has ${digits} significant digits; the payout estimate allows at most ${MAX_JSON_SIGNIFICANT_DIGITS}`);
+    throw validationError(`${field} ${value.toFixed()} has ${digits} significant digits; the payout estimate allows at most ${MAX_JSON_SIGNIFICANT_DIGITS}`, {
+      reason: 'TOO_MANY_SIGNIFICANT_DIGITS',
+      ...place,
+    });
   }
 }
 
@@ -140,12 +146,13 @@ export function assertJsonExact(value: Decimal, field: string): void {
  * significant digits (leading zeros and trailing fractional zeros do not count).
  */
 export function assertRate(rate: Decimal, field: string): void {
-  if (!rate.greaterThan(0)) throw validationError(`${field} must be greater than zero`, { field });
+  const facts = { reason: 'RATE_OUT_OF_BOUNDS', field: fieldNamed(field) } as const;
+  if (!rate.greaterThan(0)) throw validationError(`${field} must be greater than zero`, facts);
   const inRange = rate.greaterThanOrEqualTo(MIN_RATE) && rate.lessThanOrEqualTo(MAX_RATE);
   if (!inRange || rate.precision() > MAX_RATE_SIGNIFICANT_DIGITS) {
     throw validationError(
       `${field} must be between ${MIN_RATE.toFixed()} and ${MAX_RATE.toFixed()} with at most ${MAX_RATE_SIGNIFICANT_DIGITS} significant digits`,
-      { field },
+      facts,
     );
   }
 }

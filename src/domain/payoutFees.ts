@@ -32,10 +32,15 @@ export interface PayoutFeeFigures {
 
 /** amount: at most the currency's minor units, above zero, at most MAX_PAYOUT_AMOUNT. */
 export function checkPayoutAmount(amount: Decimal, currencyCode: string, minorUnits: number): void {
-  if (!amount.greaterThan(0)) throw validationError('query.amount must be greater than zero');
-  if (amount.greaterThan(MAX_PAYOUT_AMOUNT)) throw validationError(`query.amount must be at most ${MAX_PAYOUT_AMOUNT}`);
+  const field = 'amount';
+  if (!amount.greaterThan(0)) throw validationError('query.amount must be greater than zero', { reason: 'AMOUNT_NOT_POSITIVE', field });
+  if (amount.greaterThan(MAX_PAYOUT_AMOUNT))
+    throw validationError(`query.amount must be at most ${MAX_PAYOUT_AMOUNT}`, { reason: 'AMOUNT_LIMIT_EXCEEDED', field });
   if (amount.decimalPlaces() > minorUnits) {
-    throw validationError(`query.amount has ${decimalPlacesText(amount.decimalPlaces())}; ${currencyCode} allows at most ${minorUnits}`);
+    throw validationError(`query.amount has ${decimalPlacesText(amount.decimalPlaces())}; ${currencyCode} allows at most ${minorUnits}`, {
+      reason: 'TOO_MANY_DECIMALS',
+      field,
+    });
   }
 }
 

@@ -18,7 +18,7 @@ const isApprover = (actor: ApprovalActor): boolean => actor.permissions.includes
 
 function assertApprover(actor: ApprovalActor, action: 'Approving' | 'Rejecting'): void {
   if (!isApprover(actor)) {
-    throw forbidden(`${action} a payroll request needs the approver permission, which this user does not hold`);
+    throw forbidden(`${action} a payroll request needs the approver permission, which this user does not hold`, 'APPROVER_PERMISSION_REQUIRED');
   }
 }
 
@@ -28,7 +28,7 @@ function assertApprover(actor: ApprovalActor, action: 'Approving' | 'Rejecting')
  */
 export function assertMayApprove(requestId: string, createdByUserId: string | null, actor: ApprovalActor): void {
   if (createdByUserId !== null && createdByUserId === actor.userId) {
-    throw forbidden(`Payroll request ${requestId} needs four-eyes approval and you created it: another approver must approve it`);
+    throw forbidden(`Payroll request ${requestId} needs four-eyes approval and you created it: another approver must approve it`, 'SELF_APPROVAL');
   }
   assertApprover(actor, 'Approving');
 }
@@ -41,6 +41,6 @@ export function assertMayReject(actor: ApprovalActor): void {
 /** A request awaiting approval is withdrawn (cancelled) by its creator; an approver rejects it instead. */
 export function assertMayWithdraw(requestId: string, createdByUserId: string | null, userId: string): void {
   if (createdByUserId !== userId) {
-    throw forbidden(`Payroll request ${requestId} is AWAITING_APPROVAL: only its creator may cancel it; an approver rejects it with reject`);
+    throw forbidden(`Payroll request ${requestId} is AWAITING_APPROVAL: only its creator may cancel it; an approver rejects it with reject`, 'CREATOR_ONLY');
   }
 }

@@ -1,4 +1,4 @@
-import { type ErrorDetail, echo } from './errors.js';
+import { type ErrorDetail, type ErrorReason, echo } from './errors.js';
 import type { CsvBeneficiary, NamedRow, PayrollCsvEntry } from './payrollCsvRows.js';
 
 /**
@@ -32,13 +32,22 @@ export function namedBeneficiaries(entries: readonly NamedRow[]): { ids: string[
   return { ids: [...ids], references: [...references] };
 }
 
-/** Where a beneficiary is in the store's list: its position, or a message saying why the row names none. */
-function match(beneficiary: CsvBeneficiary, { byId, byReference }: BeneficiaryIndex): number | string {
-  if ('beneficiaryId' in beneficiary) return byId.get(beneficiary.beneficiaryId) ?? `no beneficiary of yours has the id ${echo(beneficiary.beneficiaryId)}`;
+/** Why a row names no beneficiary of the caller. */
+type NoMatch = { reason: ErrorReason; message: string };
+
+/** Where a beneficiary is in the store's list: its position, or why the row names none. */
+function match(beneficiary: CsvBeneficiary, { byId, byReference }: BeneficiaryIndex): number | NoMatch {
+  if ('beneficiaryId' in beneficiary) {
+    return (
+      byId.get(beneficiary.beneficiaryId) ?? { reason: 'UNKNOWN_BENEFICIARY', message: `no beneficiary of yours has the id ${echo(beneficiary.beneficiaryId)}` }
+    );
+  }
   const reference = beneficiary.beneficiaryReference;
   const matches = byReference.get(reference);
-  if (Array.isArray(matches)) return `the reference ${echo(reference)} names ${matches.length} beneficiaries; use beneficiaryId for this row`;
-  return matches ?? `no beneficiary of yours has the reference ${echo(reference)}`;
+  if (Array.isArray(matches)) {
+    return { reason: 'AMBIGUOUS_REFERENCE', message: `the reference ${echo(reference)} names ${matches.length} beneficiaries; use beneficiaryId for this row` };
+  }
+  return matches ?? { reason: 'UNKNOWN_BENEFICIARY', message: `no beneficiary of yours has the reference ${echo(reference)}` };
 }
 
 /** A reference's beneficiary, or all of them when several share it (positions in the store's list). */
@@ -94,18 +103,18 @@ export function resolveCsvBeneficiaries(
   const firstRowOf = new Int32Array(known.length);
   for (const { beneficiary, row } of rows) {
     const position = match(beneficiary, index);
-    if (typeof position === 'string') {
-      problems.push({ row, column: headerName(columnOf(beneficiary)), message: position });
+    const column = headerName(columnOf(beneficiary));
+    if (typeof position !== 'number') {
+      problems.push({ row, column, ...position });
       beneficiaryIds.push(undefined);
       continue;
     }
     const found = known[position]!;
     const earlier = firstRowOf[position]!;
-    if (!found.active)
-      problems.push({ row, column: headerName(columnOf(beneficiary)), message: `the beneficiary ${nameOf(beneficiary, found.id)} is inactive` });
+    if (!found.active) problems.push({ row, column, reason: 'INACTIVE_BENEFICIARY', message: `the beneficiary ${nameOf(beneficiary, found.id)} is inactive` });
     if (earlier !== 0) {
       const message = `${nameOf(beneficiary, found.id)} is also in row ${earlier}; each beneficiary may appear once`;
-      problems.push({ row, column: headerName(columnOf(beneficiary)), message });
+      problems.push({ row, column, reason: 'DUPLICATE_ENTRY', message });
     } else firstRowOf[position] = row;
     beneficiaryIds.push(found.active && earlier === 0 ? found.id : undefined);
   }

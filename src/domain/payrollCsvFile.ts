@@ -80,7 +80,7 @@ function parseRecords(text: string): { records: ParsedRecord[]; problem?: ErrorD
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const line = (error as CsvError & { lines?: number }).lines;
-    return { records: [], problem: { ...(line ? { row: line } : {}), message: `the file is not valid CSV: ${error.message}` } };
+    return { records: [], problem: { ...(line ? { row: line } : {}), reason: 'CSV_NOT_PARSABLE', message: `the file is not valid CSV: ${error.message}` } };
   }
 }
 
@@ -97,19 +97,29 @@ function readHeader(names: string[], requirePurposeCode: boolean): { columns: (P
     const column = COLUMN_BY_LOWER_NAME.get(name.toLowerCase()) ?? null;
     if (!column) {
       unknownColumns += 1;
-      problems.push({ row: 1, column: name, message: `unknown column "${name}"; the columns are ${PAYROLL_CSV_COLUMNS.join(', ')}` });
+      problems.push({ row: 1, column: name, reason: 'UNKNOWN_COLUMN', message: `unknown column "${name}"; the columns are ${PAYROLL_CSV_COLUMNS.join(', ')}` });
     } else {
-      if (seen.has(column)) problems.push({ row: 1, column: name, message: `the column ${column} appears twice` });
+      if (seen.has(column)) problems.push({ row: 1, column: name, reason: 'DUPLICATE_COLUMN', message: `the column ${column} appears twice` });
       seen.add(column);
     }
     return column;
   });
-  if (!seen.has('amount')) problems.push({ row: 1, column: 'amount', message: 'the column amount is missing' });
+  if (!seen.has('amount')) problems.push({ row: 1, column: 'amount', reason: 'MISSING_COLUMN', message: 'the column amount is missing' });
   if (!seen.has('beneficiaryId') && !seen.has('beneficiaryReference')) {
-    problems.push({ row: 1, column: 'beneficiaryReference', message: 'a column beneficiaryId or beneficiaryReference is needed to name each beneficiary' });
+    problems.push({
+      row: 1,
+      column: 'beneficiaryReference',
+      reason: 'MISSING_COLUMN',
+      message: 'a column beneficiaryId or beneficiaryReference is needed to name each beneficiary',
+    });
   }
   if (requirePurposeCode && !seen.has('purposeCode')) {
-    problems.push({ row: 1, column: 'purposeCode', message: 'the column purposeCode is missing; a payroll request needs a purpose code per row' });
+    problems.push({
+      row: 1,
+      column: 'purposeCode',
+      reason: 'MISSING_COLUMN',
+      message: 'the column purposeCode is missing; a payroll request needs a purpose code per row',
+    });
   }
   return { columns, problems, blocking: problems.length > unknownColumns };
 }
@@ -123,21 +133,30 @@ export function readPayrollCsvLayout(text: string, options: { requirePurposeCode
   const { records, problem } = parseRecords(text);
   if (problem) return { rows: [], headerNames: {}, problems: [problem] };
   const [header, ...data] = records;
-  if (!header) return { rows: [], headerNames: {}, problems: [{ row: 1, message: 'the file is empty; it needs a header row and at least one row' }] };
+  if (!header)
+    return {
+      rows: [],
+      headerNames: {},
+      problems: [{ row: 1, reason: 'EMPTY_PAYROLL', message: 'the file is empty; it needs a header row and at least one row' }],
+    };
   const { columns, problems, blocking } = readHeader(header.record, options.requirePurposeCode);
   const headerNames: PayrollCsvLayout['headerNames'] = {};
   columns.forEach((column, index) => {
     if (column && headerNames[column] === undefined) headerNames[column] = header.record[index];
   });
-  if (data.length === 0) problems.push({ row: 2, message: 'the file has a header row but no rows to pay' });
-  if (data.length > MAX_SPLIT_ENTRIES) problems.push({ message: `the file has ${data.length} rows; at most ${MAX_SPLIT_ENTRIES} are allowed` });
+  if (data.length === 0) problems.push({ row: 2, reason: 'EMPTY_PAYROLL', message: 'the file has a header row but no rows to pay' });
+  if (data.length > MAX_SPLIT_ENTRIES) {
+    problems.push({ reason: 'TOO_MANY_ENTRIES', message: `the file has ${data.length} rows; at most ${MAX_SPLIT_ENTRIES} are allowed` });
+  }
   if (blocking || data.length === 0 || data.length > MAX_SPLIT_ENTRIES) return { rows: [], headerNames, problems };
   const rows = data.map(({ record, line }) => {
     const cells = emptyCells();
     columns.forEach((column, index) => {
       if (column) cells[column] = record[index] ?? '';
     });
-    if (record.length > columns.length) problems.push({ row: line, message: `the row has ${record.length} fields; the header has ${columns.length}` });
+    if (record.length > columns.length) {
+      problems.push({ row: line, reason: 'CSV_NOT_PARSABLE', message: `the row has ${record.length} fields; the header has ${columns.length}` });
+    }
     return { row: line, cells };
   });
   return { rows, headerNames, problems };

@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import type { components } from '../../generated/api.js';
-import { type ErrorDetail, echo } from './errors.js';
+import { type ErrorDetail, type ErrorReason, echo } from './errors.js';
 import type { AmountCurrencyType } from './estimateFigures.js';
 import { isUuid } from './ids.js';
 import { type SettlementScales, scaleProblem } from './minorUnits.js';
@@ -46,8 +46,8 @@ interface RowContext {
   headerNames: PayrollCsvLayout['headerNames'];
 }
 
-function report(context: RowContext, column: PayrollCsvColumn, message: string): void {
-  context.problems.push({ row: context.row, column: context.headerNames[column] ?? column, message });
+function report(context: RowContext, column: PayrollCsvColumn, message: string, reason?: ErrorReason): void {
+  context.problems.push({ row: context.row, column: context.headerNames[column] ?? column, ...(reason && { reason }), message });
 }
 
 function beneficiaryOf(cells: Record<PayrollCsvColumn, string>, context: RowContext): CsvBeneficiary | null {
@@ -97,13 +97,13 @@ function validAmount(text: string, type: AmountCurrencyType | null, scales: Sett
   }
   const amount = parseAmount(text);
   if (!amount.greaterThan(0)) {
-    report(context, 'amount', `${echo(text)} must be greater than zero`);
+    report(context, 'amount', `${echo(text)} must be greater than zero`, 'AMOUNT_NOT_POSITIVE');
     return null;
   }
   if (!type) return null;
   const isSource = type === 'SOURCE';
   const problem = scaleProblem(amount, isSource ? scales.source : scales.payroll, type, isSource ? scales.sourceCode : scales.payrollCode);
-  if (problem) report(context, 'amount', `${echo(text)} ${problem}`);
+  if (problem) report(context, 'amount', `${echo(text)} ${problem}`, 'TOO_MANY_DECIMALS');
   return problem === null ? amount : null;
 }
 

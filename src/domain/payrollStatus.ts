@@ -32,7 +32,9 @@ const STATUSES = Object.keys(ACTIONS_FROM) as PayrollRequestStatus[];
 export function assertTransition(requestId: string, current: PayrollRequestStatus, action: PayrollAction): void {
   if (ACTIONS_FROM[current].includes(action)) return;
   const allowed = STATUSES.filter((status) => ACTIONS_FROM[status].includes(action));
-  throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is ${current}; ${action} is allowed from ${allowed.join(' or ')}`);
+  throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is ${current}; ${action} is allowed from ${allowed.join(' or ')}`, {
+    reason: 'TRANSITION_NOT_ALLOWED',
+  });
 }
 
 /** The final status once every payout has settled: all paid, some paid, none paid. */

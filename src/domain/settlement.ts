@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { DomainError, validationError } from './errors.js';
+import { DomainError, fieldNamed, validationError } from './errors.js';
 import type { AmountCurrencyType } from './estimateFigures.js';
 import { type SettlementScales, assertBelowAmountLimit, assertRate, roundCharge, roundPayout } from './minorUnits.js';
 import { Money, formatAmount, sum } from './money.js';
@@ -52,7 +52,12 @@ export interface QuoteFigures {
 /** The quote rate's bounds: those of every admin rate, and exactly 1 without a conversion. */
 function assertQuoteRate(rate: Decimal, sameCurrency: boolean, field = 'body.exchangeRate'): void {
   assertRate(rate, field);
-  if (sameCurrency && !rate.equals(1)) throw validationError(`${field} must be 1: both accounts hold the same currency, so there is no conversion`);
+  if (sameCurrency && !rate.equals(1)) {
+    throw validationError(`${field} must be 1: both accounts hold the same currency, so there is no conversion`, {
+      reason: 'RATE_NOT_ONE',
+      field: fieldNamed(field),
+    });
+  }
 }
 
 /**
@@ -68,7 +73,7 @@ function quoteSplit(split: SettlementSplit, index: number, rate: Decimal, scales
   if (quotedAmount.isZero()) {
     throw validationError(
       `amountSplitDetails[${index}]: ${split.sourceCurrencyAmount.toFixed()} ${scales.sourceCode} converts to ${quotedAmount.toFixed(scales.payroll)} ${scales.payrollCode} at ${rate.toFixed()}; a quote must pay every beneficiary more than zero`,
-      { entryIndex: index },
+      { reason: 'ZERO_PAYOUT', entryIndex: index },
     );
   }
   return { quotedSourceCurrencyAmount: split.sourceCurrencyAmount, quotedAmount };
@@ -148,6 +153,7 @@ export function assertFxRecordRate(rate: Decimal, quoteRate: Decimal, toleranceB
   if (rate.lessThan(range.min) || rate.greaterThan(range.max)) {
     throw validationError(
       `${field} ${rate.toFixed()} is outside FX_RECORD_TOLERANCE_BPS (${toleranceBps}) of the accepted quote ${quoteRate.toFixed()}: it must lie between ${range.min.toFixed()} and ${range.max.toFixed()}`,
+      { reason: 'FX_RECORD_OUT_OF_TOLERANCE', field: fieldNamed(field) },
     );
   }
 }
@@ -164,6 +170,7 @@ export function assertQuoteNearRate(rate: Decimal, currentRate: Decimal, toleran
   if (rate.lessThan(range.min) || rate.greaterThan(range.max)) {
     throw validationError(
       `${field} ${rate.toFixed()} is outside QUOTE_TOLERANCE_BPS (${toleranceBps}) of the current rate ${currentRate.toFixed()}: it must lie between ${range.min.toFixed()} and ${range.max.toFixed()}`,
+      { reason: 'QUOTE_OUT_OF_TOLERANCE', field: fieldNamed(field) },
     );
   }
 }

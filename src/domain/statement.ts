@@ -76,9 +76,9 @@ export function runningBalances(before: ReadonlyMap<string, Decimal>, postings: 
 /** A funding's amount: above zero, within the currency's minor units, and the balance after it below 10^15. */
 export function checkFundingAmount(text: string, currency: { code: string; decimals: number }, balance: Decimal): Decimal {
   const amount = new Money(text);
-  if (!amount.greaterThan(0)) throw validationError('body.amount must be greater than zero');
+  if (!amount.greaterThan(0)) throw validationError('body.amount must be greater than zero', { reason: 'AMOUNT_NOT_POSITIVE', field: '/amount' });
   assertScale(amount, currency.decimals, 'body.amount', 'funding', currency.code);
-  assertBelowAmountLimit(balance.plus(amount), 'body.amount: the balance after the funding', currency.code);
+  assertBelowAmountLimit(balance.plus(amount), 'body.amount: the balance after the funding', currency.code, { field: '/amount' });
   return amount;
 }
 
@@ -87,5 +87,5 @@ export const MAX_CSV_ROWS = 10_000;
 
 /** `to` must come after `from` when both are given. */
 export function checkStatementRange(from: Date | null, to: Date | null): void {
-  if (from && to && !(to.getTime() > from.getTime())) throw validationError('query.to must be after query.from');
+  if (from && to && !(to.getTime() > from.getTime())) throw validationError('query.to must be after query.from', { field: 'to' });
 }

@@ -1,4 +1,4 @@
-import { DomainError } from '../domain/errors.js';
+import { DomainError, type ErrorReason } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import type { Request, RequestHandler, Response } from 'express';
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
@@ -6,12 +6,26 @@ import type { Config } from '../config.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type Principal, findPrincipal } from '../usecases/principal.js';
 import { operationsOf } from './operationRouter.js';
+import type { Authentication } from './locals.js';
 import { requestFields } from './requestContext.js';
 
-/** A 401 the error handler turns into the UNAUTHORIZED envelope; `status` is read by the validator. */
+/**
+ * A 401 the error handler turns into the UNAUTHORIZED envelope; `status` is read by the validator.
+ * The validator answers with an error of its own, so the handler reads the reason from the
+ * request's authentication (res.locals), where authenticateRequest kept this error.
+ */
 class AuthenticationError extends Error {
   readonly status = 401;
+
+  constructor(
+    readonly reason: ErrorReason,
+    message: string,
+  ) {
+    super(message);
+  }
 }
+
+type Refusal = { reason: ErrorReason; message: string };
 
 export const BEARER_REQUIRED = 'A bearer token is required: Authorization: Bearer <ACCESS_TOKEN>';
 
@@ -54,7 +68,7 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
   const cache = new Map<string, { principal: Principal; until: number }>();
   return async (authorizationHeader) => {
     const token = BEARER.exec(authorizationHeader ?? '')?.[1];
-    if (!token) throw new AuthenticationError(BEARER_REQUIRED);
+    if (!token) throw new AuthenticationError('TOKEN_MISSING', BEARER_REQUIRED);
     const now = Date.now();
     const cached = cache.get(token);
     if (cached && cached.until > now) return cached.principal;
@@ -63,14 +77,15 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
     try {
       payload = (await (typeof key === 'function' ? jwtVerify(token, key, options) : jwtVerify(token, await key, options))).payload;
     } catch (error) {
-      throw new AuthenticationError(verificationProblem(error as { code?: string; claim?: string }));
+      const { reason, message } = verificationProblem(error as { code?: string; claim?: string });
+      throw new AuthenticationError(reason, message);
     }
     const problem = tokenProblem(payload, now / 1000, jwt);
-    if (problem) throw new AuthenticationError(problem);
+    if (problem) throw new AuthenticationError(problem.reason, problem.message);
     const subject = payload.sub;
-    if (!isUuid(subject)) throw new AuthenticationError('The access token is invalid');
+    if (!isUuid(subject)) throw new AuthenticationError('TOKEN_INVALID', INVALID_TOKEN);
     const principal = await findPrincipal(deps, subject);
-    if (!principal) throw new AuthenticationError('The access token is invalid');
+    if (!principal) throw new AuthenticationError('TOKEN_INVALID', INVALID_TOKEN);
     if (cacheTtlMs > 0) {
       if (cache.size >= PRINCIPAL_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
       cache.set(token, { principal, until: Math.min(now + cacheTtlMs, payload.exp! * 1000) });
@@ -79,12 +94,16 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
   };
 }
 
+const INVALID_TOKEN = 'The access token is invalid';
+
 /** What to tell the caller about a token jose refused (never the token itself). */
-function verificationProblem(error: { code?: string; claim?: string }): string {
-  if (error.code === 'ERR_JWT_EXPIRED') return 'The access token has expired';
-  if (error.code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && error.claim === 'exp') return 'The access token has no valid exp claim';
-  if (error.code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && error.claim === 'nbf') return 'The access token is not valid yet';
-  return 'The access token is invalid';
+function verificationProblem(error: { code?: string; claim?: string }): Refusal {
+  if (error.code === 'ERR_JWT_EXPIRED') return { reason: 'TOKEN_EXPIRED', message: 'The access token has expired' };
+  if (error.code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && error.claim === 'exp')
+    return { reason: 'TOKEN_INVALID', message: 'The access token has no valid exp claim' };
+  if (error.code === 'ERR_JWT_CLAIM_VALIDATION_FAILED' && error.claim === 'nbf')
+    return { reason: 'TOKEN_NOT_YET_VALID', message: 'The access token is not valid yet' };
+  return { reason: 'TOKEN_INVALID', message: INVALID_TOKEN };
 }
 
 /**
@@ -92,23 +111,26 @@ function verificationProblem(error: { code?: string; claim?: string }): string {
  * accepted after its expiry), `iat` at most the skew in the future, and valid for at most the
  * maximum lifetime, counted from `iat` (from now when the token has none).
  */
-function tokenProblem(payload: JWTPayload, nowSeconds: number, jwt: Config['jwt']): string | null {
+function tokenProblem(payload: JWTPayload, nowSeconds: number, jwt: Config['jwt']): Refusal | null {
   const { exp, iat } = payload;
-  if (exp === undefined || exp <= nowSeconds) return 'The access token has expired';
-  if (iat !== undefined && iat > nowSeconds + jwt.clockSkewSeconds) return 'The access token is issued in the future';
-  if (exp - (iat ?? nowSeconds) > jwt.maxLifetimeSeconds) return `The access token is valid for longer than the ${jwt.maxLifetimeSeconds} s allowed`;
+  if (exp === undefined || exp <= nowSeconds) return { reason: 'TOKEN_EXPIRED', message: 'The access token has expired' };
+  if (iat !== undefined && iat > nowSeconds + jwt.clockSkewSeconds)
+    return { reason: 'TOKEN_NOT_YET_VALID', message: 'The access token is issued in the future' };
+  if (exp - (iat ?? nowSeconds) > jwt.maxLifetimeSeconds) {
+    return { reason: 'TOKEN_LIFETIME_TOO_LONG', message: `The access token is valid for longer than the ${jwt.maxLifetimeSeconds} s allowed` };
+  }
   return null;
 }
 
-/** What authenticating a request gave: a principal, or why not (nothing when it carried no token). */
-interface Authentication {
-  principal?: Principal;
-  failure?: unknown;
+/** Why the request's token was refused: its failure's reason, or no bearer token at all. */
+export function unauthorizedReason(res: Response): ErrorReason {
+  const failure = res.locals.authentication?.failure;
+  return failure instanceof AuthenticationError ? failure.reason : 'TOKEN_MISSING';
 }
 
 /** The caller a request authenticated as (set by authenticateRequest), before any body is read. */
 export function principalOf(res: Response): Principal | undefined {
-  return (res.locals.authentication as Authentication | undefined)?.principal;
+  return res.locals.authentication?.principal;
 }
 
 /**
@@ -140,12 +162,12 @@ export function authenticateRequest(authenticate: Authenticate): RequestHandler 
 export function bearerAuthHandler(): (req: Request) => Promise<boolean> {
   return async (req) => {
     const res = req.res!;
-    const { principal, failure } = (res.locals.authentication as Authentication | undefined) ?? {};
+    const { principal, failure } = res.locals.authentication ?? {};
     if (principal) {
       res.locals.principal = principal;
       return true;
     }
-    if (failure === undefined || failure instanceof AuthenticationError) throw failure ?? new AuthenticationError(BEARER_REQUIRED);
+    if (failure === undefined || failure instanceof AuthenticationError) throw failure ?? new AuthenticationError('TOKEN_MISSING', BEARER_REQUIRED);
     // Anything else (the database is down) is our failure, not the caller's: 500, not 401.
     operationsOf(req.app).logger.error({ err: failure, ...requestFields(res) }, 'authentication failed unexpectedly');
     throw Object.assign(new Error('authentication unavailable'), { status: 500 });

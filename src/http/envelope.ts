@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { components } from '../../generated/api.js';
-import { DomainError, type ErrorCode, type ErrorDetail, type ErrorVariant } from '../domain/errors.js';
+import { DomainError, type DomainErrorOptions, type ErrorCode, type ErrorVariant } from '../domain/errors.js';
 import { JsonText } from '../usecases/jsonText.js';
 
 type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
@@ -44,12 +44,27 @@ export interface ErrorResponse {
   body: ErrorEnvelope;
 }
 
-/** The one mapping of a domain error to its answer, for the error handler and for idempotent replays. */
+/** The one mapping of a domain error to its answer, for the error handler and for idempotent answers. */
 export function errorResponse(error: DomainError): ErrorResponse {
-  const { code, message, details, detailsOmitted, variant } = error;
+  const { variant } = error;
+  return { status: variant === undefined ? STATUS_OF[error.code] : STATUS_OF_VARIANT[variant], body: { success: false, error: wireError(error) } };
+}
+
+/**
+ * The envelope's `error`, field by field in one order: whatever object it is read from (a domain
+ * error, a stored answer), nothing else of it reaches the client. `reason`, `field` and
+ * `entryIndex` are there whenever the problem has them, one problem or several.
+ */
+function wireError(error: ErrorEnvelope['error']): ErrorEnvelope['error'] {
+  const { code, message, reason, field, entryIndex, details, detailsOmitted } = error;
   return {
-    status: variant === undefined ? STATUS_OF[code] : STATUS_OF_VARIANT[variant],
-    body: { success: false, error: { code, message, ...(details ? { details } : {}), ...(detailsOmitted ? { detailsOmitted } : {}) } },
+    code,
+    message,
+    ...(reason !== undefined ? { reason } : {}),
+    ...(field !== undefined ? { field } : {}),
+    ...(entryIndex !== undefined ? { entryIndex } : {}),
+    ...(details ? { details } : {}),
+    ...(detailsOmitted ? { detailsOmitted } : {}),
   };
 }
 
@@ -60,16 +75,15 @@ export function errorResponse(error: DomainError): ErrorResponse {
  * The envelope is built again from its fields, so that a stored answer reads as a fresh one.
  */
 export function sendErrorResponse(res: Response, { status, body }: ErrorResponse): void {
-  const { code, message, details, detailsOmitted } = body.error;
   // A dependency that is away is usually back within seconds: say when to try again.
   if (status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(SERVICE_UNAVAILABLE_RETRY_SECONDS));
-  const envelope: ErrorEnvelope = { success: false, error: { code, message, ...(details ? { details } : {}), ...(detailsOmitted ? { detailsOmitted } : {}) } };
+  const envelope: ErrorEnvelope = { success: false, error: wireError(body.error) };
   res.status(status).type('application/json').end(JSON.stringify(envelope));
 }
 
 /** An error said where it happens (a pipeline step before any use case): its code's status. */
-export function sendError(res: Response, code: ErrorCode, message: string, details?: ErrorDetail[]): void {
-  sendErrorResponse(res, errorResponse(new DomainError(code, message, details ? { details } : {})));
+export function sendError(res: Response, code: ErrorCode, message: string, options: DomainErrorOptions = {}): void {
+  sendErrorResponse(res, errorResponse(new DomainError(code, message, options)));
 }
 
 /**

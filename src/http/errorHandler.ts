@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { DomainError, type ErrorCode, type ErrorDetail } from '../domain/errors.js';
+import { DomainError, type ErrorCode, type ErrorDetail, type ErrorPlace } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/ids.js';
-import { BEARER_REQUIRED } from './auth.js';
+import { BEARER_REQUIRED, unauthorizedReason } from './auth.js';
 import { requestFields } from './requestContext.js';
 import { errorResponse, sendError, sendErrorResponse } from './envelope.js';
 
@@ -49,7 +49,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       }
       return;
     }
-    sendErrorResponse(res, errorResponse(asDomainError(error, req.method, req.path, logger, requestFields(res))));
+    const refusal = asDomainError(error, req.method, req.path, logger, requestFields(res));
+    // A token refused: the validator's own error has lost why, the request's authentication has it.
+    const answer =
+      refusal.code === 'UNAUTHORIZED' && refusal.reason === undefined
+        ? new DomainError('UNAUTHORIZED', refusal.message, { reason: unauthorizedReason(res) })
+        : refusal;
+    sendErrorResponse(res, errorResponse(answer));
   };
 }
 
@@ -64,7 +70,8 @@ function asDomainError(error: unknown, method: string, path: string, logger: Log
   const code = http.status !== undefined ? CODE_OF_STATUS[http.status] : undefined;
   if (code) {
     const details = validatorDetails(code, http);
-    return new DomainError(code, clientMessage(code, http, method, path), details ? { details } : {});
+    const first = code === 'VALIDATION_ERROR' ? http.errors?.[0] : undefined;
+    return new DomainError(code, clientMessage(code, http, method, path), { ...(first ? placeOf(first) : {}), ...(details ? { details } : {}) });
   }
   if (isDatabaseTimeout(error)) {
     logger.warn({ err: error, ...request }, 'database statement or lock wait timed out');
@@ -120,14 +127,35 @@ function clientMessage(code: ErrorCode, error: HttpLikeError, method: string, pa
   }
 }
 
-/** Several validator issues: each in `details`, with its field (one issue is said by the message alone). */
+/** Several validator issues: each in `details`, with its field (one issue is said by the message and the error's own field). */
 function validatorDetails(code: ErrorCode, error: HttpLikeError): ErrorDetail[] | undefined {
   const issues = error.errors ?? [];
   if (code !== 'VALIDATION_ERROR' || issues.length < 2) return undefined;
-  return issues.map((issue) => ({ field: fieldOf(issue), message: describeIssue(issue) }));
+  return issues.map((issue) => ({ ...placeOf(issue), message: describeIssue(issue) }));
 }
 
-/** '/body/amountSplitDetails/0/beneficiaryId' → 'body.amountSplitDetails[0].beneficiaryId'. */
+/** Parameters in headers, as the spec names them (the validator's paths have them in lower case). */
+const HEADER_NAMES: Record<string, string> = { 'idempotency-key': 'Idempotency-Key' };
+
+/**
+ * An issue's place in the spec's ErrorField convention: '/body/amountSplitDetails/0/beneficiaryId'
+ * → field '/amountSplitDetails/0/beneficiaryId' and entryIndex 0 (the validator's path is already
+ * a JSON Pointer: ajv's instancePath under its location); '/query/limit' → 'limit';
+ * '/params/requestId' → 'requestId'; '/headers/idempotency-key' → 'Idempotency-Key'. The body as
+ * a whole has no field.
+ */
+function placeOf(issue: ValidatorIssue): ErrorPlace {
+  const [, location, rest = ''] = /^\/([^/]+)(\/.*)?$/.exec(issue.path ?? '') ?? [];
+  if (location === 'body') {
+    const entry = /^\/amountSplitDetails\/(\d+)(?:\/|$)/.exec(rest);
+    return { ...(rest ? { field: rest } : {}), ...(entry ? { entryIndex: Number(entry[1]) } : {}) };
+  }
+  const name = rest.slice(1);
+  if (!location || !name) return {};
+  return { field: location === 'headers' ? (HEADER_NAMES[name] ?? name) : name };
+}
+
+/** '/body/amountSplitDetails/0/beneficiaryId' → 'body.amountSplitDetails[0].beneficiaryId', as the message says it. */
 function fieldOf(issue: ValidatorIssue): string {
   return (issue.path ?? '')
     .split('/')

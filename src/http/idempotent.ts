@@ -1,7 +1,8 @@
 import type { Response } from 'express';
 import { DomainError, validationError } from '../domain/errors.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
-import { type StoredResponse, fingerprint, runIdempotent } from '../usecases/idempotency.js';
+import { type IdempotentOutcome, type KeptOutcome, type OutcomeCodec, fingerprint, outcomeOf, runIdempotent } from '../usecases/idempotency.js';
+import { StoredJson } from '../usecases/storedJson.js';
 import { type ErrorResponse, errorResponse, sendErrorResponse } from './envelope.js';
 
 /** What identifies a repeat: the caller's key, and what the request asked for. */
@@ -16,38 +17,72 @@ export interface IdempotentRequest {
   query: Record<string, unknown>;
 }
 
-/** The body runIdempotent stores beside the status: a success's envelope, or an error's. */
-type StoredBody = { success: true; data: unknown } | ErrorResponse['body'];
+/** A handler's success: its status and its envelope's data (a value, or a stored answer). */
+export interface SuccessResult {
+  status: number;
+  data: unknown;
+}
+
+/**
+ * A refusal read back from a key: the domain error it was, with the answer exactly as it was first
+ * sent (status and envelope), which a repeat gets again, whatever this release would say of it now.
+ */
+class ReplayedRefusal extends DomainError {
+  constructor(readonly answer: ErrorResponse) {
+    const { code, message, reason, field, entryIndex, details } = answer.body.error;
+    super(code, message, {
+      ...(reason && { reason }),
+      ...(field !== undefined && { field }),
+      ...(entryIndex !== undefined && { entryIndex }),
+      ...(details && { details }),
+    });
+  }
+}
+
+/**
+ * How a key keeps an outcome, as every release has kept it: the answer's status and its envelope
+ * as JSON text (or, for a stored answer, its id in place of the text). A row written by an earlier
+ * release therefore replays byte for byte, and one written now reads in an earlier release.
+ */
+const wireCodec: OutcomeCodec<SuccessResult> = {
+  keep(outcome) {
+    if (!outcome.ok) {
+      const { status, body } = errorResponse(outcome.error);
+      return { status, bodyText: JSON.stringify(body), answer: null };
+    }
+    const { status, data } = outcome.result;
+    if (data instanceof StoredJson) return { status, bodyText: null, answer: data };
+    return { status, bodyText: JSON.stringify({ success: true, data }), answer: null };
+  },
+  replay({ status, bodyText, answer }: KeptOutcome): IdempotentOutcome<SuccessResult> {
+    if (answer) return { ok: true, result: { status, data: answer } };
+    const body = JSON.parse(bodyText!) as { success: true; data: unknown } | ErrorResponse['body'];
+    return body.success ? { ok: true, result: { status, data: body.data } } : { ok: false, error: new ReplayedRefusal({ status, body }) };
+  },
+};
 
 /**
  * A state-changing POST: runs `handler` once per Idempotency-Key (when the client sends one) and
- * replays the stored status and body for repeats. With a key, the handler runs on `db`, a Database
- * inside the transaction that stores its answer (see runIdempotent). Domain errors are answers too,
- * and are stored; unexpected failures are not (the error handler answers 500; nothing was committed).
- * A success is sent by `sendSuccess`, told whether its data is kept for the key (a stored answer
- * then stays for the repeats; without a key it is read once).
+ * replays the kept outcome for repeats. With a key, the handler runs on `db`, a Database inside the
+ * transaction that keeps its outcome (see runIdempotent). Domain errors are outcomes too, and are
+ * kept; unexpected failures are not (the error handler answers 500; nothing was committed). A
+ * success is sent by `sendSuccess`, told whether its data is kept for the key (a stored answer then
+ * stays for the repeats; without a key it is read once).
  */
 export async function answerIdempotently(
   deps: Pick<UseCaseDeps, 'db' | 'clock' | 'config'>,
   request: IdempotentRequest,
   res: Response,
-  handler: (db: UseCaseDeps['db']) => Promise<{ status: number; data: unknown }>,
+  handler: (db: UseCaseDeps['db']) => Promise<SuccessResult>,
   sendSuccess: (status: number, data: unknown, kept: boolean) => Promise<void>,
 ): Promise<void> {
   const { key, userId, method, path, body, query } = request;
   // An empty or blank header is a client bug (an unset variable), not "no key": refused, not ignored.
-  if (key !== undefined && key.trim() === '') throw validationError('header.Idempotency-Key must not be empty');
-  const run = async (db: UseCaseDeps['db']): Promise<StoredResponse> => {
-    try {
-      const { status, data } = await handler(db);
-      return { status, body: { success: true, data } };
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return errorResponse(error);
-    }
-  };
-  const response = key ? await runIdempotent(deps, { userId, key, requestHash: fingerprint(method, path, body, query) }, run) : await run(deps.db);
-  const stored = response.body as StoredBody;
-  if (stored.success) await sendSuccess(response.status, stored.data, key !== undefined);
-  else sendErrorResponse(res, { status: response.status, body: stored });
+  if (key !== undefined && key.trim() === '') throw validationError('header.Idempotency-Key must not be empty', { field: 'Idempotency-Key' });
+  const outcome = key
+    ? await runIdempotent(deps, { userId, key, requestHash: fingerprint(method, path, body, query) }, handler, wireCodec)
+    : await outcomeOf(() => handler(deps.db));
+  if (outcome.ok) return sendSuccess(outcome.result.status, outcome.result.data, key !== undefined);
+  const { error } = outcome;
+  sendErrorResponse(res, error instanceof ReplayedRefusal ? error.answer : errorResponse(error));
 }

@@ -61,14 +61,16 @@ export async function listAccountTransactions(
 /** The whole statement of the range as CSV: at most MAX_CSV_ROWS postings, else 400 (never truncated). */
 export async function exportAccountTransactionsCsv(deps: UseCaseDeps, caller: Principal, accountCurrencyId: string, query: StatementQuery): Promise<string> {
   const customerId = requireCustomer(caller);
-  if (query.limit !== undefined) throw validationError('query.limit does not apply to the CSV statement, which holds the whole range');
-  if (query.cursor !== undefined) throw validationError('query.cursor does not apply to the CSV statement, which holds the whole range');
+  if (query.limit !== undefined) throw validationError('query.limit does not apply to the CSV statement, which holds the whole range', { field: 'limit' });
+  if (query.cursor !== undefined) throw validationError('query.cursor does not apply to the CSV statement, which holds the whole range', { field: 'cursor' });
   const range = rangeOf(query);
   return deps.db.transaction(async (tx) => {
     const account = await customerAccountCurrency(tx, customerId, accountCurrencyId);
     const rows = await listStatement(tx, { accountCurrencyId: account.id, ...range, beforeId: null, limit: MAX_CSV_ROWS + 1 });
     if (rows.length > MAX_CSV_ROWS) {
-      throw validationError(`The statement has more than ${MAX_CSV_ROWS} postings between query.from and query.to; narrow the range`);
+      throw validationError(`The statement has more than ${MAX_CSV_ROWS} postings between query.from and query.to; narrow the range`, {
+        reason: 'STATEMENT_TOO_LARGE',
+      });
     }
     return toStatementCsv(rows.map((row) => toTransaction(row, account.decimals)));
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
-import { DomainError, notFound } from '../domain/errors.js';
+import { DomainError, fieldNamed, notFound } from '../domain/errors.js';
 import { Money, exactAmountText } from '../domain/money.js';
 import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../store/feeEstimates.js';
 import type { Queryable } from '../store/db.js';
@@ -93,13 +93,17 @@ async function refuseInactiveBeneficiaries(tx: Queryable, customerId: string, lo
 function assertMatchesEstimate(body: CreateRequest, estimate: LockedPayrollFeeEstimate): void {
   const locked = estimate.entries;
   const mismatch = (field: string, entryIndex?: number) =>
-    new DomainError('FEE_HASH_MISMATCH', `${field} differs from the estimate locked by this feeHash`, { field, entryIndex });
+    new DomainError('FEE_HASH_MISMATCH', `${field} differs from the estimate locked by this feeHash`, {
+      field: fieldNamed(field),
+      ...(entryIndex === undefined ? {} : { entryIndex }),
+    });
   if (body.sourceAccountCurrencyId.toLowerCase() !== estimate.sourceAccountCurrencyId) throw mismatch('sourceAccountCurrencyId');
   if (body.payrollAccountCurrencyId.toLowerCase() !== estimate.payrollAccountCurrencyId) throw mismatch('payrollAccountCurrencyId');
   if (body.amountSplitDetails.length !== locked.length) {
     throw new DomainError(
       'FEE_HASH_MISMATCH',
       `amountSplitDetails has ${body.amountSplitDetails.length} entries; the estimate locked by this feeHash has ${locked.length}`,
+      { field: fieldNamed('amountSplitDetails') },
     );
   }
   body.amountSplitDetails.forEach((entry, index) => {

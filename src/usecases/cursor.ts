@@ -23,7 +23,7 @@ export interface CursorCodec<Position, Filters> {
   decode(cursor: string, filters: Filters): Position;
 }
 
-const notOurs = () => validationError('query.cursor is not a cursor this service issued', { field: 'query.cursor' });
+const notOurs = () => validationError('query.cursor is not a cursor this service issued', { field: 'cursor' });
 
 export function cursorCodec<Position, Filters = void>(format: CursorFormat<Position, Filters>): CursorCodec<Position, Filters> {
   return {
@@ -38,7 +38,7 @@ export function cursorCodec<Position, Filters = void>(format: CursorFormat<Posit
       if (format.filters) {
         const expected = format.filters.write(filters);
         const same = Object.entries(expected).every(([name, value]) => JSON.stringify(fields[name] ?? null) === JSON.stringify(value));
-        if (!same) throw validationError(format.filters.mismatch, { field: 'query.cursor' });
+        if (!same) throw validationError(format.filters.mismatch, { field: 'cursor' });
       }
       return position;
     },

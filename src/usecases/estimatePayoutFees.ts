@@ -43,7 +43,7 @@ export async function estimatePayoutFees(deps: UseCaseDeps, caller: Principal, q
       now,
     });
     // The figures go out as JSON numbers: each must be exact as one (at most 15 significant digits).
-    assertJsonExact(figures.amount, 'query.amount');
+    assertJsonExact(figures.amount, 'query.amount', { field: 'amount' });
     assertJsonExact(figures.totalAmount, 'totalAmount');
 
     const id = randomUUID();
@@ -73,7 +73,7 @@ async function payoutParties(tx: Queryable, customerId: string, query: PayoutEst
   const [beneficiary] = await findBeneficiaries(tx, customerId, [query.beneficiaryId]);
   if (!beneficiary || !beneficiary.active) throw notFound(`Beneficiary ${query.beneficiaryId} not found or inactive`);
   if (!account.currencyCodes.includes(query.currency)) {
-    throw validationError(`query.currency ${query.currency} is not held by account ${account.id}`);
+    throw validationError(`query.currency ${query.currency} is not held by account ${account.id}`, { reason: 'CURRENCY_NOT_HELD', field: 'currency' });
   }
   const currency = await getCurrency(tx, query.currency);
   return { account, beneficiaryId: beneficiary.id, currency };

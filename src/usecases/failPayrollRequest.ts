@@ -34,7 +34,9 @@ export async function failPayrollRequest(
     const now = deps.clock();
     const request = await lockRequestFor(tx, caller, requestId);
     if (request.status !== 'EXECUTING') {
-      throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is ${request.status}; an operator may fail it only while EXECUTING`);
+      throw new DomainError('INVALID_STATE', `Payroll request ${requestId} is ${request.status}; an operator may fail it only while EXECUTING`, {
+        reason: 'TRANSITION_NOT_ALLOWED',
+      });
     }
     const legs = await transfersOf(tx, requestId);
     const inFlight = legs.find((leg) => leg.status === 'INITIATED' || leg.status === 'PROCESSING');
@@ -42,6 +44,7 @@ export async function failPayrollRequest(
       throw new DomainError(
         'INVALID_STATE',
         `Payroll request ${requestId}: ${inFlight.transferType} is ${inFlight.status} at the processor; retry once it has settled`,
+        { reason: 'TRANSFER_IN_FLIGHT' },
       );
     }
     for (const leg of legs.filter((candidate) => candidate.status === 'PENDING')) {

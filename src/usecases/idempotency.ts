@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, type ErrorCode } from '../domain/errors.js';
 import type { Database, Queryable } from '../store/db.js';
 import {
   claimIdempotencyKey,
@@ -14,13 +14,44 @@ import type { UseCaseDeps } from './deps.js';
 import { faultPoint } from './faults.js';
 import { StoredJson } from './storedJson.js';
 
-export interface StoredResponse {
+/**
+ * What an operation run under an Idempotency-Key ended with: its result (`R`, the caller's: what
+ * it returned), or the domain error that refused it. A refusal is an answer like a result: kept
+ * with the key and replayed to every repeat.
+ */
+export type IdempotentOutcome<R> = { ok: true; result: R } | { ok: false; error: DomainError };
+
+/**
+ * An outcome as the key keeps it, in the store's columns: a number and JSON text, or instead of
+ * the text a stored answer (already written in the operation's transaction; its text is never in
+ * the process). What they mean is the caller's codec's business, not this use case's.
+ */
+export interface KeptOutcome {
   status: number;
-  /** The envelope; a success's `data` may be a StoredJson (kept with the key, and replayed from it). */
-  body: unknown;
+  bodyText: string | null;
+  answer: StoredJson<unknown> | null;
 }
 
-/** A concurrent repeat waits this long for the first execution before answering 409. */
+/** How the caller writes its outcomes for a key and reads them back, so that a repeat gets the same answer. */
+export interface OutcomeCodec<R> {
+  keep(outcome: IdempotentOutcome<R>): KeptOutcome;
+  replay(kept: KeptOutcome): IdempotentOutcome<R>;
+}
+
+/** Refusals that are the service's failure, not an answer: never kept, so that a retry may succeed. */
+const NOT_KEPT: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['INTERNAL_ERROR', 'SERVICE_UNAVAILABLE']);
+
+/** Runs `execute` once: what it returns, or the domain error that refused it (any other failure is thrown). */
+export async function outcomeOf<R>(execute: () => Promise<R>): Promise<IdempotentOutcome<R>> {
+  try {
+    return { ok: true, result: await execute() };
+  } catch (error) {
+    if (!(error instanceof DomainError) || NOT_KEPT.has(error.code)) throw error;
+    return { ok: false, error };
+  }
+}
+
+/** A concurrent repeat waits this long for the first execution before IDEMPOTENCY_KEY_IN_PROGRESS. */
 const WAIT_FOR_FIRST_MS = 10_000;
 
 /**
@@ -49,43 +80,37 @@ interface Scope {
   requestHash: string;
 }
 
-/** A 5xx answer: its transaction rolls back (effects and key alike) and it is answered as is. */
-class NotStored extends Error {
-  constructor(readonly response: StoredResponse) {
-    super('not stored');
-  }
-}
-
 /**
  * Idempotency-Key semantics (Stripe's), in ONE transaction: the key is claimed, the operation runs
  * (`execute` gets a Database whose transactions are savepoints of this one) and its answer is
- * stored, all committed together. After any crash a retry therefore either runs the operation for
- * the first time (nothing committed) or replays the original answer with the original ids. A
- * repeat with the same body replays the stored answer; the same key with another body is 422
- * IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs waits for its commit (10 s at most,
- * then 409 IDEMPOTENCY_KEY_IN_PROGRESS). 5xx answers are not stored, so the client may retry them.
+ * kept (by the caller's codec), all committed together. After any crash a retry therefore either
+ * runs the operation for the first time (nothing committed) or replays the original outcome with the
+ * original ids. A repeat with the same body replays the kept outcome; the same key with another body
+ * is IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs waits for its commit (10 s at most,
+ * then IDEMPOTENCY_KEY_IN_PROGRESS). The service's own failures are not kept (NOT_KEPT), so the
+ * client may retry them.
  */
-export async function runIdempotent(
+export async function runIdempotent<R>(
   deps: Pick<UseCaseDeps, 'db' | 'clock' | 'config'>,
   scope: Scope,
-  execute: (db: Database) => Promise<StoredResponse>,
-): Promise<StoredResponse> {
+  execute: (db: Database) => Promise<R>,
+  codec: OutcomeCodec<R>,
+): Promise<IdempotentOutcome<R>> {
   let executed = false;
   try {
-    const response = await deps.db.transaction(async (tx) => {
+    const outcome = await deps.db.transaction(async (tx) => {
       const replay = await claimOrReplay(tx, scope, deps.clock(), deps.config.retention.idempotencyKeyHours);
-      if (replay) return replay;
+      if (replay) return codec.replay(replay);
       executed = true;
-      const answer = await execute(joinTransaction(tx, deps.db.kind));
-      if (answer.status >= 500) throw new NotStored(answer);
-      await completeIdempotencyKey(tx, scope.userId, scope.key, keptResponse(answer));
+      // A failure of ours (not a refusal) is thrown: the transaction rolls back, effects and key alike.
+      const done = await outcomeOf(() => execute(joinTransaction(tx, deps.db.kind)));
+      await completeIdempotencyKey(tx, scope.userId, scope.key, storedForm(codec.keep(done)));
       faultPoint(deps.config, 'idempotency:before-commit');
-      return answer;
+      return done;
     });
     if (executed) faultPoint(deps.config, 'idempotency:after-commit');
-    return response;
+    return outcome;
   } catch (error) {
-    if (error instanceof NotStored) return error.response;
     if (isLockWaitTimeout(error)) {
       throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly');
     }
@@ -98,7 +123,7 @@ export async function runIdempotent(
  * its retention window, or left IN_PROGRESS by a version that claimed keys in a transaction of
  * their own, is taken over: it counts as new.
  */
-async function claimOrReplay(tx: Queryable, scope: Scope, now: Date, retentionHours: number): Promise<StoredResponse | null> {
+async function claimOrReplay(tx: Queryable, scope: Scope, now: Date, retentionHours: number): Promise<KeptOutcome | null> {
   const { userId, key, requestHash } = scope;
   const record = await withLockWait(tx, WAIT_FOR_FIRST_MS, async () => {
     if (await claimIdempotencyKey(tx, userId, key, requestHash, now)) return undefined;
@@ -117,17 +142,12 @@ async function claimOrReplay(tx: Queryable, scope: Scope, now: Date, retentionHo
     throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key');
   }
   if (record.responseAnswerId !== null) {
-    return { status: record.responseStatus, body: { success: true, data: new StoredJson(record.responseAnswerId, record.responseAnswerBytes) } };
+    return { status: record.responseStatus, bodyText: null, answer: new StoredJson(record.responseAnswerId, record.responseAnswerBytes) };
   }
-  return { status: record.responseStatus, body: JSON.parse(record.responseBody) as unknown };
+  return { status: record.responseStatus, bodyText: record.responseBody, answer: null };
 }
 
-/**
- * What the key keeps of an answer: the body as JSON text, or, when its data is a stored answer
- * (already written in this transaction), that answer's id: the text is never in the process.
- */
-function keptResponse(answer: StoredResponse): { status: number; bodyText: string | null; answerId: string | null } {
-  const data = (answer.body as { data?: unknown }).data;
-  if (data instanceof StoredJson) return { status: answer.status, bodyText: null, answerId: data.answerId };
-  return { status: answer.status, bodyText: JSON.stringify(answer.body), answerId: null };
+/** A kept outcome in the store's terms: its text, or its stored answer's id. */
+function storedForm(kept: KeptOutcome): { status: number; bodyText: string | null; answerId: string | null } {
+  return { status: kept.status, bodyText: kept.answer ? null : kept.bodyText, answerId: kept.answer?.answerId ?? null };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../generated/api.js';
 import { type BeneficiaryFields, applyBeneficiaryPatch, checkBeneficiary } from '../domain/beneficiaries.js';
-import { DomainError, notFound } from '../domain/errors.js';
+import { DomainError, bodyField, notFound } from '../domain/errors.js';
 import {
   type BeneficiaryConflict,
   type BeneficiaryRecord,
@@ -110,9 +110,10 @@ async function duplicate(tx: Queryable, customerId: string, fields: BeneficiaryF
   const existing = await findConflictingBeneficiary(tx, customerId, fields, conflict);
   const who = existing ? `beneficiary ${existing.id}` : 'another beneficiary';
   const inactive = existing && !existing.active ? ' (inactive: reactivate it with active: true)' : '';
+  const field = conflict === 'reference' ? 'reference' : fields.iban ? 'iban' : 'accountNumber';
   const message =
     conflict === 'reference'
       ? `body.reference: ${who} already has the reference ${fields.reference}${inactive}`
-      : `body.${fields.iban ? 'iban' : 'accountNumber'}: ${who} already has this bank account${inactive}`;
-  return new DomainError('DUPLICATE_BENEFICIARY', message);
+      : `body.${field}: ${who} already has this bank account${inactive}`;
+  return new DomainError('DUPLICATE_BENEFICIARY', message, { field: bodyField(field) });
 }

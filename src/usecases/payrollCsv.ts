@@ -28,7 +28,18 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
 /** The file's rows read and checked, without its cells (up to 100,000 rows' worth, let go before the beneficiaries are looked up). */
 function readRows(csv: string, scales: SettlementScales, forCreation: boolean) {
   const layout = readPayrollCsvLayout(csv, { requirePurposeCode: forCreation });
-  return { ...readPayrollCsvEntries(layout, scales, forCreation), headerNames: layout.headerNames };
+  const dataRows = layout.rows.map(({ row }) => row);
+  return { ...readPayrollCsvEntries(layout, scales, forCreation), headerNames: layout.headerNames, dataRows };
+}
+
+/** Each problem of a data row with the entry that row becomes (the data rows in order, from 0). */
+function withEntryIndexes(problems: readonly ErrorDetail[], dataRows: readonly number[]): ErrorDetail[] {
+  if (problems.length === 0) return [];
+  const entryOfRow = new Map(dataRows.map((row, index) => [row, index]));
+  return problems.map((problem) => {
+    const entryIndex = problem.row === undefined ? undefined : entryOfRow.get(problem.row);
+    return entryIndex === undefined ? problem : { ...problem, entryIndex };
+  });
 }
 
 /** The file's entries, each paying a known active beneficiary once, and the scales they were read at; or the 400 listing every problem. */
@@ -44,13 +55,13 @@ async function readFile(
     { code: reference.source.currencyCode, decimals: reference.source.decimals },
     { code: reference.payroll.currencyCode, decimals: reference.payroll.decimals },
   );
-  const { entries, named, problems, headerNames } = readRows(csv, scales, forCreation);
+  const { entries, named, problems, headerNames, dataRows } = readRows(csv, scales, forCreation);
   const { ids, references } = namedBeneficiaries(named);
   const known = named.length > 0 ? await findBeneficiariesByIdOrReference(deps.db, customerId, ids, references) : [];
   const headerName = (column: 'beneficiaryId' | 'beneficiaryReference') => headerNames[column] ?? column;
   // Every named row's beneficiary is checked, also on rows with other problems: every problem is listed.
   const beneficiaries = resolveCsvBeneficiaries(named, known, headerName);
-  const all = [...problems, ...beneficiaries.problems].sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
+  const all = withEntryIndexes([...problems, ...beneficiaries.problems], dataRows).sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
   if (all.length > 0) throw validationProblems('The CSV file', all);
   // No problem anywhere: every row is an entry, and each named row's beneficiary is its entry's.
   const resolved = entries.map(({ row, amount, requestedAmount, amountCurrencyType, purposeCode }, index) => ({
@@ -95,8 +106,10 @@ async function withRows<T>(rows: readonly number[], work: () => Promise<T>): Pro
     const row = error instanceof DomainError && error.entryIndex !== undefined ? rows[error.entryIndex] : undefined;
     // A variant is answered its own way (none names an entry): passed on as it is.
     if (!(error instanceof DomainError) || row === undefined || error.variant !== undefined) throw error;
-    const detail: ErrorDetail = { row, message: error.message };
-    throw new DomainError(error.code, `Row ${row} of the CSV file: ${error.message}`, { details: [detail] });
+    const { reason, field, entryIndex } = error;
+    const place = { ...(field === undefined ? {} : { field }), entryIndex: entryIndex! };
+    const detail: ErrorDetail = { row, ...(reason ? { reason } : {}), ...place, message: error.message };
+    throw new DomainError(error.code, `Row ${row} of the CSV file: ${error.message}`, { details: [detail], ...place, ...(reason ? { reason } : {}) });
   }
 }
 

@@ -21,11 +21,11 @@ export async function findPrincipal(deps: Pick<UseCaseDeps, 'db'>, userId: strin
 /** Customer operations act for the caller's customer; an admin has none to act for. */
 export function requireCustomer(caller: Principal): string {
   if (caller.role !== 'customer' || !caller.customerId) {
-    throw forbidden('This operation is for customer users');
+    throw forbidden('This operation is for customer users', 'ROLE_NOT_ALLOWED');
   }
   return caller.customerId;
 }
 
 export function requireAdmin(caller: Principal): void {
-  if (caller.role !== 'admin') throw forbidden('This operation requires the admin role');
+  if (caller.role !== 'admin') throw forbidden('This operation requires the admin role', 'ROLE_NOT_ALLOWED');
 }

@@ -47,6 +47,7 @@ export async function providePayrollQuote(
       throw new DomainError(
         'INVALID_STATE',
         `Payroll request ${requestId} is QUOTE_PROVIDED with a quote valid until ${request.quoteExpiresAt.toISOString()}; re-quote after it expires`,
+        { reason: 'QUOTE_STILL_VALID' },
       );
     }
     const figures = await quoteSplits(tx, request, rate);
@@ -72,11 +73,13 @@ async function assertNearCurrentRate(deps: UseCaseDeps, request: LockedPayrollRe
  */
 function quoteExpiry(body: components['schemas']['ProvideQuoteRequest'], now: Date): Date {
   const { expiresAt: at, expiresInSeconds } = body;
-  if ((at === undefined) === (expiresInSeconds === undefined)) throw validationError('body must have exactly one of expiresAt and expiresInSeconds');
+  if ((at === undefined) === (expiresInSeconds === undefined))
+    throw validationError('body must have exactly one of expiresAt and expiresInSeconds', { field: '/expiresAt' });
   if (at === undefined) return new Date(now.getTime() + (expiresInSeconds ?? 0) * 1000);
   const expiresAt = new Date(at);
-  if (expiresAt <= now) throw validationError('body.expiresAt must be in the future');
-  if (expiresAt.getTime() - now.getTime() > MAX_QUOTE_LIFETIME_MS) throw validationError('body.expiresAt must be at most 24 hours ahead');
+  if (expiresAt <= now) throw validationError('body.expiresAt must be in the future', { reason: 'QUOTE_EXPIRY_OUT_OF_RANGE', field: '/expiresAt' });
+  if (expiresAt.getTime() - now.getTime() > MAX_QUOTE_LIFETIME_MS)
+    throw validationError('body.expiresAt must be at most 24 hours ahead', { reason: 'QUOTE_EXPIRY_OUT_OF_RANGE', field: '/expiresAt' });
   return expiresAt;
 }
 

@@ -50,6 +50,7 @@ export async function recordFxExchange(
       throw new DomainError(
         'INVALID_STATE',
         `Payroll request ${requestId} is EXECUTING; the source debit and the move to the payroll bank must complete first`,
+        { reason: 'TRANSFERS_NOT_SETTLED' },
       );
     }
     const tolerance = deps.config.fxRecordToleranceBps ?? DEFAULT_FX_RECORD_TOLERANCE_BPS;

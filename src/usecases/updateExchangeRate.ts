@@ -19,7 +19,8 @@ export async function updateExchangeRate(
   body: components['schemas']['UpdateExchangeRateRequest'],
 ): Promise<components['schemas']['ExchangeRate']> {
   requireAdmin(caller);
-  if (pair.from === pair.to) throw validationError('path.toCurrencyCode must differ from path.fromCurrencyCode');
+  if (pair.from === pair.to)
+    throw validationError('path.toCurrencyCode must differ from path.fromCurrencyCode', { reason: 'SAME_CURRENCY_PAIR', field: 'toCurrencyCode' });
   const rate = new Money(body.rate);
   assertRate(rate, 'body.rate');
   const updated = await deps.db.transaction(async (tx) => {
@@ -27,7 +28,7 @@ export async function updateExchangeRate(
       ['fromCurrencyCode', pair.from],
       ['toCurrencyCode', pair.to],
     ] as const) {
-      if (!(await findCurrency(tx, code))) throw validationError(`path.${field} ${code} is not a known currency`);
+      if (!(await findCurrency(tx, code))) throw validationError(`path.${field} ${code} is not a known currency`, { reason: 'UNKNOWN_CURRENCY', field });
     }
     const saved = await saveExchangeRate(tx, pair.from, pair.to, formatExact(rate));
     return { fromCurrencyCode: pair.from, toCurrencyCode: pair.to, rate: formatExact(new Money(saved.rate)), updatedAt: saved.updatedAt.toISOString() };

@@ -31,10 +31,10 @@ export async function createWebhookEndpoint(
 ): Promise<Schemas['WebhookEndpointWithSecret']> {
   const customerId = requireCustomer(caller);
   const problem = webhookUrlProblem(body.url, deps.config.webhookAllowLoopback);
-  if (problem) throw validationError(problem);
+  if (problem) throw validationError(problem, { reason: 'WEBHOOK_URL_NOT_ALLOWED', field: '/url' });
   return deps.db.transaction(async (tx) => {
     if ((await listEndpoints(tx, customerId)).length >= MAX_ENDPOINTS_PER_CUSTOMER) {
-      throw validationError(`A customer may register at most ${MAX_ENDPOINTS_PER_CUSTOMER} webhook endpoints`);
+      throw validationError(`A customer may register at most ${MAX_ENDPOINTS_PER_CUSTOMER} webhook endpoints`, { reason: 'WEBHOOK_ENDPOINT_LIMIT' });
     }
     const endpoint = await insertEndpoint(tx, {
       id: randomUUID(),

@@ -78,7 +78,25 @@ describe('unwrap', () => {
     expect(thrown).toBeInstanceOf(PayrollApiError);
     expect(thrown).toBeInstanceOf(Error);
     expect(thrown).toMatchObject({ name: 'PayrollApiError', status: 404, code: 'NOT_FOUND', requestId: 'trace-404' });
-    expect((thrown as PayrollApiError).message).toMatch(/not found/i);
+    expect((thrown as PayrollApiError).message).toEqual(expect.any(String));
+  });
+
+  it('carries the reason, field and entry of the envelope: nobody reads the message to decide', async () => {
+    const result = await server.as(ids.userA).POST('/v1/customers/payroll/estimate', {
+      body: {
+        sourceAccountCurrencyId: ids.acAUsd,
+        payrollAccountCurrencyId: ids.acPartnerAed,
+        amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '0' }],
+      },
+    });
+    expect(thrownBy(() => unwrap(result))).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      reason: 'AMOUNT_NOT_POSITIVE',
+      field: '/amountSplitDetails/0/amount',
+      entryIndex: 0,
+      details: undefined,
+    });
   });
 
   it('throws UNEXPECTED_RESPONSE for an answer that is not an envelope (a proxy page)', async () => {

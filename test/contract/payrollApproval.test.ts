@@ -154,16 +154,13 @@ describe('POST /v1/customers/payroll/requests/{requestId}/approve', () => {
     const { request } = await createAwaiting([{ beneficiaryId: ids.beneficiaryA3, amount: '20.00' }], ids.userA2Approver);
     const self = await approve(request.id, ids.userA2Approver);
     expect(self.response.status).toBe(403);
-    expect(self.error?.error).toEqual({
-      code: 'FORBIDDEN',
-      message: `Payroll request ${request.id} needs four-eyes approval and you created it: another approver must approve it`,
-    });
+    expect(self.error?.error).toEqual({ code: 'FORBIDDEN', message: expect.any(String), reason: 'SELF_APPROVAL' });
     const noPermission = await approve(request.id, ids.userA);
     expect(noPermission.response.status).toBe(403);
-    expect(noPermission.error?.error.message).toMatch(/needs the approver permission/);
+    expect(noPermission.error?.error).toMatchObject({ code: 'FORBIDDEN', reason: 'APPROVER_PERMISSION_REQUIRED' });
     const noPermissionReject = await reject(request.id, ids.userA);
     expect(noPermissionReject.response.status).toBe(403);
-    expect(noPermissionReject.error?.error.message).toMatch(/needs the approver permission/);
+    expect(noPermissionReject.error?.error).toMatchObject({ code: 'FORBIDDEN', reason: 'APPROVER_PERMISSION_REQUIRED' });
     expect((await readRequest(server, request.id)).status).toBe('AWAITING_APPROVAL');
   });
 
@@ -229,7 +226,6 @@ describe('POST /v1/customers/payroll/requests/{requestId}/approve', () => {
     const short = await approve(second.request.id, ids.userA3Approver);
     expect(short.response.status).toBe(400);
     expect(short.error?.error.code).toBe('INSUFFICIENT_FUNDS');
-    expect(short.error?.error.message).toMatch(/^Available balance .* is less than the total amount /);
     expect((await readRequest(server, second.request.id)).status).toBe('AWAITING_APPROVAL');
     const after = await balancesOf(server.db, ids.acAUsd);
     expect(after.balance.equals(before.balance) && after.available.equals(before.available)).toBe(true);
@@ -244,7 +240,7 @@ describe('POST /v1/customers/payroll/requests/{requestId}/approve', () => {
     const { request } = await createAwaiting([{ beneficiaryId: ids.beneficiaryA3, amount: '30.00' }]);
     const other = await approve(request.id, ids.userB);
     expect(other.response.status).toBe(404);
-    expect(other.error?.error).toEqual({ code: 'NOT_FOUND', message: `Payroll request ${request.id} not found` });
+    expect(other.error?.error).toEqual({ code: 'NOT_FOUND', message: expect.any(String) });
     expect((await reject(request.id, ids.userB)).response.status).toBe(404);
     const admin = await approve(request.id, ids.admin);
     expect(admin.response.status).toBe(403);
@@ -318,12 +314,11 @@ describe('other operations on a request AWAITING_APPROVAL', () => {
     const { request } = await createAwaiting([{ beneficiaryId: ids.beneficiaryA5, amount: '15.00' }]);
     const quoted = await quote(server, request.id);
     expect(quoted.response.status).toBe(409);
-    expect(quoted.error?.error.code).toBe('INVALID_STATE');
-    expect(quoted.error?.error.message).toMatch(/is AWAITING_APPROVAL/);
+    expect(quoted.error?.error).toMatchObject({ code: 'INVALID_STATE', reason: 'TRANSITION_NOT_ALLOWED' });
     expect((await accept(server, request.id)).error?.error.code).toBe('INVALID_STATE');
     const byApprover = await cancel(server, request.id, 'Not mine', ids.userA2Approver);
     expect(byApprover.response.status).toBe(403);
-    expect(byApprover.error?.error.message).toMatch(/only its creator may cancel it/);
+    expect(byApprover.error?.error).toMatchObject({ code: 'FORBIDDEN', reason: 'CREATOR_ONLY' });
 
     const before = await balancesOf(server.db, ids.acAUsd);
     const cancelled = await cancel(server, request.id, 'Wrong month');

@@ -92,23 +92,21 @@ describe('POST /v1/customers/payroll/estimate with text/csv', () => {
     expect(response.status).toBe(400);
     expect(error!.error.code).toBe('VALIDATION_ERROR');
     // An unknown column is reported and ignored: the rows are still checked, every problem in one answer.
+    const message = expect.any(String);
     expect(error!.error.details).toEqual([
-      {
-        row: 1,
-        column: 'bonus',
-        message: 'unknown column "bonus"; the columns are beneficiaryId, beneficiaryReference, amount, amountCurrencyType, purposeCode',
-      },
-      { row: 3, column: 'beneficiaryReference', message: 'no beneficiary of yours has the reference NOBODY-9' },
-      { row: 4, column: 'beneficiaryId', message: `the beneficiary ${ids.beneficiaryAInactive} is inactive` },
-      { row: 5, column: 'amount', message: '12.5.0 is not an amount: digits with "." before at most 8 decimals, no sign or separators' },
-      { row: 6, column: 'amount', message: '12.345 has 3 decimal places; a SOURCE amount in USD allows at most 2' },
-      { row: 7, column: 'beneficiaryId', message: `${ids.beneficiaryA1} is also in row 2; each beneficiary may appear once` },
+      { row: 1, column: 'bonus', reason: 'UNKNOWN_COLUMN', message },
+      { row: 3, column: 'beneficiaryReference', reason: 'UNKNOWN_BENEFICIARY', entryIndex: 1, message },
+      { row: 4, column: 'beneficiaryId', reason: 'INACTIVE_BENEFICIARY', entryIndex: 2, message },
+      { row: 5, column: 'amount', entryIndex: 3, message }, // not an amount at all: the column says it
+      { row: 6, column: 'amount', reason: 'TOO_MANY_DECIMALS', entryIndex: 4, message },
+      { row: 7, column: 'beneficiaryId', reason: 'DUPLICATE_ENTRY', entryIndex: 5, message },
     ]);
-    // The same rows without the unknown column: their problems alone.
+    // The same rows without the unknown column: their problems alone, the first one's entry on the error.
     const rows = await estimateCsv(file.replace(',bonus', '').replaceAll(/,$/gm, ''));
     expect(rows.response.status).toBe(400);
     expect(rows.error!.error.details).toEqual(error!.error.details!.slice(1));
-    expect(rows.error!.error.message).toMatch(/^The CSV file has 5 problems: row 3, column beneficiaryReference: no beneficiary/);
+    expect(rows.error!.error).toMatchObject({ code: 'VALIDATION_ERROR', entryIndex: 1 });
+    expect(rows.error!.error.reason).toBeUndefined(); // the problems break different rules
   });
 
   it('checks the beneficiary of a row with a bad amount too, and reports a repeat against the earlier row whatever is wrong with it', async () => {
@@ -120,11 +118,12 @@ describe('POST /v1/customers/payroll/estimate with text/csv', () => {
       `${ids.beneficiaryA2},5.00`, // repeats row 4 (row 5)
     ].join('\n');
     const { error } = await estimateCsv(file);
+    const message = expect.any(String);
     expect(error!.error.details).toEqual([
-      { row: 3, column: 'amount', message: expect.stringContaining('1.2.3 is not an amount') },
-      { row: 3, column: 'beneficiaryId', message: `the beneficiary ${ids.beneficiaryAInactive} is inactive` },
-      { row: 4, column: 'amount', message: expect.stringContaining('-5 is not an amount') },
-      { row: 5, column: 'beneficiaryId', message: `${ids.beneficiaryA2} is also in row 4; each beneficiary may appear once` },
+      { row: 3, column: 'amount', entryIndex: 1, message },
+      { row: 3, column: 'beneficiaryId', reason: 'INACTIVE_BENEFICIARY', entryIndex: 1, message },
+      { row: 4, column: 'amount', entryIndex: 2, message },
+      { row: 5, column: 'beneficiaryId', reason: 'DUPLICATE_ENTRY', entryIndex: 3, message },
     ]);
   });
 
@@ -133,72 +132,66 @@ describe('POST /v1/customers/payroll/estimate with text/csv', () => {
     const { error, response } = await estimateCsv(['beneficiaryId,amount', `${ids.beneficiaryA1},${huge}`].join('\n'));
     expect(response.status).toBe(400);
     expect(JSON.stringify(error).length).toBeLessThan(2000);
-    expect(error!.error.details?.[0]?.message).toBe(`${'x'.repeat(64)}… is not an amount: digits with "." before at most 8 decimals, no sign or separators`);
+    // What is tested here is the message itself: the rejected cell is cut to 64 characters.
+    expect(error!.error.details?.[0]?.message.startsWith(`${'x'.repeat(64)}… `)).toBe(true);
     const many = ['beneficiaryId,amount', ...Array.from({ length: 250 }, () => `${ids.beneficiaryA1},bad`)].join('\n');
     const listed = await estimateCsv(many);
     expect(listed.error!.error.details).toHaveLength(100);
     expect(listed.error!.error.detailsOmitted).toBe(250 + 249 - 100);
-    expect(listed.error!.error.message).toContain('499 problems');
   });
 
   it.each([
-    ['an empty file', '', { row: 1, message: 'the file is empty; it needs a header row and at least one row' }],
-    ['a header and no rows', 'beneficiaryId,amount\n', { row: 2, message: 'the file has a header row but no rows to pay' }],
-    ['no amount column', `beneficiaryId\n${ids.beneficiaryA1}`, { row: 1, column: 'amount', message: 'the column amount is missing' }],
-    ['a column twice', `amount,beneficiaryId,Amount\n1.00,${ids.beneficiaryA1},2.00`, { row: 1, column: 'Amount', message: 'the column amount appears twice' }],
-    [
-      'a malformed amount',
-      `beneficiaryId,amount\n${ids.beneficiaryA1},"1,000.00"`,
-      { row: 2, column: 'amount', message: expect.stringMatching(/^1,000.00 is not an amount/) },
-    ],
-    ['a zero amount', `beneficiaryId,amount\n${ids.beneficiaryA1},0.00`, { row: 2, column: 'amount', message: '0.00 must be greater than zero' }],
+    ['an empty file', '', { row: 1, reason: 'EMPTY_PAYROLL' }],
+    ['a header and no rows', 'beneficiaryId,amount\n', { row: 2, reason: 'EMPTY_PAYROLL' }],
+    ['no amount column', `beneficiaryId\n${ids.beneficiaryA1}`, { row: 1, column: 'amount', reason: 'MISSING_COLUMN' }],
+    ['a column twice', `amount,beneficiaryId,Amount\n1.00,${ids.beneficiaryA1},2.00`, { row: 1, column: 'Amount', reason: 'DUPLICATE_COLUMN' }],
+    ['a malformed amount', `beneficiaryId,amount\n${ids.beneficiaryA1},"1,000.00"`, { row: 2, column: 'amount', entryIndex: 0 }],
+    ['a zero amount', `beneficiaryId,amount\n${ids.beneficiaryA1},0.00`, { row: 2, column: 'amount', reason: 'AMOUNT_NOT_POSITIVE', entryIndex: 0 }],
     [
       'an id and a reference',
       `beneficiaryId,beneficiaryReference,amount\n${ids.beneficiaryA1},A-EMP-1,1.00`,
-      { row: 2, column: 'beneficiaryId', message: 'give beneficiaryId or beneficiaryReference, not both' },
+      { row: 2, column: 'beneficiaryId', entryIndex: 0 },
     ],
     [
       'a PAYROLL amount with decimals JPY lacks',
       `beneficiaryId,amount,amountCurrencyType\n${ids.beneficiaryA1},10.5,PAYROLL`,
-      { row: 2, column: 'amount', message: '10.5 has 1 decimal place; a PAYROLL amount in JPY allows at most 0' },
+      { row: 2, column: 'amount', reason: 'TOO_MANY_DECIMALS', entryIndex: 0 },
       { ...usdToAed, payrollAccountCurrencyId: ids.acPartnerJpy },
     ],
-    [
-      'an unclosed quote',
-      `beneficiaryId,amount\n"${ids.beneficiaryA1},1.00`,
-      { row: expect.any(Number), message: expect.stringMatching(/^the file is not valid CSV/) },
-    ],
+    ['an unclosed quote', `beneficiaryId,amount\n"${ids.beneficiaryA1},1.00`, { row: expect.any(Number), reason: 'CSV_NOT_PARSABLE' }],
   ])('refuses %s, naming the row', async (_case, file, detail, query = usdToAed) => {
     const { error, response } = await estimateCsv(file, query);
     expect(response.status).toBe(400);
     expect(error!.error.code).toBe('VALIDATION_ERROR');
-    expect(error!.error.details).toEqual([detail]);
+    expect(error!.error.details).toEqual([{ ...detail, message: expect.any(String) }]);
   });
 
   it('reports an entry the estimate refuses after the file checks with its row', async () => {
     // 0.001 USDC converts to 0.00 AED: the estimate's own rule, reported for row 2.
     const { error, response } = await estimateCsv(`beneficiaryId,amount\n${ids.beneficiaryA1},0.001`, { ...usdToAed, sourceAccountCurrencyId: ids.acAUsdc });
     expect(response.status).toBe(400);
-    expect(error!.error.details).toEqual([{ row: 2, message: expect.stringMatching(/^amountSplitDetails\[0\]\.amount: 0\.001 USDC converts to 0\.00 AED/) }]);
+    const place = { field: '/amountSplitDetails/0/amount', entryIndex: 0 };
+    expect(error!.error).toMatchObject({ code: 'VALIDATION_ERROR', reason: 'ZERO_PAYOUT', ...place });
+    expect(error!.error.details).toEqual([{ row: 2, reason: 'ZERO_PAYOUT', ...place, message: expect.any(String) }]);
   });
 
   it('needs the account currencies as query parameters, which a JSON body may not carry', async () => {
     const { error, response } = await estimateCsv(threeRowFile, { sourceAccountCurrencyId: ids.acAUsd });
     expect(response.status).toBe(400);
-    expect(error!.error.message).toBe('query.payrollAccountCurrencyId required with a text/csv body');
+    expect(error!.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'payrollAccountCurrencyId' });
     const json = await server.as(ids.userA).POST('/v1/customers/payroll/estimate', {
       body: { ...usdToAed, amountSplitDetails: jsonEntries },
       params: { query: { sourceAccountCurrencyId: ids.acAUsd } },
     });
     expect(json.response.status).toBe(400);
-    expect(json.error!.error.message).toBe('query.sourceAccountCurrencyId is only for a text/csv body; with a JSON body give it in the body');
+    expect(json.error!.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'sourceAccountCurrencyId' });
   });
 
   it('refuses more than 100,000 rows as a problem of the file, and a file above 12 MB with 413', async () => {
     const rows = Array.from({ length: 100_001 }, () => 'A-EMP-1,1.00');
     const tooMany = await estimateCsv(['beneficiaryReference,amount', ...rows].join('\n'));
     expect(tooMany.response.status).toBe(400);
-    expect(tooMany.error!.error.details).toEqual([{ message: 'the file has 100001 rows; at most 100000 are allowed' }]);
+    expect(tooMany.error!.error.details).toEqual([{ reason: 'TOO_MANY_ENTRIES', message: expect.any(String) }]);
     const tooBig = await estimateCsv(['beneficiaryReference,amount', `${'X'.repeat(12 * 1024 * 1024)},1.00`].join('\n'));
     expect(tooBig.response.status).toBe(413);
     expect(tooBig.error!.error.code).toBe('PAYLOAD_TOO_LARGE');
@@ -243,11 +236,11 @@ describe('POST /v1/customers/payroll/requests with text/csv', () => {
     const estimate = (await estimateCsv(threeRowFile)).data!.data;
     const noPurpose = await createCsv(threeRowFile.replace('A-EMP-2,,2000.00,PAYROLL,SAL', 'A-EMP-2,,2000.00,PAYROLL,'), estimate.feeHash);
     expect(noPurpose.response.status).toBe(400);
-    expect(noPurpose.error!.error.details).toEqual([{ row: 3, column: 'purposeCode', message: 'the row has no purposeCode; use one of SAL, FCISS, PEN, OFS' }]);
+    expect(noPurpose.error!.error.details).toEqual([{ row: 3, column: 'purposeCode', entryIndex: 1, message: expect.any(String) }]);
     const changed = await createCsv(threeRowFile.replace('2000.00', '2000.01'), estimate.feeHash);
     expect(changed.response.status).toBe(400);
     expect(changed.error!.error.code).toBe('FEE_HASH_MISMATCH');
-    expect(changed.error!.error.details).toEqual([{ row: 3, message: expect.stringContaining('amountSplitDetails[1].amount') }]);
+    expect(changed.error!.error.details).toEqual([{ row: 3, field: '/amountSplitDetails/1/amount', entryIndex: 1, message: expect.any(String) }]);
   });
 });
 

@@ -202,35 +202,40 @@ describe('the payroll lifecycle, end to end', () => {
     server.clock.advance(61);
     const late = await accept(server, id);
     expect(late.response.status).toBe(409);
-    expect(late.error!.error).toMatchObject({ code: 'QUOTE_EXPIRED', message: expect.stringContaining('ask for a new quote') });
+    expect(late.error!.error.code).toBe('QUOTE_EXPIRED');
     const requoted = await quote(server, id, '3.66', 600);
     expect(requoted.data!.data).toMatchObject({ status: 'QUOTE_PROVIDED', quotedFxRate: '3.66' });
     expect((await accept(server, id)).data!.data.status).toBe('QUOTE_ACCEPTED');
     await drain(worker);
   });
 
-  it('every illegal transition is 409 INVALID_STATE naming the current status', async () => {
+  it('every illegal transition is 409 INVALID_STATE TRANSITION_NOT_ALLOWED, and changes nothing', async () => {
+    const refused = { code: 'INVALID_STATE', reason: 'TRANSITION_NOT_ALLOWED' };
     const id = (await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA5, amount: '10', purposeCode: 'SAL' }])).created.data!.data.id;
     const pending = [await accept(server, id), await recordFx(server, id)];
     for (const { response, error } of pending) {
       expect(response.status).toBe(409);
-      expect(error!.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining(`${id} is PENDING`) });
+      expect(error!.error).toMatchObject(refused);
     }
+    expect((await readRequest(server, id)).status).toBe('PENDING');
     await quote(server, id);
     await accept(server, id);
     const accepted = [await cancel(server, id), await accept(server, id), await quote(server, id), await recordFx(server, id)];
     for (const { response, error } of accepted) {
       expect(response.status).toBe(409);
-      expect(error!.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('is QUOTE_ACCEPTED') });
+      expect(error!.error).toMatchObject(refused);
     }
+    expect((await readRequest(server, id)).status).toBe('QUOTE_ACCEPTED');
     await drain(worker);
     const executing = [await cancel(server, id), await accept(server, id), await quote(server, id)];
-    for (const { error } of executing) expect(error!.error.message).toContain('is EXECUTING');
+    for (const { error } of executing) expect(error!.error).toMatchObject(refused);
+    expect((await readRequest(server, id)).status).toBe('EXECUTING');
     await recordFx(server, id);
     await drain(worker);
     for (const { error } of [await cancel(server, id), await accept(server, id), await quote(server, id), await recordFx(server, id)]) {
-      expect(error!.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('is COMPLETED') });
+      expect(error!.error).toMatchObject(refused);
     }
+    expect((await readRequest(server, id)).status).toBe('COMPLETED');
   });
 
   it("lists the caller's requests newest first with a cursor, and admins by status", async () => {
@@ -310,10 +315,7 @@ describe('POST /v1/customers/payroll/requests: the feeHash', () => {
       body: { ...body, feeHash, amountSplitDetails: [{ beneficiaryId: ids.beneficiaryB1, amount: '2000', purposeCode: 'SAL' }] },
     });
     expect(refused.response.status).toBe(400);
-    expect(refused.error!.error).toMatchObject({
-      code: 'INSUFFICIENT_FUNDS',
-      message: expect.stringMatching(/^Available balance 946\.63 USD is less than the total amount 20\d\d\.\d\d USD$/),
-    });
+    expect(refused.error!.error.code).toBe('INSUFFICIENT_FUNDS');
     expectSameBalances(await balanceOf(ids.acBUsd), before);
     const [row] = await server.db.query<{ consumed_at: Date | null }>('SELECT consumed_at FROM payroll_fee_estimates WHERE fee_hash = $1', [feeHash]);
     expect(row!.consumed_at).toBeNull();

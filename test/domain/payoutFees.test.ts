@@ -49,9 +49,10 @@ describe('payout fee formulas', () => {
   });
 
   it('checks the amount against the currency', () => {
-    expect(() => checkPayoutAmount(new Money('1.005'), 'USD', 2)).toThrow('query.amount has 3 decimal places; USD allows at most 2');
-    expect(() => checkPayoutAmount(new Money('0'), 'USD', 2)).toThrow('query.amount must be greater than zero');
-    expect(() => checkPayoutAmount(new Money('1000000000000'), 'USD', 2)).toThrow('query.amount must be at most 999999999999');
+    const refusal = (reason: string) => expect.objectContaining({ code: 'VALIDATION_ERROR', reason, field: 'amount' });
+    expect(() => checkPayoutAmount(new Money('1.005'), 'USD', 2)).toThrow(refusal('TOO_MANY_DECIMALS'));
+    expect(() => checkPayoutAmount(new Money('0'), 'USD', 2)).toThrow(refusal('AMOUNT_NOT_POSITIVE'));
+    expect(() => checkPayoutAmount(new Money('1000000000000'), 'USD', 2)).toThrow(refusal('AMOUNT_LIMIT_EXCEEDED'));
   });
 
   it('totals are exact and every figure is a whole number of minor units', () => {

@@ -58,7 +58,7 @@ function unlessRefused<T>(run: () => T): T | null {
   try {
     return run();
   } catch (error) {
-    if (error instanceof DomainError && error.code === 'VALIDATION_ERROR' && /more than zero/.test(error.message)) return null;
+    if (error instanceof DomainError && error.code === 'VALIDATION_ERROR' && error.reason === 'ZERO_PAYOUT') return null;
     throw error;
   }
 }

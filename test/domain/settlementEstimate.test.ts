@@ -46,12 +46,13 @@ const sourceThenPayroll = (sourceAmount: string, payrollAmount: string): Estimat
 /** [source amount, payroll amount] of each line. */
 const linePairs = (view: ReturnType<typeof run>) => view.lines.map((line) => [line.sourceCurrencyAmount, line.amount]);
 
-function validationMessage(run: () => unknown): string {
+/** The VALIDATION_ERROR `run` throws: its code and the facts a client decides by. */
+function validationFacts(run: () => unknown): DomainError {
   try {
     run();
   } catch (error) {
     expect((error as DomainError).code).toBe('VALIDATION_ERROR');
-    return (error as DomainError).message;
+    return error as DomainError;
   }
   throw new Error('expected a VALIDATION_ERROR');
 }
@@ -182,20 +183,19 @@ describe('estimate figures with minor units', () => {
   });
 });
 
-describe('estimate validation names the entry and the currency', () => {
+describe('estimate validation names the rule, the field and the entry', () => {
+  const at = (reason: string, entryIndex: number, name: string) => ({ reason, field: `/amountSplitDetails/${entryIndex}/${name}`, entryIndex });
   const base = { source: USD, payroll: AED, base: '3.6725', bips: 50, schedule: FIREBLOCKS_USD, bankFee: '5.00' };
 
   it('a SOURCE amount beyond the source currency minor units', () => {
-    expect(validationMessage(() => run({ ...base, entries: [{ beneficiaryId: id(1), amount: '1697.99753363' }] }))).toBe(
-      'amountSplitDetails[0].amount has 8 decimal places; a SOURCE amount in USD allows at most 2',
+    expect(validationFacts(() => run({ ...base, entries: [{ beneficiaryId: id(1), amount: '1697.99753363' }] }))).toMatchObject(
+      at('TOO_MANY_DECIMALS', 0, 'amount'),
     );
   });
 
   it('a PAYROLL amount beyond the payroll scale (JPY 0)', () => {
     const entries: EstimateEntryInput[] = [{ beneficiaryId: id(1), amount: '10000.5', amountCurrencyType: 'PAYROLL' }];
-    expect(validationMessage(() => run({ ...base, payroll: JPY, base: '151.25', entries }))).toBe(
-      'amountSplitDetails[0].amount has 1 decimal place; a PAYROLL amount in JPY allows at most 0',
-    );
+    expect(validationFacts(() => run({ ...base, payroll: JPY, base: '151.25', entries }))).toMatchObject(at('TOO_MANY_DECIMALS', 0, 'amount'));
   });
 
   it('an entry converting to zero', () => {
@@ -204,16 +204,12 @@ describe('estimate validation names the entry and the currency', () => {
       { beneficiaryId: id(1), amount: '5' },
       { beneficiaryId: id(2), amount: '0.001' },
     ];
-    expect(validationMessage(() => run({ ...base, source: USDC, schedule: CIRCLE_USDC, entries }))).toBe(
-      'amountSplitDetails[1].amount: 0.001 USDC converts to 0.00 AED at 3.6541375; an entry must pay its beneficiary more than zero',
-    );
+    expect(validationFacts(() => run({ ...base, source: USDC, schedule: CIRCLE_USDC, entries }))).toMatchObject(at('ZERO_PAYOUT', 1, 'amount'));
   });
 
   it('a figure beyond 10^15 (a tiny rate and a large PAYROLL amount)', () => {
     const entries: EstimateEntryInput[] = [{ beneficiaryId: id(1), amount: '999999999999999.99', amountCurrencyType: 'PAYROLL' }];
-    expect(validationMessage(() => run({ ...base, base: '0.5', entries }))).toMatch(
-      /^amountSplitDetails\[0\] source amount would be .* USD; every amount must be below 10\^15$/,
-    );
+    expect(validationFacts(() => run({ ...base, base: '0.5', entries }))).toMatchObject({ reason: 'AMOUNT_LIMIT_EXCEEDED', entryIndex: 0 });
   });
 
   it('duplicates, empty list and non-positive amounts', () => {
@@ -221,12 +217,8 @@ describe('estimate validation names the entry and the currency', () => {
       { beneficiaryId: id(1), amount: '1' },
       { beneficiaryId: id(1).toUpperCase(), amount: '2' },
     ];
-    expect(validationMessage(() => run({ ...base, entries: twice }))).toContain(
-      'amountSplitDetails[1].beneficiaryId duplicates amountSplitDetails[0].beneficiaryId',
-    );
-    expect(validationMessage(() => run({ ...base, entries: [] }))).toBe('amountSplitDetails must have at least one entry');
-    expect(validationMessage(() => run({ ...base, entries: [{ beneficiaryId: id(1), amount: '0.00' }] }))).toBe(
-      'amountSplitDetails[0].amount must be greater than zero',
-    );
+    expect(validationFacts(() => run({ ...base, entries: twice }))).toMatchObject(at('DUPLICATE_ENTRY', 1, 'beneficiaryId'));
+    expect(validationFacts(() => run({ ...base, entries: [] }))).toMatchObject({ reason: 'EMPTY_PAYROLL', field: '/amountSplitDetails' });
+    expect(validationFacts(() => run({ ...base, entries: [{ beneficiaryId: id(1), amount: '0.00' }] }))).toMatchObject(at('AMOUNT_NOT_POSITIVE', 0, 'amount'));
   });
 });

@@ -105,7 +105,7 @@ async function unlessZeroRefused<T>(run: () => Promise<T>): Promise<T | null> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof DomainError && error.code === 'VALIDATION_ERROR' && /more than zero/.test(error.message)) return null;
+    if (error instanceof DomainError && error.code === 'VALIDATION_ERROR' && error.reason === 'ZERO_PAYOUT') return null;
     throw error;
   }
 }

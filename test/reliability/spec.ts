@@ -64,6 +64,7 @@ export interface Spec {
   raw: { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, JsonSchema> } };
   operations: Operation[];
   errorCodes: Set<string>;
+  errorReasons: Set<string>;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -122,7 +123,8 @@ function parseSpec(raw: Spec['raw'] & { security?: unknown[] }): Spec {
     }
   }
   const errorCodes = new Set((raw.components.schemas.ErrorCode!.enum ?? []) as string[]);
-  return { raw, operations, errorCodes };
+  const errorReasons = new Set((raw.components.schemas.ErrorReason!.enum ?? []) as string[]);
+  return { raw, operations, errorCodes, errorReasons };
 }
 
 /** Statuses any path may answer besides its listed ones (the spec's "Envelope and errors" section). */
@@ -148,6 +150,9 @@ export async function send(url: string, init: RequestInit): Promise<RawResponse>
   return { status: response.status, headers: response.headers, text, json };
 }
 
+/** The keys an error envelope's `error` may have: code and message, and the facts a client decides by. */
+const ERROR_FACTS = new Set(['code', 'message', 'reason', 'field', 'entryIndex', 'details', 'detailsOmitted']);
+
 /**
  * The answer is the envelope: `{success:true,data}` for 2xx, `{success:false,error:{code,message}}`
  * with a code of the spec's ErrorCode enum (and the status that code stands for) otherwise; JSON,
@@ -170,15 +175,18 @@ export function expectEnvelope(spec: Spec, response: RawResponse, context: strin
   expect(Object.keys(body!).sort(), where).toEqual(['error', 'success']);
   expect(body!.success, where).toBe(false);
   const error = body!.error as Record<string, unknown>;
-  // `details` lists the problems when more than one is known (an array of objects with a message).
+  // Code and message always; reason, field and entryIndex where the problem has them; `details`
+  // lists the problems when more than one is known (an array of objects with a message).
   expect(
-    Object.keys(error)
-      .filter((key) => key !== 'details')
-      .sort(),
+    Object.keys(error).filter((key) => !ERROR_FACTS.has(key)),
     where,
-  ).toEqual(['code', 'message']);
+  ).toEqual([]);
+  expect(Object.keys(error), where).toEqual(expect.arrayContaining(['code', 'message']));
   if ('details' in error) expect(Array.isArray(error.details) && error.details.every((detail) => typeof detail?.message === 'string'), where).toBe(true);
   expect(typeof error.message, where).toBe('string');
+  if ('reason' in error) expect(spec.errorReasons.has(error.reason as string), `${where}: reason not in ErrorReason`).toBe(true);
+  if ('field' in error) expect(error.field, where).toEqual(expect.any(String));
+  if ('entryIndex' in error) expect(Number.isInteger(error.entryIndex) && (error.entryIndex as number) >= 0, where).toBe(true);
   expect(spec.errorCodes.has(error.code as string), `${where}: code not in ErrorCode`).toBe(true);
   expect(STATUS_OF[error.code as keyof typeof STATUS_OF], `${where}: code and status disagree`).toBe(response.status);
 }

@@ -22,11 +22,9 @@ describe('the cursor codec', () => {
     });
   });
 
-  it('refuses a cursor under other filters, and anything it did not issue, as a 400 naming query.cursor', () => {
-    expect(() => codec.decode(codec.encode(position, 'PENDING'), null)).toThrow(
-      expect.objectContaining({ code: 'VALIDATION_ERROR', field: 'query.cursor', message: 'query.cursor belongs to another status filter' }),
-    );
-    const notOurs = expect.objectContaining({ code: 'VALIDATION_ERROR', message: 'query.cursor is not a cursor this service issued' });
+  it('refuses a cursor under other filters, and anything it did not issue, as a 400 naming the cursor parameter', () => {
+    const notOurs = expect.objectContaining({ code: 'VALIDATION_ERROR', field: 'cursor' });
+    expect(() => codec.decode(codec.encode(position, 'PENDING'), null)).toThrow(notOurs);
     for (const cursor of [
       '',
       'not base64 json',

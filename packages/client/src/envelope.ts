@@ -4,6 +4,18 @@ import type { components } from 'payroll-fee-service/types';
 export type ErrorCode = components['schemas']['ErrorCode'];
 /** The error envelope every failure is answered with. */
 export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
+/** Which rule refused a request, where one code covers several (the spec's `ErrorReason`). */
+export type ErrorReason = components['schemas']['ErrorReason'];
+/** One of several problems of a request (the spec's `ErrorDetail`). */
+export type ErrorDetail = components['schemas']['ErrorDetail'];
+
+/** What an error envelope says besides its code and message: branch on these, never on the message. */
+export interface ErrorFacts {
+  reason?: ErrorReason;
+  field?: string;
+  entryIndex?: number;
+  details?: ErrorDetail[];
+}
 
 /** An error answer of the API (or an answer that is not the API's), with what a caller branches on. */
 export class PayrollApiError extends Error {
@@ -14,12 +26,24 @@ export class PayrollApiError extends Error {
   readonly code: ErrorCode | 'UNEXPECTED_RESPONSE';
   /** The `X-Request-Id` response header: quote it when reporting a problem. */
   readonly requestId: string | undefined;
+  /** The envelope's `error.reason`: which rule refused the request, where the code covers several. */
+  readonly reason: ErrorReason | undefined;
+  /** The envelope's `error.field`: a JSON Pointer into the body (`/amountSplitDetails/3/amount`) or a parameter's name. */
+  readonly field: string | undefined;
+  /** The envelope's `error.entryIndex`: the `amountSplitDetails` entry at fault. */
+  readonly entryIndex: number | undefined;
+  /** The envelope's `error.details`: every problem, when several are known. */
+  readonly details: ErrorDetail[] | undefined;
 
-  constructor(status: number, code: ErrorCode | 'UNEXPECTED_RESPONSE', message: string, requestId?: string) {
+  constructor(status: number, code: ErrorCode | 'UNEXPECTED_RESPONSE', message: string, requestId?: string, facts: ErrorFacts = {}) {
     super(message);
     this.status = status;
     this.code = code;
     this.requestId = requestId;
+    this.reason = facts.reason;
+    this.field = facts.field;
+    this.entryIndex = facts.entryIndex;
+    this.details = facts.details;
   }
 }
 
@@ -46,6 +70,9 @@ export function unwrap<T>(result: { data?: { data: T }; error?: unknown; respons
   const { data, error, response } = result;
   const requestId = response.headers.get('X-Request-Id') ?? undefined;
   if (response.ok && data !== undefined && typeof data === 'object' && data !== null && 'data' in data) return data.data;
-  if (isErrorEnvelope(error)) throw new PayrollApiError(response.status, error.error.code, error.error.message, requestId);
+  if (isErrorEnvelope(error)) {
+    const { code, message, reason, field, entryIndex, details } = error.error;
+    throw new PayrollApiError(response.status, code, message, requestId, { reason, field, entryIndex, details });
+  }
   throw new PayrollApiError(response.status, 'UNEXPECTED_RESPONSE', `unexpected ${response.status} response from ${response.url || 'the API'}`, requestId);
 }

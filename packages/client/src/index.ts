@@ -16,7 +16,7 @@ import type { components, operations, paths } from 'payroll-fee-service/types';
 
 export type { components, operations, paths };
 export type { Middleware };
-export { PayrollApiError, unwrap, type ErrorCode, type ErrorEnvelope } from './envelope.js';
+export { PayrollApiError, unwrap, type ErrorCode, type ErrorDetail, type ErrorEnvelope, type ErrorFacts, type ErrorReason } from './envelope.js';
 export {
   constructEvent,
   verifyWebhook,
