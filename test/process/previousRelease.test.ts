@@ -1,8 +1,8 @@
 /**
  * A database of the previous release (test/fixtures/previousRelease.sql: its schema, its JSON
  * writers and its rows, as pg_dump wrote them) under a server of this tree: the server migrates it
- * forward, starts without rewriting any stored split or transfer, and serves the old rows as they
- * were written.
+ * forward, starts without rewriting any stored split or transfer, serves the old rows as they were
+ * written, and leaves it with the schema of a database this tree makes from nothing.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import pg from 'pg';
@@ -10,8 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
+import type { FreshDatabase } from '../support/database.js';
 import { ids } from '../fixtures/world.js';
-import { testServerUrl } from '../support/database.js';
+import { emptyDatabase, testServerUrl } from '../support/database.js';
 import { createDatabase, dropDatabase, uniqueDatabaseName, urlOfDatabase } from '../support/globalSetupTemplates.js';
 import { freePort, killLeftovers, startService, stop } from '../support/processes.js';
 
@@ -32,6 +33,26 @@ async function restorePreviousRelease(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The schema as PostgreSQL describes it: every column (in order, with its type, nullability and
+ * default), constraint, index, trigger and function of ours. Two databases with the same description
+ * behave the same whatever path of migrations built them.
+ */
+async function schemaOf(db: PostgresDatabase | FreshDatabase['db']): Promise<string[]> {
+  const rows = await db.query<{ line: string }>(
+    `SELECT concat_ws(' ', 'column', table_name, ordinal_position, column_name, data_type, is_nullable, column_default) AS line
+       FROM information_schema.columns WHERE table_schema = 'public'
+     UNION ALL SELECT concat_ws(' ', 'constraint', conrelid::regclass, conname, pg_get_constraintdef(oid))
+       FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+     UNION ALL SELECT concat_ws(' ', 'index', indexdef) FROM pg_indexes WHERE schemaname = 'public'
+     UNION ALL SELECT concat_ws(' ', 'trigger', pg_get_triggerdef(oid)) FROM pg_trigger WHERE NOT tgisinternal
+     UNION ALL SELECT concat_ws(' ', 'function', p.oid::regprocedure, md5(p.prosrc), array_to_string(p.proconfig, ','))
+       FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+     ORDER BY 1`,
+  );
+  return rows.map((row) => row.line);
 }
 
 interface StoredRow {
@@ -77,6 +98,16 @@ describe('a database of the previous release', () => {
       }
       expect(await storedRows(db)).toEqual(before);
       expect(await stop(service.child)).toBe(0);
+
+      // Migrated forward, it has the schema of a database this tree made from nothing.
+      const fresh = await emptyDatabase();
+      try {
+        const migrated = await schemaOf(db);
+        expect(migrated.filter((line) => line.startsWith('trigger')).length).toBeGreaterThan(40);
+        expect(migrated).toEqual(await schemaOf(fresh.db));
+      } finally {
+        await fresh.drop();
+      }
     } finally {
       await db.close();
     }

@@ -1,0 +1,108 @@
+/**
+ * npx tsx bench/boot.ts <postgres://server/maintenance-db> [splits, default 100000]
+ * The start of the service on a big database: a new database on that server holding the bench
+ * world (1,000 beneficiaries, COMPLETED payrolls of 50 and 1,000 splits) and copies of its
+ * 1,000-split payroll (its row, splits and payouts, new ids) up to `splits` splits in all, made in
+ * SQL (the world loader checks a world whole, which at 100,000 splits takes longer than the
+ * measurement), then the built server
+ * (`npm run build:server` first) started on it three times, each timed from its spawn to its
+ * "listening" line and stopped with SIGTERM; then what the batched JSON rewrite
+ * (`npm run store:rewrite-json`) costs on it, with nothing to rewrite and with every row stale.
+ * The database is dropped at the end. docs/performance.md gives the figures.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { rewriteStaleJson, wireFormatMigrationSql } from '../src/store/derivedObjects.js';
+import { migrate } from '../src/store/migrate.js';
+import { analyze } from '../src/store/open.js';
+import { PostgresDatabase } from '../src/store/postgres.js';
+import { loadWorld } from '../src/world/load.js';
+import { benchIds, benchWorld } from './world.js';
+
+const [serverUrl, splitsArg] = process.argv.slice(2);
+if (!serverUrl) throw new Error('usage: npx tsx bench/boot.ts <postgres://…/postgres> [splits]');
+const splits = Number(splitsArg ?? 100_000);
+const name = `payroll_boot_${process.pid}`;
+const urlOf = (database: string) => Object.assign(new URL(serverUrl), { pathname: `/${database}` }).toString();
+const seconds = (since: number) => Math.round((performance.now() - since) / 10) / 100;
+
+async function onServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(sql).finally(() => client.end());
+}
+
+/** The built server on `url` (of this tree, or of the tree at `root`), timed from its spawn to "listening", then stopped. */
+async function timedStart(url: string, root = '.'): Promise<number> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [`${root}/dist/server/src/main.js`], {
+    env: { ...process.env, DATABASE_URL: url, WORLD_FILE: '', PORT: '0', LOG_LEVEL: 'info', NODE_ENV: 'development' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  for await (const line of lines) if (line.includes('"msg":"listening"')) break;
+  const took = seconds(started);
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+  return took;
+}
+
+/** `copies` copies of request `requestId`: its row, its payouts, then its splits, each with new ids (md5 of the old id and the copy's number). */
+async function copyRequest(db: PostgresDatabase, requestId: string, copies: number): Promise<void> {
+  const newId = (column: string) => `md5(${column}::text || '/' || copy_no.g)::uuid`;
+  const copy = (table: string, changes: string) =>
+    `INSERT INTO ${table} SELECT (jsonb_populate_record(NULL::${table}, to_jsonb(x) || jsonb_build_object(${changes}))).*
+       FROM ${table} x, (SELECT $2::int AS g) copy_no WHERE x.${table === 'payroll_requests' ? 'id' : 'payroll_request_id'} = $1`;
+  const owned = `'id', ${newId('x.id')}, 'payroll_request_id', ${newId('x.payroll_request_id')}`;
+  // A copy per transaction: each statement stays within the session's statement timeout.
+  for (let g = 1; g <= copies; g++) {
+    await db.transaction(async (tx) => {
+      await tx.query(copy('payroll_requests', `'id', ${newId('x.id')}, 'fee_hash', NULL`), [requestId, g]);
+      await tx.query(copy('transfers', `${owned}, 'amount_split_id', ${newId('x.amount_split_id')}, 'batch_id', NULL, 'payout_instruction_json', NULL`), [
+        requestId,
+        g,
+      ]);
+      await tx.query(copy('amount_splits', `${owned}, 'payout_transfer_id', ${newId('x.payout_transfer_id')}`), [requestId, g]);
+      // The payouts were written before their splits: touched, they take their instruction (as the world loader does).
+      await tx.query(
+        `UPDATE transfers SET payout_instruction_json = NULL WHERE payroll_request_id = md5($1::text || '/' || $2::int)::uuid AND amount_split_id IS NOT NULL`,
+        [requestId, g],
+      );
+    });
+  }
+}
+
+await onServer(`CREATE DATABASE ${name}`);
+const db = await PostgresDatabase.open(urlOf(name));
+try {
+  await migrate(db);
+  let since = performance.now();
+  await loadWorld(db, benchWorld(1_000));
+  await copyRequest(db, benchIds.request1k, Math.floor(splits / 1_000) - 1);
+  await analyze(db);
+  const [counts] = await db.query<{ splits: number; transfers: number }>(
+    'SELECT (SELECT count(*)::int FROM amount_splits) AS splits, (SELECT count(*)::int FROM transfers) AS transfers',
+  );
+  console.log(`${counts!.splits} splits and ${counts!.transfers} transfers written and analysed in ${seconds(since)} s`);
+  for (let run = 1; run <= 3; run++) console.log(`start ${run}: listening after ${await timedStart(urlOf(name))} s`);
+  // PREVIOUS_BUILD: the root of another checkout, built, whose start is timed on the same database.
+  const previous = process.env.PREVIOUS_BUILD;
+  if (previous) for (let run = 1; run <= 2; run++) console.log(`start ${run} of ${previous}: listening after ${await timedStart(urlOf(name), previous)} s`);
+
+  since = performance.now();
+  const nothing = await rewriteStaleJson(db, 5_000);
+  console.log(`store:rewrite-json with nothing stale: ${seconds(since)} s`, nothing);
+  // Every row written by another format, then the current writers put back as a migration would.
+  await db.exec(`CREATE OR REPLACE FUNCTION amount_split_api_json() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.api_json := '{}'; RETURN NEW; END $$;
+    CREATE OR REPLACE FUNCTION transfer_api_json() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.api_json := '{}'; RETURN NEW; END $$;
+    UPDATE amount_splits SET api_json = NULL; UPDATE transfers SET api_json = NULL;`);
+  await db.exec(wireFormatMigrationSql());
+  since = performance.now();
+  const every = await rewriteStaleJson(db, 5_000);
+  console.log(`store:rewrite-json with every row stale: ${seconds(since)} s`, every);
+  console.log(`start after the rewrite: listening after ${await timedStart(urlOf(name))} s`);
+} finally {
+  await db.close();
+  await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+}
