@@ -1,7 +1,15 @@
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 
-/** Repeatable elements of the two messages we read: always arrays, even with one occurrence. */
-const REPEATED = new Set(['PmtInf', 'CdtTrfTxInf', 'OrgnlPmtInfAndSts', 'TxInfAndSts', 'StsRsnInf', 'AddtlInf', 'Ustrd', 'NbOfTxsPerSts']);
+/** Repeatable elements of the messages we read (pain.001, pain.002, camt.053, camt.054): always arrays, even with one occurrence. */
+const REPEATED = new Set([
+  ...['PmtInf', 'CdtTrfTxInf', 'OrgnlPmtInfAndSts', 'TxInfAndSts', 'StsRsnInf', 'AddtlInf', 'Ustrd', 'NbOfTxsPerSts'],
+  ...['Stmt', 'Ntfctn', 'Bal', 'Ntry', 'NtryDtls', 'TxDtls', 'Rcrd'],
+]);
+
+/** Whether an element of these messages may repeat (and is read as an array). */
+export function isRepeated(name: string): boolean {
+  return REPEATED.has(name);
+}
 
 /**
  * The parser for bank files: every value stays a string (an id of digits or an amount is never turned

@@ -1,0 +1,33 @@
+/** Why a file of the inbox cannot be applied: it goes to rejected/ for an operator, with this reason. */
+export class RejectedFile extends Error {}
+
+/** What the worker logs once a file is applied (or found applied before) and moved to processed/. */
+export interface Handled {
+  level: 'info' | 'warn';
+  fields: object;
+  message: string;
+}
+
+/** The messages the inbox reads, by the namespace of their `Document`. */
+export type InboxMessage = 'pain.002.001.11' | 'camt.053.001.08' | 'camt.054.001.08';
+
+const READ: readonly InboxMessage[] = ['pain.002.001.11', 'camt.053.001.08', 'camt.054.001.08'];
+const ISO_NAMESPACE = /urn:iso:std:iso:20022:tech:xsd:([a-z]{4}\.\d{3}\.\d{3}\.\d{2})/;
+
+/** How far into a file its root element's namespace is looked for (past a declaration and a comment or two). */
+const HEAD_BYTES = 4096;
+
+/**
+ * The message a file holds, told by the first ISO 20022 namespace in its head (the `Document`'s
+ * xmlns): one the inbox reads, `undefined` when the head names none (the file is then read as a
+ * status report, whose validation says what is wrong with it). Throws RejectedFile for another
+ * ISO 20022 message (a camt.052, a pain.001 dropped in the wrong folder).
+ */
+export function inboxMessageOf(bytes: Uint8Array): InboxMessage | undefined {
+  const head = new TextDecoder('utf-8').decode(bytes.subarray(0, HEAD_BYTES));
+  const name = ISO_NAMESPACE.exec(head)?.[1];
+  if (name === undefined) return undefined;
+  const read = READ.find((message) => message === name);
+  if (!read) throw new RejectedFile(`a ${name} message, which the inbox does not read (it reads ${READ.join(', ')})`);
+  return read;
+}
