@@ -30,7 +30,8 @@ export function* camtChunks(message: BankToCustomerMessage): Generator<string> {
   for (const [index, report] of reports.entries()) {
     const [before, after] = splitAround(buildFragment(report), `<Ntry>${ENTRIES_PLACEHOLDER}</Ntry>`);
     yield indented(before.trimEnd(), 2);
-    for (const entry of message.reports[index]!.entries) yield indented(buildFragment({ Ntry: entryElement(entry) }), 3);
+    // One line per entry: a payroll day's statement stays a third smaller, and greps entry by entry.
+    for (const entry of message.reports[index]!.entries) yield indented(buildFragment({ Ntry: entryElement(entry) }, false), 3);
     yield indented(after.trim(), 2);
   }
   yield `\n${tail.replace(/^\s*\n/, '').trimEnd()}\n`;
@@ -41,8 +42,8 @@ export function buildCamt(message: BankToCustomerMessage): string {
   return [...camtChunks(message)].join('');
 }
 
-function buildFragment(element: Record<string, unknown>): string {
-  return buildXml(element)
+function buildFragment(element: Record<string, unknown>, format = true): string {
+  return buildXml(element, format)
     .replace(/^<\?xml[^>]*\?>\n?/, '')
     .trim();
 }

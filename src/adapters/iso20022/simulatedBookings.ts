@@ -41,17 +41,20 @@ export function bookingNotification(input: {
 }): SimulatedFile {
   const { account, bookedAt } = input;
   const charged = (index: number) => input.charge !== undefined && index % (input.chargeEvery ?? 1) === 0;
-  const entries = input.payments.map((payment, index) =>
-    entry(account, {
-      reference: `B${payment.endToEndId}`,
-      amount: charged(index) ? sumAtScale([payment.amount, input.charge!]) : payment.amount,
-      creditDebit: 'DBIT',
-      bookedAt,
-      charges: charged(index) ? input.charge! : null,
-      transaction: { endToEndId: payment.endToEndId, amount: payment.amount },
-    }),
-  );
+  const entries = input.payments.map((payment, index) => paymentEntry(account, payment, bookedAt, charged(index) ? input.charge : undefined));
   return notification(`N${input.originalMsgId}`, account, bookedAt, entries);
+}
+
+/** One executed payment as the bank books it: a DBIT entry under its EndToEndId, a charge taken with it. */
+export function paymentEntry(account: SimulatedAccount, payment: ExecutedPayment, bookedAt: Date, charge?: string | undefined): BankEntry {
+  return entry(account, {
+    reference: `B${payment.endToEndId}`,
+    amount: charge === undefined ? payment.amount : sumAtScale([payment.amount, charge]),
+    creditDebit: 'DBIT',
+    bookedAt,
+    charges: charge ?? null,
+    transaction: { endToEndId: payment.endToEndId, amount: payment.amount },
+  });
 }
 
 /** The camt.054 of a payment the beneficiary's bank sent back: a CRDT entry with the return's reason (AC04). */

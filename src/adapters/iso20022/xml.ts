@@ -28,9 +28,9 @@ export function parseXml(xml: string): unknown {
   return parser.parse(xml);
 }
 
-/** An object tree as an indented XML document with its declaration; texts and attributes escaped by the builder. */
-export function buildXml(root: Record<string, unknown>): string {
-  const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true });
+/** An object tree as an XML document with its declaration, indented unless `format` is false; texts and attributes escaped by the builder. */
+export function buildXml(root: Record<string, unknown>, format = true): string {
+  const builder = new XMLBuilder({ ignoreAttributes: false, format, suppressEmptyNode: true });
   return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' }, ...root }) as string;
 }
 

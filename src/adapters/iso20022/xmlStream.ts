@@ -1,3 +1,4 @@
+import { StringDecoder } from 'node:string_decoder';
 import { SaxesParser } from 'saxes';
 import { isRepeated } from './xml.js';
 
@@ -33,9 +34,8 @@ export function readXmlTree(input: string | Uint8Array, collapse: Collapse): Rec
   const parser = new SaxesParser({ position: false });
   parser.on('opentag', (tag) => {
     const node: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(tag.attributes as Record<string, string>)) {
-      if (name !== 'xmlns' && !name.startsWith('xmlns:')) node[`@_${localName(name)}`] = value;
-    }
+    const attributes = tag.attributes as Record<string, string>;
+    for (const name in attributes) if (name !== 'xmlns' && !name.startsWith('xmlns:')) node[`@_${localName(name)}`] = attributes[name];
     stack.push({ name: localName(tag.name), node, text: '' });
   });
   const onText = (text: string) => (stack.at(-1)!.text += text);
@@ -49,9 +49,10 @@ export function readXmlTree(input: string | Uint8Array, collapse: Collapse): Rec
   try {
     if (typeof input === 'string') parser.write(input);
     else {
-      const decoder = new TextDecoder('utf-8', { fatal: true });
-      for (let at = 0; at < input.length; at += CHUNK_BYTES) parser.write(decoder.decode(input.subarray(at, at + CHUNK_BYTES), { stream: true }));
-      parser.write(decoder.decode());
+      // Node's own decoder (a character cut between two chunks is carried over): several times faster than TextDecoder.
+      const decoder = new StringDecoder('utf8');
+      for (let at = 0; at < input.length; at += CHUNK_BYTES) parser.write(decoder.write(input.subarray(at, at + CHUNK_BYTES)));
+      parser.write(decoder.end());
     }
     parser.close();
   } catch (error) {
