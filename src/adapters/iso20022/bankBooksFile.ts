@@ -30,7 +30,7 @@ export async function applyBankBooksFile(
  * A camt.053/054 file validated against its XSD (streaming: a payroll day's statement is tens of
  * megabytes) and read; RejectedFile when it is not a valid message of that schema.
  */
-export async function readBankBooks(bytes: Uint8Array, schema: 'camt.053.001.08' | 'camt.054.001.08'): Promise<BankToCustomerMessage> {
+async function readBankBooks(bytes: Uint8Array, schema: 'camt.053.001.08' | 'camt.054.001.08'): Promise<BankToCustomerMessage> {
   const errors = await xsdErrors(bytes, schema);
   if (errors.length > 0) throw new RejectedFile(`not a valid ${schema} document: ${errors[0]}`);
   try {

@@ -3,7 +3,7 @@ import { maxText } from './text.js';
 import { buildXml } from './xml.js';
 
 /** The namespaces of the bank's two cash-management messages (version .08, as CBPR+ banks send them). */
-export const CAMT_053_NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:camt.053.001.08';
+const CAMT_053_NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:camt.053.001.08';
 export const CAMT_054_NAMESPACE = 'urn:iso:std:iso:20022:tech:xsd:camt.054.001.08';
 
 /** Where the entries of a report go in its skeleton: replaced by the entries' own XML. */
