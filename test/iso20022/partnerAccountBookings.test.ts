@@ -6,6 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalEntry, move } from '../../src/domain/journal.js';
 import { postJournalEntries } from '../../src/store/ledger.js';
 import { partnerAccountBookings } from '../../src/store/partnerAccountBookings.js';
+import { parseBankToCustomer } from '../../src/adapters/iso20022/camtParse.js';
+import { bookingNotification } from '../../src/adapters/iso20022/simulatedBookings.js';
+import { SimulatedStatements } from '../../src/adapters/iso20022/simulatedStatements.js';
+import { xsdErrors } from '../../src/adapters/iso20022/xsd.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 import { demoWorld } from '../support/globalSetupTemplates.js';
 
@@ -45,5 +52,47 @@ describe('partnerAccountBookings', () => {
     expect(new Decimal(next!.balanceBefore).equals(new Decimal(balance).plus('3652.00').minus('1000.00').plus('10.50'))).toBe(true);
     expect(await partnerAccountBookings(db, { iban: 'AE070331234567890123456', currency: 'AED' }, from, to)).toBeNull();
     expect(await partnerAccountBookings(db, { ...account, currency: 'EUR' }, from, to)).toBeNull();
+  });
+});
+
+describe('SimulatedStatements on the service’s ledger', () => {
+  it('states the payroll’s funds arriving under its move-to-bank transfer, and closes at the ledger’s balance when the bank paid what the ledger sent', async () => {
+    const { db } = database;
+    const dir = await mkdtemp(join(tmpdir(), 'simulated-statements-'));
+    try {
+      // The demo world's COMPLETED request: its move-to-bank leg is transfer …302.
+      const refs = { payrollRequestId: '7b1e0007-0000-4000-8000-000000000003' };
+      const platformBank = { kind: 'PLATFORM_BANK', accountCurrencyId: partnerAed } as const;
+      const external = { kind: 'EXTERNAL' } as const;
+      await db.transaction((tx) =>
+        postJournalEntries(tx, [
+          { entry: journalEntry('FX_CONVERSION', move(external, platformBank, 'AED', new Decimal('2500.00')), refs), at: '2031-03-02T08:00:00Z' },
+          { entry: journalEntry('PAYOUT_SENT', move(platformBank, external, 'AED', new Decimal('1500.00')), refs), at: '2031-03-02T09:00:00Z' },
+        ]),
+      );
+      const statements = new SimulatedStatements(dir, 86_400_000, db);
+      const payments = [{ endToEndId: '7b1e0009000040008000000000000303', amount: '1500.00' }];
+      const booking = bookingNotification({
+        account: { iban: 'AE420260001015333439101', currency: 'AED' },
+        originalMsgId: 'x',
+        payments,
+        bookedAt: new Date('2031-03-02T09:00:00Z'),
+      });
+      await statements.record(parseBankToCustomer(booking.xml));
+      const [due] = await statements.due(new Date('2031-03-03T00:00:05Z'));
+      expect(await xsdErrors(due!.xml, 'camt.053.001.08')).toEqual([]);
+      const report = parseBankToCustomer(due!.xml).reports[0]!;
+      expect(report.entries.map((entry) => [entry.creditDebit, entry.amount, entry.transactions[0]!.endToEndId])).toEqual([
+        ['CRDT', '2500.00', '7b1e0009000040008000000000000302'],
+        ['DBIT', '1500.00', '7b1e0009000040008000000000000303'],
+      ]);
+      const [{ balance }] = (await db.query<{ balance: string }>('SELECT balance::text FROM account_currencies WHERE id = $1', [partnerAed])) as [
+        { balance: string },
+      ];
+      const closing = report.balances.find((entry) => entry.type === 'CLBD')!;
+      expect(new Decimal(closing.amount).equals(new Decimal(balance))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
