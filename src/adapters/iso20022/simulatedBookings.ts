@@ -52,7 +52,8 @@ export function paymentEntry(account: SimulatedAccount, payment: ExecutedPayment
     amount: charge === undefined ? payment.amount : sumAtScale([payment.amount, charge]),
     creditDebit: 'DBIT',
     bookedAt,
-    charges: charge ?? null,
+    // At the payment's minor units too: a charge of 2.5 on 1000.25 is 2.50.
+    charges: charge === undefined ? null : new Decimal(charge).toFixed(Math.max(scaleOf(charge), scaleOf(payment.amount))),
     transaction: { endToEndId: payment.endToEndId, amount: payment.amount },
   });
 }
