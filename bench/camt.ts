@@ -9,6 +9,7 @@
  * reader, then the streaming parse into BankEntry values), each phase timed, with that process's RSS
  * before and at its peak.
  * When a bank-books use case is wired in `bankBooksUseCaseForBench`, the apply is timed too.
+ * BENCH_KEEP=1 keeps the statement file (its path is printed).
  */
 import { spawnSync } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -109,7 +110,8 @@ export async function camtScenario(count: number): Promise<void> {
     console.log(`apply: ${figures.applyMs === null ? 'no bank-books use case wired (bankBooksUseCaseForBench)' : `${figures.applyMs} ms`}`);
     console.log(`node RSS of the reading process: ${figures.rssBeforeMb} MB before, ${figures.peakRssMb} MB at its peak`);
   } finally {
-    if (!process.env.BENCH_KEEP) await rm(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP) console.log(`kept ${join(dir, 'statement.xml')}`);
+    else await rm(dir, { recursive: true, force: true });
   }
 }
 
