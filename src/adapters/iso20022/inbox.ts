@@ -4,7 +4,7 @@ import type { ApplyBankBooks } from '../../domain/bankBooks.js';
 import type { Database } from '../../store/db.js';
 import { applyBankBooksFile } from './bankBooksFile.js';
 import { moveInto, xmlFilesIn } from './files.js';
-import { type Handled, RejectedFile, inboxMessageOf } from './inboxFile.js';
+import { type Handled, RejectedFile, inReadingOrder, inboxMessageOf } from './inboxFile.js';
 import { applyStatusReportFile } from './statusReportFile.js';
 
 /** The little of pino the inbox needs (adapters do not import the logger module). */
@@ -23,8 +23,8 @@ export interface InboxOptions {
  * The bank's files in BANK_INBOX_DIR, read by the worker, told apart by their namespace: status
  * reports (pain.002.001.11), matched to the payment file they answer and applied here, and what the
  * bank booked (camt.054.001.08 notifications, camt.053.001.08 statements), handed to the bank-books
- * use case. Each new file is validated against its XSD and applied once; it then moves to processed/
- * (kept for audit). A file that is invalid or cannot be applied moves to rejected/ and is logged. A
+ * use case; each pass reads them in that order. Each new file is validated against its XSD and
+ * applied once; it then moves to processed/ (kept for audit). A file that is invalid or cannot be applied moves to rejected/ and is logged. A
  * failure of our own (the database away) leaves the file where it is, to be tried again: nothing
  * here throws.
  */
@@ -42,7 +42,7 @@ export class Iso20022Inbox {
     let moved = 0;
     let names: string[];
     try {
-      names = await xmlFilesIn(this.inboxDir);
+      names = await inReadingOrder(this.inboxDir, await xmlFilesIn(this.inboxDir));
     } catch (error) {
       this.logger.error({ err: error, inbox: this.inboxDir }, 'bank inbox: cannot list the folder');
       return 0;

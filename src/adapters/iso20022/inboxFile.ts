@@ -1,3 +1,6 @@
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+
 /** Why a file of the inbox cannot be applied: it goes to rejected/ for an operator, with this reason. */
 export class RejectedFile extends Error {}
 
@@ -30,4 +33,32 @@ export function inboxMessageOf(bytes: Uint8Array): InboxMessage | undefined {
   const read = READ.find((message) => message === name);
   if (!read) throw new RejectedFile(`a ${name} message, which the inbox does not read (it reads ${READ.join(', ')})`);
   return read;
+}
+
+/**
+ * The order of a pass: status reports first, then notifications, then statements, each in name
+ * order. A bank drops a payment's settlement report, its booking and the day's statement together
+ * more often than not; read in that order, a booking finds its payout settled and a statement finds
+ * the day's bookings applied, whatever the bank named its files.
+ */
+export async function inReadingOrder(dir: string, names: readonly string[]): Promise<string[]> {
+  const ranked = await Promise.all(names.map(async (name) => ({ name, rank: RANK.indexOf(await headMessage(join(dir, name))) })));
+  return ranked.sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(({ name }) => name);
+}
+
+const RANK: readonly (InboxMessage | 'other')[] = ['other', 'pain.002.001.11', 'camt.054.001.08', 'camt.053.001.08'];
+
+async function headMessage(path: string): Promise<InboxMessage | 'other'> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
+      return inboxMessageOf(buffer.subarray(0, bytesRead)) ?? 'other';
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Unreadable or another message: first in the pass, where handling it says why.
+    return 'other';
+  }
 }
