@@ -18,6 +18,9 @@
  *   estimate5Observability  estimate-5 with metrics on, with tracing on and with neither (twice: the
  *                 control), the server's CPU per request and req/s, in rounds of their own
  *                 (bench/observability.ts; opt-in: --only estimate5Observability)
+ *   camt-100k     the bank's statement of a 100,000-payout payroll day (camt.053, 100,000 DBIT entries)
+ *                 read as the worker's inbox reads it, in a process of its own: XSD validation and
+ *                 parse timed, its RSS printed (bench/camt.ts; opt-in: --only camt-100k; needs no server)
  * Scenario names are written either way: payroll-10k or payroll10k.
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
@@ -39,6 +42,7 @@ import { freePort } from '../src/store/embedded.js';
 import { log, outcome, single, type Target } from './load.js';
 import { builtServerEntry, children, databaseProcesses, kbOf, memorySampler, start, stop, tail, waitFor } from './processes.js';
 import { type Figures, formatTable, mbOf } from './report.js';
+import { camtScenario } from './camt.js';
 import { payrollLifecycle } from './payroll.js';
 import { type LaunchVariant, measureObservability } from './observability.js';
 import { runRounds } from './rounds.js';
@@ -56,10 +60,11 @@ const SCENARIOS = [
   'payroll10k',
   'payroll100k',
   'estimate5Observability',
+  'camt100k',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Run only when named in --only. */
-const OPT_IN: readonly Scenario[] = ['payroll100k', 'estimate5Observability'];
+const OPT_IN: readonly Scenario[] = ['payroll100k', 'estimate5Observability', 'camt100k'];
 
 const { values: args } = parseArgs({
   options: {
@@ -333,6 +338,11 @@ const loadAverage = () => os.loadavg().map((value) => Math.round(value * 100) / 
 async function main(): Promise<number> {
   const loadStart = loadAverage();
   log(`load average at the start: ${loadStart.join(' ')}`);
+  if (wanted('camt100k')) {
+    await camtScenario(100_000);
+    // The statement is read without the server: alone, it needs none started.
+    if (only.size === 1) return 0;
+  }
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'payroll-bench-'));
   await chmod(tmp, 0o711); // as root, the embedded PostgreSQL runs as "postgres" and must reach tmp/data
   const serverLog = path.join(tmp, 'server.log');

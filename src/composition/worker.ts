@@ -9,9 +9,11 @@ import { tracedBatchRails, tracedRails, tracedWebhookSender } from '../adapters/
 import { HttpWebhookSender } from '../adapters/webhookSender.js';
 import { tracer } from '../observability/telemetry.js';
 import type { Config } from '../config.js';
+import type { ApplyBankBooks } from '../domain/bankBooks.js';
 import type { Database } from '../store/db.js';
 import type { ExecutionDeps } from '../usecases/execution.js';
 import { WorkerLoop } from '../worker/loop.js';
+import { bankBooksApplier } from '../usecases/applyBankBooks.js';
 import { buildDeps } from './deps.js';
 
 /** GrpHdr/InitgPty/Nm of the payment files: who sends them to the bank. */
@@ -24,9 +26,10 @@ const INITIATING_PARTY = 'Payroll Fee Service';
  */
 export function buildWorker(config: Config, db: Database, logger: Logger, clock: () => Date = () => new Date()): { loop: WorkerLoop; deps: ExecutionDeps } {
   const webhooks = new HttpWebhookSender({ allowLoopback: config.webhookAllowLoopback });
-  const rails = bank(config, db, logger, clock);
+  const useCaseDeps = buildDeps(config, db, clock);
+  const rails = bank(config, db, logger, clock, bankBooksApplier({ db, clock, bookingGraceDays: config.bank.bookingGraceDays }));
   const deps: ExecutionDeps = {
-    ...buildDeps(config, db, clock),
+    ...useCaseDeps,
     // A span around every rail call and webhook delivery when tracing is on; the adapters themselves otherwise.
     ...(tracer.enabled ? { ...rails, rails: tracedRails(rails.rails), batchRails: tracedBatchRails(rails.batchRails) } : rails),
     leaseMs: config.worker.leaseMs,
@@ -36,11 +39,17 @@ export function buildWorker(config: Config, db: Database, logger: Logger, clock:
   return { loop: new WorkerLoop(deps, config.worker.pollMs, logger), deps };
 }
 
-function bank(config: Config, db: Database, logger: Logger, clock: () => Date): Pick<ExecutionDeps, 'rails' | 'batchRails' | 'bankInbox'> {
+function bank(
+  config: Config,
+  db: Database,
+  logger: Logger,
+  clock: () => Date,
+  applyBankBooks: ApplyBankBooks,
+): Pick<ExecutionDeps, 'rails' | 'batchRails' | 'bankInbox'> {
   const simulated = new SimulatedRails(db, config.worker.simulatedSettlementMs, clock);
   if (config.bank.rail === 'simulated') return { rails: simulated, batchRails: new SimulatedBatchRails(db, config.worker.simulatedSettlementMs, clock) };
   const batchRails: BatchRails = new Iso20022BankRail(db, { outboxDir: config.bank.outboxDir, initiatingParty: INITIATING_PARTY, clock });
   const rails: PaymentRails = new BankFileSinglePayouts(db, batchRails, simulated, clock);
-  logger.info({ outbox: config.bank.outboxDir, inbox: config.bank.inboxDir }, 'bank: ISO 20022 payment files out, status reports in');
-  return { rails, batchRails, bankInbox: new Iso20022Inbox(db, config.bank.inboxDir, logger, clock) };
+  logger.info({ outbox: config.bank.outboxDir, inbox: config.bank.inboxDir }, 'bank: ISO 20022 payment files out, status reports and bank books in');
+  return { rails, batchRails, bankInbox: new Iso20022Inbox(db, config.bank.inboxDir, logger, clock, { applyBankBooks }) };
 }

@@ -3,12 +3,15 @@
 // request ends PARTIALLY_COMPLETED with AC04 on the failed payout; every payment file validates
 // against pain.001.001.10 with NbOfTxs and CtrlSum equal to the payouts, each payout in exactly one
 // transaction; every report validates against pain.002.001.11; a report dropped twice changes nothing.
+// The simulator also books the settled payouts (camt.054, each under its EndToEndId), valid against
+// its XSD; what the inbox does with it is the bank-books use case's (rejected while none is wired).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseBankToCustomer } from '../../src/adapters/iso20022/camtParse.js';
 import { child, children, parseXml, text } from '../../src/adapters/iso20022/xml.js';
 import { xsdErrors } from '../../src/adapters/iso20022/xsd.js';
 import { buildWorker } from '../../src/composition/worker.js';
@@ -45,6 +48,7 @@ beforeAll(async () => {
   const config = loadConfig({ NODE_ENV: 'test', BANK_RAIL: 'iso20022', BANK_OUTBOX_DIR: outbox(), BANK_INBOX_DIR: inbox(), SIMULATED_SETTLEMENT_MS: '0' });
   worker = buildWorker(config, server.db, createLogger('silent'), server.clock.now).deps;
   const args = ['--import', 'tsx', inRepo('scripts/bank-simulator.ts'), '--outbox', outbox(), '--inbox', inbox(), '--delay-ms', '300', '--poll-ms', '50'];
+  args.push('--return-after-ms', '300', '--statement-every-ms', '1000');
   simulator = spawn(process.execPath, args, { cwd: inRepo(), stdio: 'ignore' });
 }, 60_000);
 
@@ -69,6 +73,31 @@ async function runUntilSettled(requestId: string, timeoutMs = 60_000): Promise<P
 
 async function xmlFiles(folder: string): Promise<string[]> {
   return (await readdir(folder)).filter((name) => name.endsWith('.xml')).map((name) => join(folder, name));
+}
+
+/** The files of `folder` (if any) holding `message`, by their namespace. */
+async function filesOf(message: string, folder: string): Promise<string[]> {
+  const files = await xmlFiles(folder).catch(() => [] as string[]);
+  const holding = await Promise.all(files.map(async (file) => (await readFile(file, 'utf8')).slice(0, 500).includes(message)));
+  return files.filter((_, index) => holding[index]);
+}
+
+/** The EndToEndIds the simulated bank booked as DBIT entries (camt.054, processed or rejected), waiting a little for them. */
+async function bookedEndToEndIds(): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const notifications = [...(await filesOf('camt.054.001.08', join(inbox(), 'processed'))), ...(await filesOf('camt.054.001.08', join(inbox(), 'rejected')))];
+    const ids: string[] = [];
+    for (const file of notifications) {
+      const xml = await readFile(file, 'utf8');
+      expect(await xsdErrors(xml, 'camt.054.001.08')).toEqual([]);
+      for (const report of parseBankToCustomer(xml).reports)
+        for (const entry of report.entries.filter((booked) => booked.creditDebit === 'DBIT')) ids.push(...entry.transactions.map((tx) => tx.endToEndId!));
+    }
+    if (ids.length > 0 || Date.now() > deadline) return ids;
+    await executePendingWork(worker);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 describe('BANK_RAIL=iso20022 with the bank simulator', () => {
@@ -123,13 +152,19 @@ describe('BANK_RAIL=iso20022 with the bank simulator', () => {
     expect(endToEndIds.sort()).toEqual(payouts.map((payout) => payout.id.replace(/-/g, '')).sort());
 
     // The reports: every one valid, all applied, none rejected.
-    const reports = await xmlFiles(join(inbox(), 'processed'));
+    const reports = await filesOf('pain.002.001.11', join(inbox(), 'processed'));
     expect(reports.length).toBeGreaterThanOrEqual(2);
     for (const report of reports) expect(await xsdErrors(await readFile(report, 'utf8'), 'pain.002.001.11')).toEqual([]);
-    expect(await readdir(inbox())).not.toContain('rejected');
+    expect(await filesOf('pain.002.001.11', join(inbox(), 'rejected'))).toEqual([]);
+
+    // The bank's books: the settled payouts booked (DBIT) under their EndToEndIds, in files valid against their XSD.
+    const booked = await bookedEndToEndIds();
+    const completed = payouts.filter((payout) => payout.status === 'COMPLETED').map((payout) => payout.id.replace(/-/g, ''));
+    expect(booked.sort()).toEqual(completed.sort());
 
     // A report dropped twice changes nothing.
     const settlement = reports.find((report) => report.includes(`${join(inbox(), 'processed')}/S`))!;
+    expect(settlement).toBeDefined();
     await copyFile(settlement, join(inbox(), 'again.xml'));
     for (let pass = 0; pass < 3; pass++) await executePendingWork(worker);
     expect(await readdir(inbox())).not.toContain('again.xml');

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyBankStatusReport, findBankFileByMsgId } from '../../store/bankFiles.js';
+import type { ApplyBankBooks } from '../../domain/bankBooks.js';
 import type { Database } from '../../store/db.js';
+import { applyBankBooksFile } from './bankBooksFile.js';
 import { moveInto, xmlFilesIn } from './files.js';
-import { type StatusReport, parsePain002, resolveReport } from './pain002.js';
-import { xsdErrors } from './xsd.js';
+import { type Handled, RejectedFile, inReadingOrder, inboxMessageOf } from './inboxFile.js';
+import { applyStatusReportFile } from './statusReportFile.js';
 
 /** The little of pino the inbox needs (adapters do not import the logger module). */
 export interface InboxLogger {
@@ -14,17 +14,19 @@ export interface InboxLogger {
   error(fields: object, message: string): void;
 }
 
-/** Why a report cannot be applied: the file goes to rejected/ for an operator. */
-class RejectedReport extends Error {}
-
-type Outcome = { kind: 'applied'; settled: number } | { kind: 'already-applied' } | { kind: 'duplicate-file-notice' };
+export interface InboxOptions {
+  /** The bank-books use case that camt.053/054 files are handed to; without one they are rejected, saying so. */
+  applyBankBooks?: ApplyBankBooks | undefined;
+}
 
 /**
- * The bank's status reports (pain.002.001.11) in BANK_INBOX_DIR, read by the worker: each new file
- * is validated against the XSD, matched to the payment file it answers and applied once; it then
- * moves to processed/ (kept for audit). A file that is invalid, answers no file of ours or names a
- * payout that file does not hold moves to rejected/ and is logged. A failure of our own (the
- * database away) leaves the file where it is, to be tried again: nothing here throws.
+ * The bank's files in BANK_INBOX_DIR, read by the worker, told apart by their namespace: status
+ * reports (pain.002.001.11), matched to the payment file they answer and applied here, and what the
+ * bank booked (camt.054.001.08 notifications, camt.053.001.08 statements), handed to the bank-books
+ * use case; each pass reads them in that order. Each new file is validated against its XSD and
+ * applied once; it then moves to processed/ (kept for audit). A file that is invalid or cannot be applied moves to rejected/ and is logged. A
+ * failure of our own (the database away) leaves the file where it is, to be tried again: nothing
+ * here throws.
  */
 export class Iso20022Inbox {
   constructor(
@@ -32,6 +34,7 @@ export class Iso20022Inbox {
     private readonly inboxDir: string,
     private readonly logger: InboxLogger,
     private readonly clock: () => Date,
+    private readonly options: InboxOptions = {},
   ) {}
 
   /** One pass over the inbox; returns how many files it moved. */
@@ -39,7 +42,7 @@ export class Iso20022Inbox {
     let moved = 0;
     let names: string[];
     try {
-      names = await xmlFilesIn(this.inboxDir);
+      names = await inReadingOrder(this.inboxDir, await xmlFilesIn(this.inboxDir));
     } catch (error) {
       this.logger.error({ err: error, inbox: this.inboxDir }, 'bank inbox: cannot list the folder');
       return 0;
@@ -49,21 +52,17 @@ export class Iso20022Inbox {
   }
 
   private async handle(name: string): Promise<boolean> {
-    let outcome: Outcome;
+    let handled: Handled;
     try {
-      outcome = await this.apply(name, await readFile(join(this.inboxDir, name), 'utf8'));
+      handled = await this.apply(name, await readFile(join(this.inboxDir, name)));
     } catch (error) {
-      if (!(error instanceof RejectedReport)) {
-        this.logger.error({ err: error, file: name }, 'bank inbox: the report could not be applied now; it stays in the inbox');
+      if (!(error instanceof RejectedFile)) {
+        this.logger.error({ err: error, file: name }, 'bank inbox: the file could not be applied now; it stays in the inbox');
         return false;
       }
-      return this.move(name, 'rejected', () => this.logger.warn({ file: name, reason: error.message }, 'bank inbox: report rejected, moved to rejected/'));
+      return this.move(name, 'rejected', () => this.logger.warn({ file: name, reason: error.message }, 'bank inbox: file rejected, moved to rejected/'));
     }
-    return this.move(name, 'processed', () => {
-      if (outcome.kind === 'applied') this.logger.info({ file: name, settled: outcome.settled }, 'bank inbox: status report applied');
-      else if (outcome.kind === 'already-applied') this.logger.info({ file: name }, 'bank inbox: status report already applied; nothing changed');
-      else this.logger.warn({ file: name }, 'bank inbox: the bank refused a second copy of a payment file (DU01); the first stands, nothing changed');
-    });
+    return this.move(name, 'processed', () => this.logger[handled.level](handled.fields, handled.message));
   }
 
   private async move(name: string, folder: 'processed' | 'rejected', log: () => void): Promise<boolean> {
@@ -72,46 +71,15 @@ export class Iso20022Inbox {
       log();
       return true;
     } catch (error) {
-      this.logger.error({ err: error, file: name }, `bank inbox: cannot move the report to ${folder}/`);
+      this.logger.error({ err: error, file: name }, `bank inbox: cannot move the file to ${folder}/`);
       return false;
     }
   }
 
-  private async apply(name: string, xml: string): Promise<Outcome> {
-    const errors = await xsdErrors(xml, 'pain.002.001.11');
-    if (errors.length > 0) throw new RejectedReport(`not a valid pain.002.001.11 document: ${errors[0]}`);
-    let report: StatusReport;
-    try {
-      report = parsePain002(xml);
-    } catch (error) {
-      throw new RejectedReport((error as Error).message);
-    }
-    // DU01 refuses a second copy of a file the bank already has: it says nothing of the first copy's payments.
-    if (report.group.code === 'RJCT' && report.group.reasonCode === 'DU01') return { kind: 'duplicate-file-notice' };
-    const batch = await findBankFileByMsgId(this.db, report.originalMsgId);
-    if (!batch) throw new RejectedReport(`it answers MsgId ${report.originalMsgId}, which is no payment file of ours`);
-    let statuses;
-    try {
-      statuses = resolveReport(report, batch.endToEndIds);
-    } catch (error) {
-      throw new RejectedReport((error as Error).message);
-    }
-    const settled = [...statuses].map(([endToEndId, status]) => ({
-      endToEndId,
-      status: status.state,
-      failureReason: status.state === 'FAILED' ? status.reason : null,
-    }));
-    const sha256 = createHash('sha256').update(xml).digest('hex');
-    const applied = await this.db.transaction((tx) =>
-      applyBankStatusReport(tx, batch.batchId, {
-        msgId: report.msgId,
-        originalMsgId: report.originalMsgId,
-        fileName: name,
-        sha256,
-        appliedAt: this.clock(),
-        settled,
-      }),
-    );
-    return applied === null ? { kind: 'already-applied' } : { kind: 'applied', settled: applied };
+  private async apply(name: string, bytes: Buffer): Promise<Handled> {
+    const message = inboxMessageOf(bytes);
+    if (message === 'camt.053.001.08' || message === 'camt.054.001.08')
+      return applyBankBooksFile(this.options.applyBankBooks, { name, bytes, receivedAt: this.clock() }, message);
+    return applyStatusReportFile(this.db, name, bytes.toString('utf8'), this.clock());
   }
 }

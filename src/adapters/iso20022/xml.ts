@@ -1,7 +1,15 @@
 import { XMLBuilder, XMLParser } from 'fast-xml-parser';
 
-/** Repeatable elements of the two messages we read: always arrays, even with one occurrence. */
-const REPEATED = new Set(['PmtInf', 'CdtTrfTxInf', 'OrgnlPmtInfAndSts', 'TxInfAndSts', 'StsRsnInf', 'AddtlInf', 'Ustrd', 'NbOfTxsPerSts']);
+/** Repeatable elements of the messages we read (pain.001, pain.002, camt.053, camt.054): always arrays, even with one occurrence. */
+const REPEATED = new Set([
+  ...['PmtInf', 'CdtTrfTxInf', 'OrgnlPmtInfAndSts', 'TxInfAndSts', 'StsRsnInf', 'AddtlInf', 'Ustrd', 'NbOfTxsPerSts'],
+  ...['Stmt', 'Ntfctn', 'Bal', 'Ntry', 'NtryDtls', 'TxDtls', 'Rcrd'],
+]);
+
+/** Whether an element of these messages may repeat (and is read as an array). */
+export function isRepeated(name: string): boolean {
+  return REPEATED.has(name);
+}
 
 /**
  * The parser for bank files: every value stays a string (an id of digits or an amount is never turned
@@ -20,9 +28,9 @@ export function parseXml(xml: string): unknown {
   return parser.parse(xml);
 }
 
-/** An object tree as an indented XML document with its declaration; texts and attributes escaped by the builder. */
-export function buildXml(root: Record<string, unknown>): string {
-  const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true });
+/** An object tree as an XML document with its declaration, indented unless `format` is false; texts and attributes escaped by the builder. */
+export function buildXml(root: Record<string, unknown>, format = true): string {
+  const builder = new XMLBuilder({ ignoreAttributes: false, format, suppressEmptyNode: true });
   return builder.build({ '?xml': { '@_version': '1.0', '@_encoding': 'UTF-8' }, ...root }) as string;
 }
 
