@@ -54,7 +54,8 @@ describe('buildPain001', () => {
     expect(text(child(child(child(first, 'CdtrAcct'), 'Id'), 'Othr'), 'Id')).toBe('0123456789');
     // A BIC the schema's pattern refuses is left out; the bank name stays.
     expect(child(child(first, 'CdtrAgt'), 'FinInstnId')).toEqual({ Nm: 'Mashreq' });
-    expect(text(child(first, 'Purp'), 'Cd')).toBe('SAL');
+    // The API's SAL is ISO 20022's SALA; a code with no ISO equivalent is the bank's own.
+    expect(text(child(first, 'Purp'), 'Cd')).toBe('SALA');
     expect(text(child(second, 'Purp'), 'Prtry')).toBe('FCISS');
     expect(children(child(first, 'RmtInf'), 'Ustrd')[0]).toHaveLength(140);
   });

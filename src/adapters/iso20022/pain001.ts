@@ -86,7 +86,7 @@ function creditTransfer(item: PayoutBatchItem, currencyCode: string) {
   // A BIC the schema would refuse is left out: the bank name still identifies the creditor's bank.
   const bic = creditor.bic?.toUpperCase();
   const agent = { BICFI: bic && BIC.test(bic) ? bic : undefined, Nm: maxText(creditor.bankName, 140) };
-  const purpose = maxText(item.purposeCode, 35);
+  const purpose = purposeOf(item.purposeCode);
   const reference = maxText(item.beneficiaryReference, 140);
   return {
     PmtId: { EndToEndId: endToEndIdOf(item.transferId) },
@@ -94,10 +94,22 @@ function creditTransfer(item: PayoutBatchItem, currencyCode: string) {
     ...(agent.BICFI || agent.Nm ? { CdtrAgt: { FinInstnId: agent } } : {}),
     Cdtr: { Nm: maxText(creditor.name, 140) },
     ...(account ? { CdtrAcct: { Id: account } } : {}),
-    // An external purpose code has at most 4 characters; a longer one is the bank's own (proprietary).
-    ...(purpose ? { Purp: purpose.length <= 4 ? { Cd: purpose } : { Prtry: purpose } } : {}),
+    ...(purpose ? { Purp: purpose } : {}),
     ...(reference ? { RmtInf: { Ustrd: reference } } : {}),
   };
+}
+
+/**
+ * The API's purpose codes that have an ISO 20022 ExternalPurpose1Code (docs/bank-files.md): a bank
+ * reads `Cd` against that list, so salary is `SALA`, never the API's `SAL`.
+ */
+const ISO_PURPOSE: Readonly<Record<string, string>> = { SAL: 'SALA', PEN: 'PENS' };
+
+/** `Purp`: the ISO code where the API's code has one, else the code as the bank's own (`Prtry`). */
+function purposeOf(code: string | null): { Cd: string } | { Prtry: string } | undefined {
+  if (!code) return undefined;
+  const iso = ISO_PURPOSE[code];
+  return iso ? { Cd: iso } : { Prtry: maxText(code, 35)! };
 }
 
 /** xs:dateTime in UTC, to the second. */
