@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bankBooksApplier } from '../../src/usecases/applyBankBooks.js';
 import { type RawResponse, send } from '../reliability/spec.js';
+import { entry, message, report } from '../support/bankBooks.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 import { DEMO_WORLD, type ExampleCase, type ExampleSpec, loadExampleSpec } from './examples.js';
@@ -122,6 +124,23 @@ const SETUP: Record<string, Setup> = {
       expect((await replay.replay('createPayout', 'CreatePayoutRequest')).status).toBe(201);
       await drain(workerFor(replay.server));
       await eventsListed(replay.server, 4);
+    },
+  },
+  resolveBankException: {
+    reason: 'an open bank exception, which only the bank’s books create: a camt.054 booking naming no payout of ours, applied by the bank-books use case',
+    prepare: async (replay) => {
+      const { db, clock } = replay.server;
+      const unknown = message('camt.054', [report([entry('DBIT', '125.00', { endToEndId: 'NOTOURS0000000000000000000000001', reference: 'B-EXAMPLE' })])]);
+      await bankBooksApplier({ db, clock: clock.now, bookingGraceDays: 3 })(unknown, {
+        fileName: 'example.xml',
+        sha256: 'e'.repeat(64),
+        receivedAt: clock.now(),
+      });
+      const listed = await send(`${replay.server.baseUrl}/v1/admin/bank/exceptions?status=OPEN`, {
+        headers: { authorization: `Bearer ${await replay.server.token(ADMIN)}` },
+      });
+      const [open] = dataOf(listed).items as Array<{ id: string }>;
+      return { path: { exceptionId: open!.id } };
     },
   },
   retryWebhookDelivery: {
