@@ -35,7 +35,14 @@ function run(input: {
     processorSchedule: input.schedule,
     bankFeePerBeneficiary: new Money(input.bankFee),
   });
-  return payrollFeeEstimateView(figures, { sourceAccountCurrencyId: id(101), payrollAccountCurrencyId: id(102), feeHash: 'h', expiresAt: 't' });
+  return payrollFeeEstimateView(figures, {
+    sourceAccountCurrencyId: id(101),
+    payrollAccountCurrencyId: id(102),
+    feeHash: 'h',
+    expiresAt: 't',
+    rateSource: 'WORLD',
+    rateAsOf: 't',
+  });
 }
 
 /** Entry 1 in the source currency, entry 2 in the payroll currency. */
