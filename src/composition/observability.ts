@@ -1,7 +1,7 @@
 import type { RateSource } from '../adapters/rates.js';
 import type { MetricsServer } from '../observability/metricsServer.js';
 import { rateAgeMs } from '../domain/rates.js';
-import type { RateAgeRow } from '../observability/prometheus.js';
+import type { RateAgeRow } from '../observability/rateGauges.js';
 import { metrics } from '../observability/telemetry.js';
 import { countFailingEndpoints, readBacklog } from '../store/backlog.js';
 import { openBankExceptions } from '../store/bankExceptions.js';

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { type RateAgeRow, defineRateGauges } from './rateGauges.js';
 import type { Metrics } from './telemetry.js';
 
 /** A pool's connections right now (pg.Pool's totalCount, idleCount, waitingCount). */
@@ -21,15 +22,6 @@ export interface ScrapeSources {
   pools: Record<string, () => PoolStats | undefined>;
   /** Only in a process that runs the worker, so that two processes do not both report one database. */
   backlog?: () => Promise<{ items: BacklogRow[]; failingEndpoints: number; bankExceptions: BacklogRow[]; rates?: RateAgeRow[] }>;
-}
-
-/** One currency pair's rate: its age and bound, read with the backlog. */
-export interface RateAgeRow {
-  /** "USD/JPY". */
-  pair: string;
-  ageSeconds: number;
-  /** null: no bound (a world rate). */
-  maxAgeSeconds: number | null;
 }
 
 /** Every kind of bank exception (docs/bank-files.md), reported at 0 when none is open. */
@@ -237,31 +229,8 @@ function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources
   );
 }
 
-type GaugeSnapshot = { bankExceptions: BacklogRow[]; rates?: RateAgeRow[] };
-type SnapshotGauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, snapshot: GaugeSnapshot) => void) => Gauge;
-
-/** Each pair's rate age and bound (the alert compares them); a pair that lost its rate drops out. */
-function defineRateGauges(gauge: SnapshotGauge): void {
-  const fill = (pick: (row: RateAgeRow) => number | null) => (g: Gauge, snapshot: GaugeSnapshot) => {
-    g.reset();
-    for (const row of snapshot.rates ?? []) {
-      const value = pick(row);
-      if (value !== null) g.set({ pair: row.pair }, value);
-    }
-  };
-  gauge(
-    'exchange_rate_age_seconds',
-    "Age of each currency pair's rate (now − asOf), seconds",
-    ['pair'],
-    fill((row) => row.ageSeconds),
-  );
-  gauge(
-    'exchange_rate_max_age_seconds',
-    "The age bound of each currency pair's rate, seconds (absent: no bound)",
-    ['pair'],
-    fill((row) => row.maxAgeSeconds),
-  );
-}
+export type GaugeSnapshot = { bankExceptions: BacklogRow[]; rates?: RateAgeRow[] };
+export type SnapshotGauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, snapshot: GaugeSnapshot) => void) => Gauge;
 
 /** Every kind at 0, then the kinds the rows name. */
 function fillByKind(g: Gauge, kinds: readonly string[], rows: readonly BacklogRow[], pick: (row: BacklogRow) => number): void {
