@@ -2186,7 +2186,7 @@ export interface components {
          *     | `MANUAL` | Set by an admin (`updateExchangeRate`), bounded by `RATE_MANUAL_MAX_AGE`. |
          *     | `ECB` | The European Central Bank's euro reference rates (`RATE_FEED_FORMAT=ecb-xml`), crossed through EUR for other pairs. |
          *     | `FEED` | A JSON rate feed (`RATE_FEED_FORMAT=json`), crossed through its base currency. |
-         *     | `PEG` | A declared peg (1 USD = 3.6725 AED) for a currency the feed does not publish, applied to the feed's rate of the anchor currency. |
+         *     | `PEG` | A declared peg (1 USD = 3.6725 AED) for a currency the feed does not publish, applied to the feed's rate of the anchor currency (so the pair is as old as that rate). |
          *     | `SAME_CURRENCY` | Source and payroll currency are the same: the rate is 1. |
          * @example ECB
          * @enum {string}
@@ -2408,7 +2408,7 @@ export interface components {
             baseRate: components["schemas"]["DecimalString"];
             /** @description Where `baseRate` came from; `SAME_CURRENCY` when both currencies are the same. */
             rateSource?: components["schemas"]["RateSource"];
-            /** @description The instant `baseRate` is valid for (the feed's date or timestamp, when a world or manual rate was set; the estimate's own time for `SAME_CURRENCY` and for a peg between its own two currencies). */
+            /** @description The instant `baseRate` is valid for (the feed's date or timestamp, for a cross rate or a peg that of its older leg; when a world or manual rate was set; the estimate's own time for `SAME_CURRENCY`). */
             rateAsOf?: components["schemas"]["Timestamp"];
         };
         /**
@@ -4567,9 +4567,9 @@ export interface components {
             rate: components["schemas"]["DecimalString"];
             /** @description Where the rate comes from. */
             source: components["schemas"]["RateSource"];
-            /** @description The instant the rate is valid for (the feed's date or timestamp; for a cross rate the older of its two legs; for a world or manual rate when it was set; for a peg between its own two currencies, now). */
+            /** @description The instant the rate is valid for (the feed's date or timestamp; for a cross rate or a peg the older of its two legs, a pegged currency being as old as the feed's rate of its anchor; for a world or manual rate when it was set). */
             asOf: components["schemas"]["Timestamp"];
-            /** @description When the service fetched the rate from the feed; null for a world, manual or pure peg rate. */
+            /** @description When the service fetched the rate from the feed (the older leg's fetch); null for a world or manual rate. */
             fetchedAt: components["schemas"]["Timestamp"] | null;
             /**
              * @description Now − `asOf`, in whole seconds.

@@ -111,8 +111,6 @@ export class FeedRateSource implements RateSource {
   }
 
   private fromFeed(from: string, to: string, legs: FedLegs): RateSnapshot | null {
-    const direct = this.pegs.find((peg) => peg.anchor === from && peg.currency === to);
-    if (direct) return { rate: new Money(direct.rate), source: 'PEG', asOf: null, fetchedAt: null, maxAgeMs: this.bounds.maxAgeMs };
     const fromLeg = this.leg(from, legs, 0);
     const toLeg = this.leg(to, legs, 0);
     if (!fromLeg || !toLeg) return null;
@@ -126,10 +124,15 @@ export class FeedRateSource implements RateSource {
     };
   }
 
-  /** How many units of `currency` one unit of the feed's base buys: published, or through a peg (two pegs deep at most). */
+  /**
+   * How many units of `currency` one unit of the feed's base buys: published, or through a peg (two
+   * pegs deep at most). A pegged leg is as old as its anchor's: a peg is applied to the feed's rate,
+   * so a pair through a peg goes stale when the feed does. The base itself is as old as the feed's
+   * last publication.
+   */
   private leg(currency: string, legs: FedLegs, depth: number): RateLeg | null {
     if (legs.base === null) return null;
-    if (currency === legs.base) return { value: new Money(1), asOf: null, fetchedAt: null, pegged: false };
+    if (currency === legs.base) return legs.baseLeg;
     const fed = legs.rates.get(currency);
     if (fed) return { value: new Money(fed.rate), asOf: fed.asOf, fetchedAt: fed.fetchedAt, pegged: false };
     const peg = this.pegs.find((candidate) => candidate.currency === currency);
@@ -141,10 +144,14 @@ export class FeedRateSource implements RateSource {
 
 interface FedLegs {
   base: string | null;
+  /** The base against itself: 1, as of the feed's newest publication. */
+  baseLeg: RateLeg;
   rates: Map<string, FedRate>;
 }
 
 async function fedLegs(tx: Queryable): Promise<FedLegs> {
   const rows = await findFedRates(tx);
-  return { base: rows[0]?.base ?? null, rates: new Map(rows.map((row) => [row.currency, row])) };
+  const newest = (pick: (row: FedRate) => Date) => (rows.length === 0 ? null : new Date(Math.max(...rows.map((row) => pick(row).getTime()))));
+  const baseLeg = { value: new Money(1), asOf: newest((row) => row.asOf), fetchedAt: newest((row) => row.fetchedAt), pegged: false };
+  return { base: rows[0]?.base ?? null, baseLeg, rates: new Map(rows.map((row) => [row.currency, row])) };
 }

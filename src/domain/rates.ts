@@ -38,7 +38,7 @@ export function rateAsOf(snapshot: RateSnapshot, now: Date): Date {
   return snapshot.asOf ?? now;
 }
 
-/** "5 days 2 hours", "3 hours 5 minutes", "40 seconds": an age as an operator reads it. */
+/** "5 days 2 hours", "4 days 30 minutes", "40 seconds": an age as an operator reads it, to its two largest units. */
 export function durationText(ms: number): string {
   const units: [string, number][] = [
     ['day', 86_400_000],
@@ -52,7 +52,6 @@ export function durationText(ms: number): string {
     const count = Math.floor(rest / size);
     rest -= count * size;
     if (count > 0 && parts.length < 2) parts.push(`${count} ${name}${count === 1 ? '' : 's'}`);
-    else if (parts.length > 0) break;
   }
   return parts.length > 0 ? parts.join(' ') : '0 seconds';
 }

@@ -175,6 +175,8 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
       feeCurrencyCode: 'USD',
       exchangeRate: '3.6541375',
       baseRate: '3.6725',
+      rateSource: 'WORLD',
+      rateAsOf: 't',
     });
     expect(view.totalAmount).toBe('1698.02'); // 1684.16 + 13.86
     expect(lockedEstimateEntries(figures)).toEqual([

@@ -98,6 +98,8 @@ describe('estimate figures with minor units', () => {
       feeCurrencyCode: 'USD',
       exchangeRate: '3.6541375',
       baseRate: '3.6725',
+      rateSource: 'WORLD',
+      rateAsOf: 't',
     });
     expect(view).toMatchObject({ totalAmount: '1813.73', sourceCurrencyAmount: '1797.83', feeAmount: '15.90', estimatedReceivedAmount: '6569.49' });
   });
