@@ -1,7 +1,7 @@
 import { Money } from '../domain/money.js';
 import { type RateLeg, type RateSnapshot, type RateSourceKind, crossRate } from '../domain/rates.js';
 import type { Database, Queryable } from '../store/db.js';
-import { type FedRate, type TableRate, findExchangeRate, findFedRates, listExchangeRateRows } from '../store/exchangeRates.js';
+import { type FedRate, type TableRate, findCurrencyPegs, findExchangeRate, findFedRates, listExchangeRateRows } from '../store/exchangeRates.js';
 
 /** A currency pair's snapshot, as the admin's listing shows it. */
 export interface PairRate extends RateSnapshot {
@@ -84,12 +84,12 @@ export class FeedRateSource implements RateSource {
     if (from === to) return sameCurrency();
     return this.db.transaction(async (tx) => {
       const manual = await findExchangeRate(tx, from, to);
-      return this.resolve(from, to, manual, await fedLegs(tx));
+      return this.resolve(from, to, manual, await fedLegs(tx, this.pegs));
     });
   }
 
   async listRates(currencies: readonly string[]): Promise<PairRate[]> {
-    const { rows, legs } = await this.db.transaction(async (tx) => ({ rows: await listExchangeRateRows(tx), legs: await fedLegs(tx) }));
+    const { rows, legs } = await this.db.transaction(async (tx) => ({ rows: await listExchangeRateRows(tx), legs: await fedLegs(tx, this.pegs) }));
     const manual = new Map(rows.map((row) => [`${row.from}/${row.to}`, row]));
     const rates: PairRate[] = [];
     for (const from of currencies) {
@@ -135,7 +135,7 @@ export class FeedRateSource implements RateSource {
     if (currency === legs.base) return legs.baseLeg;
     const fed = legs.rates.get(currency);
     if (fed) return { value: new Money(fed.rate), asOf: fed.asOf, fetchedAt: fed.fetchedAt, pegged: false };
-    const peg = this.pegs.find((candidate) => candidate.currency === currency);
+    const peg = legs.pegs.find((candidate) => candidate.currency === currency);
     const anchor = peg && depth < 2 ? this.leg(peg.anchor, legs, depth + 1) : null;
     if (!peg || !anchor) return null;
     return { ...anchor, value: anchor.value.times(new Money(peg.rate)), pegged: true };
@@ -147,11 +147,14 @@ interface FedLegs {
   /** The base against itself: 1, as of the feed's newest publication. */
   baseLeg: RateLeg;
   rates: Map<string, FedRate>;
+  /** RATE_PEGS, then the world file's pegs of the currencies RATE_PEGS does not peg. */
+  pegs: readonly Peg[];
 }
 
-async function fedLegs(tx: Queryable): Promise<FedLegs> {
+async function fedLegs(tx: Queryable, configured: readonly Peg[]): Promise<FedLegs> {
   const rows = await findFedRates(tx);
+  const worldPegs = (await findCurrencyPegs(tx)).filter((peg) => !configured.some((own) => own.currency === peg.currency));
   const newest = (pick: (row: FedRate) => Date) => (rows.length === 0 ? null : new Date(Math.max(...rows.map((row) => pick(row).getTime()))));
   const baseLeg = { value: new Money(1), asOf: newest((row) => row.asOf), fetchedAt: newest((row) => row.fetchedAt), pegged: false };
-  return { base: rows[0]?.base ?? null, baseLeg, rates: new Map(rows.map((row) => [row.currency, row])) };
+  return { base: rows[0]?.base ?? null, baseLeg, rates: new Map(rows.map((row) => [row.currency, row])), pegs: [...configured, ...worldPegs] };
 }

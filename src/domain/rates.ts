@@ -39,7 +39,7 @@ export function rateAsOf(snapshot: RateSnapshot, now: Date): Date {
 }
 
 /** "5 days 2 hours", "4 days 30 minutes", "40 seconds": an age as an operator reads it, to its two largest units. */
-export function durationText(ms: number): string {
+function durationText(ms: number): string {
   const units: [string, number][] = [
     ['day', 86_400_000],
     ['hour', 3_600_000],

@@ -92,6 +92,11 @@ export async function claimFeedPoll(tx: Queryable, now: Date, nextPollAt: Date):
   return rows.length > 0;
 }
 
+/** The world file's pegs: 1 `anchor` buys `rate` of `currency`. */
+export async function findCurrencyPegs(tx: Queryable): Promise<{ anchor: string; currency: string; rate: string }[]> {
+  return tx.query('SELECT anchor_code AS anchor, currency_code AS currency, rate::text AS rate FROM currency_pegs ORDER BY currency_code');
+}
+
 export async function listCurrencyCodes(tx: Queryable): Promise<string[]> {
   return (await tx.query<{ code: string }>('SELECT code FROM currencies ORDER BY code')).map((row) => row.code);
 }

@@ -15,6 +15,17 @@ CREATE TABLE fed_rates (
 CREATE TRIGGER fed_rates_reference_version AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON fed_rates
   FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
 
+-- Pegs declared in the world file (1 anchor = rate currency): with a feed, a pegged currency the feed
+-- does not publish is the anchor's fed rate times the peg. RATE_PEGS declares more, and wins.
+CREATE TABLE currency_pegs (
+  currency_code text PRIMARY KEY REFERENCES currencies(code),
+  anchor_code text NOT NULL REFERENCES currencies(code),
+  rate numeric NOT NULL CHECK (rate > 0),
+  CHECK (anchor_code <> currency_code)
+);
+CREATE TRIGGER currency_pegs_reference_version AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON currency_pegs
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_reference_version();
+
 -- The feed's one poller: a worker polls only when it claims this row while it is due (FOR UPDATE
 -- SKIP LOCKED, as work items are claimed), and moves next_poll_at on by the interval in the same
 -- statement, so a fleet of workers polls once per interval. base_code: the base of the last good
