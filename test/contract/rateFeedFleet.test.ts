@@ -8,6 +8,7 @@ import { createLogger } from '../../src/logger.js';
 import type { Database } from '../../src/store/db.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
 import type { WorkerLoop } from '../../src/worker/loop.js';
+import { testWorld } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 import { type FeedServer, rateFixture, startFeedServer } from '../support/rateFeedServer.js';
 import { TestClock } from '../support/server.js';
@@ -21,15 +22,15 @@ let feed: FeedServer;
 let database: FreshDatabase;
 let second: Database;
 const clock = new TestClock(new Date('2026-11-23T10:00:00.000Z'));
-const config = (url: string) =>
-  loadConfig({
-    NODE_ENV: 'test',
-    WORKER_POLL_MS: '10',
-    RATE_SOURCE: 'feed',
-    RATE_FEED_URL: url,
-    RATE_FEED_FORMAT: 'json',
-    RATE_POLL_INTERVAL_S: '3600',
-  });
+const envOf = (url: string) => ({
+  NODE_ENV: 'test',
+  WORKER_POLL_MS: '10',
+  RATE_SOURCE: 'feed',
+  RATE_FEED_URL: url,
+  RATE_FEED_FORMAT: 'json',
+  RATE_POLL_INTERVAL_S: '3600',
+});
+const config = (url: string) => loadConfig(envOf(url));
 
 beforeAll(async () => {
   feed = await startFeedServer('/latest.json');
@@ -79,6 +80,32 @@ describe('the rate feed polled by a fleet of two workers', () => {
     // BTC 1.0e-5 is not a plain decimal: refused, and USD itself (1, the base) is not stored.
     const stored = await database.db.query<{ currency_code: string }>('SELECT currency_code FROM fed_rates ORDER BY 1');
     expect(stored.map((row) => row.currency_code)).toEqual(['AED', 'EUR', 'JPY', 'SAR']);
+  });
+});
+
+describe('pegs declared in the world file', () => {
+  it('stand in for a currency the feed does not publish, at the anchor fed rate; RATE_PEGS wins for the same currency', async () => {
+    const world = { ...testWorld, pegs: [{ anchor: 'USD', currency: 'USDC', rate: '1' }] };
+    const pegged = await freshDatabase(world);
+    try {
+      const feedConfig = config(feed.url);
+      const worker = buildWorker(feedConfig, pegged.db, createLogger('silent'), clock.now).deps;
+      clock.advance(3600);
+      expect(await worker.rateFeed!.poll()).toBe(1);
+      const rates = buildRateSource(feedConfig, pegged.db, clock.now);
+      const usdcAed = await rates.getRate('USDC', 'AED');
+      expect(usdcAed).toMatchObject({ source: 'PEG', asOf: new Date('2026-11-23T09:00:00.000Z') });
+      expect(usdcAed!.rate.toFixed()).toBe('3.6725');
+      const configured = buildRateSource(loadConfig({ ...envOf(feed.url), RATE_PEGS: 'USD/USDC=0.9998' }), pegged.db, clock.now);
+      expect((await configured.getRate('USD', 'USDC'))!.rate.toFixed()).toBe('0.9998');
+    } finally {
+      await pegged.drop();
+    }
+  });
+
+  it('are checked when the world loads: a peg of an unknown currency is refused', async () => {
+    const world = { ...testWorld, pegs: [{ anchor: 'USD', currency: 'SAR', rate: '3.75' }] };
+    await expect(freshDatabase(world)).rejects.toThrow(/pegs\[0\]\.currency/);
   });
 });
 
