@@ -34,7 +34,12 @@ export class HttpRateFeed implements RateFeed {
       throw new FeedUnreachable(`cannot reach ${this.url}: ${(error as Error).message}`);
     }
     if (!response.ok) throw new FeedUnreachable(`${this.url} answered HTTP ${response.status}`);
-    const body = await response.text();
+    let body: string;
+    try {
+      body = await response.text();
+    } catch (error) {
+      throw new FeedUnreachable(`${this.url} broke off its answer: ${(error as Error).message}`);
+    }
     if (body.length > MAX_BODY_BYTES) throw new MalformedFeed(`the body is ${body.length} characters, more than a feed's ${MAX_BODY_BYTES}`);
     return body;
   }
