@@ -83,7 +83,10 @@ export interface paths {
          *     AED at 3.6541375; an entry must pay its beneficiary more than zero`. The source account currency
          *     must belong to the caller's customer, and the payroll account currency must be the caller's own
          *     or a platform partner-bank account; otherwise 404 `NOT_FOUND`. When no exchange rate can be
-         *     retrieved for the pair, 400 `EXCHANGE_RATE_UNAVAILABLE`.
+         *     retrieved for the pair, or the pair's rate is older than its bound (`RATE_MAX_AGE`: a rate feed
+         *     that stopped), 400 `EXCHANGE_RATE_UNAVAILABLE`, with the pair (and the rate's source, `asOf`, age
+         *     and bound) in `error.details`: the service never locks a rate it cannot stand behind.
+         *     `feeBreakdown.rateSource` and `feeBreakdown.rateAsOf` say which rate was used.
          *
          *     ## Formulas
          *     - `bips` = the customer's spread BIPS (0 without a fee profile).
@@ -1693,6 +1696,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/rates": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the exchange rates and their age
+         * @description Lists every pair of the reference data's currencies for which the service has a rate, as an
+         *     estimate would take it now: the rate, its source (the world's table, an admin's manual rate, the
+         *     ECB's or a JSON feed, a peg), the instant it is valid for (`asOf`), when it was fetched, its age,
+         *     its bound and whether it is usable. A pair that is not usable makes an estimate answer 400
+         *     `EXCHANGE_RATE_UNAVAILABLE`; a pair that is not listed has no rate at all.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         */
+        get: operations["listExchangeRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/rates/{fromCurrencyCode}/{toCurrencyCode}": {
         parameters: {
             query?: never;
@@ -1732,7 +1768,10 @@ export interface paths {
          *     is refused (below 0.00000001), as is `"3.67251234567891"` (15 significant digits).
          *
          *     The new rate takes effect for estimates made afterwards; a `feeHash` already issued keeps the rate
-         *     it locked.
+         *     it locked. It is recorded as a manual rate (`source` `MANUAL` in `listExchangeRates` and in an
+         *     estimate's `feeBreakdown.rateSource`), valid for `RATE_MANUAL_MAX_AGE` after it was set; with a
+         *     rate feed (`RATE_SOURCE=feed`) it takes precedence over the feed's rate for the pair while it
+         *     is within that bound.
          */
         put: operations["updateExchangeRate"];
         post?: never;
@@ -2113,7 +2152,7 @@ export interface components {
          *     | Code | HTTP | Meaning |
          *     |---|---|---|
          *     | `VALIDATION_ERROR` | 400 | The request breaks the contract or a validation rule: malformed path or query parameter, unknown query parameter, malformed body, amount not above zero, more decimals than the currency's minor units allow (the message names the currency and its limit), an entry converting to zero, a figure above the amount maximum (10^15), a payout estimate amount with more than 15 significant digits, a rate outside its bounds (`RateString`), an FX record outside `FX_RECORD_TOLERANCE_BPS` of the accepted quote, duplicate beneficiary, empty list, a problem of a payroll CSV file. The message names the offending field or entry; where several problems are known, `error.details` lists each (a CSV file's with its row and column). |
-         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair. |
+         *     | `EXCHANGE_RATE_UNAVAILABLE` | 400 | No exchange rate can be retrieved for the selected currency pair, or the pair's rate is older than its bound (`RATE_MAX_AGE`); `error.details` names the pair and, for a rate too old, its source, `asOf`, age and bound. |
          *     | `FEE_HASH_EXPIRED` | 400 | The `feeHash` is past its `expiresAt`; estimate again. |
          *     | `FEE_HASH_MISMATCH` | 400 | The body differs from what the `feeHash` locked: for a payroll request the accounts or an entry's `beneficiaryId`, `amount` or `amountCurrencyType` (same order as the estimate); for a payout the signature does not verify for this account, beneficiary, currency and amount, or the stored estimate it names was made for another account, currency, beneficiary or amount. |
          *     | `INSUFFICIENT_FUNDS` | 400, 409 | 400 when creating a payroll request or payout: the account currency's `available` balance is less than the total amount to debit; nothing is debited and the `feeHash` stays unused. 400 too when approving a payroll request (four-eyes approval): nothing is debited and the request stays `AWAITING_APPROVAL`. 409 when accepting a quote whose adjustment is a top-up larger than `available`: the message names the shortfall, nothing changes and the request stays `QUOTE_PROVIDED`. |
@@ -2211,10 +2250,34 @@ export interface components {
          */
         ErrorEntryIndex: number;
         /**
+         * @description Where the rate an estimate used (or an admin's listing shows) comes from (`RATE_SOURCE`,
+         *     docs/operations.md):
+         *
+         *     | Value | Meaning |
+         *     |---|---|
+         *     | `WORLD` | The reference data's rate table (`RATE_SOURCE=world`, the default): no age bound. |
+         *     | `MANUAL` | Set by an admin (`updateExchangeRate`), bounded by `RATE_MANUAL_MAX_AGE`. |
+         *     | `ECB` | The European Central Bank's euro reference rates (`RATE_FEED_FORMAT=ecb-xml`), crossed through EUR for other pairs. |
+         *     | `FEED` | A JSON rate feed (`RATE_FEED_FORMAT=json`), crossed through its base currency. |
+         *     | `PEG` | A declared peg (1 USD = 3.6725 AED) for a currency the feed does not publish, applied to the feed's rate of the anchor currency (so the pair is as old as that rate). |
+         *     | `SAME_CURRENCY` | Source and payroll currency are the same: the rate is 1. |
+         * @example ECB
+         * @enum {string}
+         */
+        RateSource: "WORLD" | "MANUAL" | "ECB" | "FEED" | "PEG" | "SAME_CURRENCY";
+        /**
+         * Format: date-time
+         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2026-11-23T09:05:00.000Z`.
+         * @example 2026-11-23T09:05:00.000Z
+         */
+        Timestamp: string;
+        /**
          * @description One of several problems found in the same request. A payroll CSV file is checked whole, and
          *     every problem of the file is listed, each with its `row` and `column`; a JSON body whose
          *     validation found more than one problem lists each with its `field`, and with its `entryIndex`
-         *     when it is in an `amountSplitDetails` entry.
+         *     when it is in an `amountSplitDetails` entry. An `EXCHANGE_RATE_UNAVAILABLE` error has one item
+         *     naming the pair (`currencyPair`) and, when the pair has a rate that is too old, the rate's source,
+         *     `asOf`, age and bound.
          */
         ErrorDetail: {
             /** @description The offending field of a JSON body (a JSON Pointer) or parameter (its name); see `ErrorField`. */
@@ -2238,6 +2301,25 @@ export interface components {
              * @example 12.345 has 3 decimal places; a SOURCE amount in USD allows at most 2
              */
             message: string;
+            /**
+             * @description EXCHANGE_RATE_UNAVAILABLE: the pair, from-currency / to-currency.
+             * @example USD/JPY
+             */
+            currencyPair?: string;
+            /** @description EXCHANGE_RATE_UNAVAILABLE for a rate too old: where the rate comes from. */
+            rateSource?: components["schemas"]["RateSource"];
+            /** @description EXCHANGE_RATE_UNAVAILABLE for a rate too old: the instant the rate is valid for. */
+            rateAsOf?: components["schemas"]["Timestamp"];
+            /**
+             * @description EXCHANGE_RATE_UNAVAILABLE for a rate too old: its age (now − `rateAsOf`), whole seconds.
+             * @example 439200
+             */
+            rateAgeSeconds?: number;
+            /**
+             * @description EXCHANGE_RATE_UNAVAILABLE for a rate too old: the age bound it is past (`RATE_MAX_AGE`, or `RATE_MANUAL_MAX_AGE` for a manual rate), seconds.
+             * @example 345600
+             */
+            rateMaxAgeSeconds?: number;
         };
         /** @description The envelope of every error response. */
         ErrorEnvelope: {
@@ -2274,7 +2356,8 @@ export interface components {
                  * @description Present when more than one problem is known (a payroll CSV file with several bad rows, a
                  *     body with several invalid fields): one item per problem, in the order of the input. The
                  *     `message` then summarises them (with the total count); clients that show errors per row or
-                 *     field read `details`. At most the first 100 problems are listed; `detailsOmitted` counts
+                 *     field read `details`. An `EXCHANGE_RATE_UNAVAILABLE` error lists the pair, and for a rate
+                 *     too old its source, `asOf`, age and bound (`ErrorDetail`). At most the first 100 problems are listed; `detailsOmitted` counts
                  *     the rest. No message repeats more than 64 characters of the input it rejects (a longer
                  *     value is cut, with an ellipsis).
                  */
@@ -2355,12 +2438,6 @@ export interface components {
          */
         FeeHash: string;
         /**
-         * Format: date-time
-         * @description An ISO 8601 / RFC 3339 date-time in UTC, e.g. `2026-11-23T09:05:00.000Z`.
-         * @example 2026-11-23T09:05:00.000Z
-         */
-        Timestamp: string;
-        /**
          * @description Currency code: an ISO 4217 code (`USD`, `AED`) or, for digital assets, a code of up to five
          *     capital letters (`USDC`). Only currencies in the service's reference data are accepted.
          * @example AED
@@ -2391,6 +2468,11 @@ export interface components {
          *     S = 1500.00 USD, two beneficiaries, bank fee 5.00 AED): `exchangeRate` 3.6541375; `spreadFee`
          *     7.50; `processorFee` 1500.00 × 0.001 + 1 = 2.50; `bankFee` 10.00 / 3.6541375 = 2.7366… → 2.74;
          *     `totalFee` 12.74.
+         *
+         *     **The rate's origin.** `rateSource` and `rateAsOf` say where `baseRate` came from and the
+         *     instant it is valid for (`RateSource`); an estimate never uses a rate older than its bound (400
+         *     `EXCHANGE_RATE_UNAVAILABLE`). Every estimate made by this version carries both; a request created
+         *     from an estimate of an earlier version has neither.
          */
         FeeBreakdown: {
             /** @description Base amount in the source currency (the sum of the entries' source amounts), before fees. */
@@ -2413,6 +2495,10 @@ export interface components {
             exchangeRate: components["schemas"]["DecimalString"];
             /** @description Rate before spread (payroll-currency units per source-currency unit); 1 when both currencies are the same. */
             baseRate: components["schemas"]["DecimalString"];
+            /** @description Where `baseRate` came from; `SAME_CURRENCY` when both currencies are the same. */
+            rateSource?: components["schemas"]["RateSource"];
+            /** @description The instant `baseRate` is valid for (the feed's date or timestamp, for a cross rate or a peg that of its older leg; when a world or manual rate was set; the estimate's own time for `SAME_CURRENCY`). */
+            rateAsOf?: components["schemas"]["Timestamp"];
         };
         /**
          * @description One entry of the estimate, in the order of `amountSplitDetails`, with both of its figures: the
@@ -4556,6 +4642,53 @@ export interface components {
              */
             reason: string;
         };
+        /**
+         * @description A currency pair's rate as the estimate would use it now: its value, where it comes from, how old
+         *     it is and whether the service stands behind it. A pair is usable while its age (now − `asOf`) is
+         *     within `maxAgeSeconds`; past it, an estimate for the pair answers 400 `EXCHANGE_RATE_UNAVAILABLE`.
+         */
+        ExchangeRateStatus: {
+            /** @description Currency sold. */
+            fromCurrencyCode: components["schemas"]["CurrencyCode"];
+            /** @description Currency bought. */
+            toCurrencyCode: components["schemas"]["CurrencyCode"];
+            /** @description Units of the to-currency that one unit of the from-currency buys. A cross rate (neither currency the feed's base) is rounded half-even to 10 significant digits. */
+            rate: components["schemas"]["DecimalString"];
+            /** @description Where the rate comes from. */
+            source: components["schemas"]["RateSource"];
+            /** @description The instant the rate is valid for (the feed's date or timestamp; for a cross rate or a peg the older of its two legs, a pegged currency being as old as the feed's rate of its anchor; for a world or manual rate when it was set). */
+            asOf: components["schemas"]["Timestamp"];
+            /** @description When the service fetched the rate from the feed (the older leg's fetch); null for a world or manual rate. */
+            fetchedAt: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description Now − `asOf`, in whole seconds.
+             * @example 93600
+             */
+            ageSeconds: number;
+            /** @description The age beyond which the rate is not used (`RATE_MAX_AGE`, or `RATE_MANUAL_MAX_AGE` for a manual rate); null when the rate has no bound (a world rate). */
+            maxAgeSeconds: number | null;
+            /**
+             * @description Whether an estimate may use the rate now (its age is within `maxAgeSeconds`).
+             * @example true
+             */
+            usable: boolean;
+        };
+        /** @description Every currency pair of the reference data's currencies that has a rate, ordered by `fromCurrencyCode`, then `toCurrencyCode`. */
+        ExchangeRateStatusList: {
+            /** @description One item per pair with a rate. */
+            items: components["schemas"]["ExchangeRateStatus"][];
+        };
+        /** @description Success envelope carrying the rates the service would use now. */
+        ExchangeRateStatusListResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the pairs and their rates. */
+            data: components["schemas"]["ExchangeRateStatusList"];
+        };
         /** @description A new exchange rate for a currency pair. */
         UpdateExchangeRateRequest: {
             /** @description Units of the to-currency that one unit of the from-currency buys; within the bounds of `RateString` (greater than zero, 0.00000001 to 100000000, at most 12 significant digits). */
@@ -4971,7 +5104,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index, the field and, for decimals, the currency's limit), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair. */
+        /** @description VALIDATION_ERROR when the body breaks a validation rule (the message names the entry index, the field and, for decimals, the currency's limit), or EXCHANGE_RATE_UNAVAILABLE when no exchange rate can be retrieved for the currency pair or its rate is older than its bound. */
         EstimatePayrollFeeBadRequest: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -7282,6 +7415,40 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listExchangeRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pairs and their rates. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExchangeRateStatusListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

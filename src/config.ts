@@ -65,6 +65,24 @@ export interface Config {
   trustProxy: string | number | boolean;
   /** Where `GET /metrics` (Prometheus) is served, on a port of its own; unset: no metrics at all. */
   metricsPort: number | undefined;
+  rates: RateConfig;
+}
+
+/** 1 `anchor` buys `rate` of `currency` (1 USD = 3.6725 AED), whatever the feed says of `currency`. */
+export interface CurrencyPeg {
+  anchor: string;
+  currency: string;
+  rate: string;
+}
+
+/** Where rates come from (docs/operations.md, exchange rates). Ages in milliseconds; null: no bound. */
+export interface RateConfig {
+  source: 'world' | 'feed';
+  /** RATE_SOURCE=feed only: the feed, its format, how often the worker polls it and the jump it refuses. */
+  feed: { url: string; format: 'ecb-xml' | 'json'; pollIntervalSeconds: number; maxJumpBps: number } | undefined;
+  maxAgeMs: number | null;
+  manualMaxAgeMs: number | null;
+  pegs: CurrencyPeg[];
 }
 
 /** Milliseconds; each is a setting (docs/operations.md, configuration). */
@@ -141,7 +159,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: list(env.CORS_ORIGINS),
     trustProxy: trustProxy(env.TRUST_PROXY),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    rates: rateConfig(env),
   };
+}
+
+/**
+ * RATE_MAX_AGE defaults to 4d for the ECB (Friday's rates must last past a weekend and a one-day
+ * holiday) and to 1d for a JSON feed, which publishes every day. World rates never age; a manual
+ * rate ages by RATE_MANUAL_MAX_AGE, by default RATE_MAX_AGE with a feed and no bound without.
+ */
+function rateConfig(env: NodeJS.ProcessEnv): RateConfig {
+  const source = oneOf(env, 'RATE_SOURCE', ['world', 'feed'] as const, 'world');
+  const format = oneOf(env, 'RATE_FEED_FORMAT', ['ecb-xml', 'json'] as const, 'ecb-xml');
+  if (source === 'feed' && !env.RATE_FEED_URL) throw new ConfigError('RATE_FEED_URL must be set when RATE_SOURCE=feed');
+  const feed =
+    source === 'feed'
+      ? {
+          url: env.RATE_FEED_URL ?? '',
+          format,
+          pollIntervalSeconds: integer(env, 'RATE_POLL_INTERVAL_S', 900, 1, 86_400),
+          maxJumpBps: integer(env, 'RATE_MAX_JUMP_BPS', 1000, 1, 1_000_000),
+        }
+      : undefined;
+  const maxAgeMs = source === 'feed' ? duration(env, 'RATE_MAX_AGE', format === 'ecb-xml' ? '4d' : '1d') : null;
+  return { source, feed, maxAgeMs, manualMaxAgeMs: env.RATE_MANUAL_MAX_AGE ? duration(env, 'RATE_MANUAL_MAX_AGE', '') : maxAgeMs, pegs: pegs(env) };
+}
+
+const DURATION_UNITS_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
+
+/** A duration such as 4d, 36h, 90m or 30s, in milliseconds. */
+function duration(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
+  const raw = env[name] || fallback;
+  const match = /^(\d{1,6})([dhms])$/.exec(raw);
+  if (!match || Number(match[1]) === 0) throw new ConfigError(`${name} must be a duration such as 4d, 36h, 90m or 30s, got "${raw}"`);
+  return Number(match[1]) * DURATION_UNITS_MS[match[2]!]!;
+}
+
+/** RATE_PEGS: "USD/AED=3.6725,USD/SAR=3.75" (1 USD = 3.6725 AED); the rate stays a decimal string. */
+function pegs(env: NodeJS.ProcessEnv): CurrencyPeg[] {
+  return list(env.RATE_PEGS).map((item) => {
+    const match = /^([A-Z0-9]{3,5})\/([A-Z0-9]{3,5})=(\d{1,9}(?:\.\d{1,12})?)$/.exec(item);
+    if (!match || !/[1-9]/.test(match[3]!)) throw new ConfigError(`RATE_PEGS items must read ANCHOR/CURRENCY=RATE (USD/AED=3.6725), got "${item}"`);
+    return { anchor: match[1]!, currency: match[2]!, rate: match[3]! };
+  });
 }
 
 function httpTimeouts(env: NodeJS.ProcessEnv): Config['httpTimeouts'] {

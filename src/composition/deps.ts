@@ -5,7 +5,7 @@
  * validator) and `worker.ts` (the transfer worker, no HTTP code at all) both start from here.
  */
 import { SimulatedProcessor } from '../adapters/processor.js';
-import { TableRateSource } from '../adapters/rates.js';
+import { FeedRateSource, type RateSource, TableRateSource } from '../adapters/rates.js';
 import type { Config } from '../config.js';
 import type { Database } from '../store/db.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
@@ -19,7 +19,7 @@ import type { UseCaseDeps } from '../usecases/deps.js';
 export function buildDeps(config: Config, db: Database, clock: () => Date = () => new Date(), providerDb: Database = db): UseCaseDeps {
   return {
     db,
-    rates: new TableRateSource(providerDb),
+    rates: buildRateSource(config, providerDb, clock),
     processor: new SimulatedProcessor(providerDb),
     clock,
     config: {
@@ -32,4 +32,15 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
       testFault: config.testFault,
     },
   };
+}
+
+/**
+ * RATE_SOURCE: the world's table (the default, as ever), or a feed the worker polls, crossed
+ * through its base, with the declared pegs and the admin's manual rates; each with its age bound.
+ */
+export function buildRateSource(config: Pick<Config, 'rates'>, db: Database, clock: () => Date = () => new Date()): RateSource {
+  const { rates } = config;
+  const bounds = { maxAgeMs: rates.maxAgeMs, manualMaxAgeMs: rates.manualMaxAgeMs };
+  if (rates.source === 'world' || !rates.feed) return new TableRateSource(db, bounds);
+  return new FeedRateSource(db, rates.feed.format === 'ecb-xml' ? 'ECB' : 'FEED', rates.pegs, bounds, clock);
 }

@@ -1,8 +1,12 @@
+import type { RateSource } from '../adapters/rates.js';
 import type { MetricsServer } from '../observability/metricsServer.js';
+import { rateAgeMs } from '../domain/rates.js';
+import type { RateAgeRow } from '../observability/rateGauges.js';
 import { metrics } from '../observability/telemetry.js';
 import { countFailingEndpoints, readBacklog } from '../store/backlog.js';
 import { openBankExceptions } from '../store/bankExceptions.js';
 import type { Database } from '../store/db.js';
+import { listCurrencyCodes } from '../store/exchangeRates.js';
 
 /**
  * The metrics of one process, when METRICS_PORT is set (on HOST, as the API): its pools (named as in pg_stat_activity),
@@ -14,6 +18,7 @@ export async function startMetrics(
   listen: { port: number | undefined; host?: string | undefined },
   pools: Record<string, Database | undefined>,
   worker?: Database,
+  rates?: RateSource,
 ): Promise<MetricsServer | undefined> {
   const { port, host } = listen;
   if (port === undefined) return undefined;
@@ -26,6 +31,7 @@ export async function startMetrics(
         items: await readBacklog(worker, new Date()),
         failingEndpoints: await countFailingEndpoints(worker),
         bankExceptions: await openBankExceptions(worker, new Date()),
+        ...(rates && { rates: await rateAges(worker, rates, new Date()) }),
       }),
     }),
   });
@@ -33,3 +39,13 @@ export async function startMetrics(
 
 /** PoolOptions.onTransactionRetry for every pool: transactions retried after a deadlock or serialization failure. */
 export const countTransactionRetry = (sqlState: string): void => metrics.transactionRetry(sqlState);
+
+/** Each pair's rate age and bound, for the pairs of the reference data's currencies. */
+async function rateAges(db: Database, rates: RateSource, now: Date): Promise<RateAgeRow[]> {
+  const pairs = await rates.listRates(await listCurrencyCodes(db));
+  return pairs.map((pair) => ({
+    pair: `${pair.from}/${pair.to}`,
+    ageSeconds: Math.floor(rateAgeMs(pair, now) / 1000),
+    maxAgeSeconds: pair.maxAgeMs === null ? null : Math.floor(pair.maxAgeMs / 1000),
+  }));
+}

@@ -4,6 +4,7 @@ import { Iso20022Inbox } from '../adapters/iso20022/inbox.js';
 import { Iso20022BankRail } from '../adapters/iso20022/rail.js';
 import { BankFileSinglePayouts } from '../adapters/iso20022/singlePayouts.js';
 import { type PaymentRails, SimulatedRails } from '../adapters/rails.js';
+import { HttpRateFeed } from '../adapters/rateFeed.js';
 import { SimulatedBatchRails } from '../adapters/simulatedBatchRails.js';
 import { tracedBatchRails, tracedRails, tracedWebhookSender } from '../adapters/traced.js';
 import { HttpWebhookSender } from '../adapters/webhookSender.js';
@@ -12,6 +13,7 @@ import type { Config } from '../config.js';
 import type { ApplyBankBooks } from '../domain/bankBooks.js';
 import type { Database } from '../store/db.js';
 import type { ExecutionDeps } from '../usecases/execution.js';
+import { pollRateFeedWhenDue } from '../usecases/rateFeedPoll.js';
 import { WorkerLoop } from '../worker/loop.js';
 import { bankBooksApplier } from '../usecases/applyBankBooks.js';
 import { buildDeps } from './deps.js';
@@ -35,8 +37,19 @@ export function buildWorker(config: Config, db: Database, logger: Logger, clock:
     leaseMs: config.worker.leaseMs,
     recheckMs: Math.min(config.worker.pollMs, 1000),
     webhooks: tracer.enabled ? tracedWebhookSender(webhooks) : webhooks,
+    ...rateFeed(config, db, logger, clock),
   };
   return { loop: new WorkerLoop(deps, config.worker.pollMs, logger), deps };
+}
+
+/** With RATE_SOURCE=feed, the worker polls the feed (once per interval across the fleet). */
+function rateFeed(config: Config, db: Database, logger: Logger, clock: () => Date): Pick<ExecutionDeps, 'rateFeed'> {
+  const feed = config.rates.feed;
+  if (config.rates.source !== 'feed' || !feed) return {};
+  const http = new HttpRateFeed(feed.url, feed.format);
+  const deps = { db, feed: http, clock, logger, pollIntervalSeconds: feed.pollIntervalSeconds, maxJumpBps: feed.maxJumpBps };
+  logger.info({ url: feed.url, format: feed.format, pollIntervalSeconds: feed.pollIntervalSeconds }, 'rates: polling a rate feed');
+  return { rateFeed: { poll: () => pollRateFeedWhenDue(deps) } };
 }
 
 function bank(

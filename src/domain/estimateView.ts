@@ -13,7 +13,7 @@ type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
  * stored behind the feeHash and become the request's fee breakdown and splits.
  */
 
-function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
+function feeBreakdownView(figures: EstimateFigures, origin: RateOrigin): FeeBreakdown {
   const { scales, rates } = figures;
   const { source, payroll } = scaleFormatters(scales);
   return {
@@ -27,6 +27,7 @@ function feeBreakdownView(figures: EstimateFigures): FeeBreakdown {
     feeCurrencyCode: scales.sourceCode,
     exchangeRate: formatExact(rates.exchangeRate),
     baseRate: formatExact(rates.baseRate),
+    ...origin,
   };
 }
 
@@ -47,7 +48,10 @@ function estimateLineViews(figures: Pick<EstimateFigures, 'lines' | 'scales'>): 
   return figures.lines.map((line) => estimateLineView(line, formatters));
 }
 
-export interface EstimateIdentity {
+/** Where the estimate's rate came from, as the breakdown shows it. */
+type RateOrigin = Required<Pick<FeeBreakdown, 'rateSource' | 'rateAsOf'>>;
+
+export interface EstimateIdentity extends RateOrigin {
   sourceAccountCurrencyId: string;
   payrollAccountCurrencyId: string;
   feeHash: string;
@@ -56,13 +60,14 @@ export interface EstimateIdentity {
 
 /** The `data` of `estimatePayrollFee`: the interface's fields plus `feeBreakdown` and `lines`. */
 export function payrollFeeEstimateView(figures: EstimateFigures, identity: EstimateIdentity): PayrollFeeEstimate {
-  const feeBreakdown = feeBreakdownView(figures);
+  const { rateSource, rateAsOf, ...ids } = identity;
+  const feeBreakdown = feeBreakdownView(figures, { rateSource, rateAsOf });
   return {
     totalAmount: scaleFormatters(figures.scales).source(figures.totalAmount),
     sourceCurrencyAmount: feeBreakdown.sourceCurrencyAmount,
     feeAmount: feeBreakdown.totalFee,
     estimatedReceivedAmount: feeBreakdown.estimatedReceivedAmount,
-    ...identity,
+    ...ids,
     feeBreakdown,
     lines: estimateLineViews(figures),
   };

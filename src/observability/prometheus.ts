@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { type RateAgeRow, defineRateGauges } from './rateGauges.js';
 import type { Metrics } from './telemetry.js';
 
 /** A pool's connections right now (pg.Pool's totalCount, idleCount, waitingCount). */
@@ -20,7 +21,7 @@ export interface BacklogRow {
 export interface ScrapeSources {
   pools: Record<string, () => PoolStats | undefined>;
   /** Only in a process that runs the worker, so that two processes do not both report one database. */
-  backlog?: () => Promise<{ items: BacklogRow[]; failingEndpoints: number; bankExceptions: BacklogRow[] }>;
+  backlog?: () => Promise<{ items: BacklogRow[]; failingEndpoints: number; bankExceptions: BacklogRow[]; rates?: RateAgeRow[] }>;
 }
 
 /** Every kind of bank exception (docs/bank-files.md), reported at 0 when none is open. */
@@ -68,6 +69,8 @@ export function createPrometheusMetrics(sources: ScrapeSources): { metrics: Metr
     rateLimited: (scope) => m.rateLimited.inc({ scope }),
     heavyOperationRefused: () => m.heavyRefused.inc(),
     processFailure: (kind) => m.processFailures.inc({ kind }),
+    rateFeedPolled: () => m.ratePolls.inc(),
+    rateFeedFailure: (reason) => m.rateFailures.inc({ reason }),
   };
   return { metrics, registry };
 }
@@ -144,6 +147,8 @@ function defineMetrics(registers: Registry) {
     rateLimited: counter('http_rate_limited_total', 'Requests refused by the rate limiter (429)', ['scope']),
     heavyRefused: counter('heavy_operations_refused_total', 'Heavy requests refused by the per-customer cap on heavy operations (429)'),
     processFailures: counter('process_failures_total', 'Exceptions nobody caught and rejections nobody handled; the process exits after each', ['kind']),
+    ratePolls: counter('rate_feed_polls_total', 'Polls of the rate feed that read it'),
+    rateFailures: counter('rate_feed_failures_total', 'Rate feed polls that failed and rates refused, by reason', ['reason']),
   };
 }
 
@@ -203,6 +208,7 @@ function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources
     (g: Gauge, { items }: Snapshot) =>
       fillByKind(g, BACKLOG_KINDS, items, pick);
   defineBankExceptionGauges(gauge);
+  defineRateGauges(gauge);
   gauge(
     'worker_backlog_items',
     'Pending work items by kind (the worker has not finished them)',
@@ -223,7 +229,8 @@ function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources
   );
 }
 
-type SnapshotGauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, snapshot: { bankExceptions: BacklogRow[] }) => void) => Gauge;
+export type GaugeSnapshot = { bankExceptions: BacklogRow[]; rates?: RateAgeRow[] };
+export type SnapshotGauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, snapshot: GaugeSnapshot) => void) => Gauge;
 
 /** Every kind at 0, then the kinds the rows name. */
 function fillByKind(g: Gauge, kinds: readonly string[], rows: readonly BacklogRow[], pick: (row: BacklogRow) => number): void {

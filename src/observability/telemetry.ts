@@ -34,6 +34,10 @@ export interface Metrics {
   heavyOperationRefused(): void;
   /** An exception nobody caught, or a rejection nobody handled: the process exits after it. */
   processFailure(kind: ProcessFailureKind): void;
+  /** A poll of the rate feed that read it (whatever it refused of it). */
+  rateFeedPolled(): void;
+  /** A poll of the rate feed that failed, or one of its rates refused: why (unreachable, malformed, invalid_rate, jump, older). */
+  rateFeedFailure(reason: string): void;
 }
 
 /** The failures that end a process (Node's names for them). */
@@ -54,6 +58,8 @@ const NO_METRICS: Metrics = {
   rateLimited: noop,
   heavyOperationRefused: noop,
   processFailure: noop,
+  rateFeedPolled: noop,
+  rateFeedFailure: noop,
 };
 
 export interface Tracer {

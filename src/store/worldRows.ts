@@ -21,6 +21,7 @@ const WORLD_TABLES = {
     ...['company_name text', 'bank_code text', 'swift_bic text', 'email text'],
   ],
   exchange_rates: ['from_code text', 'to_code text', 'rate numeric'],
+  currency_pegs: ['currency_code text', 'anchor_code text', 'rate numeric'],
   bank_fees: ['currency_code text', 'per_beneficiary numeric'],
   processor_fee_schedules: FEE_SCHEDULE,
   payout_fee_schedules: [...FEE_SCHEDULE, 'settlement_days integer'],

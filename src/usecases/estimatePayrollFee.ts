@@ -1,5 +1,6 @@
 import type { components } from '../../generated/api.js';
 import { DomainError } from '../domain/errors.js';
+import { type RateSnapshot, rateAsOf, usableRate } from '../domain/rates.js';
 import {
   type EstimateFigures,
   type NormalisedEntry,
@@ -66,14 +67,16 @@ export async function estimatePayrollEntries(
   const customerId = requireCustomer(caller);
   for (let attempt = 1; ; attempt += 1) {
     const reference = await estimateReference(deps, customerId, accounts);
-    const { figures, beneficiaryIds } = await figuresOf(deps, customerId, reference, entriesAt);
     const now = deps.clock();
+    const { figures, beneficiaryIds } = await figuresOf(deps, customerId, reference, entriesAt, now);
     const expiresAt = feeHashExpiry(now, deps.config.feeHashTtlSeconds);
     const estimate = payrollFeeEstimateView(figures, {
       sourceAccountCurrencyId: reference.source.id,
       payrollAccountCurrencyId: reference.payroll.id,
       feeHash: newPayrollFeeHash(),
       expiresAt: expiresAt.toISOString(),
+      rateSource: figures.rate.source,
+      rateAsOf: rateAsOf(figures.rate, now).toISOString(),
     });
     const record = {
       ...estimate,
@@ -105,12 +108,13 @@ async function figuresOf(
   customerId: string,
   reference: EstimateReference,
   entriesAt: EntriesAtScales,
-): Promise<{ figures: EstimateFigures; beneficiaryIds: string[] }> {
+  now: Date,
+): Promise<{ figures: EstimateFigures & { rate: RateSnapshot }; beneficiaryIds: string[] }> {
   const scales = settlementScales(unitsOf(reference.source), unitsOf(reference.payroll));
   const entries = entriesAt(scales);
   const beneficiaryIds = entries.map((entry) => entry.beneficiaryId);
   try {
-    return { figures: compute(reference, scales, entries), beneficiaryIds };
+    return { figures: compute(reference, scales, entries, now), beneficiaryIds };
   } catch (error) {
     if (error instanceof DomainError) await requireActiveBeneficiaries(deps.db, customerId, beneficiaryIds);
     throw error;
@@ -121,13 +125,16 @@ function unitsOf(accountCurrency: EstimateAccountCurrency): CurrencyUnits {
   return { code: accountCurrency.currencyCode, decimals: accountCurrency.decimals };
 }
 
-function compute(reference: EstimateReference, scales: SettlementScales, entries: readonly NormalisedEntry[]): EstimateFigures {
+/** The figures at the pair's rate, when the service stands behind it now (else EXCHANGE_RATE_UNAVAILABLE, usableRate). */
+function compute(
+  reference: EstimateReference,
+  scales: SettlementScales,
+  entries: readonly NormalisedEntry[],
+  now: Date,
+): EstimateFigures & { rate: RateSnapshot } {
   const { source, payroll } = reference;
-  const sameCurrency = source.currencyCode === payroll.currencyCode;
-  if (!sameCurrency && !reference.baseRate) {
-    throw new DomainError('EXCHANGE_RATE_UNAVAILABLE', `No exchange rate is available for ${source.currencyCode} to ${payroll.currencyCode}`);
-  }
-  const rates = estimateRates(unitsOf(source), unitsOf(payroll), reference.baseRate, reference.spreadBips);
+  const rate = usableRate({ from: source.currencyCode, to: payroll.currencyCode }, reference.rate, now);
+  const rates = estimateRates(unitsOf(source), unitsOf(payroll), rate.rate, reference.spreadBips);
   const converted = convertEntries(entries, scales, rates);
-  return completeWithSchedule(converted, reference.processorSchedule, new Money(reference.bankFeePerBeneficiary ?? 0));
+  return { ...completeWithSchedule(converted, reference.processorSchedule, new Money(reference.bankFeePerBeneficiary ?? 0)), rate };
 }

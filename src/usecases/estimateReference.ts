@@ -1,6 +1,6 @@
-import type { Decimal } from 'decimal.js';
 import { notFound } from '../domain/errors.js';
 import type { FeeSchedule } from '../domain/payrollFees.js';
+import { type RateSnapshot, isRateUsable } from '../domain/rates.js';
 import type { Database } from '../store/db.js';
 import { type EstimateAccountCurrency, findEstimateReferenceData } from '../store/referenceData.js';
 import type { UseCaseDeps } from './deps.js';
@@ -10,7 +10,9 @@ import type { UseCaseDeps } from './deps.js';
  * round trip. Each entry carries the reference_version it was read at; the estimate's statement
  * inserts only while that version is current, so a change made anywhere (the admin rate endpoint
  * of another instance, a seed, an operator's SQL) is noticed on the next estimate and reloaded.
- * A rate change made in this process also forgets the cache at once (forgetEstimateReferences).
+ * A rate change made in this process also forgets the cache at once (forgetEstimateReferences); a
+ * feed's rates move the version as an admin's do. A cached rate that has aged past its bound is read
+ * again (a manual rate gives way to the feed's).
  */
 export interface EstimateReference {
   referenceVersion: string;
@@ -19,8 +21,13 @@ export interface EstimateReference {
   /** 0 without a fee profile. */
   spreadBips: number;
   bankFeePerBeneficiary: string | null;
-  /** The rate source's source → payroll rate; null for a same-currency payroll, or when the pair has none. */
-  baseRate: Decimal | null;
+  /**
+   * The rate source's snapshot of source → payroll (SAME_CURRENCY at 1 for a same-currency payroll),
+   * read after the reference version: a rate moved since makes the estimate's insert see a newer
+   * version and start again, so the figures, the breakdown and the feeHash are of one rate. Null
+   * when the pair has none.
+   */
+  rate: RateSnapshot | null;
   processorSchedule: FeeSchedule | null;
 }
 
@@ -55,11 +62,10 @@ export async function estimateReference(deps: UseCaseDeps, customerId: string, i
   const key = `${customerId}|${ids.sourceAccountCurrencyId.toLowerCase()}|${ids.payrollAccountCurrencyId.toLowerCase()}`;
   const cache = cacheOf(deps.db);
   const cached = cache.get(key);
-  if (cached) return cached;
+  if (cached?.rate && isRateUsable(cached.rate, deps.clock())) return cached;
   const loaded = await loadEstimateReference(deps, customerId, ids);
   // An unavailable rate is an error path: not cached, so a rate added later is found at once.
-  const complete = loaded.baseRate !== null || loaded.source.currencyCode === loaded.payroll.currencyCode;
-  if (complete) {
+  if (loaded.rate && isRateUsable(loaded.rate, deps.clock())) {
     if (cache.size >= MAX_ENTRIES) cache.clear();
     cache.set(key, loaded);
   }
@@ -76,8 +82,7 @@ async function loadEstimateReference(deps: UseCaseDeps, customerId: string, ids:
   if (!payroll || (payroll.customerId !== null && payroll.customerId !== customerId)) {
     throw notFound(`Payroll account currency ${ids.payrollAccountCurrencyId} not found`);
   }
-  const sameCurrency = source.currencyCode === payroll.currencyCode;
-  const baseRate = sameCurrency ? null : await deps.rates.getRate(source.currencyCode, payroll.currencyCode);
+  const rate = await deps.rates.getRate(source.currencyCode, payroll.currencyCode);
   const processorSchedule = await deps.processor.debitFeeSchedule({ accountProvider: source.accountProvider, currencyCode: source.currencyCode });
   return {
     // Never null here: both rows were found, and the version is read with them.
@@ -86,7 +91,7 @@ async function loadEstimateReference(deps: UseCaseDeps, customerId: string, ids:
     payroll,
     spreadBips: reference.spreadBips ?? 0,
     bankFeePerBeneficiary: reference.bankFeePerBeneficiary,
-    baseRate,
+    rate,
     processorSchedule,
   };
 }

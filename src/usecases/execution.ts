@@ -30,6 +30,8 @@ export interface ExecutionDeps extends BatchExecutionDeps {
   webhooks: WebhookSender;
   /** The bank's status reports to read, when the bank is reached by files (BANK_RAIL=iso20022). */
   bankInbox?: { poll(): Promise<number> };
+  /** The rate feed's poll, with RATE_SOURCE=feed: due once per interval across the fleet (usecases/rateFeedPoll.ts). */
+  rateFeed?: { poll(): Promise<number> };
 }
 
 /** The worker's batch-size metric names what a claim holds by the API's resources. */
@@ -44,6 +46,7 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
   let touched = await startAcceptedRequests(deps, batchSize);
   // The bank's reports first: the batches and payouts below then see what the bank has said.
   if (deps.bankInbox) touched += await deps.bankInbox.poll();
+  if (deps.rateFeed) await deps.rateFeed.poll();
   touched += await executePayoutBatches(deps, 5);
   for (const queue of ['PAYROLL_LEGS', 'SINGLE_PAYOUTS'] as const) {
     const now = deps.clock();

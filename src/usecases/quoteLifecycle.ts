@@ -5,6 +5,7 @@ import { assertRate } from '../domain/minorUnits.js';
 import { Money, formatExact } from '../domain/money.js';
 import { assertMayWithdraw } from '../domain/payrollApproval.js';
 import { assertTransition } from '../domain/payrollStatus.js';
+import { isRateUsable } from '../domain/rates.js';
 import { DEFAULT_QUOTE_TOLERANCE_BPS, assertQuoteNearRate, quoteFigures, settleAdjustment } from '../domain/settlement.js';
 import { quoteFiguresView, splitSettlementView } from '../domain/settlementView.js';
 import type { Queryable } from '../store/db.js';
@@ -42,7 +43,7 @@ export async function providePayrollQuote(
     const expiresAt = quoteExpiry(body, now);
     const request = await lockRequestFor(tx, caller, requestId);
     assertTransition(requestId, request.status, 'quote');
-    await assertNearCurrentRate(deps, request, rate);
+    await assertNearCurrentRate(deps, request, rate, now);
     if (request.status === 'QUOTE_PROVIDED' && request.quoteExpiresAt && request.quoteExpiresAt > now) {
       throw new DomainError(
         'INVALID_STATE',
@@ -58,13 +59,16 @@ export async function providePayrollQuote(
 
 /**
  * The quote against the rate the service would use now for the pair (none for a same-currency
- * request, quoted at 1): the rate port's, as the estimate takes it (usecases/estimateReference.ts),
- * read once, with the request locked, so that the whole check (and its message) is about one rate.
+ * request, quoted at 1): the rate port's snapshot, as the estimate takes it
+ * (usecases/estimateReference.ts), read once, with the request locked, so that the whole check (and
+ * its message) is about one rate. A pair with no rate, or one past its age bound, is not checked:
+ * the guard catches a mistyped quote against a rate the service stands behind, and must not hold
+ * the admin to a rate it would refuse to estimate with.
  */
-async function assertNearCurrentRate(deps: UseCaseDeps, request: LockedPayrollRequest, rate: Money): Promise<void> {
+async function assertNearCurrentRate(deps: UseCaseDeps, request: LockedPayrollRequest, rate: Money, now: Date): Promise<void> {
   if (sameCurrency(request)) return;
   const current = await deps.rates.getRate(request.sourceCurrencyCode, request.payrollCurrencyCode);
-  if (current !== null) assertQuoteNearRate(rate, current, deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
+  if (current !== null && isRateUsable(current, now)) assertQuoteNearRate(rate, current.rate, deps.config.quoteToleranceBps ?? DEFAULT_QUOTE_TOLERANCE_BPS);
 }
 
 /**

@@ -30,7 +30,7 @@ export async function updateExchangeRate(
     ] as const) {
       if (!(await findCurrency(tx, code))) throw validationError(`path.${field} ${code} is not a known currency`, { reason: 'UNKNOWN_CURRENCY', field });
     }
-    const saved = await saveExchangeRate(tx, pair.from, pair.to, formatExact(rate));
+    const saved = await saveExchangeRate(tx, pair.from, pair.to, formatExact(rate), deps.clock());
     return { fromCurrencyCode: pair.from, toCurrencyCode: pair.to, rate: formatExact(new Money(saved.rate)), updatedAt: saved.updatedAt.toISOString() };
   });
   // Estimates made from now on use the new rate (other instances notice its reference_version).

@@ -1,3 +1,4 @@
+import { buildRateSource } from '../composition/deps.js';
 import { setHeapGrowing } from '../composition/heap.js';
 import { countTransactionRetry, startMetrics } from '../composition/observability.js';
 import { buildWorker } from '../composition/worker.js';
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   const failures = exitOnUnhandledFailures(logger);
   const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort, session: config.databaseSession };
   const db = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker', onTransactionRetry: countTransactionRetry });
-  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, { 'payroll-worker': db }, db);
+  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, { 'payroll-worker': db }, db, buildRateSource(config, db));
   const { loop } = buildWorker(config, db, logger);
   loop.start();
   logger.info({ database: db.kind, metricsPort: metricsServer?.port }, 'worker started');

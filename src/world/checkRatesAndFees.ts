@@ -27,6 +27,19 @@ function checkRates(world: World, index: WorldIndex): void {
     if (rate.from === rate.to) fail(['rates', i, 'to'], 'must differ from from');
     if (parseAmount(rate.rate).isZero()) fail(['rates', i, 'rate'], 'must be greater than zero');
   });
+  const pegs = world.pegs ?? [];
+  uniqueIndex(
+    pegs,
+    (p) => p.currency,
+    (i) => ['pegs', i],
+    'peg of',
+  );
+  pegs.forEach((peg, i) => {
+    requireCurrency(index, peg.anchor, ['pegs', i, 'anchor']);
+    requireCurrency(index, peg.currency, ['pegs', i, 'currency']);
+    if (peg.anchor === peg.currency) fail(['pegs', i, 'currency'], 'must differ from anchor');
+    if (parseAmount(peg.rate).isZero()) fail(['pegs', i, 'rate'], 'must be greater than zero');
+  });
 }
 
 /** One schedule per (provider, currency); min ≤ max. */

@@ -66,6 +66,9 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
         feeCurrencyCode: 'USD',
         exchangeRate: '3.6541375',
         baseRate: '3.6725',
+        // The world's table: its row's age, no bound.
+        rateSource: 'WORLD',
+        rateAsOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       },
       lines: [
         { beneficiaryId: ids.beneficiaryA1, amountCurrencyType: 'SOURCE', sourceCurrencyAmount: '1000.00', amount: '3654.13' },
@@ -99,6 +102,9 @@ describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/
         feeCurrencyCode: 'USD',
         exchangeRate: '3.6541375',
         baseRate: '3.6725',
+        // The world's table: its row's age, no bound.
+        rateSource: 'WORLD',
+        rateAsOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       },
       entries: [
         { beneficiaryId: ids.beneficiaryA1, amount: '1000', amountCurrencyType: 'SOURCE', sourceCurrencyAmount: '1000.00', amountInPayrollCurrency: '3654.13' },

@@ -162,6 +162,8 @@ describe('same-currency payroll (AED → AED)', () => {
       feeCurrencyCode: 'AED',
       exchangeRate: '1',
       baseRate: '1',
+      rateSource: 'SAME_CURRENCY',
+      rateAsOf: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
     expect(estimate.lines.map((line) => [line.sourceCurrencyAmount, line.amount])).toEqual([
       ['1000.00', '1000.00'],

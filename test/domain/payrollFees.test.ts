@@ -158,7 +158,14 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
         { beneficiaryId: id(2), amount: '2500', amountCurrencyType: 'PAYROLL' },
       ],
     });
-    const view = payrollFeeEstimateView(figures, { sourceAccountCurrencyId: id(101), payrollAccountCurrencyId: id(102), feeHash: 'h', expiresAt: 't' });
+    const view = payrollFeeEstimateView(figures, {
+      sourceAccountCurrencyId: id(101),
+      payrollAccountCurrencyId: id(102),
+      feeHash: 'h',
+      expiresAt: 't',
+      rateSource: 'WORLD',
+      rateAsOf: 't',
+    });
     expect(view.feeBreakdown).toEqual({
       sourceCurrencyAmount: '1684.16', // 1000.00 + 684.16 (2500 / 3.6541375 = 684.1559738789… up)
       spreadFee: '8.43', // 1684.16 × 0.005 = 8.4208 up
@@ -170,6 +177,8 @@ describe('payroll fee formulas (hand-computed with bc)', () => {
       feeCurrencyCode: 'USD',
       exchangeRate: '3.6541375',
       baseRate: '3.6725',
+      rateSource: 'WORLD',
+      rateAsOf: 't',
     });
     expect(view.totalAmount).toBe('1698.02'); // 1684.16 + 13.86
     expect(lockedEstimateEntries(figures)).toEqual([

@@ -176,7 +176,14 @@ describe('settlement properties over random payrolls', () => {
 
   it('every figure is written at its currency scale (the views never have to round)', () => {
     forEverySettled((settled) => {
-      const view = payrollFeeEstimateView(settled.estimate, { sourceAccountCurrencyId: id(0), payrollAccountCurrencyId: id(0), feeHash: 'h', expiresAt: 't' });
+      const view = payrollFeeEstimateView(settled.estimate, {
+        sourceAccountCurrencyId: id(0),
+        payrollAccountCurrencyId: id(0),
+        feeHash: 'h',
+        expiresAt: 't',
+        rateSource: 'WORLD',
+        rateAsOf: 't',
+      });
       const quote = quoteFiguresView(settled.accepted, settled.estimate.scales);
       const sourcePlaces = (text: string) => (text.split('.')[1] ?? '').length;
       expect(sourcePlaces(view.totalAmount)).toBe(settled.estimate.scales.source);

@@ -35,7 +35,14 @@ function run(input: {
     processorSchedule: input.schedule,
     bankFeePerBeneficiary: new Money(input.bankFee),
   });
-  return payrollFeeEstimateView(figures, { sourceAccountCurrencyId: id(101), payrollAccountCurrencyId: id(102), feeHash: 'h', expiresAt: 't' });
+  return payrollFeeEstimateView(figures, {
+    sourceAccountCurrencyId: id(101),
+    payrollAccountCurrencyId: id(102),
+    feeHash: 'h',
+    expiresAt: 't',
+    rateSource: 'WORLD',
+    rateAsOf: 't',
+  });
 }
 
 /** Entry 1 in the source currency, entry 2 in the payroll currency. */
@@ -92,6 +99,8 @@ describe('estimate figures with minor units', () => {
       feeCurrencyCode: 'USD',
       exchangeRate: '3.6541375',
       baseRate: '3.6725',
+      rateSource: 'WORLD',
+      rateAsOf: 't',
     });
     expect(view).toMatchObject({ totalAmount: '1813.73', sourceCurrencyAmount: '1797.83', feeAmount: '15.90', estimatedReceivedAmount: '6569.49' });
   });

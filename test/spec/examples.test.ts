@@ -288,7 +288,7 @@ const FIGURES_CHECKED = new Set([
 ]);
 
 const FIGURE_KEY = /amount|balance|available|fee|rate|status|currency|beneficiaryId|kind|decimals|required|approvers|reason|count/i;
-const GENERATED = /^(feeHash|expiresAt|estimatedDate|nextCursor|secret)$|At$/;
+const GENERATED = /^(feeHash|expiresAt|estimatedDate|nextCursor|secret)$|At$|AsOf$/;
 /** A uuid the server generates (the demo world's ids all start with 7b1e). */
 const GENERATED_ID = /^(?!7b1e)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -3,6 +3,7 @@ import { listBankExceptions, listBankStatements, resolveBankException } from '..
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import { updateCustomerSettings } from '../../usecases/customerSettings.js';
 import { failPayrollRequest } from '../../usecases/failPayrollRequest.js';
+import { listExchangeRates } from '../../usecases/listExchangeRates.js';
 import { listAdminPayrollRequests } from '../../usecases/listPayrollRequests.js';
 import { providePayrollQuote } from '../../usecases/quoteLifecycle.js';
 import { recordFxExchange } from '../../usecases/recordFxExchange.js';
@@ -20,6 +21,7 @@ export function adminHandlers(deps: UseCaseDeps) {
       const pair = { from: params.fromCurrencyCode, to: params.toCurrencyCode };
       return { status: 200, data: await updateExchangeRate(deps, caller, pair, body) };
     },
+    listExchangeRates: async ({ caller }) => ({ status: 200, data: await listExchangeRates(deps, caller) }),
     fundAccountCurrency: async ({ caller, params, body }) => ({ status: 201, data: await fundAccountCurrency(deps, caller, params.accountCurrencyId, body) }),
     updateCustomerSettings: async ({ caller, params, body }) => ({ status: 200, data: await updateCustomerSettings(deps, caller, params.customerId, body) }),
     listBankStatements: async ({ caller, query }) => ({ status: 200, data: await listBankStatements(deps, caller, query) }),

@@ -11,6 +11,7 @@ type ReferenceTable =
   | 'accounts'
   | 'beneficiaries'
   | 'exchange_rates'
+  | 'currency_pegs'
   | 'bank_fees'
   | 'processor_fee_schedules'
   | 'payout_fee_schedules'
@@ -32,6 +33,7 @@ export function referenceRows(world: World): Pick<WorldTableRows, ReferenceTable
       active: b.active ?? true,
     })),
     exchange_rates: world.rates.map((r) => ({ from_code: r.from, to_code: r.to, rate: r.rate })),
+    currency_pegs: (world.pegs ?? []).map((p) => ({ currency_code: p.currency, anchor_code: p.anchor, rate: p.rate })),
     bank_fees: Object.entries(fees.bankFeePerBeneficiary).map(([code, fee]) => ({ currency_code: code, per_beneficiary: fee })),
     processor_fee_schedules: fees.processor.map(scheduleRow),
     payout_fee_schedules: fees.payout.map((s) => ({ ...scheduleRow(s), settlement_days: s.settlementDays })),

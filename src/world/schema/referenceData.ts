@@ -151,6 +151,16 @@ export const referenceDataDefs = {
       rate: { description: 'How many `to` units one `from` unit buys; greater than zero.', ...ref('decimal') },
     },
   },
+  peg: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['anchor', 'currency', 'rate'],
+    properties: {
+      anchor: { description: 'The currency the peg is to (USD).', ...ref('currencyCode') },
+      currency: { description: 'The pegged currency (AED); at most one peg each.', ...ref('currencyCode') },
+      rate: { description: 'How many `currency` units one `anchor` unit buys (3.6725); greater than zero.', ...ref('decimal') },
+    },
+  },
   fees: {
     type: 'object',
     additionalProperties: false,
