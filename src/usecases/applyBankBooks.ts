@@ -14,7 +14,7 @@ import {
 import { insertBankExceptions, insertBankStatement, settleStatementStatus } from '../store/bankExceptions.js';
 import type { Queryable } from '../store/db.js';
 import { type LineContext, atScale } from './bankBookContext.js';
-import { applyLine } from './bankBookLines.js';
+import { applyBookedLines } from './bankBookBulk.js';
 import type { UseCaseDeps } from './deps.js';
 
 export interface BankBooksDeps extends Pick<UseCaseDeps, 'db' | 'clock'> {
@@ -77,14 +77,14 @@ async function accountsOf(tx: Queryable, reports: readonly BankAccountReport[]):
   return accounts;
 }
 
-/** The report's booked entries, line by line; returns how many entries it has. */
+/** The report's booked entries (the common payout bookings set-based, the rest line by line); returns how many entries it has. */
 async function applyReport(context: LineContext, report: BankAccountReport, message: BankToCustomerMessage): Promise<number> {
   const createdAt = new Date(message.createdAt);
   const fallback = Number.isNaN(createdAt.getTime()) ? context.now : createdAt;
-  for (const entry of report.entries) {
-    if (!isBooked(entry)) continue;
-    for (const line of bookedLines(entry, fallback)) await applyLine(context, line);
-  }
+  await applyBookedLines(
+    context,
+    report.entries.filter(isBooked).flatMap((entry) => bookedLines(entry, fallback)),
+  );
   return report.entries.length;
 }
 
