@@ -339,7 +339,7 @@ async function main(): Promise<number> {
   const loadStart = loadAverage();
   log(`load average at the start: ${loadStart.join(' ')}`);
   if (wanted('camt100k')) {
-    await camtScenario(100_000);
+    await camtScenario(100_000, args['database-url']);
     // The statement is read without the server: alone, it needs none started.
     if (only.size === 1) return 0;
   }
