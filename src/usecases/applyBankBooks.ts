@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApplyBankBooks, BankAccountReport, BankBooksFile, BankBooksOutcome, BankToCustomerMessage } from '../domain/bankBooks.js';
-import { type StatementFrame, bookedLines, isBooked, statementFrame } from '../domain/bankReconciliation.js';
+import { type StatementFrame, statementFrame } from '../domain/bankReconciliation.js';
 import { addBusinessDays } from '../domain/businessDays.js';
 import { Money } from '../domain/money.js';
 import {
@@ -14,7 +14,7 @@ import {
 import { insertBankExceptions, insertBankStatement, settleStatementStatus } from '../store/bankExceptions.js';
 import type { Queryable } from '../store/db.js';
 import { type LineContext, atScale } from './bankBookContext.js';
-import { applyBookedLines } from './bankBookBulk.js';
+import { applyBookedEntries } from './bankBookBulk.js';
 import type { UseCaseDeps } from './deps.js';
 
 export interface BankBooksDeps extends Pick<UseCaseDeps, 'db' | 'clock'> {
@@ -81,10 +81,7 @@ async function accountsOf(tx: Queryable, reports: readonly BankAccountReport[]):
 async function applyReport(context: LineContext, report: BankAccountReport, message: BankToCustomerMessage): Promise<number> {
   const createdAt = new Date(message.createdAt);
   const fallback = Number.isNaN(createdAt.getTime()) ? context.now : createdAt;
-  await applyBookedLines(
-    context,
-    report.entries.filter(isBooked).flatMap((entry) => bookedLines(entry, fallback)),
-  );
+  await applyBookedEntries(context, report.entries, fallback);
   return report.entries.length;
 }
 

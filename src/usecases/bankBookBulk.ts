@@ -1,4 +1,5 @@
-import type { BookedLine } from '../domain/bankReconciliation.js';
+import type { BankEntry } from '../domain/bankBooks.js';
+import { type BookedLine, bookedLines, isBooked } from '../domain/bankReconciliation.js';
 import type { JournalEntry } from '../domain/journal.js';
 import { bankChargesBooked } from '../domain/journalEntries.js';
 import { Money } from '../domain/money.js';
@@ -9,7 +10,7 @@ import { type LineContext, atScale, ledgerTime } from './bankBookContext.js';
 import { applyLine } from './bankBookLines.js';
 import { payrollLedgerOf, requestRefs } from './payrollSettlement.js';
 
-/** Lines read and booked per round of statements: a few thousand keeps each statement's parameters small. */
+/** Entries read and booked per round of statements: a few thousand keeps each statement's parameters, and the lines in memory, small. */
 const CHUNK = 4000;
 
 /**
@@ -20,17 +21,18 @@ const CHUNK = 4000;
  * PROCESSING, a return, a credit, an amount or a reference that does not match, a payout named
  * twice in the report) goes through `applyLine`, after them and in its order, exactly as before.
  */
-export async function applyBookedLines(context: LineContext, lines: readonly BookedLine[]): Promise<void> {
-  const namedTwice = payoutsNamedTwice(lines);
+export async function applyBookedEntries(context: LineContext, entries: readonly BankEntry[], fallbackDate: Date): Promise<void> {
+  const booked = entries.filter(isBooked);
+  const namedTwice = payoutsNamedTwice(booked);
   const rest: BookedLine[] = [];
-  for (let start = 0; start < lines.length; start += CHUNK) {
-    const chunk = lines.slice(start, start + CHUNK);
-    const candidates = chunk.filter((line) => isCandidate(context, line, namedTwice));
-    const payouts = new Map((await payoutsToBook(context.tx, candidates.map(endToEndIdOf))).map((payout) => [payout.endToEndId, payout]));
+  for (let start = 0; start < booked.length; start += CHUNK) {
+    const chunk = booked.slice(start, start + CHUNK).flatMap((entry) => bookedLines(entry, fallbackDate));
+    const candidates = new Set(chunk.filter((line) => isCandidate(context, line, namedTwice)));
+    const payouts = new Map((await payoutsToBook(context.tx, [...candidates].map(endToEndIdOf))).map((payout) => [payout.endToEndId, payout]));
     const fresh: { line: BookedLine; payout: PayoutToBook }[] = [];
     const reportedAgain: string[] = [];
     for (const line of chunk) {
-      const payout = candidates.includes(line) ? payouts.get(endToEndIdOf(line)) : undefined;
+      const payout = candidates.has(line) ? payouts.get(endToEndIdOf(line)) : undefined;
       const fits = payout !== undefined && payout.status === 'COMPLETED' && payout.fileStatus === 'COMPLETED' && line.amount.equals(payout.amount);
       if (fits && payout.matchedIdentity === null) fresh.push({ line, payout });
       else if (fits && payout.matchedIdentity === line.identity && !payout.reportedIn!.includes(context.messageKind)) reportedAgain.push(payout.transferId);
@@ -48,16 +50,18 @@ function isCandidate(context: LineContext, line: BookedLine, namedTwice: Readonl
   return line.creditDebit === 'DBIT' && line.endToEndId !== null && line.currency === context.account.currencyCode && !namedTwice.has(endToEndIdOf(line));
 }
 
-/** The EndToEndIds more than one debit of the report names: their lines go one by one (the second is a duplicate). */
-function payoutsNamedTwice(lines: readonly BookedLine[]): Set<string> {
+/** The EndToEndIds more than one debit of the report names (as `bookedLines` reads them): their lines go one by one (the second is a duplicate). */
+function payoutsNamedTwice(entries: readonly BankEntry[]): Set<string> {
   const seen = new Set<string>();
   const twice = new Set<string>();
-  for (const line of lines) {
-    if (line.creditDebit !== 'DBIT' || line.endToEndId === null) continue;
-    const id = endToEndIdOf(line);
-    if (seen.has(id)) twice.add(id);
-    seen.add(id);
-  }
+  for (const entry of entries)
+    for (const transaction of entry.transactions) {
+      const endToEndId = transaction.endToEndId?.trim();
+      if ((transaction.creditDebit ?? entry.creditDebit) !== 'DBIT' || !endToEndId) continue;
+      const id = endToEndId.toLowerCase();
+      if (seen.has(id)) twice.add(id);
+      seen.add(id);
+    }
   return twice;
 }
 
