@@ -19,8 +19,10 @@
  *                 control), the server's CPU per request and req/s, in rounds of their own
  *                 (bench/observability.ts; opt-in: --only estimate5Observability)
  *   camt-100k     the bank's statement of a 100,000-payout payroll day (camt.053, 100,000 DBIT entries)
- *                 read as the worker's inbox reads it, in a process of its own: XSD validation and
- *                 parse timed, its RSS printed (bench/camt.ts; opt-in: --only camt-100k; needs no server)
+ *                 read as the worker's inbox reads it, in a process of its own, and applied and reconciled
+ *                 by the bank-books use case on a payroll day made in SQL (a new database on the
+ *                 --database-url server, else a fresh embedded PostgreSQL): XSD validation, parse and
+ *                 apply timed, its RSS printed (bench/camt.ts; opt-in: --only camt-100k; no service started)
  * Scenario names are written either way: payroll-10k or payroll10k.
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
@@ -339,7 +341,7 @@ async function main(): Promise<number> {
   const loadStart = loadAverage();
   log(`load average at the start: ${loadStart.join(' ')}`);
   if (wanted('camt100k')) {
-    await camtScenario(100_000);
+    await camtScenario(100_000, args['database-url']);
     // The statement is read without the server: alone, it needs none started.
     if (only.size === 1) return 0;
   }

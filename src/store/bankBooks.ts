@@ -74,7 +74,7 @@ export async function findPayoutByEndToEndId(tx: Queryable, endToEndId: string):
        JOIN transfers t ON t.id = i.transfer_id
        JOIN payroll_requests r ON r.id = t.payroll_request_id
        LEFT JOIN amount_splits s ON s.id = t.amount_split_id
-      WHERE lower(i.end_to_end_id) = lower($1)`,
+      WHERE i.end_to_end_id = lower($1)`,
     [endToEndId],
   );
   return rows[0] ?? null;
@@ -84,7 +84,7 @@ export async function findPayoutByEndToEndId(tx: Queryable, endToEndId: string):
 export async function findSinglePayoutByEndToEndId(tx: Queryable, endToEndId: string): Promise<{ payoutId: string; amount: string } | null> {
   const rows = await tx.query<{ payoutId: string; amount: string }>(
     `SELECT p.id AS "payoutId", p.amount::text AS amount FROM bank_file_items i JOIN payouts p ON p.id = i.transfer_id
-      WHERE lower(i.end_to_end_id) = lower($1)`,
+      WHERE i.end_to_end_id = lower($1)`,
     [endToEndId],
   );
   return rows[0] ?? null;

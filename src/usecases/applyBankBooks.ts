@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ApplyBankBooks, BankAccountReport, BankBooksFile, BankBooksOutcome, BankToCustomerMessage } from '../domain/bankBooks.js';
-import { type StatementFrame, bookedLines, isBooked, statementFrame } from '../domain/bankReconciliation.js';
+import { type StatementFrame, statementFrame } from '../domain/bankReconciliation.js';
 import { addBusinessDays } from '../domain/businessDays.js';
 import { Money } from '../domain/money.js';
 import {
@@ -14,7 +14,7 @@ import {
 import { insertBankExceptions, insertBankStatement, settleStatementStatus } from '../store/bankExceptions.js';
 import type { Queryable } from '../store/db.js';
 import { type LineContext, atScale } from './bankBookContext.js';
-import { applyLine } from './bankBookLines.js';
+import { applyBookedEntries } from './bankBookBulk.js';
 import type { UseCaseDeps } from './deps.js';
 
 export interface BankBooksDeps extends Pick<UseCaseDeps, 'db' | 'clock'> {
@@ -77,14 +77,11 @@ async function accountsOf(tx: Queryable, reports: readonly BankAccountReport[]):
   return accounts;
 }
 
-/** The report's booked entries, line by line; returns how many entries it has. */
+/** The report's booked entries (the common payout bookings set-based, the rest line by line); returns how many entries it has. */
 async function applyReport(context: LineContext, report: BankAccountReport, message: BankToCustomerMessage): Promise<number> {
   const createdAt = new Date(message.createdAt);
   const fallback = Number.isNaN(createdAt.getTime()) ? context.now : createdAt;
-  for (const entry of report.entries) {
-    if (!isBooked(entry)) continue;
-    for (const line of bookedLines(entry, fallback)) await applyLine(context, line);
-  }
+  await applyBookedEntries(context, report.entries, fallback);
   return report.entries.length;
 }
 
