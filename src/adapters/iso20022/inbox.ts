@@ -4,6 +4,7 @@ import { applyBankBooksFile } from './bankBooksFile.js';
 import { moveInto, removeStaleTemporaryFiles } from './files.js';
 import { ChangedEntry, type InboxEntry, TooLargeEntry, inboxEntries, readEntry } from './inboxEntries.js';
 import { type Handled, RejectedFile, inReadingOrder, inboxMessageOf } from './inboxFile.js';
+import { ReportReader } from './reportReader.js';
 import { applyStatusReportFile } from './statusReportFile.js';
 
 /** The little of pino the inbox needs (adapters do not import the logger module). */
@@ -21,7 +22,7 @@ export interface InboxOptions {
   applyBankBooks?: ApplyBankBooks | undefined;
   /** The largest report read (BANK_REPORT_MAX_BYTES); a larger file is rejected unread. */
   maxBytes?: number | undefined;
-  /** How long reading, validating and parsing one file may take before it is given up for this pass. */
+  /** How long reading one file from the disk, then validating and parsing it, may each take; a file too slow to parse is rejected. */
   fileTimeoutMs?: number | undefined;
   /**
    * A file is read once it was last modified this long ago, or once its size and mtime are those
@@ -64,6 +65,7 @@ export class Iso20022Inbox {
   /** The entries that are not regular files already reported (name, inode and kind), so each is logged once. */
   private reported = new Set<string>();
   private nextSweepAt = 0;
+  private readonly reader: ReportReader;
 
   constructor(
     private readonly db: Database,
@@ -71,7 +73,14 @@ export class Iso20022Inbox {
     private readonly logger: InboxLogger,
     private readonly clock: () => Date,
     private readonly options: InboxOptions = {},
-  ) {}
+  ) {
+    this.reader = new ReportReader({ timeoutMs: options.fileTimeoutMs ?? DEFAULT_FILE_TIMEOUT_MS });
+  }
+
+  /** Stops the report reader's thread (at shutdown; a later pass starts another). */
+  close(): Promise<void> {
+    return this.reader.close();
+  }
 
   /** One pass over the inbox; returns how many files it moved. */
   async poll(): Promise<number> {
@@ -137,7 +146,7 @@ export class Iso20022Inbox {
     const name = entry.name;
     let handled: Handled;
     try {
-      handled = await this.withinTimeout(name, async () => this.apply(name, await readEntry(this.inboxDir, entry, this.maxBytes())));
+      handled = await this.apply(entry);
     } catch (error) {
       if (error instanceof ChangedEntry) return false;
       if (!(error instanceof RejectedFile) && !(error instanceof TooLargeEntry)) {
@@ -153,7 +162,7 @@ export class Iso20022Inbox {
     return this.options.maxBytes ?? DEFAULT_REPORT_MAX_BYTES;
   }
 
-  /** A file whose reading takes too long is left for a later pass: the rest of the pass, and the worker, go on. */
+  /** A read from the disk that takes too long is given up for this pass: the rest of the pass, and the worker, go on. */
   private async withinTimeout<T>(name: string, work: () => Promise<T>): Promise<T> {
     const timeoutMs = this.options.fileTimeoutMs ?? DEFAULT_FILE_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
@@ -180,11 +189,19 @@ export class Iso20022Inbox {
     }
   }
 
-  private async apply(name: string, bytes: Buffer): Promise<Handled> {
-    const message = inboxMessageOf(bytes);
-    if (message === 'camt.053.001.08' || message === 'camt.054.001.08')
-      return applyBankBooksFile(this.options.applyBankBooks, { name, bytes, receivedAt: this.clock() }, message);
-    return applyStatusReportFile(this.db, name, bytes.toString('utf8'), this.clock());
+  /** Read within the size and time bounds (validated and parsed on the reader's thread), then applied. */
+  private async apply(entry: InboxEntry): Promise<Handled> {
+    const { name } = entry;
+    const bytes = await this.withinTimeout(name, () => readEntry(this.inboxDir, entry, this.maxBytes()));
+    // A file whose head names no message is read as a status report, whose validation says what is wrong with it.
+    const message = inboxMessageOf(bytes) ?? 'pain.002.001.11';
+    const applyBankBooks = this.options.applyBankBooks;
+    // Rejected, not left in the inbox: an operator moves it back once the service applies what the bank books.
+    if (message !== 'pain.002.001.11' && !applyBankBooks)
+      throw new RejectedFile(`a ${message} message, and this service has no bank-books use case wired to apply it`);
+    const read = await this.reader.read(bytes, message);
+    if (read.kind === 'pain.002') return applyStatusReportFile(this.db, name, read, this.clock());
+    return applyBankBooksFile(applyBankBooks!, { name, sha256: read.sha256, receivedAt: this.clock() }, read.message);
   }
 
   /** At the first pass, then once a minute: what interrupted writes of ours left behind is removed. */
