@@ -7,7 +7,7 @@ import { join } from 'node:path';
  * owner's only, files 0600 and folders 0700 (docs/bank-files.md says what the transport then needs).
  */
 export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_FOLDER_MODE = 0o700;
+const PRIVATE_FOLDER_MODE = 0o700;
 
 /** A folder (and its missing parents) created owner-only; one that exists keeps the mode its operator gave it. */
 export async function ensurePrivateFolder(dir: string): Promise<void> {

@@ -38,7 +38,7 @@ export interface InboxOptions {
 }
 
 /** Generous for a 100,000-transaction report: docs/operations.md gives the sizes measured. */
-export const DEFAULT_REPORT_MAX_BYTES = 256 * 1024 * 1024;
+const DEFAULT_REPORT_MAX_BYTES = 256 * 1024 * 1024;
 const DEFAULT_FILE_TIMEOUT_MS = 120_000;
 const DEFAULT_PASS_BUDGET_MS = 10_000;
 /** A temporary file untouched this long is no write in progress: writes flush and rename within seconds. */

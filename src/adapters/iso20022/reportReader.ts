@@ -71,6 +71,8 @@ export class ReportReader {
     const thread = this.thread ?? this.start();
     const id = ++this.nextId;
     const lists: unknown[][] = [];
+    // Read before the bytes move to the thread (a moved buffer is empty here).
+    const big = bytes.length >= (this.options.recycleBytes ?? DEFAULT_RECYCLE_BYTES);
     return new Promise<ReadReport>((resolve, reject) => {
       const finish = (outcome: () => void) => {
         clearTimeout(timer);
@@ -86,7 +88,7 @@ export class ReportReader {
           if (reply.kind === 'done') resolve(assembled(reply.head, lists));
           else reject(reply.kind === 'rejected' ? new RejectedFile(reply.reason) : new Error(`the report reader failed: ${reply.error}`));
         });
-        if (bytes.length >= (this.options.recycleBytes ?? DEFAULT_RECYCLE_BYTES)) void this.close();
+        if (big) void this.close();
       };
       const onError = (error: Error & { code?: string }) =>
         finish(() =>
