@@ -23,6 +23,9 @@
  *                 by the bank-books use case on a payroll day made in SQL (a new database on the
  *                 --database-url server, else a fresh embedded PostgreSQL): XSD validation, parse and
  *                 apply timed, its RSS printed (bench/camt.ts; opt-in: --only camt-100k; no service started)
+ *   inbox-reports the bank inbox and the event loop: the longest stall while a 50 MB pain.002 is read,
+ *                 RSS before, at the peak and after, and the drain rate of 200 small reports
+ *                 (bench/inboxReports.ts; opt-in: --only inbox-reports; needs no server)
  * Scenario names are written either way: payroll-10k or payroll10k.
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
@@ -45,6 +48,7 @@ import { log, outcome, single, type Target } from './load.js';
 import { builtServerEntry, children, databaseProcesses, kbOf, memorySampler, start, stop, tail, waitFor } from './processes.js';
 import { type Figures, formatTable, mbOf } from './report.js';
 import { camtScenario } from './camt.js';
+import { inboxReportsScenario } from './inboxReports.js';
 import { payrollLifecycle } from './payroll.js';
 import { type LaunchVariant, measureObservability } from './observability.js';
 import { runRounds } from './rounds.js';
@@ -63,10 +67,11 @@ const SCENARIOS = [
   'payroll100k',
   'estimate5Observability',
   'camt100k',
+  'inboxReports',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Run only when named in --only. */
-const OPT_IN: readonly Scenario[] = ['payroll100k', 'estimate5Observability', 'camt100k'];
+const OPT_IN: readonly Scenario[] = ['payroll100k', 'estimate5Observability', 'camt100k', 'inboxReports'];
 
 const { values: args } = parseArgs({
   options: {
@@ -344,6 +349,10 @@ async function main(): Promise<number> {
     await camtScenario(100_000, args['database-url']);
     // The statement is read without the server: alone, it needs none started.
     if (only.size === 1) return 0;
+  }
+  if (wanted('inboxReports')) {
+    inboxReportsScenario();
+    if (only.size === 1 || (only.size === 2 && wanted('camt100k'))) return 0;
   }
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'payroll-bench-'));
   await chmod(tmp, 0o711); // as root, the embedded PostgreSQL runs as "postgres" and must reach tmp/data

@@ -13,14 +13,23 @@
 // (--database-url, or --data-dir: the service's DATA_DIR, joining its embedded PostgreSQL).
 // A file it has read goes to processed/ under the outbox, as a bank's SFTP server archives what it
 // picked up. Its memory is on disk (processed/.seen-msgids, processed/.pending/, processed/.books/),
-// so a restarted simulator keeps refusing duplicates and still sends what it owes.
-import { appendFile, mkdir, readFile, readdir, unlink } from 'node:fs/promises';
+// so a restarted simulator keeps refusing duplicates and still sends what it owes. What it writes is
+// the owner's only (files 0600, folders 0700), as the service's own bank files.
+import { appendFile, readFile, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { answerPaymentFile, type SimulatedAnswer } from '../src/adapters/iso20022/bankSimulator.js';
 import { CAMT_054_NAMESPACE } from '../src/adapters/iso20022/camtBuild.js';
 import { parseBankToCustomer } from '../src/adapters/iso20022/camtParse.js';
-import { exists, moveInto, writeFileAtomically, xmlFilesIn } from '../src/adapters/iso20022/files.js';
+import {
+  PRIVATE_FILE_MODE,
+  ensurePrivateFolder,
+  exists,
+  moveInto,
+  removeStaleTemporaryFiles,
+  writeFileAtomically,
+  xmlFilesIn,
+} from '../src/adapters/iso20022/files.js';
 import { bookingNotification, returnNotification } from '../src/adapters/iso20022/simulatedBookings.js';
 import { SimulatedStatements } from '../src/adapters/iso20022/simulatedStatements.js';
 import type { Database } from '../src/store/db.js';
@@ -124,7 +133,7 @@ async function handle(name: string, dirs: Dirs, seen: Set<string>, settings: Opt
   const answer = await answerPaymentFile(xml, (msgId) => seen.has(msgId), now);
   if (answer.accepted) {
     seen.add(answer.originalMsgId);
-    await appendFile(dirs.seenFile, `${answer.originalMsgId}\n`);
+    await appendFile(dirs.seenFile, `${answer.originalMsgId}\n`, { mode: PRIVATE_FILE_MODE });
   }
   if (answer.settled) await owe(dirs, now.getTime() + settings.delayMs, answer.settled);
   await oweBookings(dirs, answer, now.getTime(), settings);
@@ -158,8 +167,10 @@ async function main(): Promise<void> {
   const { outbox, inbox } = settings;
   const processed = join(outbox, 'processed');
   const dirs: Dirs = { outbox, inbox, pending: join(processed, '.pending'), seenFile: join(processed, '.seen-msgids'), books: join(processed, '.books') };
-  await mkdir(dirs.pending, { recursive: true });
-  await mkdir(inbox, { recursive: true });
+  await ensurePrivateFolder(dirs.pending);
+  await ensurePrivateFolder(inbox);
+  // What a write interrupted by a kill left behind (hidden, never read): gone, once no write of ours can be under way.
+  for (const dir of [inbox, dirs.pending]) await removeStaleTemporaryFiles(dir, 0);
   const seen = await seenMessageIds(dirs.seenFile);
   // The service's database, read only for what arrives in its partner-bank accounts (docs/bank-files.md).
   const db: Database | undefined =

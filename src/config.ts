@@ -44,8 +44,17 @@ export interface Config {
   /**
    * The partner bank: `simulated` (in-database, the default) or `iso20022` (pain.001 files written to
    * outboxDir, pain.002 reports read from inboxDir; docs/bank-files.md). bookingGraceDays: BANK_BOOKING_GRACE_DAYS.
+   * reportMaxBytes: BANK_REPORT_MAX_BYTES, the largest inbox file read; reportSettleMs: BANK_REPORT_SETTLE_MS,
+   * how long a new inbox file must have been left unmodified to be read on the pass that first sees it.
    */
-  bank: { rail: 'simulated' | 'iso20022'; outboxDir: string; inboxDir: string; bookingGraceDays: number };
+  bank: {
+    rail: 'simulated' | 'iso20022';
+    outboxDir: string;
+    inboxDir: string;
+    bookingGraceDays: number;
+    reportMaxBytes: number;
+    reportSettleMs: number;
+  };
   rateLimitPerMinute: number;
   /** Requests a minute per client address for requests without a valid token. */
   rateLimitAnonymousPerMinute: number;
@@ -249,6 +258,9 @@ function bankConfig(env: NodeJS.ProcessEnv): Config['bank'] {
     inboxDir: env.BANK_INBOX_DIR || `${dataDir}/bank/inbox`,
     // Business days after pain.002 reported a payout paid within which a statement must book it (else MISSING_BOOKING).
     bookingGraceDays: integer(env, 'BANK_BOOKING_GRACE_DAYS', 3, 0, 30),
+    // About five times a 100,000-transaction camt.053 (54 MB), the largest report the bank sends (docs/operations.md).
+    reportMaxBytes: integer(env, 'BANK_REPORT_MAX_BYTES', 256 * 1024 * 1024, 1024, 2 ** 31 - 1),
+    reportSettleMs: integer(env, 'BANK_REPORT_SETTLE_MS', 2000, 0, 600_000),
   };
 }
 

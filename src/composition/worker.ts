@@ -12,6 +12,7 @@ import { tracer } from '../observability/telemetry.js';
 import type { Config } from '../config.js';
 import type { ApplyBankBooks } from '../domain/bankBooks.js';
 import type { Database } from '../store/db.js';
+import { withBankInboxLock } from '../store/inboxLock.js';
 import type { ExecutionDeps } from '../usecases/execution.js';
 import { pollRateFeedWhenDue } from '../usecases/rateFeedPoll.js';
 import { WorkerLoop } from '../worker/loop.js';
@@ -64,5 +65,12 @@ function bank(
   const batchRails: BatchRails = new Iso20022BankRail(db, { outboxDir: config.bank.outboxDir, initiatingParty: INITIATING_PARTY, clock });
   const rails: PaymentRails = new BankFileSinglePayouts(db, batchRails, simulated, clock);
   logger.info({ outbox: config.bank.outboxDir, inbox: config.bank.inboxDir }, 'bank: ISO 20022 payment files out, status reports and bank books in');
-  return { rails, batchRails, bankInbox: new Iso20022Inbox(db, config.bank.inboxDir, logger, clock, { applyBankBooks }) };
+  const inbox = new Iso20022Inbox(db, config.bank.inboxDir, logger, clock, {
+    applyBankBooks,
+    maxBytes: config.bank.reportMaxBytes,
+    settleMs: config.bank.reportSettleMs,
+    exclusive: (pass) => withBankInboxLock(db, pass),
+    ownFolders: [config.bank.outboxDir],
+  });
+  return { rails, batchRails, bankInbox: inbox };
 }

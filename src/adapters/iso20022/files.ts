@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdir, open, readdir, rename } from 'node:fs/promises';
+import { access, lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+
+/**
+ * Bank files name beneficiaries and their accounts: what we write under the bank folders is the
+ * owner's only, files 0600 and folders 0700 (docs/bank-files.md says what the transport then needs).
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_FOLDER_MODE = 0o700;
+
+/** A folder (and its missing parents) created owner-only; one that exists keeps the mode its operator gave it. */
+export async function ensurePrivateFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+}
 
 /**
  * The folder side of a file exchange. A file appears under its final name whole or not at all: it is
@@ -8,9 +20,9 @@ import { join } from 'node:path';
  * and a rename within one folder is atomic.
  */
 export async function writeFileAtomically(dir: string, name: string, content: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await ensurePrivateFolder(dir);
   const temporary = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx');
+  const handle = await open(temporary, 'wx', PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(content, 'utf8');
     await handle.sync();
@@ -18,6 +30,38 @@ export async function writeFileAtomically(dir: string, name: string, content: st
     await handle.close();
   }
   await rename(temporary, join(dir, name));
+}
+
+/** The hidden temporary name writeFileAtomically writes under. */
+const TEMPORARY = /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/;
+
+/**
+ * Removes what an interrupted writeFileAtomically left in `dir` (a process killed between writing
+ * and renaming): hidden temporary files not modified for `olderThanMs`. A younger one may be another
+ * process's write in progress (workers of a fleet share the outbox), so it is left for a later sweep.
+ * Returns the names removed.
+ */
+export async function removeStaleTemporaryFiles(dir: string, olderThanMs: number, now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  for (const name of names.filter((entry) => TEMPORARY.test(entry))) {
+    try {
+      const stats = await lstat(join(dir, name));
+      if (!stats.isFile() || now - stats.mtimeMs < olderThanMs) continue;
+      await unlink(join(dir, name));
+      removed.push(name);
+    } catch (error) {
+      // Renamed or removed meanwhile by the process that wrote it: nothing left to clear.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  return removed;
 }
 
 /** The finished files of a folder: `*.xml`, hidden and temporary files aside, in name order. */
@@ -41,10 +85,10 @@ export async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** Moves `dir/name` into `dir/sub/`, never over a file already there (a second copy gets a suffix); returns the new path. */
+/** Moves `dir/name` into `dir/sub/` (created owner-only), never over a file already there (a second copy gets a suffix); returns the new path. */
 export async function moveInto(dir: string, sub: string, name: string): Promise<string> {
   const target = join(dir, sub);
-  await mkdir(target, { recursive: true });
+  await ensurePrivateFolder(target);
   let destination = join(target, name);
   for (let copy = 1; await exists(destination); copy++) destination = join(target, name.replace(/\.xml$/, `.${copy}.xml`));
   await rename(join(dir, name), destination);

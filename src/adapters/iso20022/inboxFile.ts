@@ -1,5 +1,4 @@
-import { open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { type InboxEntry, readHead } from './inboxEntries.js';
 
 /** Why a file of the inbox cannot be applied: it goes to rejected/ for an operator, with this reason. */
 export class RejectedFile extends Error {}
@@ -41,22 +40,16 @@ export function inboxMessageOf(bytes: Uint8Array): InboxMessage | undefined {
  * more often than not; read in that order, a booking finds its payout settled and a statement finds
  * the day's bookings applied, whatever the bank named its files.
  */
-export async function inReadingOrder(dir: string, names: readonly string[]): Promise<string[]> {
-  const ranked = await Promise.all(names.map(async (name) => ({ name, rank: RANK.indexOf(await headMessage(join(dir, name))) })));
-  return ranked.sort((a, b) => a.rank - b.rank || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(({ name }) => name);
+export async function inReadingOrder<T extends InboxEntry>(dir: string, entries: readonly T[]): Promise<T[]> {
+  const ranked = await Promise.all(entries.map(async (entry) => ({ entry, rank: RANK.indexOf(await headMessage(dir, entry)) })));
+  return ranked.sort((a, b) => a.rank - b.rank || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0)).map(({ entry }) => entry);
 }
 
 const RANK: readonly (InboxMessage | 'other')[] = ['other', 'pain.002.001.11', 'camt.054.001.08', 'camt.053.001.08'];
 
-async function headMessage(path: string): Promise<InboxMessage | 'other'> {
+async function headMessage(dir: string, entry: InboxEntry): Promise<InboxMessage | 'other'> {
   try {
-    const handle = await open(path, 'r');
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(HEAD_BYTES), 0, HEAD_BYTES, 0);
-      return inboxMessageOf(buffer.subarray(0, bytesRead)) ?? 'other';
-    } finally {
-      await handle.close();
-    }
+    return inboxMessageOf(await readHead(dir, entry, HEAD_BYTES)) ?? 'other';
   } catch {
     // Unreadable or another message: first in the pass, where handling it says why.
     return 'other';

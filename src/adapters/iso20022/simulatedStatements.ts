@@ -1,9 +1,9 @@
-import { appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BankEntry, BankToCustomerMessage } from '../../domain/bankBooks.js';
 import type { Queryable } from '../../store/db.js';
 import { partnerAccountBookings } from '../../store/partnerAccountBookings.js';
-import { exists } from './files.js';
+import { PRIVATE_FILE_MODE, ensurePrivateFolder, exists } from './files.js';
 import { type SimulatedAccount, creditEntry, statement } from './simulatedBookings.js';
 
 /** Where an account's statements stand: the next period's start and its opening balance (unknown before the first). */
@@ -41,7 +41,7 @@ export class SimulatedStatements {
 
   /** Notes the entries of a notification the bank has sent, for its accounts' next statements (once each, by AcctSvcrRef). */
   async record(message: BankToCustomerMessage): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await ensurePrivateFolder(this.dir);
     for (const report of message.reports) {
       const { iban, currency } = report.account;
       if (!iban || !currency) continue;
@@ -53,7 +53,7 @@ export class SimulatedStatements {
         const first = Date.parse(entries[0]!.bookingDate ?? message.createdAt);
         await this.save(key, { account: { iban, currency }, from: new Date(this.periodStart(first)).toISOString(), opening: null });
       }
-      await appendFile(this.journalFile(key), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+      await appendFile(this.journalFile(key), entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: PRIVATE_FILE_MODE });
     }
   }
 
@@ -83,7 +83,7 @@ export class SimulatedStatements {
     const credits = (bookings?.credits ?? []).map((credit) => creditEntry(state.account, credit));
     const entries = [...credits, ...stated].sort((a, b) => Date.parse(a.bookingDate ?? '') - Date.parse(b.bookingDate ?? ''));
     const written = entries.length > 0 ? statement({ account: state.account, from, to, opening, entries, createdAt: now }) : undefined;
-    await writeFile(this.journalFile(key), kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+    await writeFile(this.journalFile(key), kept.map((entry) => `${JSON.stringify(entry)}\n`).join(''), { mode: PRIVATE_FILE_MODE });
     const next = written || kept.length > 0 ? to : await this.quietUntil(state.account, to, now);
     await this.save(key, { account: state.account, from: next.toISOString(), opening: written?.closing ?? opening });
     return written && { msgId: written.msgId, xml: [...written.chunks].join(''), entries: entries.length };
@@ -114,7 +114,7 @@ export class SimulatedStatements {
   }
 
   private async save(key: string, state: AccountState): Promise<void> {
-    await writeFile(this.stateFile(key), JSON.stringify(state));
+    await writeFile(this.stateFile(key), JSON.stringify(state), { mode: PRIVATE_FILE_MODE });
   }
 
   private stateFile(key: string): string {
