@@ -2,6 +2,10 @@
  * Every setting the service reads from its environment, parsed once at start-up.
  * The configuration table of docs/operations.md mirrors this file.
  */
+import { ConfigError, boolean, duration, integer, list, oneOf } from './configValues.js';
+
+export { ConfigError };
+
 const DEVELOPMENT_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
 const DEVELOPMENT_FEE_HASH_SECRET = 'development-only-fee-hash-secret-change-me-012345';
 
@@ -110,8 +114,6 @@ export interface DatabaseSessionLimits {
   keepAliveMs: number;
 }
 
-export class ConfigError extends Error {}
-
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const nodeEnv = env.NODE_ENV ?? 'development';
   return {
@@ -194,16 +196,6 @@ function rateConfig(env: NodeJS.ProcessEnv): RateConfig {
   return { source, feed, maxAgeMs, manualMaxAgeMs: env.RATE_MANUAL_MAX_AGE ? duration(env, 'RATE_MANUAL_MAX_AGE', '') : maxAgeMs, pegs: pegs(env) };
 }
 
-const DURATION_UNITS_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
-
-/** A duration such as 4d, 36h, 90m or 30s, in milliseconds. */
-function duration(env: NodeJS.ProcessEnv, name: string, fallback: string): number {
-  const raw = env[name] || fallback;
-  const match = /^(\d{1,6})([dhms])$/.exec(raw);
-  if (!match || Number(match[1]) === 0) throw new ConfigError(`${name} must be a duration such as 4d, 36h, 90m or 30s, got "${raw}"`);
-  return Number(match[1]) * DURATION_UNITS_MS[match[2]!]!;
-}
-
 /** RATE_PEGS: "USD/AED=3.6725,USD/SAR=3.75" (1 USD = 3.6725 AED); the rate stays a decimal string. */
 function pegs(env: NodeJS.ProcessEnv): CurrencyPeg[] {
   return list(env.RATE_PEGS).map((item) => {
@@ -241,14 +233,6 @@ function databaseSessionLimits(env: NodeJS.ProcessEnv): DatabaseSessionLimits {
   };
 }
 
-/** A comma-separated setting, each item trimmed, empty ones dropped. */
-function list(raw: string | undefined): string[] {
-  return (raw ?? '')
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-}
-
 /** The bank's folders default to DATA_DIR/bank/outbox and DATA_DIR/bank/inbox. */
 function bankConfig(env: NodeJS.ProcessEnv): Config['bank'] {
   const dataDir = env.DATA_DIR || './data';
@@ -284,29 +268,4 @@ export function productionProblems(config: Config, env: NodeJS.ProcessEnv = proc
   if (env.WORLD_FILE === undefined || config.worldFile === 'worlds/demo.json')
     problems.push('WORLD_FILE is the demo world (set WORLD_FILE to your reference data, or to an empty string)');
   return problems;
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function oneOf<const Value extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly Value[], fallback: Value): Value {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(values as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
-  return raw as Value;
-}
-
-function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
