@@ -2126,13 +2126,13 @@ export interface components {
          *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
          *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
          *     | `DUPLICATE_BENEFICIARY` | 409 | Creating or updating a beneficiary would give the customer a second beneficiary with the same bank account (the same `iban`, or the same `accountNumber`, `bankCode` and `swiftBic`) or the same `reference`; the message names the field and the existing beneficiary's id (an inactive one counts: reactivate it). Nothing changes. |
-         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
+         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. Only that: a wait on anything else is `SERVICE_UNAVAILABLE`. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
          *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json` (or `text/csv`, where the operation takes a payroll CSV file). |
          *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
          *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
          *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
-         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable or did not answer in time; nothing was changed. Retry after `Retry-After` seconds (every operation may answer it). |
+         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable or did not answer in time, or the operation waited too long on a row another operation holds (the customer's account); nothing was changed and an `Idempotency-Key` is released. Retry after `Retry-After` seconds (every operation may answer it). |
          * @example VALIDATION_ERROR
          * @enum {string}
          */
@@ -5143,7 +5143,11 @@ export interface components {
          *     - the same key with another body (or on another operation or path) gets 422
          *       `IDEMPOTENCY_KEY_REUSED`;
          *     - a repeat while the first request is still running waits for it and replays its response, or
-         *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+         *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+         *       code means only that another request with this key is running;
+         *     - an operation that waited too long on the account it changes (another of the customer's
+         *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+         *       released with everything else: a retry with the same key runs the operation;
          *     - keys are scoped to the calling user: two users may use the same key independently;
          *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
          *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5460,7 +5464,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5595,7 +5603,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5661,7 +5673,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5728,7 +5744,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5799,7 +5819,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5870,7 +5894,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6081,7 +6109,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6210,7 +6242,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6384,7 +6420,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6733,7 +6773,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6892,7 +6936,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -7040,7 +7088,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -7163,7 +7215,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -7234,7 +7290,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
