@@ -2132,7 +2132,7 @@ export interface components {
          *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
          *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
          *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
-         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable or did not answer in time, or the operation waited too long on a row another operation holds (the customer's account); nothing was changed and an `Idempotency-Key` is released. Retry after `Retry-After` seconds (every operation may answer it). |
+         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable or did not answer in time, or the operation waited too long on a row another operation holds (the customer's account) or for its turn among the customer's operations; nothing was changed and an `Idempotency-Key` is released. Retry after `Retry-After` seconds (every operation may answer it). |
          * @example VALIDATION_ERROR
          * @enum {string}
          */

@@ -51,6 +51,8 @@ export interface Config {
   rateLimitAnonymousPerMinute: number;
   /** Estimates and creations above `entries` entries are heavy: at most `perCustomer` at once per customer. */
   heavyOperations: { entries: number; perCustomer: number };
+  /** The per-customer bulkhead on operations that change a customer's rows (src/http/customerBulkhead.ts). */
+  customerWrites: { concurrent: number; waitMs: number };
   /** V8's heap growing factor as a percentage above the live heap after a full GC; 0: V8's own choice (src/composition/heap.ts). */
   heapGrowingPercent: number;
   webhookAllowLoopback: boolean;
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       entries: integer(env, 'HEAVY_OPERATION_ENTRIES', 1000, 1, 100_000),
       perCustomer: integer(env, 'HEAVY_OPERATIONS_PER_CUSTOMER', 2, 1, 1000),
     },
+    customerWrites: customerWrites(env),
     heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 300),
     // Webhook endpoints on loopback over plain http: development and tests only.
     webhookAllowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', nodeEnv === 'test'),
@@ -237,4 +240,16 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+/**
+ * At most half the request pool (at least one connection) for one customer's state-changing
+ * operations, so that a customer whose account is locked leaves the other half to everyone else.
+ */
+function customerWrites(env: NodeJS.ProcessEnv): Config['customerWrites'] {
+  const poolSize = integer(env, 'DATABASE_POOL_SIZE', 5, 1, 100);
+  return {
+    concurrent: integer(env, 'CUSTOMER_CONCURRENT_WRITES', Math.max(1, Math.floor(poolSize / 2)), 1, 100),
+    waitMs: integer(env, 'CUSTOMER_WRITE_WAIT_MS', 10_000, 100, 600_000),
+  };
 }

@@ -10,6 +10,7 @@ import { contractValidator } from './contractValidator.js';
 import { requestBody } from './body.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
 import { allHandlers } from './handlers/index.js';
+import { CustomerBulkhead } from './customerBulkhead.js';
 import { HeavyOperationGate } from './heavyOperations.js';
 import { httpMetrics } from './metrics.js';
 import { attachOperations } from './operationRouter.js';
@@ -24,6 +25,7 @@ export interface AppOptions {
   bodyLimit: string;
   rateLimit: RequestHandler;
   heavyOperations: Config['heavyOperations'];
+  customerWrites: Config['customerWrites'];
   /** Limits shared with the other instances through Redis, when REDIS_URL is set. */
   sharedLimits?: SharedLimits | undefined;
   corsOrigins: string[];
@@ -60,7 +62,14 @@ export function createApp(options: AppOptions): Express {
   const heavyOperations = new HeavyOperationGate(options.heavyOperations, options.sharedLimits);
   app.use(heavyOperations.refuseEarly());
   app.use(requestBody(options.bodyLimit));
-  const operations = { handlersOn: allHandlers, handlers: allHandlers(options.deps), deps: options.deps, gate: heavyOperations, logger: options.logger };
+  const operations = {
+    handlersOn: allHandlers,
+    handlers: allHandlers(options.deps),
+    deps: options.deps,
+    gate: heavyOperations,
+    bulkhead: new CustomerBulkhead(options.customerWrites),
+    logger: options.logger,
+  };
   attachOperations(app, operations);
   app.use(contractValidator(options.validateResponses, operations.handlers));
   app.use(notFoundHandler);
