@@ -35,8 +35,8 @@ export interface AppOptions {
 /**
  * The HTTP pipeline in one readable order, limits before work: request metrics (when on) → request id → access log → security
  * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
- * limit per verified user, else per client address → a plainly heavy body of a customer already at
- * its cap of heavy operations refused unread → body (JSON or a CSV file, 12 MB for a verified
+ * limit per verified user, else per client address → a body declared plainly heavy takes one of
+ * its customer's slots of heavy operations (refused unread at the cap) → body (JSON or a CSV file, 12 MB for a verified
  * caller; JSON of 8 KB otherwise) → validator (bearerAuth answers 401 where a token is required, then the request
  * against the spec; responses too when enabled) → the per-customer cap on heavy operations → the
  * handler of the operation, mounted by the validator from the spec's paths → unknown routes → the
@@ -60,7 +60,7 @@ export function createApp(options: AppOptions): Express {
   app.use(authenticateRequest(options.authenticate));
   app.use(options.rateLimit);
   const heavyOperations = new HeavyOperationGate(options.heavyOperations, options.sharedLimits);
-  app.use(heavyOperations.refuseEarly());
+  app.use(heavyOperations.admitByDeclaredSize());
   app.use(requestBody(options.bodyLimit));
   const operations = {
     handlersOn: allHandlers,
