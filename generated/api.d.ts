@@ -1332,6 +1332,8 @@ export interface paths {
          *       `*.internal`, `*.home.arpa`, a name without a dot, a trailing dot included) and a URL carrying
          *       credentials. A name is checked again at every delivery, against every address it resolves
          *       to (see the `Webhooks` tag): one that resolves to such an address is never connected to.
+         *     - The port is one HTTPS endpoints use: 443 (written or implied) unless the operator allows
+         *       more (`WEBHOOK_ALLOWED_PORTS`); `https://hooks.example.com:22/` is refused.
          *     - Development only: when the service runs with `WEBHOOK_ALLOW_LOOPBACK=true`, a loopback host is
          *       accepted, over `http` or `https` (a local receiver); `http` to any other host stays refused.
          *     - `eventTypes`: at least one, none twice; `description` at most 200 characters.
@@ -2160,7 +2162,7 @@ export interface components {
          *     | `UNKNOWN_CURRENCY` | `VALIDATION_ERROR` | A currency code the service does not know. |
          *     | `SAME_CURRENCY_PAIR` | `VALIDATION_ERROR` | A currency pair names the same currency twice. |
          *     | `QUOTE_EXPIRY_OUT_OF_RANGE` | `VALIDATION_ERROR` | A quote's expiry is not in the future or is more than 24 hours ahead. |
-         *     | `WEBHOOK_URL_NOT_ALLOWED` | `VALIDATION_ERROR` | A webhook URL is not a public https address (credentials, another scheme, a loopback or private address, a local-only name). |
+         *     | `WEBHOOK_URL_NOT_ALLOWED` | `VALIDATION_ERROR` | A webhook URL is not a public https address (credentials, another scheme, a loopback or private address, a local-only name, a port HTTPS endpoints do not use). |
          *     | `WEBHOOK_ENDPOINT_LIMIT` | `VALIDATION_ERROR` | The customer already has the most webhook endpoints allowed (10). |
          *     | `STATEMENT_TOO_LARGE` | `VALIDATION_ERROR` | The CSV statement's range holds more postings than one file may carry; narrow it. |
          *     | `UNKNOWN_BENEFICIARY` | `VALIDATION_ERROR` | A payroll CSV row names no beneficiary of the caller (by id or reference). |
@@ -4905,7 +4907,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description FORBIDDEN: the caller may not use this operation: a customer token on an admin operation, an admin token on an operation that acts for a customer, or (four-eyes approval) a user approving their own payroll request or approving or rejecting without the approver permission. The message says which. */
+        /** @description FORBIDDEN: the caller may not use this operation: a customer token on an admin operation, an admin token on an operation that acts for a customer, or (four-eyes approval) a user approving their own payroll request or approving or rejecting without the approver permission. The message says which. A customer on an admin operation gets it before its body or query is read or validated (403, never 400). */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];

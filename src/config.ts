@@ -56,6 +56,8 @@ export interface Config {
   /** V8's heap growing factor as a percentage above the live heap after a full GC; 0: V8's own choice (src/composition/heap.ts). */
   heapGrowingPercent: number;
   webhookAllowLoopback: boolean;
+  /** The ports a webhook endpoint URL may name (WEBHOOK_ALLOWED_PORTS): those HTTPS endpoints use. */
+  webhookAllowedPorts: number[];
   /** What the worker deletes, and when (docs/security.md: every window). */
   retention: { idempotencyKeyHours: number; eventDays: number; expiredEstimateHours: number; intervalSeconds: number };
   /** Tests only (read only under NODE_ENV=test): a fault point of src/usecases/faults.ts where the process kills itself. */
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 300),
     // Webhook endpoints on loopback over plain http: development and tests only.
     webhookAllowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', nodeEnv === 'test'),
+    webhookAllowedPorts: ports(env, 'WEBHOOK_ALLOWED_PORTS', [443]),
     retention: retentionWindows(env),
     testFault: nodeEnv === 'test' ? env.TEST_FAULT || undefined : undefined,
     redisUrl: env.REDIS_URL || undefined,
@@ -252,4 +255,15 @@ function customerWrites(env: NodeJS.ProcessEnv): Config['customerWrites'] {
     concurrent: integer(env, 'CUSTOMER_CONCURRENT_WRITES', Math.max(1, Math.floor(poolSize / 2)), 1, 100),
     waitMs: integer(env, 'CUSTOMER_WRITE_WAIT_MS', 10_000, 100, 600_000),
   };
+}
+
+/** A comma-separated list of TCP ports (1–65535); unset or empty: `fallback`. */
+function ports(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const items = list(env[name]);
+  if (items.length === 0) return fallback;
+  return items.map((item) => {
+    const port = Number(item);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`${name}: ${item} is not a TCP port (1-65535)`);
+    return port;
+  });
 }

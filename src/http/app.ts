@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { type Authenticate, authenticateRequest } from './auth.js';
 import { contractValidator } from './contractValidator.js';
 import { requestBody } from './body.js';
+import { adminPathsForAdmins } from './roles.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
 import { allHandlers } from './handlers/index.js';
 import { CustomerBulkhead } from './customerBulkhead.js';
@@ -35,7 +36,8 @@ export interface AppOptions {
 /**
  * The HTTP pipeline in one readable order, limits before work: request metrics (when on) → request id → access log → security
  * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
- * limit per verified user, else per client address → a body declared plainly heavy takes one of
+ * limit per verified user, else per client address → a verified non-admin on an admin path refused
+ * 403 (roles before validation) → a body declared plainly heavy takes one of
  * its customer's slots of heavy operations (refused unread at the cap) → body (JSON or a CSV file, 12 MB for a verified
  * caller; JSON of 8 KB otherwise) → validator (bearerAuth answers 401 where a token is required, then the request
  * against the spec; responses too when enabled) → the per-customer cap on heavy operations → the
@@ -59,6 +61,7 @@ export function createApp(options: AppOptions): Express {
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
   app.use(authenticateRequest(options.authenticate));
   app.use(options.rateLimit);
+  app.use(adminPathsForAdmins());
   const heavyOperations = new HeavyOperationGate(options.heavyOperations, options.sharedLimits);
   app.use(heavyOperations.admitByDeclaredSize());
   app.use(requestBody(options.bodyLimit));
