@@ -1335,6 +1335,8 @@ export interface paths {
          *       `*.internal`, `*.home.arpa`, a name without a dot, a trailing dot included) and a URL carrying
          *       credentials. A name is checked again at every delivery, against every address it resolves
          *       to (see the `Webhooks` tag): one that resolves to such an address is never connected to.
+         *     - The port is one HTTPS endpoints use: 443 (written or implied) unless the operator allows
+         *       more (`WEBHOOK_ALLOWED_PORTS`); `https://hooks.example.com:22/` is refused.
          *     - Development only: when the service runs with `WEBHOOK_ALLOW_LOOPBACK=true`, a loopback host is
          *       accepted, over `http` or `https` (a local receiver); `http` to any other host stays refused.
          *     - `eventTypes`: at least one, none twice; `description` at most 200 characters.
@@ -2165,13 +2167,13 @@ export interface components {
          *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
          *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
          *     | `DUPLICATE_BENEFICIARY` | 409 | Creating or updating a beneficiary would give the customer a second beneficiary with the same bank account (the same `iban`, or the same `accountNumber`, `bankCode` and `swiftBic`) or the same `reference`; the message names the field and the existing beneficiary's id (an inactive one counts: reactivate it). Nothing changes. |
-         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. |
+         *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. Only that: a wait on anything else is `SERVICE_UNAVAILABLE`. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
          *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json` (or `text/csv`, where the operation takes a payroll CSV file). |
          *     | `IDEMPOTENCY_KEY_REUSED` | 422 | The `Idempotency-Key` was already used by this user for another request (another operation, path or body) within 24 hours. |
          *     | `RATE_LIMITED` | 429 | More than the per-token budget of requests a minute (`RATE_LIMIT_PER_MINUTE`, 600 by default); retry after `Retry-After` seconds. |
          *     | `INTERNAL_ERROR` | 500 | An unexpected failure; retrying later may succeed. |
-         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable or did not answer in time; nothing was changed. Retry after `Retry-After` seconds (every operation may answer it). |
+         *     | `SERVICE_UNAVAILABLE` | 503 | A dependency (the database) is unreachable or did not answer in time, or the operation waited too long on a row another operation holds (the customer's account) or for its turn among the customer's operations; nothing was changed and an `Idempotency-Key` is released. Retry after `Retry-After` seconds (every operation may answer it). |
          * @example VALIDATION_ERROR
          * @enum {string}
          */
@@ -2199,7 +2201,7 @@ export interface components {
          *     | `UNKNOWN_CURRENCY` | `VALIDATION_ERROR` | A currency code the service does not know. |
          *     | `SAME_CURRENCY_PAIR` | `VALIDATION_ERROR` | A currency pair names the same currency twice. |
          *     | `QUOTE_EXPIRY_OUT_OF_RANGE` | `VALIDATION_ERROR` | A quote's expiry is not in the future or is more than 24 hours ahead. |
-         *     | `WEBHOOK_URL_NOT_ALLOWED` | `VALIDATION_ERROR` | A webhook URL is not a public https address (credentials, another scheme, a loopback or private address, a local-only name). |
+         *     | `WEBHOOK_URL_NOT_ALLOWED` | `VALIDATION_ERROR` | A webhook URL is not a public https address (credentials, another scheme, a loopback or private address, a local-only name, a port HTTPS endpoints do not use). |
          *     | `WEBHOOK_ENDPOINT_LIMIT` | `VALIDATION_ERROR` | The customer already has the most webhook endpoints allowed (10). |
          *     | `STATEMENT_TOO_LARGE` | `VALIDATION_ERROR` | The CSV statement's range holds more postings than one file may carry; narrow it. |
          *     | `UNKNOWN_BENEFICIARY` | `VALIDATION_ERROR` | A payroll CSV row names no beneficiary of the caller (by id or reference). |
@@ -5038,7 +5040,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description FORBIDDEN: the caller may not use this operation: a customer token on an admin operation, an admin token on an operation that acts for a customer, or (four-eyes approval) a user approving their own payroll request or approving or rejecting without the approver permission. The message says which. */
+        /** @description FORBIDDEN: the caller may not use this operation: a customer token on an admin operation, an admin token on an operation that acts for a customer, or (four-eyes approval) a user approving their own payroll request or approving or rejecting without the approver permission. The message says which. A customer on an admin operation gets it before its body or query is read or validated (403, never 400). */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -5276,7 +5278,11 @@ export interface components {
          *     - the same key with another body (or on another operation or path) gets 422
          *       `IDEMPOTENCY_KEY_REUSED`;
          *     - a repeat while the first request is still running waits for it and replays its response, or
-         *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+         *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+         *       code means only that another request with this key is running;
+         *     - an operation that waited too long on the account it changes (another of the customer's
+         *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+         *       released with everything else: a retry with the same key runs the operation;
          *     - keys are scoped to the calling user: two users may use the same key independently;
          *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
          *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5593,7 +5599,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5728,7 +5738,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5794,7 +5808,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5861,7 +5879,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -5932,7 +5954,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6003,7 +6029,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6214,7 +6244,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6343,7 +6377,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6517,7 +6555,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -6866,7 +6908,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -7025,7 +7071,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -7173,7 +7223,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -7296,7 +7350,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or
@@ -7367,7 +7425,11 @@ export interface operations {
                  *     - the same key with another body (or on another operation or path) gets 422
                  *       `IDEMPOTENCY_KEY_REUSED`;
                  *     - a repeat while the first request is still running waits for it and replays its response, or
-                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key);
+                 *       gets 409 `IDEMPOTENCY_KEY_IN_PROGRESS` after 10 seconds (retry later with the same key): that
+                 *       code means only that another request with this key is running;
+                 *     - an operation that waited too long on the account it changes (another of the customer's
+                 *       operations holding it) answers 503 `SERVICE_UNAVAILABLE` with `Retry-After`, and the key is
+                 *       released with everything else: a retry with the same key runs the operation;
                  *     - keys are scoped to the calling user: two users may use the same key independently;
                  *     - the answer is stored in the same transaction as the operation's effects: after a crash or a
                  *       lost response, a retry either runs the operation for the first time (nothing was committed) or

@@ -2,7 +2,7 @@
  * Every setting the service reads from its environment, parsed once at start-up.
  * The configuration table of docs/operations.md mirrors this file.
  */
-import { ConfigError, boolean, duration, integer, list, oneOf } from './configValues.js';
+import { ConfigError, boolean, duration, integer, list, oneOf, ports } from './configValues.js';
 
 export { ConfigError };
 
@@ -64,9 +64,13 @@ export interface Config {
   rateLimitAnonymousPerMinute: number;
   /** Estimates and creations above `entries` entries are heavy: at most `perCustomer` at once per customer. */
   heavyOperations: { entries: number; perCustomer: number };
+  /** The per-customer bulkhead on operations that change a customer's rows (src/http/customerBulkhead.ts). */
+  customerWrites: { concurrent: number; waitMs: number };
   /** V8's heap growing factor as a percentage above the live heap after a full GC; 0: V8's own choice (src/composition/heap.ts). */
   heapGrowingPercent: number;
   webhookAllowLoopback: boolean;
+  /** The ports a webhook endpoint URL may name (WEBHOOK_ALLOWED_PORTS): those HTTPS endpoints use. */
+  webhookAllowedPorts: number[];
   /** What the worker deletes, and when (docs/security.md: every window). */
   retention: { idempotencyKeyHours: number; eventDays: number; expiredEstimateHours: number; intervalSeconds: number };
   /** Tests only (read only under NODE_ENV=test): a fault point of src/usecases/faults.ts where the process kills itself. */
@@ -127,14 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 5, 1, 100),
     databaseSession: databaseSessionLimits(env),
     worldFile: env.WORLD_FILE === '' ? undefined : (env.WORLD_FILE ?? 'worlds/demo.json'),
-    jwt: {
-      secret: env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
-      jwksUrl: env.JWT_JWKS_URL || undefined,
-      issuer: env.JWT_ISSUER || undefined,
-      audience: env.JWT_AUDIENCE || undefined,
-      clockSkewSeconds: integer(env, 'JWT_CLOCK_SKEW_SECONDS', 60, 0, 600),
-      maxLifetimeSeconds: integer(env, 'JWT_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 7 * 24 * 3600),
-    },
+    jwt: jwtConfig(env),
     feeHashSecret: env.FEE_HASH_SECRET || DEVELOPMENT_FEE_HASH_SECRET,
     feeHashTtlSeconds: integer(env, 'FEE_HASH_TTL_SECONDS', 900, 60, 3600),
     fxRecordToleranceBps: env.FX_RECORD_TOLERANCE_BPS ? integer(env, 'FX_RECORD_TOLERANCE_BPS', 0, 0, 10_000) : undefined,
@@ -160,9 +157,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       entries: integer(env, 'HEAVY_OPERATION_ENTRIES', 1000, 1, 100_000),
       perCustomer: integer(env, 'HEAVY_OPERATIONS_PER_CUSTOMER', 2, 1, 1000),
     },
+    customerWrites: customerWrites(env),
     heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 300),
     // Webhook endpoints on loopback over plain http: development and tests only.
     webhookAllowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', nodeEnv === 'test'),
+    webhookAllowedPorts: ports(env, 'WEBHOOK_ALLOWED_PORTS', [443]),
     retention: retentionWindows(env),
     testFault: nodeEnv === 'test' ? env.TEST_FAULT || undefined : undefined,
     redisUrl: env.REDIS_URL || undefined,
@@ -171,6 +170,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
     rates: rateConfig(env),
+  };
+}
+
+function jwtConfig(env: NodeJS.ProcessEnv): Config['jwt'] {
+  return {
+    secret: env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
+    jwksUrl: env.JWT_JWKS_URL || undefined,
+    issuer: env.JWT_ISSUER || undefined,
+    audience: env.JWT_AUDIENCE || undefined,
+    clockSkewSeconds: integer(env, 'JWT_CLOCK_SKEW_SECONDS', 60, 0, 600),
+    maxLifetimeSeconds: integer(env, 'JWT_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 7 * 24 * 3600),
   };
 }
 
@@ -268,4 +278,16 @@ export function productionProblems(config: Config, env: NodeJS.ProcessEnv = proc
   if (env.WORLD_FILE === undefined || config.worldFile === 'worlds/demo.json')
     problems.push('WORLD_FILE is the demo world (set WORLD_FILE to your reference data, or to an empty string)');
   return problems;
+}
+
+/**
+ * At most half the request pool (at least one connection) for one customer's state-changing
+ * operations, so that a customer whose account is locked leaves the other half to everyone else.
+ */
+function customerWrites(env: NodeJS.ProcessEnv): Config['customerWrites'] {
+  const poolSize = integer(env, 'DATABASE_POOL_SIZE', 5, 1, 100);
+  return {
+    concurrent: integer(env, 'CUSTOMER_CONCURRENT_WRITES', Math.max(1, Math.floor(poolSize / 2)), 1, 100),
+    waitMs: integer(env, 'CUSTOMER_WRITE_WAIT_MS', 10_000, 100, 600_000),
+  };
 }

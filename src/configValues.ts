@@ -47,3 +47,14 @@ export function duration(env: NodeJS.ProcessEnv, name: string, fallback: string)
   if (!match || Number(match[1]) === 0) throw new ConfigError(`${name} must be a duration such as 4d, 36h, 90m or 30s, got "${raw}"`);
   return Number(match[1]) * DURATION_UNITS_MS[match[2]!]!;
 }
+
+/** A comma-separated list of TCP ports (1–65535); unset or empty: `fallback`. */
+export function ports(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const items = list(env[name]);
+  if (items.length === 0) return fallback;
+  return items.map((item) => {
+    const port = Number(item);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new ConfigError(`${name}: ${item} is not a TCP port (1-65535)`);
+    return port;
+  });
+}

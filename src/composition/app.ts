@@ -30,6 +30,7 @@ export function buildApp(
     bodyLimit: config.bodyLimit,
     rateLimit: rateLimiter({ perMinute: config.rateLimitPerMinute, anonymousPerMinute: config.rateLimitAnonymousPerMinute }, sharedLimits?.rateLimitStore),
     heavyOperations: config.heavyOperations,
+    customerWrites: config.customerWrites,
     sharedLimits,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,

@@ -28,6 +28,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
       fxRecordToleranceBps: config.fxRecordToleranceBps,
       quoteToleranceBps: config.quoteToleranceBps,
       webhookAllowLoopback: config.webhookAllowLoopback,
+      webhookAllowedPorts: config.webhookAllowedPorts,
       retention: config.retention,
       testFault: config.testFault,
     },

@@ -20,6 +20,8 @@ export function nextAttemptDelayMs(attemptCount: number, random: () => number = 
  * Names that can only be local (RFC 6761, RFC 8375, the `.internal` of cloud metadata services,
  * mDNS): never a public webhook host. A name without a dot is a local search-domain name too.
  */
+const DEFAULT_HTTPS_PORT = 443;
+
 const LOCAL_ONLY_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa', 'localdomain', 'lan', 'intranet'];
 
 /**
@@ -28,9 +30,11 @@ const LOCAL_ONLY_SUFFIXES = ['localhost', 'local', 'internal', 'home.arpa', 'loc
  * hex IPv4 into dotted quads); a name must not be one that can only be local. A name is checked
  * again at every delivery, against every address it then resolves to (adapters/webhookSender.ts).
  * Plain http, and loopback, are accepted only when the service allows loopback (development and
- * tests), and then only for loopback hosts. Returns a problem, or null.
+ * tests), and then only for loopback hosts. The port must be one of `allowedPorts` (443 unless
+ * the operator allows more), so that an endpoint cannot aim deliveries at a mail or SSH server of
+ * a public host. Returns a problem, or null.
  */
-export function webhookUrlProblem(raw: string, allowLoopback: boolean): string | null {
+export function webhookUrlProblem(raw: string, allowLoopback: boolean, allowedPorts: readonly number[] = [DEFAULT_HTTPS_PORT]): string | null {
   let url: URL;
   try {
     url = new URL(raw);
@@ -51,5 +55,7 @@ export function webhookUrlProblem(raw: string, allowLoopback: boolean): string |
     return `body.url must not point at a private network address (${host} can only be a local name)`;
   }
   if (url.protocol !== 'https:') return 'body.url must use https';
+  const port = url.port === '' ? DEFAULT_HTTPS_PORT : Number(url.port);
+  if (!allowedPorts.includes(port)) return `body.url must use a port HTTPS endpoints use (${allowedPorts.join(', ')}), not ${port}`;
   return null;
 }

@@ -8,8 +8,10 @@ import type { Config } from '../config.js';
 import { type Authenticate, authenticateRequest } from './auth.js';
 import { contractValidator } from './contractValidator.js';
 import { requestBody } from './body.js';
+import { adminPathsForAdmins } from './roles.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
 import { allHandlers } from './handlers/index.js';
+import { CustomerBulkhead } from './customerBulkhead.js';
 import { HeavyOperationGate } from './heavyOperations.js';
 import { httpMetrics } from './metrics.js';
 import { attachOperations } from './operationRouter.js';
@@ -24,6 +26,7 @@ export interface AppOptions {
   bodyLimit: string;
   rateLimit: RequestHandler;
   heavyOperations: Config['heavyOperations'];
+  customerWrites: Config['customerWrites'];
   /** Limits shared with the other instances through Redis, when REDIS_URL is set. */
   sharedLimits?: SharedLimits | undefined;
   corsOrigins: string[];
@@ -33,8 +36,9 @@ export interface AppOptions {
 /**
  * The HTTP pipeline in one readable order, limits before work: request metrics (when on) → request id → access log → security
  * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
- * limit per verified user, else per client address → a plainly heavy body of a customer already at
- * its cap of heavy operations refused unread → body (JSON or a CSV file, 12 MB for a verified
+ * limit per verified user, else per client address → a verified non-admin on an admin path refused
+ * 403 (roles before validation) → a body declared plainly heavy takes one of
+ * its customer's slots of heavy operations (refused unread at the cap) → body (JSON or a CSV file, 12 MB for a verified
  * caller; JSON of 8 KB otherwise) → validator (bearerAuth answers 401 where a token is required, then the request
  * against the spec; responses too when enabled) → the per-customer cap on heavy operations → the
  * handler of the operation, mounted by the validator from the spec's paths → unknown routes → the
@@ -57,10 +61,18 @@ export function createApp(options: AppOptions): Express {
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
   app.use(authenticateRequest(options.authenticate));
   app.use(options.rateLimit);
+  app.use(adminPathsForAdmins());
   const heavyOperations = new HeavyOperationGate(options.heavyOperations, options.sharedLimits);
-  app.use(heavyOperations.refuseEarly());
+  app.use(heavyOperations.admitByDeclaredSize());
   app.use(requestBody(options.bodyLimit));
-  const operations = { handlersOn: allHandlers, handlers: allHandlers(options.deps), deps: options.deps, gate: heavyOperations, logger: options.logger };
+  const operations = {
+    handlersOn: allHandlers,
+    handlers: allHandlers(options.deps),
+    deps: options.deps,
+    gate: heavyOperations,
+    bulkhead: new CustomerBulkhead(options.customerWrites),
+    logger: options.logger,
+  };
   attachOperations(app, operations);
   app.use(contractValidator(options.validateResponses, operations.handlers));
   app.use(notFoundHandler);

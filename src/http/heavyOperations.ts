@@ -18,6 +18,8 @@ const PLAINLY_HEAVY_BYTES_PER_ENTRY = 256;
  * cell, say).
  */
 const HEAVY_CSV_BYTES_PER_ENTRY = 64;
+/** A refused body up to this size is read and dropped (the body limit is 12 MB by default); a bigger one is left unread. */
+const DRAIN_AT_MOST_BYTES = 16 * 1024 * 1024;
 /** A shared slot not released within this long (its instance died) is free again. */
 const SLOT_LEASE_MS = 10 * 60_000;
 
@@ -33,9 +35,10 @@ return 1`;
  * `entries` beneficiaries parses, validates and prices thousands of entries, and a customer
  * running many at once would hold the event loop and the database for everyone. Beyond
  * `perCustomer` at once (across instances when Redis is configured, else in this instance) the next is answered 429 RATE_LIMITED with
- * Retry-After: 1 before any work of the use case, so one customer cannot starve the rest. While
- * the customer is at its cap, a body plainly too big to be light is refused before it is even read
- * (refuseEarly), so that refusals cost nothing either. Light requests are never held back.
+ * Retry-After: 1 before any work of the use case, so one customer cannot starve the rest. A body
+ * declared plainly too big to be light counts from its Content-Length, before it is even read
+ * (admitByDeclaredSize), so that neither its parsing nor its validation escapes the cap and
+ * refusals cost nothing. Light requests are never held back.
  */
 export class HeavyOperationGate {
   private readonly running = new Map<string, number>();
@@ -55,13 +58,25 @@ export class HeavyOperationGate {
     return Array.isArray(entries) && entries.length > this.limits.entries;
   }
 
-  /** Before the body is read: a customer at its cap sending a plainly heavy body gets its 429 now. */
-  refuseEarly(): RequestHandler {
+  /**
+   * Before the body is read: a customer's body declared (Content-Length) plainly too big to be
+   * light takes a slot now, whatever it turns out to contain, and keeps it until its answer has
+   * gone; at the cap it is answered 429 unread. Parsing and validating ten such bodies is the work
+   * the cap is for, so it never runs for more than `perCustomer` of them at once.
+   */
+  admitByDeclaredSize(): RequestHandler {
     return async (req, res, next) => {
       const customerId = principalOf(res)?.customerId;
       const bytes = Number(req.headers['content-length'] ?? 0);
-      // The connection stays open (Node discards the unread body): a verified client must get its 429.
-      if (customerId && bytes > this.limits.entries * PLAINLY_HEAVY_BYTES_PER_ENTRY && (await this.atCap(customerId))) return this.refuse(res);
+      if (!customerId || !(bytes > this.limits.entries * PLAINLY_HEAVY_BYTES_PER_ENTRY)) return next();
+      const release = await this.acquire(customerId);
+      if (!release) {
+        // Drained unparsed, so that a client still sending reads its 429 rather than a reset connection.
+        if (bytes <= DRAIN_AT_MOST_BYTES) req.resume();
+        return this.refuse(res);
+      }
+      res.locals.heavySlotHeld = true;
+      res.once('close', () => void release());
       next();
     };
   }
@@ -72,7 +87,8 @@ export class HeavyOperationGate {
    */
   async run(caller: Principal | undefined, body: unknown, res: Response, work: () => Promise<void>): Promise<void> {
     const customerId = caller?.customerId;
-    if (!customerId || !this.isHeavy(body)) return work();
+    // A body admitted by its declared size holds its slot already (admitByDeclaredSize).
+    if (!customerId || res.locals.heavySlotHeld || !this.isHeavy(body)) return work();
     const release = await this.acquire(customerId);
     if (!release) return this.refuse(res);
     try {
@@ -105,12 +121,6 @@ export class HeavyOperationGate {
       if (left > 0) this.running.set(customerId, left);
       else this.running.delete(customerId);
     };
-  }
-
-  private async atCap(customerId: string): Promise<boolean> {
-    const key = `${this.shared?.prefix}heavy:${customerId}`;
-    const live = await this.shared?.command(['ZCOUNT', key, String(Date.now() - SLOT_LEASE_MS), '+inf']);
-    return (typeof live === 'number' ? live : this.localCount(customerId)) >= this.limits.perCustomer;
   }
 
   private localCount(customerId: string): number {

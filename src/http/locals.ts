@@ -22,6 +22,8 @@ export interface Locals {
   principal?: Principal;
   /** The spec operation the request was routed to: the metrics' label and the server span's name. */
   operationId?: string;
+  /** A slot of the heavy-operation cap taken from the declared body size, released when the response ends. */
+  heavySlotHeld?: boolean;
 }
 
 declare global {

@@ -6,6 +6,7 @@ import type { UseCaseDeps } from '../usecases/deps.js';
 import { JsonText } from '../usecases/jsonText.js';
 import { StoredJson, readStoredJson, storedJsonParts } from '../usecases/storedJson.js';
 import { sendData, streamData } from './envelope.js';
+import type { CustomerBulkhead } from './customerBulkhead.js';
 import type { HeavyOperationGate } from './heavyOperations.js';
 import { answerIdempotently } from './idempotent.js';
 import type { Locals } from './locals.js';
@@ -44,6 +45,8 @@ export interface AppOperations {
   handlers: Handlers;
   deps: UseCaseDeps;
   gate?: HeavyOperationGate | undefined;
+  /** The per-customer lanes of the operations that change a customer's rows. */
+  bulkhead?: CustomerBulkhead | undefined;
   /** Where the validator's bearerAuth handler logs an authentication that failed unexpectedly. */
   logger: Logger;
 }
@@ -156,7 +159,7 @@ function bind<K extends OperationId>(
   options: SendOptions,
 ): RequestHandler<PathParams<K>, unknown, RequestBody<K>, QueryParams<K>, Locals> {
   return async (req, res) => {
-    const { handlers, handlersOn, deps, gate } = operationsOf(req.app);
+    const { handlers, handlersOn, deps, gate, bulkhead } = operationsOf(req.app);
     // For the metrics and the server span's name (operationOf).
     res.locals.operationId = id;
     const handler: Handler<K> = handlers[id];
@@ -195,6 +198,8 @@ function bind<K extends OperationId>(
     };
     // The use case's span (a child of the request's): the SQL it runs nests under it.
     const traced = () => tracer.span(`usecase ${id}`, { 'payroll.operation_id': id }, answer);
-    await (gate ? gate.run(principal, req.body, res, traced) : traced());
+    // The idempotent operations are the ones that change (and lock) the customer's rows.
+    const laned = () => (bulkhead && traits.idempotent ? bulkhead.run(principal?.customerId, res, traced) : traced());
+    await (gate ? gate.run(principal, req.body, res, laned) : laned());
   };
 }

@@ -68,6 +68,8 @@ export function createPrometheusMetrics(sources: ScrapeSources): { metrics: Metr
     transactionRetry: (sqlState) => m.transactionRetries.inc({ sqlstate: sqlState }),
     rateLimited: (scope) => m.rateLimited.inc({ scope }),
     heavyOperationRefused: () => m.heavyRefused.inc(),
+    customerWriteRefused: () => m.customerWritesRefused.inc(),
+    bankReportContradiction: () => m.bankReportContradictions.inc(),
     processFailure: (kind) => m.processFailures.inc({ kind }),
     rateFeedPolled: () => m.ratePolls.inc(),
     rateFeedFailure: (reason) => m.rateFailures.inc({ reason }),
@@ -146,6 +148,14 @@ function defineMetrics(registers: Registry) {
     transactionRetries: counter('db_transaction_retries_total', 'Transactions run again after a deadlock or a serialization failure', ['sqlstate']),
     rateLimited: counter('http_rate_limited_total', 'Requests refused by the rate limiter (429)', ['scope']),
     heavyRefused: counter('heavy_operations_refused_total', 'Heavy requests refused by the per-customer cap on heavy operations (429)'),
+    customerWritesRefused: counter(
+      'customer_writes_refused_total',
+      "A customer's operations refused (503) after waiting past CUSTOMER_WRITE_WAIT_MS for its bulkhead lane",
+    ),
+    bankReportContradictions: counter(
+      'bank_report_contradictions_total',
+      'Bank status reports rejecting a payout already reported settled (RJCT after ACSC); the payout is left as it was',
+    ),
     processFailures: counter('process_failures_total', 'Exceptions nobody caught and rejections nobody handled; the process exits after each', ['kind']),
     ratePolls: counter('rate_feed_polls_total', 'Polls of the rate feed that read it'),
     rateFailures: counter('rate_feed_failures_total', 'Rate feed polls that failed and rates refused, by reason', ['reason']),

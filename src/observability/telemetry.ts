@@ -32,6 +32,10 @@ export interface Metrics {
   rateLimited(scope: 'user' | 'address'): void;
   /** 429 from the per-customer cap on heavy operations. */
   heavyOperationRefused(): void;
+  /** 503 from the per-customer bulkhead: a customer's operation waited too long for its lane. */
+  customerWriteRefused(): void;
+  /** A bank report contradicting a payout already settled (a rejection after an acceptance). */
+  bankReportContradiction(): void;
   /** An exception nobody caught, or a rejection nobody handled: the process exits after it. */
   processFailure(kind: ProcessFailureKind): void;
   /** A poll of the rate feed that read it (whatever it refused of it). */
@@ -57,6 +61,8 @@ const NO_METRICS: Metrics = {
   transactionRetry: noop,
   rateLimited: noop,
   heavyOperationRefused: noop,
+  customerWriteRefused: noop,
+  bankReportContradiction: noop,
   processFailure: noop,
   rateFeedPolled: noop,
   rateFeedFailure: noop,

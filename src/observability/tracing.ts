@@ -3,7 +3,8 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
+import { PrivateSpanProcessor } from './spanPrivacy.js';
 import { type Tracer, installTracer, operationOf } from './telemetry.js';
 
 /**
@@ -11,12 +12,14 @@ import { type Tracer, installTracer, operationOf } from './telemetry.js';
  * SDK with the OTLP/HTTP exporter and the http, Express and pg instrumentations; every standard
  * OTEL_* variable (service name, headers, sampler, batch delays) is read by the SDK itself. A
  * request's server span is named by its spec operation; SQL spans only inside another span, so
- * that the worker's idle polls send nothing.
+ * that the worker's idle polls send nothing. No span carries the query string, the raw path or
+ * the client's address (PrivateSpanProcessor).
  */
 export function startTracing(): void {
   const sdk = new NodeSDK({
     ...(!process.env.OTEL_SERVICE_NAME && { serviceName: 'payroll-fee-service' }),
-    traceExporter: new OTLPTraceExporter(),
+    spanProcessors: [new PrivateSpanProcessor(new tracing.BatchSpanProcessor(new OTLPTraceExporter()))],
+    ...(!process.env.OTEL_TRACES_SAMPLER && { sampler: defaultSampler() }),
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => req.url === '/metrics',
@@ -67,4 +70,15 @@ function otelTracer(): Tracer {
       }),
     traceId: () => trace.getActiveSpan()?.spanContext().traceId,
   };
+}
+
+/**
+ * Without OTEL_TRACES_SAMPLER (which the SDK reads, with OTEL_TRACES_SAMPLER_ARG): a trace begun
+ * here is kept for one request in ten, a caller's sampled trace always, so that tracing costs
+ * little enough to stay on (docs/operations.md).
+ */
+const DEFAULT_SAMPLE_RATIO = 0.1;
+
+function defaultSampler(): tracing.Sampler {
+  return new tracing.ParentBasedSampler({ root: new tracing.TraceIdRatioBasedSampler(DEFAULT_SAMPLE_RATIO) });
 }

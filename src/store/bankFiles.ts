@@ -96,7 +96,8 @@ export interface AppliedReport {
 
 /**
  * Applies a status report once: null when a report of this MsgId was applied before (nothing
- * changes), else how many payouts it settled. A payout already settled keeps its first outcome.
+ * changes), else how many payouts it settled. A payout already settled keeps its first outcome;
+ * a report saying otherwise of it is recorded as a contradiction (takeUnnoticedContradictions).
  */
 export async function applyBankStatusReport(tx: Queryable, batchId: string, report: AppliedReport): Promise<number | null> {
   const fresh = await tx.query(
@@ -105,6 +106,7 @@ export async function applyBankStatusReport(tx: Queryable, batchId: string, repo
     [report.msgId, report.originalMsgId, report.fileName, report.sha256, report.appliedAt],
   );
   if (fresh.length === 0) return null;
+  await recordContradictions(tx, batchId, report);
   const updated = await tx.query<{ count: number }>(
     `WITH settled AS (
        UPDATE bank_file_items i SET status = s.status, failure_reason = s.reason, report_msg_id = $2, settled_at = $3
@@ -149,4 +151,45 @@ export async function loadSinglePayoutBatch(db: Queryable, payoutId: string, exe
 /** Whether a batch (by id) went to the bank as a file. */
 export async function isBankFileBatch(db: Queryable, batchId: string): Promise<boolean> {
   return (await db.query('SELECT 1 FROM bank_file_batches WHERE batch_id = $1', [batchId])).length > 0;
+}
+
+/** The report's outcomes that differ from a payout's settled one (a rejection after an acceptance). */
+async function recordContradictions(tx: Queryable, batchId: string, report: AppliedReport): Promise<void> {
+  await tx.query(
+    `INSERT INTO bank_report_contradictions (end_to_end_id, report_msg_id, settled_status, reported_status, reported_reason, recorded_at)
+     SELECT i.end_to_end_id, $2, i.status, s.status, s.reason, $3
+       FROM unnest($4::text[], $5::text[], $6::text[]) AS s(e2e, status, reason)
+       JOIN bank_file_items i ON i.end_to_end_id = s.e2e AND i.batch_id = $1
+      WHERE i.status <> 'PROCESSING' AND i.status <> s.status`,
+    [
+      batchId,
+      report.msgId,
+      report.appliedAt,
+      report.settled.map((item) => item.endToEndId),
+      report.settled.map((item) => item.status),
+      report.settled.map((item) => item.failureReason),
+    ],
+  );
+}
+
+export interface BankReportContradiction {
+  endToEndId: string;
+  transferId: string;
+  reportMsgId: string;
+  settledStatus: string;
+  reportedStatus: string;
+  reportedReason: string | null;
+}
+
+/** Contradictions not yet noticed, marked noticed now (each is taken once, by one worker). */
+export async function takeUnnoticedContradictions(tx: Queryable, now: Date, limit: number): Promise<BankReportContradiction[]> {
+  return tx.query<BankReportContradiction>(
+    `UPDATE bank_report_contradictions c SET noticed_at = $1
+       FROM bank_file_items i
+      WHERE i.end_to_end_id = c.end_to_end_id
+        AND c.id IN (SELECT id FROM bank_report_contradictions WHERE noticed_at IS NULL ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING c.end_to_end_id AS "endToEndId", i.transfer_id::text AS "transferId", c.report_msg_id AS "reportMsgId",
+               c.settled_status AS "settledStatus", c.reported_status AS "reportedStatus", c.reported_reason AS "reportedReason"`,
+    [now, limit],
+  );
 }

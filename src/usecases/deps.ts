@@ -13,6 +13,13 @@ export interface UseCaseDeps {
   optionalDependencies?: { redis?: () => 'connected' | 'degraded' };
   config: Pick<
     Config,
-    'feeHashSecret' | 'feeHashTtlSeconds' | 'fxRecordToleranceBps' | 'quoteToleranceBps' | 'webhookAllowLoopback' | 'retention' | 'testFault'
+    | 'feeHashSecret'
+    | 'feeHashTtlSeconds'
+    | 'fxRecordToleranceBps'
+    | 'quoteToleranceBps'
+    | 'webhookAllowLoopback'
+    | 'webhookAllowedPorts'
+    | 'retention'
+    | 'testFault'
   >;
 }

@@ -87,7 +87,8 @@ interface Scope {
  * runs the operation for the first time (nothing committed) or replays the original outcome with the
  * original ids. A repeat with the same body replays the kept outcome; the same key with another body
  * is IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs waits for its commit (10 s at most,
- * then IDEMPOTENCY_KEY_IN_PROGRESS). The service's own failures are not kept (NOT_KEPT), so the
+ * then IDEMPOTENCY_KEY_IN_PROGRESS; a lock wait inside the operation is a database timeout, 503, and releases
+ * the key with everything else). The service's own failures are not kept (NOT_KEPT), so the
  * client may retry them.
  */
 export async function runIdempotent<R>(
@@ -97,9 +98,12 @@ export async function runIdempotent<R>(
   codec: OutcomeCodec<R>,
 ): Promise<IdempotentOutcome<R>> {
   let executed = false;
+  let claiming = false;
   try {
     const outcome = await deps.db.transaction(async (tx) => {
+      claiming = true;
       const replay = await claimOrReplay(tx, scope, deps.clock(), deps.config.retention.idempotencyKeyHours);
+      claiming = false;
       if (replay) return codec.replay(replay);
       executed = true;
       // A failure of ours (not a refusal) is thrown: the transaction rolls back, effects and key alike.
@@ -111,7 +115,10 @@ export async function runIdempotent<R>(
     if (executed) faultPoint(deps.config, 'idempotency:after-commit');
     return outcome;
   } catch (error) {
-    if (isLockWaitTimeout(error)) {
+    // Only a wait for the key itself means another request with it is running. A lock or statement
+    // timeout inside the operation (a row another transaction holds) rolled the claim back with
+    // everything else: it stays a database timeout, 503 with Retry-After, and a retry may succeed.
+    if (claiming && isLockWaitTimeout(error)) {
       throw new DomainError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly');
     }
     throw error;

@@ -30,7 +30,7 @@ export async function createWebhookEndpoint(
   body: Schemas['CreateWebhookEndpointRequest'],
 ): Promise<Schemas['WebhookEndpointWithSecret']> {
   const customerId = requireCustomer(caller);
-  const problem = webhookUrlProblem(body.url, deps.config.webhookAllowLoopback);
+  const problem = webhookUrlProblem(body.url, deps.config.webhookAllowLoopback, deps.config.webhookAllowedPorts);
   if (problem) throw validationError(problem, { reason: 'WEBHOOK_URL_NOT_ALLOWED', field: '/url' });
   return deps.db.transaction(async (tx) => {
     if ((await listEndpoints(tx, customerId)).length >= MAX_ENDPOINTS_PER_CUSTOMER) {

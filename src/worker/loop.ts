@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { type ExecutionDeps, executePendingWork } from '../usecases/execution.js';
 import { RETENTION_BATCH, purgeExpiredData } from '../usecases/retention.js';
+import { noticeBankReportContradictions } from '../usecases/bankReportContradictions.js';
 import { runInWorkContext } from '../observability/workContext.js';
 
 const MAX_BACKOFF_MS = 30_000;
@@ -44,6 +45,7 @@ export class WorkerLoop {
       let touched = 0;
       try {
         touched = await runInWorkContext({ job: 'worker pass' }, () => executePendingWork(this.deps));
+        await runInWorkContext({ job: 'bank report contradictions' }, () => this.contradictions());
         await runInWorkContext({ job: 'retention' }, () => this.retention());
         this.recovered();
       } catch (error) {
@@ -70,6 +72,13 @@ export class WorkerLoop {
   private recovered(): void {
     if (this.failures > 0) this.logger.info({ failuresInARow: this.failures }, 'worker passes succeed again');
     this.failures = 0;
+  }
+
+  /** A bank report that contradicts a settled payout is loud: a warning per payout (and the metric). */
+  private async contradictions(): Promise<void> {
+    for (const contradiction of await noticeBankReportContradictions(this.deps)) {
+      this.logger.warn({ ...contradiction }, 'bank status report contradicts a settled payout; the payout keeps its first outcome');
+    }
   }
 
   /** One retention pass when it is due; the next is due at once after a full batch, else after the interval. */

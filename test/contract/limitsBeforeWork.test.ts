@@ -173,3 +173,54 @@ describe('a per-customer cap on concurrent heavy operations', () => {
     }
   }, 30_000);
 });
+
+describe('the heavy-operation cap counts by declared body size, before parsing and validation', () => {
+  // The neighbour's latency is printed, not asserted: with the two admitted bodies parsed on the
+  // event loop it depends on the machine's load more than on the cap.
+  it('ten concurrent 7 MB invalid estimates: beyond the cap refused 429 before being parsed, never ten at work', async () => {
+    const config = loadConfig({ NODE_ENV: 'test' });
+    const { url, close } = await serveApp(config, db);
+    const [tokenA, tokenB] = await Promise.all([signAccessToken(config.jwt, ids.userA), signAccessToken(config.jwt, ids.userB)]);
+    // 70,000 entries naming beneficiaries that do not exist: valid JSON of the right shape, refused only by the use case.
+    const entries = Array.from({ length: 70_000 }, (_, i) => ({
+      beneficiaryId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      amount: '10.00',
+      amountCurrencyType: 'PAYROLL',
+    }));
+    const body = JSON.stringify({ ...payrollBodies([]).estimate, amountSplitDetails: entries });
+    expect(body.length).toBeGreaterThan(7_000_000);
+    const neighbour = async () => {
+      const started = performance.now();
+      await (await fetch(`${url}/v1/customers/accounts`, { headers: { Authorization: `Bearer ${tokenB}` } })).arrayBuffer();
+      return performance.now() - started;
+    };
+    try {
+      const idle = Math.max(...[await neighbour(), await neighbour(), await neighbour()]);
+      let flooding = true;
+      const estimates = Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const response = await fetch(`${url}/v1/customers/payroll/estimate`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${tokenA}`, 'Content-Type': 'application/json' },
+            body,
+          });
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      ).finally(() => (flooding = false));
+      const during: number[] = [];
+      while (flooding) during.push(await neighbour());
+      const statuses = await estimates;
+      const refused = statuses.filter((status) => status === 429).length;
+      console.log(
+        `[limits] ten 7 MB invalid estimates: ${refused} refused 429 (${statuses.join(' ')}); neighbour idle ${idle.toFixed(0)} ms, worst during ${Math.max(...during).toFixed(0)} ms`,
+      );
+      // Two slots (HEAVY_OPERATIONS_PER_CUSTOMER): at most two run while the others arrive.
+      expect(refused).toBeGreaterThan(0);
+      // The admitted ones are refused by the use case (no such beneficiary).
+      expect(statuses.every((status) => status === 429 || status === 404)).toBe(true);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+});

@@ -26,7 +26,6 @@ const hits: Array<{ host: string | undefined; body: string }> = [];
 let port = 0;
 
 beforeAll(async () => {
-  server = await startTestServer({ config: loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', WEBHOOK_ALLOW_LOOPBACK: 'false' }) });
   receiver = await listen((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -36,6 +35,9 @@ beforeAll(async () => {
     });
   });
   port = Number(new URL(receiver.url).port);
+  // The receiver's port allowed beside 443, so that delivery is what refuses the names below.
+  const config = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', WEBHOOK_ALLOW_LOOPBACK: 'false', WEBHOOK_ALLOWED_PORTS: `443,${port}` });
+  server = await startTestServer({ config });
 });
 afterAll(async () => {
   await receiver?.close();
@@ -95,6 +97,20 @@ describe('registration refuses addresses that are not public unicast, in every f
     expect(response.status).toBe(400);
     expect(error!.error).toMatchObject({ code: 'VALIDATION_ERROR', reason: 'WEBHOOK_URL_NOT_ALLOWED', field: '/url' });
     expect((await customer().GET('/v1/customers/webhook-endpoints', {})).data!.data.items).toEqual([]);
+  });
+});
+
+describe('registration allows only the ports HTTPS endpoints use', () => {
+  it('a public host on port 22 (or any port not in WEBHOOK_ALLOWED_PORTS) is refused; 443 explicit or implied is taken', async () => {
+    for (const url of ['https://hooks.example.com:22/hook', 'https://hooks.example.com:8443/hook', 'https://93.184.216.34:25/hook']) {
+      const { error, response } = await customer().POST('/v1/customers/webhook-endpoints', { body: { url, eventTypes: ['payroll_request.status_changed'] } });
+      expect(response.status, url).toBe(400);
+      expect(error!.error).toMatchObject({ code: 'VALIDATION_ERROR', reason: 'WEBHOOK_URL_NOT_ALLOWED', field: '/url' });
+    }
+    for (const url of ['https://hooks.example.com/hook', 'https://hooks.example.com:443/hook']) {
+      const { response } = await customer().POST('/v1/customers/webhook-endpoints', { body: { url, eventTypes: ['payroll_request.status_changed'] } });
+      expect(response.status, url).toBe(201);
+    }
   });
 });
 

@@ -56,6 +56,8 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_BSP_SCHEDULE_DELAY: '100',
+    // The standard sampler variable is respected: every trace here (the default keeps one in ten).
+    OTEL_TRACES_SAMPLER: 'parentbased_always_on',
     OTEL_METRICS_EXPORTER: 'none',
     OTEL_LOGS_EXPORTER: 'none',
   };
@@ -123,10 +125,38 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     for (const line of lines) expect(line.traceId).toBe(server!.traceId);
   }, 30_000);
 
+  it('no exported span carries a query string, a name, an IBAN or an id from a path', async () => {
+    const token = await signAccessToken(testConfig.jwt, ids.userA, 600);
+    const headers = { authorization: `Bearer ${token}`, 'x-request-id': 'trace-private-1' };
+    const count = (name: string) => spans.filter((span) => span.name === name).length;
+    const estimatesBefore = count('estimatePayrollFee');
+    const searched = await fetch(`${api}/v1/customers/beneficiaries?q=Amal&limit=5`, { headers });
+    expect(searched.status).toBe(200);
+    const beneficiary = await fetch(`${api}/v1/customers/beneficiaries/${ids.beneficiaryA1}`, { headers });
+    expect(beneficiary.status).toBe(200);
+    const estimate = await fetch(`${api}/v1/customers/payroll/estimate`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(payrollBodies([{ beneficiaryId: ids.beneficiaryA1, amount: '1234.56' }]).estimate),
+    });
+    expect(estimate.status).toBe(200);
+    const deadline = Date.now() + 15_000;
+    const named = ['listBeneficiaries', 'getBeneficiary', 'estimatePayrollFee'];
+    const seen = () => named.every((name) => count(name) >= (name === 'estimatePayrollFee' ? estimatesBefore + 1 : 1));
+    while (!seen() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen(), JSON.stringify(spans.map((span) => span.name))).toBe(true);
+    const exported = JSON.stringify(spans);
+    for (const secret of ['q=Amal', 'Amal', 'AE500261014000000000011', ids.beneficiaryA1, '1234.56']) {
+      expect(exported.includes(secret), `an exported span contains ${secret}`).toBe(false);
+    }
+    const getSpan = spans.find((span) => span.name === 'getBeneficiary')!;
+    expect(getSpan.attributes.find((attribute) => attribute.key === 'http.route')?.value.stringValue).toMatch(/beneficiaries\/(:|\{)beneficiaryId/);
+  }, 30_000);
+
   it('serves the metrics on METRICS_PORT and never on the API port', async () => {
     expect((await fetch(`${api}/metrics`)).status).toBe(404);
     const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-    expect(text).toMatch(/^payroll_http_request_duration_seconds_count\{operationId="estimatePayrollFee",method="POST",status_class="2xx"\} 1$/m);
+    expect(text).toMatch(/^payroll_http_request_duration_seconds_count\{operationId="estimatePayrollFee",method="POST",status_class="2xx"\} 2$/m);
     expect(text).toMatch(/^payroll_db_pool_total\{pool="payroll-api"\} [1-9]/m);
     // The simulated providers' own pool, which the estimate's rate lookup went through.
     expect(text).toMatch(/^payroll_db_pool_total\{pool="payroll-providers"\} [1-9]/m);

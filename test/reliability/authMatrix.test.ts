@@ -199,6 +199,17 @@ describe('auth matrix: every operation × every kind of caller', () => {
     }
   });
 
+  it('roles before validation: a customer token on an admin operation with an invalid body or query is 403, never 400', async () => {
+    for (const op of spec.operations.filter((o) => o.role === 'admin')) {
+      const request = requestFor(op);
+      const invalid = { ...request, query: 'limit=not-a-number', ...(request.body !== undefined && { body: { unexpected: ['not', 'this', 'operation'] } }) };
+      expectAnswer(op, 'customer A, invalid input, on admin op', await sendAs(op, `Bearer ${await api.token(ids.userA)}`, server, invalid), {
+        status: 403,
+        code: 'FORBIDDEN',
+      });
+    }
+  });
+
   it('an admin token on a customer-only operation: 403 FORBIDDEN where the spec lists it (getPayrollRequest: admins read any request)', async () => {
     for (const op of spec.operations.filter((o) => o.role === 'customer')) {
       const response = await sendAs(op, `Bearer ${await api.token(ids.admin)}`);
