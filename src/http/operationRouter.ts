@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import { tracer } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { JsonStream } from '../usecases/jsonStream.js';
-import { JsonText } from '../usecases/jsonText.js';
 import { StoredJson, readStoredJson, storedJsonParts } from '../usecases/storedJson.js';
 import { sendData, streamData } from './envelope.js';
 import type { HeavyOperationGate } from './heavyOperations.js';
@@ -187,7 +186,7 @@ function bind<K extends OperationId>(
         return sendSuccess(res, deps.db, { status: result.status, data: result.data, kept: false }, options);
       }
       const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body, query: req.query };
-      // A stored answer is a value or a StoredJson: JSON text is parsed before it is kept.
+      // A kept answer is a value, JSON text (kept as it is, so that a repeat gets the same bytes) or a StoredJson.
       const send = (status: number, data: unknown, kept: boolean) => sendSuccess(res, deps.db, { status, data, kept }, options);
       await answerIdempotently(
         deps,
@@ -200,7 +199,7 @@ function bind<K extends OperationId>(
           const result: SuccessAnswer = await onDb(input);
           if ('csv' in result) throw new Error(`operation ${id}: an idempotent answer is stored as JSON, not CSV`);
           if (result.data instanceof JsonStream) throw new Error(`operation ${id}: an idempotent answer is stored, not streamed`);
-          return { status: result.status, data: result.data instanceof JsonText ? result.data.parse() : result.data };
+          return { status: result.status, data: result.data };
         },
         send,
       );

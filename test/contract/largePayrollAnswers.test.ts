@@ -151,6 +151,11 @@ describe('a payroll request of more than 1,000 splits', () => {
     const thousand = await post('/v1/customers/payroll/requests', ids.userA, createBody);
     const whole = await firstEventOf(thousand.request.id);
     expect(whole!.data).toEqual(thousand.request);
+    // Its answer is the request's text read in the transaction (no stored answer): the bytes of its GET.
+    const got = await fetch(`${production.url}/v1/customers/payroll/requests/${thousand.request.id}`, {
+      headers: { authorization: `Bearer ${await server.token(ids.userA)}` },
+    });
+    expect(await got.text()).toBe(thousand.text);
   });
 
   it('with an Idempotency-Key the answer stays with the key: every repeat gets the same bytes', async () => {
@@ -171,6 +176,19 @@ describe('a payroll request of more than 1,000 splits', () => {
     expect(validated.data!.data).toEqual(first.request);
     expect(await count(server.db, 'SELECT count(*) AS n FROM answer_parts')).toBe(kept);
     expect(await unkeptParts()).toBe(0);
+  });
+
+  it('a small answer is sent as it was read, with a key or without: the bytes of its GET, and a repeat gets them again', async () => {
+    const { createBody } = await estimate(api, entries(3, 6));
+    const key = `small-${Date.now()}`;
+    const first = await post('/v1/customers/payroll/requests', ids.userA, createBody, { 'Idempotency-Key': key });
+    const again = await post('/v1/customers/payroll/requests', ids.userA, createBody, { 'Idempotency-Key': key });
+    expect(again.text).toBe(first.text);
+    const got = await fetch(`${production.url}/v1/customers/payroll/requests/${first.request.id}`, {
+      headers: { authorization: `Bearer ${await server.token(ids.userA)}` },
+    });
+    expect(await got.text()).toBe(first.text);
+    expect(first.text).toContain('"metadata":{"feeBreakdown": {');
   });
 
   it('a client that goes away during the answer leaves nothing stored', async () => {
