@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { DomainError, validationError } from '../domain/errors.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type IdempotentOutcome, type KeptOutcome, type OutcomeCodec, fingerprint, outcomeOf, runIdempotent } from '../usecases/idempotency.js';
+import { JsonText } from '../usecases/jsonText.js';
 import { StoredJson } from '../usecases/storedJson.js';
 import { type ErrorResponse, errorResponse, sendErrorResponse } from './envelope.js';
 
@@ -39,6 +40,8 @@ class ReplayedRefusal extends DomainError {
   }
 }
 
+const SUCCESS_HEAD = '{"success":true,"data":';
+
 /**
  * How a key keeps an outcome, as every release has kept it: the answer's status and its envelope
  * as JSON text (or, for a stored answer, its id in place of the text). A row written by an earlier
@@ -52,12 +55,17 @@ const wireCodec: OutcomeCodec<SuccessResult> = {
     }
     const { status, data } = outcome.result;
     if (data instanceof StoredJson) return { status, bodyText: null, answer: data };
+    // JSON text is kept as it was sent (JSON.stringify would parse it and write it again: other bytes).
+    if (data instanceof JsonText) return { status, bodyText: `${SUCCESS_HEAD}${data.text}}`, answer: null };
     return { status, bodyText: JSON.stringify({ success: true, data }), answer: null };
   },
   replay({ status, bodyText, answer }: KeptOutcome): IdempotentOutcome<SuccessResult> {
     if (answer) return { ok: true, result: { status, data: answer } };
     const body = JSON.parse(bodyText!) as { success: true; data: unknown } | ErrorResponse['body'];
-    return body.success ? { ok: true, result: { status, data: body.data } } : { ok: false, error: new ReplayedRefusal({ status, body }) };
+    if (!body.success) return { ok: false, error: new ReplayedRefusal({ status, body }) };
+    // The kept envelope's own bytes again (what res.json wrote of a value, or the text as it was sent).
+    const data = bodyText!.startsWith(SUCCESS_HEAD) && bodyText!.endsWith('}') ? new JsonText([bodyText!.slice(SUCCESS_HEAD.length, -1)]) : body.data;
+    return { ok: true, result: { status, data } };
   },
 };
 

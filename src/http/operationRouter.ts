@@ -3,7 +3,7 @@ import type * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import { tracer } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
-import { JsonText } from '../usecases/jsonText.js';
+import { JsonStream } from '../usecases/jsonStream.js';
 import { StoredJson, readStoredJson, storedJsonParts } from '../usecases/storedJson.js';
 import { sendData, streamData } from './envelope.js';
 import type { CustomerBulkhead } from './customerBulkhead.js';
@@ -136,9 +136,19 @@ async function sendSuccess(
   options: SendOptions,
 ): Promise<void> {
   const { status, data, kept } = answer;
+  if (data instanceof JsonStream) return sendStream(res, status, data, options);
   if (!(data instanceof StoredJson)) return sendData(res, status, data, options.validateResponses);
   if (options.validateResponses) return sendData(res, status, await readStoredJson(db, data, kept));
   await streamData(res, status, data.bytes, storedJsonParts(db, data, kept));
+}
+
+/**
+ * JSON read page by page while it is sent (streamData); read whole and parsed only for the
+ * response validator, as a stored answer is.
+ */
+async function sendStream(res: Response, status: number, data: JsonStream<unknown>, options: SendOptions): Promise<void> {
+  if (options.validateResponses) return sendData(res, status, JSON.parse(await data.text()));
+  await data.send((bytes, parts) => streamData(res, status, bytes, parts));
 }
 
 /** A CSV answer, saved under its file name by a browser when it has one. */
@@ -179,7 +189,7 @@ function bind<K extends OperationId>(
         return sendSuccess(res, deps.db, { status: result.status, data: result.data, kept: false }, options);
       }
       const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body, query: req.query };
-      // A stored answer is a value or a StoredJson: JSON text is parsed before it is kept.
+      // A kept answer is a value, JSON text (kept as it is, so that a repeat gets the same bytes) or a StoredJson.
       const send = (status: number, data: unknown, kept: boolean) => sendSuccess(res, deps.db, { status, data, kept }, options);
       await answerIdempotently(
         deps,
@@ -191,7 +201,8 @@ function bind<K extends OperationId>(
           const onDb: Handler<K> = db === deps.db ? handler : handlersOn({ ...deps, db })[id];
           const result: SuccessAnswer = await onDb(input);
           if ('csv' in result) throw new Error(`operation ${id}: an idempotent answer is stored as JSON, not CSV`);
-          return { status: result.status, data: result.data instanceof JsonText ? result.data.parse() : result.data };
+          if (result.data instanceof JsonStream) throw new Error(`operation ${id}: an idempotent answer is stored, not streamed`);
+          return { status: result.status, data: result.data };
         },
         send,
       );

@@ -72,6 +72,9 @@ const QUOTE = `CASE WHEN r.quote_rate IS NULL OR r.quote_source_amount_for_excha
       adjustmentAmount: quoted('r.quote_adjustment_amount'),
     } satisfies JsonFields<Schemas['PayrollQuoteFigures']>)} END`;
 
+/** Whether the request has more splits than $3: the caller streams those, so neither their items nor returnedAmounts are read here. */
+const ITEMS_OMITTED = `COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits c WHERE c.payroll_request_id = r.id)) > $3`;
+
 /**
  * The splits in one pass: their JSON (each row keeps its own, written by a trigger: store/wireFormat.ts),
  * and the returned source amounts of those that have one (the caller sums them, a money rule in
@@ -79,10 +82,10 @@ const QUOTE = `CASE WHEN r.quote_rate IS NULL OR r.quote_source_amount_for_excha
  */
 const SPLITS = `(SELECT string_agg(sp.api_json, ',' ORDER BY sp.position) AS json,
       array_agg(sp.returned_source_currency_amount::text) FILTER (WHERE sp.returned_source_currency_amount IS NOT NULL) AS returned
-    FROM amount_splits sp WHERE sp.payroll_request_id = r.id)`;
+    FROM amount_splits sp WHERE sp.payroll_request_id = r.id AND NOT ${ITEMS_OMITTED})`;
 
 /** Each transfer keeps its own JSON too (store/wireFormat.ts), payout instruction included. */
-const TRANSFERS = `(SELECT string_agg(t.api_json, ',' ORDER BY t.position) FROM transfers t WHERE t.payroll_request_id = r.id)`;
+const TRANSFERS = `(SELECT string_agg(t.api_json, ',' ORDER BY t.position) FROM transfers t WHERE t.payroll_request_id = r.id AND NOT ${ITEMS_OMITTED})`;
 
 const FX_EXCHANGE = `(SELECT ${jsonObject({
   id: quoted('f.id'),
@@ -176,6 +179,8 @@ export interface PayrollRequestJson {
   /** The splits' returned source amounts (exact strings), those that have one. */
   returnedAmounts: string[];
   sourceDecimals: number;
+  /** True when the request has more splits than asked for: its items are left out ('') and read a page at a time. */
+  itemsOmitted: boolean;
 }
 
 /** The request with everything its head reads (not its splits), for one id and (with $2) one customer. */
@@ -191,14 +196,22 @@ const REQUEST_FROM = `${REQUEST_HEAD_FROM}
        CROSS JOIN LATERAL ${SPLITS} sx
       ${REQUEST_WHERE}`;
 
-/** The request, or null when there is none with this id (or, with `customerId`, none of that customer's). */
-export async function findPayrollRequestJson(tx: Queryable, requestId: string, customerId: string | null): Promise<PayrollRequestJson | null> {
+/**
+ * The request, or null when there is none with this id (or, with `customerId`, none of that
+ * customer's). Above `itemsLimit` splits, without its items (`itemsOmitted`).
+ */
+export async function findPayrollRequestJson(
+  tx: Queryable,
+  requestId: string,
+  customerId: string | null,
+  itemsLimit = 2_147_483_647,
+): Promise<PayrollRequestJson | null> {
   const rows = await tx.query<PayrollRequestJson>(
     `SELECT ${REQUEST} AS head, COALESCE(sx.json, '') AS "splitsJson", COALESCE(${TRANSFERS}, '') AS "transfersJson",
             s.decimals AS "sourceDecimals",
-            COALESCE(sx.returned, '{}') AS "returnedAmounts"
+            COALESCE(sx.returned, '{}') AS "returnedAmounts", ${ITEMS_OMITTED} AS "itemsOmitted"
        ${REQUEST_FROM}`,
-    [requestId, customerId],
+    [requestId, customerId, itemsLimit],
   );
   return rows[0] ?? null;
 }
@@ -208,16 +221,35 @@ export type PayrollRequestHead = Pick<PayrollRequestJson, 'head' | 'returnedAmou
 
 /** The head of a request that exists (the caller holds it), for the writers of its JSON beside the read (store/payrollRequestJsonWrites.ts). */
 export async function getPayrollRequestHead(tx: Queryable, requestId: string): Promise<PayrollRequestHead> {
+  const row = await findPayrollRequestHead(tx, requestId, null);
+  if (!row) throw new Error(`Payroll request ${requestId} not found`);
+  return row;
+}
+
+/** The head of the request, or null as for findPayrollRequestJson. */
+export async function findPayrollRequestHead(tx: Queryable, requestId: string, customerId: string | null): Promise<PayrollRequestHead | null> {
   const [row] = await tx.query<PayrollRequestHead>(
     `SELECT ${REQUEST} AS head, s.decimals AS "sourceDecimals",
             COALESCE((SELECT array_agg(sp.returned_source_currency_amount::text) FROM amount_splits sp
                        WHERE sp.payroll_request_id = r.id AND sp.returned_source_currency_amount IS NOT NULL), '{}') AS "returnedAmounts"
        ${REQUEST_HEAD_FROM}
       ${REQUEST_WHERE}`,
-    [requestId, null],
+    [requestId, customerId],
   );
-  if (!row) throw new Error(`Payroll request ${requestId} not found`);
-  return row;
+  return row ?? null;
+}
+
+/**
+ * The bytes (UTF-8) of the request's splits' and transfers' JSON as its answer joins them, commas
+ * between included: octet_length reads the stored size, the texts are not read.
+ */
+export async function payrollItemsBytes(tx: Queryable, requestId: string): Promise<number> {
+  const [row] = await tx.query<{ bytes: number }>(
+    `SELECT (SELECT COALESCE(sum(octet_length(api_json) + 1) - 1, 0) FROM amount_splits WHERE payroll_request_id = $1)::int8
+          + (SELECT COALESCE(sum(octet_length(api_json) + 1) - 1, 0) FROM transfers WHERE payroll_request_id = $1)::int8 AS bytes`,
+    [requestId],
+  );
+  return row?.bytes ?? 0;
 }
 
 /** A page of a request's splits or transfers: their JSON (kept on each row, migration 011), comma-separated. */

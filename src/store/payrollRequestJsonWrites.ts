@@ -46,6 +46,19 @@ export async function insertPayrollRequestEvent(
   );
 }
 
+/**
+ * The request's splits' and transfers' JSON objects, comma-separated ('' when none), when it has
+ * at most `limit` splits; null when it has more (or there is no such request).
+ */
+export async function findPayrollItemsUpTo(tx: Queryable, requestId: string, limit: number): Promise<{ splitsJson: string; transfersJson: string } | null> {
+  const rows = await tx.query<{ splitsJson: string; transfersJson: string }>(
+    `SELECT COALESCE(${itemsOf('amount_splits', 'true')}, '') AS "splitsJson", COALESCE(${itemsOf('transfers', 'true')}, '') AS "transfersJson"
+       FROM payroll_requests r WHERE r.id = $1 AND ${SPLIT_COUNT} <= $2`,
+    [requestId, limit],
+  );
+  return rows[0] ?? null;
+}
+
 /** The items of a stored answer's section, `size` to a part: the first part opens with the section, the others with a comma. */
 const chunksOf = (table: 'amount_splits' | 'transfers', section: number): string =>
   `SELECT ${section}, c.chunk, CASE WHEN c.chunk > 0 THEN ',' ELSE '' END || string_agg(c.api_json, ',' ORDER BY c.position)

@@ -9,13 +9,11 @@ import { insertPayrollRequest, insertSplitsWithSnapshots } from '../store/payrol
 import { refreshPlannerStatisticsAfterPayrollCreated } from '../store/statistics.js';
 import { requireActiveBeneficiaries } from './beneficiaries.js';
 import type { UseCaseDeps } from './deps.js';
-import { payrollRequestChangedAnswered } from './events.js';
+import { type PayrollRequestAnswer, payrollRequestChangedAnswered } from './events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { type Principal, requireCustomer } from './principal.js';
-import type { StoredJson } from './storedJson.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
-type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /**
  * Create a payroll request from a feeHash, in one transaction: consume the feeHash, check the
@@ -24,7 +22,7 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
  * unused unless it was already used. For a customer who requires four-eyes approval the request
  * waits in AWAITING_APPROVAL instead and nothing is debited: approvePayrollRequest debits it.
  */
-export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<StoredJson<PayrollRequest>> {
+export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequestAnswer> {
   const customerId = requireCustomer(caller);
   const answer = await deps.db.transaction(async (tx) => {
     const now = deps.clock();

@@ -7,14 +7,24 @@ import type { Queryable } from '../store/db.js';
 import { changeStatus } from '../store/payrollRequestUpdates.js';
 import { returnedAmountOf } from '../domain/returnedAmount.js';
 import { getPayrollRequestHead } from '../store/payrollRequestJson.js';
-import { insertPayrollRequestAnswer, insertPayrollRequestEvent } from '../store/payrollRequestJsonWrites.js';
+import { findPayrollItemsUpTo, insertPayrollRequestAnswer, insertPayrollRequestEvent } from '../store/payrollRequestJsonWrites.js';
 import { type PayrollRequestTopLevel, payrollRequestTopLevel } from '../store/payrollRequestTopLevel.js';
 import { findPayout } from '../store/payouts.js';
 import { recordEvent, recordTransferEvent } from '../store/events.js';
+import { JsonText } from './jsonText.js';
 import { ITEMS_PER_PART, StoredJson } from './storedJson.js';
 import { toPayout } from './views/payout.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
+
+/** An operation's answer with the request: its text when small, a stored answer streamed after the commit when big. */
+export type PayrollRequestAnswer = JsonText<PayrollRequest> | StoredJson<PayrollRequest>;
+
+/**
+ * Up to this many splits, an operation's answer is the request's text read in the transaction (one
+ * statement); beyond, it is stored in parts and streamed after the commit, never whole in the process.
+ */
+const STORED_ANSWER_ABOVE_SPLITS = 1000;
 
 /**
  * A payroll_request.status_changed event carries the request's splits and transfers up to this many
@@ -43,13 +53,13 @@ export async function recordStatusChange(
   await payrollRequestChanged(tx, request.id, at);
 }
 
-/** The same, for an operation that answers with the request: the answer is stored for the route to send (StoredJson). */
+/** The same, for an operation that answers with the request (PayrollRequestAnswer). */
 export async function recordStatusChangeAnswered(
   tx: Queryable,
   request: { id: string; status: PayrollRequestStatus },
   to: PayrollRequestStatus,
   at: Date,
-): Promise<StoredJson<PayrollRequest>> {
+): Promise<PayrollRequestAnswer> {
   await moveStatus(tx, request, to, at);
   return payrollRequestChangedAnswered(tx, request.id, at);
 }
@@ -75,11 +85,14 @@ async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date)
 }
 
 /**
- * The same event, and the request's JSON as the operation's answer: written by PostgreSQL as a
- * stored answer in the same transaction, for the route to send after the commit.
+ * The same event, and the request's JSON as the operation's answer, read in the same transaction:
+ * a small request's text in one statement; a big one's written by PostgreSQL as a stored answer,
+ * for the route to stream after the commit. The same bytes either way.
  */
-export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<StoredJson<PayrollRequest>> {
+export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<PayrollRequestAnswer> {
   const top = await payrollRequestChanged(tx, requestId, at);
+  const items = await findPayrollItemsUpTo(tx, requestId, STORED_ANSWER_ABOVE_SPLITS);
+  if (items) return new JsonText([top.opening, items.splitsJson, top.between, items.transfersJson, top.closing]);
   const answerId = randomUUID();
   const size = await insertPayrollRequestAnswer(tx, { answerId, requestId, top, at, itemsPerPart: ITEMS_PER_PART });
   if (!size) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);

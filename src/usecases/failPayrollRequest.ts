@@ -9,11 +9,10 @@ import { transfersOf } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, setFailureReason } from '../store/payrollRequestUpdates.js';
 import { advanceWork } from '../store/work.js';
 import type { UseCaseDeps } from './deps.js';
-import { recordStatusChangeAnswered, transferChanged } from './events.js';
+import { type PayrollRequestAnswer, recordStatusChangeAnswered, transferChanged } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { lockedFeesOf, payrollLedgerOf, requestRefs } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
-import type { StoredJson } from './storedJson.js';
 
 type Leg = Awaited<ReturnType<typeof transfersOf>>[number];
 
@@ -28,7 +27,7 @@ export async function failPayrollRequest(
   caller: Principal,
   requestId: string,
   body: components['schemas']['FailPayrollRequestRequest'],
-): Promise<StoredJson<components['schemas']['PayrollRequest']>> {
+): Promise<PayrollRequestAnswer> {
   requireAdmin(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();

@@ -5,14 +5,11 @@ import { assertTransition } from '../domain/payrollStatus.js';
 import type { Queryable } from '../store/db.js';
 import { findUserPermissions, setApproved, setRejected } from '../store/payrollApproval.js';
 import type { UseCaseDeps } from './deps.js';
-import { recordStatusChangeAnswered } from './events.js';
+import { type PayrollRequestAnswer, recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { payrollLedgerOf } from './payrollSettlement.js';
 import { type Principal, requireCustomer } from './principal.js';
-import type { StoredJson } from './storedJson.js';
-
-type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /**
  * Four-eyes approval. A request of a customer who requires approval waits in
@@ -25,7 +22,7 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
  * path (400 INSUFFICIENT_FUNDS leaves the request AWAITING_APPROVAL), at the figures the feeHash
  * locked even after it expired, and the request moves to PENDING.
  */
-export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<StoredJson<PayrollRequest>> {
+export async function approvePayrollRequest(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<PayrollRequestAnswer> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -44,7 +41,7 @@ export async function rejectPayrollRequest(
   caller: Principal,
   requestId: string,
   body: components['schemas']['RejectPayrollRequestRequest'],
-): Promise<StoredJson<PayrollRequest>> {
+): Promise<PayrollRequestAnswer> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();

@@ -12,7 +12,7 @@ import { createPayrollRequest } from './createPayrollRequest.js';
 import type { UseCaseDeps } from './deps.js';
 import { type EntriesAtScales, estimatePayrollEntries } from './estimatePayrollFee.js';
 import { estimateReference } from './estimateReference.js';
-import type { StoredJson } from './storedJson.js';
+import type { PayrollRequestAnswer } from './events.js';
 import { type Principal, requireCustomer } from './principal.js';
 
 /**
@@ -23,7 +23,6 @@ import { type Principal, requireCustomer } from './principal.js';
  */
 
 type PayrollFeeEstimate = components['schemas']['PayrollFeeEstimate'];
-type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /** The file's rows read and checked, without its cells (up to 100,000 rows' worth, let go before the beneficiaries are looked up). */
 function readRows(csv: string, scales: SettlementScales, forCreation: boolean) {
@@ -139,12 +138,7 @@ async function creationEntries(deps: UseCaseDeps, customerId: string, csv: strin
   return { amountSplitDetails, rows: entries.map((entry) => entry.row) };
 }
 
-export async function createPayrollRequestFromCsv(
-  deps: UseCaseDeps,
-  caller: Principal,
-  csv: string,
-  query: PayrollCsvQuery,
-): Promise<StoredJson<PayrollRequest>> {
+export async function createPayrollRequestFromCsv(deps: UseCaseDeps, caller: Principal, csv: string, query: PayrollCsvQuery): Promise<PayrollRequestAnswer> {
   const customerId = requireCustomer(caller);
   const fields = requireCsvQuery(query, 'create');
   const { amountSplitDetails, rows } = await creationEntries(deps, customerId, csv, fields);

@@ -13,13 +13,10 @@ import { postJournalEntry, postWithinAvailable } from '../store/ledger.js';
 import { setSplitQuotes, splitsOf } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, setAcceptance, setCancellationReason, setQuote } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
-import { recordStatusChangeAnswered } from './events.js';
+import { type PayrollRequestAnswer, recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { payrollLedgerOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin, requireCustomer } from './principal.js';
-import type { StoredJson } from './storedJson.js';
-
-type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /** The longest an admin quote may stay open. */
 const MAX_QUOTE_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -34,7 +31,7 @@ export async function providePayrollQuote(
   caller: Principal,
   requestId: string,
   body: components['schemas']['ProvideQuoteRequest'],
-): Promise<StoredJson<PayrollRequest>> {
+): Promise<PayrollRequestAnswer> {
   requireAdmin(caller);
   const rate = new Money(body.exchangeRate);
   assertRate(rate, 'body.exchangeRate');
@@ -119,7 +116,7 @@ async function quoteSplits(tx: Queryable, request: LockedPayrollRequest, rate: M
  * `available` is short, with nothing changed) or an excess refunded — and the quote's figures
  * become final. Execution then starts on its own.
  */
-export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<StoredJson<PayrollRequest>> {
+export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, requestId: string): Promise<PayrollRequestAnswer> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
@@ -150,7 +147,7 @@ export async function cancelPayrollRequest(
   caller: Principal,
   requestId: string,
   body: components['schemas']['CancelPayrollRequestRequest'],
-): Promise<StoredJson<PayrollRequest>> {
+): Promise<PayrollRequestAnswer> {
   requireCustomer(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();

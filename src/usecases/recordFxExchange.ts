@@ -16,11 +16,10 @@ import type { Queryable } from '../store/db.js';
 import { type QuotedSplitFigures, insertFxExchange, insertPayoutsOfSplits, quotedSplitsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, quotedRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
-import { recordStatusChangeAnswered } from './events.js';
+import { type PayrollRequestAnswer, recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
 import { payrollLedgerOf, quotedSplitOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
-import type { StoredJson } from './storedJson.js';
 
 /**
  * Admin: record the FX exchange the platform actually made once the source funds reached the
@@ -36,7 +35,7 @@ export async function recordFxExchange(
   caller: Principal,
   requestId: string,
   body: components['schemas']['RecordFxExchangeRequest'],
-): Promise<StoredJson<components['schemas']['PayrollRequest']>> {
+): Promise<PayrollRequestAnswer> {
   requireAdmin(caller);
   const rate = new Money(body.exchangeRate);
   assertRate(rate, 'body.exchangeRate');

@@ -1,4 +1,5 @@
 import type { Queryable } from '../store/db.js';
+import { JsonText } from './jsonText.js';
 import { deleteAnswer, findAnswerParts, takeAnswerParts } from '../store/storedAnswers.js';
 
 /** Parts read at a time: a part holds at most ITEMS_PER_PART splits or transfers (under 1 MB). */
@@ -44,8 +45,9 @@ export async function* storedJsonParts(db: Queryable, answer: StoredJson<unknown
   }
 }
 
-/** The whole answer as a value (for callers inside the process and the response validator), deleted unless `keep`. */
-export async function readStoredJson<T>(db: Queryable, answer: StoredJson<T>, keep = false): Promise<T> {
+/** The whole answer as a value (for callers inside the process and the response validator), deleted unless `keep`; a small one's text parsed. */
+export async function readStoredJson<T>(db: Queryable, answer: StoredJson<T> | JsonText<T>, keep = false): Promise<T> {
+  if (answer instanceof JsonText) return answer.parse();
   const parts: string[] = [];
   for await (const part of storedJsonParts(db, answer, keep)) parts.push(part);
   return JSON.parse(parts.join('')) as T;

@@ -4,6 +4,8 @@
  *   streamed from it in parts, under an exact Content-Length (response validation off, as in
  *   production); it is the request as its GET shows it, and nothing of it stays stored.
  * - With an Idempotency-Key the answer stays with the key, and every repeat gets the same bytes.
+ * - Its GET is streamed: read a page at a time inside one snapshot and written as it is read, the
+ *   bytes of the one statement that builds a small request's answer, under an exact Content-Length.
  * - Its payroll_request.status_changed events leave the splits and transfers out (`itemsOmitted`);
  *   a request of 1,000 splits still has them whole.
  */
@@ -13,6 +15,7 @@ import type { components } from '../../packages/client/src/index.js';
 import { testWorld, ids } from '../fixtures/world.js';
 import type { Listening } from '../support/http.js';
 import type { PayrollRequest } from '../support/payroll.js';
+import { getPayrollRequestJson } from '../../src/usecases/getPayrollRequest.js';
 import { type TestServer, serveApp, startTestServer, testConfig } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 import { type Api, apiAt, count, dataOf, estimate, extraBeneficiaries, quote } from '../reliability/api.js';
@@ -109,6 +112,34 @@ describe('a payroll request of more than 1,000 splits', () => {
     expect(await unkeptParts()).toBe(0);
   });
 
+  it('its GET is streamed with the bytes of the one-statement answer; a reader that goes away ends the reading', async () => {
+    const created = await createLarge({}, 5);
+    const id = created.request.id;
+    const path = `/v1/customers/payroll/requests/${id}`;
+    const whole = (await getPayrollRequestJson({ db: server.db }, { userId: ids.userA, role: 'customer', customerId: ids.customerA }, id)).text;
+    const response = await fetch(production.url + path, { headers: { authorization: `Bearer ${await server.token(ids.userA)}` } });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
+    expect(bytes.toString('utf8')).toBe(`{"success":true,"data":${whole}}`);
+    expect(await read(id)).toEqual(JSON.parse(whole));
+
+    const token = await server.token(ids.userA);
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(new URL(path, production.url), { headers: { authorization: `Bearer ${token}` } }, (res) => {
+        res.once('data', () => {
+          res.destroy();
+          resolve();
+        });
+      });
+      req.on('error', reject).end();
+    });
+    const held = () => count(server.db, "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'");
+    const deadline = Date.now() + 10_000;
+    while ((await held()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await held()).toBe(0);
+  });
+
   it('its events leave the splits and transfers out, with itemsOmitted; at 1,000 splits they are whole', async () => {
     const created = await createLarge({}, 1);
     const event = await firstEventOf(created.request.id);
@@ -120,6 +151,11 @@ describe('a payroll request of more than 1,000 splits', () => {
     const thousand = await post('/v1/customers/payroll/requests', ids.userA, createBody);
     const whole = await firstEventOf(thousand.request.id);
     expect(whole!.data).toEqual(thousand.request);
+    // Its answer is the request's text read in the transaction (no stored answer): the bytes of its GET.
+    const got = await fetch(`${production.url}/v1/customers/payroll/requests/${thousand.request.id}`, {
+      headers: { authorization: `Bearer ${await server.token(ids.userA)}` },
+    });
+    expect(await got.text()).toBe(thousand.text);
   });
 
   it('with an Idempotency-Key the answer stays with the key: every repeat gets the same bytes', async () => {
@@ -140,6 +176,19 @@ describe('a payroll request of more than 1,000 splits', () => {
     expect(validated.data!.data).toEqual(first.request);
     expect(await count(server.db, 'SELECT count(*) AS n FROM answer_parts')).toBe(kept);
     expect(await unkeptParts()).toBe(0);
+  });
+
+  it('a small answer is sent as it was read, with a key or without: the bytes of its GET, and a repeat gets them again', async () => {
+    const { createBody } = await estimate(api, entries(3, 6));
+    const key = `small-${Date.now()}`;
+    const first = await post('/v1/customers/payroll/requests', ids.userA, createBody, { 'Idempotency-Key': key });
+    const again = await post('/v1/customers/payroll/requests', ids.userA, createBody, { 'Idempotency-Key': key });
+    expect(again.text).toBe(first.text);
+    const got = await fetch(`${production.url}/v1/customers/payroll/requests/${first.request.id}`, {
+      headers: { authorization: `Bearer ${await server.token(ids.userA)}` },
+    });
+    expect(await got.text()).toBe(first.text);
+    expect(first.text).toContain('"metadata":{"feeBreakdown": {');
   });
 
   it('a client that goes away during the answer leaves nothing stored', async () => {

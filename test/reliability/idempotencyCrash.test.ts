@@ -89,9 +89,11 @@ describe('Idempotency-Key across a kill -9 between the operation and its respons
 
     const { db } = store;
     expect(await count(db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-    // The answer is kept with the key as its data's JSON text, in parts (migration 018).
+    // The answer is kept with the key: a small request's envelope as it was sent, in the key's row
+    // (a big one's data in parts, migration 018).
     const [key] = await db.query<{ status: string; data: string }>(
-      `SELECT k.status, (SELECT string_agg(a.body, '' ORDER BY a.seq) FROM answer_parts a WHERE a.answer_id = k.response_answer_id) AS data
+      `SELECT k.status, COALESCE((SELECT string_agg(a.body, '' ORDER BY a.seq) FROM answer_parts a WHERE a.answer_id = k.response_answer_id),
+                                 (k.response_body::json->'data')::text) AS data
          FROM idempotency_keys k WHERE k.key = $1`,
       [KEY],
     );

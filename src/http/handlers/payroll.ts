@@ -1,7 +1,7 @@
 import { createPayrollRequest } from '../../usecases/createPayrollRequest.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import { estimatePayrollFee } from '../../usecases/estimatePayrollFee.js';
-import { getPayrollRequestJson } from '../../usecases/getPayrollRequest.js';
+import { answerPayrollRequest } from '../../usecases/getPayrollRequest.js';
 import { listPayrollRequestSplits, listPayrollRequestTransfers } from '../../usecases/listPayrollItems.js';
 import { listCustomerPayrollRequests } from '../../usecases/listPayrollRequests.js';
 import { createPayrollRequestFromCsv, estimatePayrollFeeFromCsv, payrollCsvTemplate, refuseCsvQueryWithJson } from '../../usecases/payrollCsv.js';
@@ -24,7 +24,7 @@ export function payrollHandlers(deps: UseCaseDeps) {
       refuseCsvQueryWithJson(query);
       return { status: 201, data: await createPayrollRequest(deps, caller, body) };
     },
-    getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await getPayrollRequestJson(deps, caller, params.requestId) }),
+    getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await answerPayrollRequest(deps, caller, params.requestId) }),
     listPayrollRequestSplits: async ({ caller, params, query }) => ({
       status: 200,
       data: await listPayrollRequestSplits(deps, caller, params.requestId, query),
