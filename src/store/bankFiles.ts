@@ -114,14 +114,7 @@ export async function applyBankStatusReport(tx: Queryable, batchId: string, repo
         WHERE i.end_to_end_id = s.e2e AND i.batch_id = $1 AND i.status = 'PROCESSING'
        RETURNING 1)
      SELECT count(*)::int AS count FROM settled`,
-    [
-      batchId,
-      report.msgId,
-      report.appliedAt,
-      report.settled.map((item) => item.endToEndId),
-      report.settled.map((item) => item.status),
-      report.settled.map((item) => item.failureReason),
-    ],
+    outcomeParameters(batchId, report),
   );
   const count = updated[0]!.count;
   await tx.query('UPDATE bank_status_reports SET settled_items = $2 WHERE msg_id = $1', [report.msgId, count]);
@@ -161,14 +154,7 @@ async function recordContradictions(tx: Queryable, batchId: string, report: Appl
        FROM unnest($4::text[], $5::text[], $6::text[]) AS s(e2e, status, reason)
        JOIN bank_file_items i ON i.end_to_end_id = s.e2e AND i.batch_id = $1
       WHERE i.status <> 'PROCESSING' AND i.status <> s.status`,
-    [
-      batchId,
-      report.msgId,
-      report.appliedAt,
-      report.settled.map((item) => item.endToEndId),
-      report.settled.map((item) => item.status),
-      report.settled.map((item) => item.failureReason),
-    ],
+    outcomeParameters(batchId, report),
   );
 }
 
@@ -192,4 +178,17 @@ export async function takeUnnoticedContradictions(tx: Queryable, now: Date, limi
                c.settled_status AS "settledStatus", c.reported_status AS "reportedStatus", c.reported_reason AS "reportedReason"`,
     [now, limit],
   );
+}
+
+/** $1 the batch, $2 the report's MsgId, $3 when it was applied, $4–$6 its outcomes (EndToEndId, status, reason) as arrays. */
+function outcomeParameters(batchId: string, report: AppliedReport): unknown[] {
+  const { settled } = report;
+  return [
+    batchId,
+    report.msgId,
+    report.appliedAt,
+    settled.map((item) => item.endToEndId),
+    settled.map((item) => item.status),
+    settled.map((item) => item.failureReason),
+  ];
 }

@@ -43,14 +43,7 @@ const TEMPORARY = /^\..+\.\d+\.[0-9a-f]{8}\.tmp$/;
  */
 export async function removeStaleTemporaryFiles(dir: string, olderThanMs: number, now = Date.now()): Promise<string[]> {
   const removed: string[] = [];
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  for (const name of names.filter((entry) => TEMPORARY.test(entry))) {
+  for (const name of (await namesIn(dir)).filter((entry) => TEMPORARY.test(entry))) {
     try {
       const stats = await lstat(join(dir, name));
       if (!stats.isFile() || now - stats.mtimeMs < olderThanMs) continue;
@@ -66,14 +59,7 @@ export async function removeStaleTemporaryFiles(dir: string, olderThanMs: number
 
 /** The finished files of a folder: `*.xml`, hidden and temporary files aside, in name order. */
 export async function xmlFilesIn(dir: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-  return names.filter((name) => name.endsWith('.xml') && !name.startsWith('.')).sort();
+  return (await namesIn(dir)).filter((name) => name.endsWith('.xml') && !name.startsWith('.')).sort();
 }
 
 export async function exists(path: string): Promise<boolean> {
@@ -93,4 +79,14 @@ export async function moveInto(dir: string, sub: string, name: string): Promise<
   for (let copy = 1; await exists(destination); copy++) destination = join(target, name.replace(/\.xml$/, `.${copy}.xml`));
   await rename(join(dir, name), destination);
   return destination;
+}
+
+/** The names in a folder; none when the folder does not exist (yet). */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }
