@@ -3,7 +3,7 @@
 // tarball passes publint and @arethetypeswrong/cli; installed with npm into an empty project, with no
 // network (its one runtime dependency, openapi-fetch, and that package's own dependency are packed from
 // this repository's node_modules and installed from those tarballs), it adds the client and
-// openapi-fetch's tree only, under 1 MiB, and a strict-mode consumer type-checks and runs against the server.
+// openapi-fetch's tree only, under 1.5 MiB, and a strict-mode consumer type-checks and runs against the server.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,12 +115,12 @@ describe('npm pack -w packages/client', () => {
 });
 
 describe('the installed package, as a consumer gets it', () => {
-  it('adds the client and openapi-fetch (with its one dependency) only, under 1 MiB', () => {
+  it('adds the client and openapi-fetch (with its one dependency) only, under 1.5 MiB (the bundled spec and its types are most of it, and grow with the API)', () => {
     const modules = join(consumer, 'node_modules');
     const installed = installedPackages(modules);
     expect(installed.map((spec) => spec.replace(/@[^@]+$/, ''))).toEqual([CLIENT, ...RUNTIME_TREE].sort());
     expect(installed.filter((spec) => !spec.startsWith(`${CLIENT}@`)).length).toBeLessThanOrEqual(2);
-    expect(treeBytes(modules)).toBeLessThan(1_048_576);
+    expect(treeBytes(modules)).toBeLessThan(1_572_864);
   });
 
   it('type-checks a strict consumer, the README usage example included, through "exports"', () => {
