@@ -118,6 +118,17 @@ describe('Iso20022Inbox: only regular files, whole', () => {
     );
   });
 
+  it('a pass past its budget starts no new file, but always reads one: a backlog drains a file a pass at least', async () => {
+    await writeFile(join(inbox, 'a-notification.xml'), await fixture('camt054-bookings.xml'));
+    await writeFile(join(inbox, 'b-statement.xml'), await fixture('camt053-statements.xml'));
+    const useCase = recording();
+    const inboxReader = reader(useCase.apply, { passBudgetMs: -1 });
+    expect(await inboxReader.poll()).toBe(1);
+    expect(await inboxReader.poll()).toBe(1);
+    expect(await inboxReader.poll()).toBe(0);
+    expect(useCase.applied).toHaveLength(2);
+  });
+
   it('a pass another worker holds the inbox for reads nothing', async () => {
     await writeFile(join(inbox, 'b-notification.xml'), await fixture('camt054-bookings.xml'));
     const useCase = recording();

@@ -29,7 +29,7 @@ export interface InboxOptions {
    * the last pass saw: a file still being written waits for the next pass.
    */
   settleMs?: number | undefined;
-  /** After this long, a pass starts no new file: the worker's other duties are not kept waiting by a backlog. */
+  /** After this long, a pass starts no new file (it always starts one): the worker's other duties are not kept waiting by a backlog. */
   passBudgetMs?: number | undefined;
   /** One worker of a fleet at a time reads the inbox (the store's inbox lock); absent, every pass runs. */
   exclusive?: ExclusivePass | undefined;
@@ -106,8 +106,8 @@ export class Iso20022Inbox {
     const ready = await inReadingOrder(this.inboxDir, this.settled(entries));
     const deadline = Date.now() + (this.options.passBudgetMs ?? DEFAULT_PASS_BUDGET_MS);
     let moved = 0;
-    for (const entry of ready) {
-      if (Date.now() > deadline) break;
+    for (const [index, entry] of ready.entries()) {
+      if (index > 0 && Date.now() > deadline) break;
       if (await this.handle(entry)) moved++;
     }
     return moved;
