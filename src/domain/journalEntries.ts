@@ -119,19 +119,13 @@ export function payoutSent(ledger: PayrollLedger, amount: Decimal, refs: Journal
 }
 
 /**
- * A payout FAILED: the platform takes its payroll amount back (FX_RESULT, payroll currency) and
- * credits the customer what it paid for that beneficiary at the accepted quote (FX_RESULT, source).
+ * A payout FAILED: the bank never paid it, so its payroll amount stays in the partner-bank account
+ * (the platform's own now, as a returned payout's is), and the customer is credited what it paid
+ * for that beneficiary at the accepted quote, from the platform's FX result in the source currency.
+ * The partner-bank account thus moves only as the bank's does, and its statements reconcile.
  */
-export function payoutFailedCreditBack(ledger: PayrollLedger, payoutAmount: Decimal, creditBack: Decimal, refs: JournalRefs): JournalEntry {
-  const platformBank: LedgerAccount = { kind: 'PLATFORM_BANK', accountCurrencyId: ledger.payrollAccountCurrencyId };
-  return journalEntry(
-    'PAYOUT_FAILED_CREDIT_BACK',
-    [
-      ...move(platformBank, FX_RESULT, ledger.payrollCurrency, payoutAmount),
-      ...move(FX_RESULT, customer(ledger.sourceAccountCurrencyId), ledger.sourceCurrency, creditBack),
-    ],
-    refs,
-  );
+export function payoutFailedCreditBack(ledger: PayrollLedger, creditBack: Decimal, refs: JournalRefs): JournalEntry {
+  return journalEntry('PAYOUT_FAILED_CREDIT_BACK', move(FX_RESULT, customer(ledger.sourceAccountCurrencyId), ledger.sourceCurrency, creditBack), refs);
 }
 
 /** A single payout's figures, all in its one currency. */

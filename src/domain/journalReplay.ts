@@ -68,7 +68,7 @@ function replayExecution(history: PayrollHistory, accepted: QuoteFigures): Journ
   for (const payout of history.payouts) {
     const payoutRefs = payout.transferId ? { ...refs, transferId: payout.transferId } : refs;
     if (payout.status === 'COMPLETED') entries.push(payoutSent(ledger, payout.split.quotedAmount, payoutRefs));
-    if (payout.status === 'FAILED') entries.push(payoutFailedCreditBack(ledger, payout.split.quotedAmount, creditBackFor(payout.split), payoutRefs));
+    if (payout.status === 'FAILED') entries.push(payoutFailedCreditBack(ledger, creditBackFor(payout.split), payoutRefs));
   }
   return entries;
 }

@@ -48,8 +48,8 @@ export async function postLegSettled(
 
 /**
  * Payouts the bank settled, one journal entry each, posted together: COMPLETED, its quoted amount
- * leaves the partner-bank account; FAILED, the platform takes it back and credits the customer the
- * split's quoted source amount (shown on the split by the store's settle statement).
+ * leaves the partner-bank account; FAILED, it stays there (the bank never paid it) and the customer
+ * is credited the split's quoted source amount (shown on the split by the store's settle statement).
  */
 export async function postPayoutsSettled(tx: Queryable, request: LockedPayrollRequest, items: readonly SettledItem[], at: Date): Promise<void> {
   const ledger = payrollLedgerOf(request);
@@ -58,7 +58,7 @@ export async function postPayoutsSettled(tx: Queryable, request: LockedPayrollRe
     const amount = new Money(item.amount);
     if (item.status === 'COMPLETED') return { entry: payoutSent(ledger, amount, refs), at };
     if (!item.quotedSourceAmount) throw new Error(`Payout ${item.id} has no quoted split to credit back`);
-    return { entry: payoutFailedCreditBack(ledger, amount, new Money(item.quotedSourceAmount), refs), at };
+    return { entry: payoutFailedCreditBack(ledger, new Money(item.quotedSourceAmount), refs), at };
   });
   await postJournalEntries(tx, entries);
 }

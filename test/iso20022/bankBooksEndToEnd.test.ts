@@ -40,6 +40,7 @@ const demo = {
   priya: '7b1e0006-0000-4000-8000-000000000001',
   mohammed: '7b1e0006-0000-4000-8000-000000000002',
   joseph: '7b1e0006-0000-4000-8000-000000000003',
+  olenaFail: '7b1e0006-0000-4000-8000-000000000006',
   youssefReturn: '7b1e0006-0000-4000-8000-000000000010',
 };
 const ACCOUNT = { iban: demo.partnerIban, currency: 'AED' };
@@ -169,24 +170,28 @@ const inboxFiles = async (sub = '') => (await readdir(join(folder('inbox'), sub)
 describe('the bank’s books with BANK_RAIL=iso20022 and the bank simulator', () => {
   let requestId: string;
 
-  it('a payroll with a RETURN… beneficiary ends COMPLETED, then RETURNED with AC04 makes it PARTIALLY_COMPLETED, the customer credited back', async () => {
+  it('a payroll with a FAIL… and a RETURN… beneficiary ends PARTIALLY_COMPLETED; the return (AC04) then makes its payout RETURNED, the customer credited back', async () => {
     // Start early in a statement period, so that the whole life of the payroll falls in one.
     while (PERIOD_MS - (Date.now() % PERIOD_MS) < 24_000) await sleep(200);
-    requestId = await payrollExchanged([demo.priya, demo.mohammed, demo.youssefReturn], ['1000', '1500.50', '800'], worker);
+    requestId = await payrollExchanged([demo.priya, demo.mohammed, demo.youssefReturn, demo.olenaFail], ['1000', '1500.50', '800', '640'], worker);
 
     const completed = await passUntil(requestId, (request) => ['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(request.status), 'a final status');
-    expect(completed.status).toBe('COMPLETED');
+    expect(completed.status).toBe('PARTIALLY_COMPLETED');
     const returned = payoutsOf(completed).find((payout) => payout.payoutInstruction?.beneficiaryId === demo.youssefReturn)!;
     expect(returned.status).toBe('COMPLETED');
+    expect(payoutsOf(completed).find((payout) => payout.payoutInstruction?.beneficiaryId === demo.olenaFail)?.status).toBe('FAILED');
     const before = await balancesOf(database.db, demo.acmeUsd);
 
-    const revised = await passUntil(requestId, (request) => request.status === 'PARTIALLY_COMPLETED', 'PARTIALLY_COMPLETED');
+    const isReturned = (request: PayrollRequest) => payoutsOf(request).some((payout) => payout.id === returned.id && payout.status === 'RETURNED');
+    const revised = await passUntil(requestId, isReturned, 'the payout RETURNED');
+    expect(revised.status).toBe('PARTIALLY_COMPLETED');
     const payouts = payoutsOf(revised);
-    expect(payouts.map((payout) => payout.status).sort()).toEqual(['COMPLETED', 'COMPLETED', 'RETURNED']);
+    expect(payouts.map((payout) => payout.status).sort()).toEqual(['COMPLETED', 'COMPLETED', 'FAILED', 'RETURNED']);
     const back = payouts.find((payout) => payout.id === returned.id)!;
     expect(back.status).toBe('RETURNED');
     expect(back.bankReturn).toMatchObject({ reasonCode: 'AC04' });
-    for (const payout of payouts) expect(payout.bankBooking).toMatchObject({ charges: '2.50' });
+    // The bank books what it paid, with its charges; the payout it refused it never books.
+    for (const payout of payouts) expect(payout.bankBooking ?? null).toEqual(payout.status === 'FAILED' ? null : expect.objectContaining({ charges: '2.50' }));
 
     // The documented credit: the split's source amount less the return's charges (none here) at the accepted quote's rate.
     const split = revised.amountSplitDetails.find((candidate) => candidate.payoutTransferId === back.id)!;
