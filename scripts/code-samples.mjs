@@ -29,7 +29,12 @@ function examplesOf(ctx, pathItem, operation, from) {
   const requestBody = operation.requestBody && resolved(ctx, operation.requestBody, from);
   for (const [contentType, media] of Object.entries(requestBody?.node.content ?? {})) {
     for (const [name, example] of Object.entries(media.examples ?? {})) {
-      bodies.push({ name, contentType, summary: resolved(ctx, example, requestBody.from).node.summary, value: resolved(ctx, example, requestBody.from).node.value });
+      bodies.push({
+        name,
+        contentType,
+        summary: resolved(ctx, example, requestBody.from).node.summary,
+        value: resolved(ctx, example, requestBody.from).node.value,
+      });
     }
   }
   return { parameters: parameters.map(({ node }) => node), bodies };
@@ -88,7 +93,11 @@ function typescriptSample({ method, path, pathValues, query, accept, body, idemp
   if (params.length > 0) init.push(`params: {\n      ${params.join(',\n      ')},\n    }`);
   if (body && typeof body.value === 'string') {
     init.push(`body: ${JSON.stringify(body.value).replace(/'/g, "\\'").replace(/^"|"$/g, "'").replace(/\\"/g, '"')}`);
-    init.push(`headers: { 'Content-Type': '${body.contentType}' }`, '// The file is sent as it is (openapi-fetch would JSON-encode a string).', 'bodySerializer: (text: unknown) => String(text)');
+    init.push(
+      `headers: { 'Content-Type': '${body.contentType}' }`,
+      '// The file is sent as it is (openapi-fetch would JSON-encode a string).',
+      'bodySerializer: (text: unknown) => String(text)',
+    );
   } else if (body) init.push(`body: ${literal(body.value, '    ')}`);
   if (idempotent) init.push('// One fresh key per intent: a retry with the same key replays the first answer.', 'idempotencyKey: randomUUID()');
   const csv = accept !== 'application/json';

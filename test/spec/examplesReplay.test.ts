@@ -66,7 +66,7 @@ beforeAll(async () => {
     // EXAMPLES_DUMP=1: each example's status, in the order replayed.
     if (process.env.EXAMPLES_DUMP) console.log(`${answer.status} ${example.operationId} ${example.name} ${answer.body.slice(0, 200)}`);
   }
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   if (service) await stop(service.child);
@@ -74,7 +74,8 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-const describeAnswer = ({ example, answer }: (typeof answers)[number]) => `${example.operationId} ${example.name} → ${answer.status} ${answer.body.slice(0, 300)}`;
+const describeAnswer = ({ example, answer }: (typeof answers)[number]) =>
+  `${example.operationId} ${example.name} → ${answer.status} ${answer.body.slice(0, 300)}`;
 
 describe('the spec’s examples, replayed through their curl samples in document order on a fresh npm start', () => {
   it('every example has a curl sample, and every answer carries an X-Request-Id', () => {
@@ -85,7 +86,8 @@ describe('the spec’s examples, replayed through their curl samples in document
 
   it('answer the status of their response example, every one of every operation but the alternatives and those needing earlier state', () => {
     const failed = answers.filter(
-      ({ example, answer }) => !(example.operationId in NEEDS_STATE) && !ALTERNATIVES.includes(example.operationId) && answer.status !== example.expected?.status,
+      ({ example, answer }) =>
+        !(example.operationId in NEEDS_STATE) && !ALTERNATIVES.includes(example.operationId) && answer.status !== example.expected?.status,
     );
     expect(failed.map(describeAnswer)).toEqual([]);
   });
