@@ -57,8 +57,9 @@ function parameterValues(parameters, exampleName, bodyFields) {
 }
 
 function successOf(operation) {
-  const [status, response] = Object.entries(operation.responses ?? {}).find(([code]) => /^2/.test(code)) ?? [];
-  return { status, contentType: Object.keys(response?.content ?? {})[0] ?? 'application/json' };
+  const [, response] = Object.entries(operation.responses ?? {}).find(([code]) => /^2/.test(code)) ?? [];
+  const types = Object.keys(response?.content ?? {});
+  return { contentType: types[0] ?? 'application/json', several: types.length > 1 };
 }
 
 const shellQuote = (text) => `'${String(text).replace(/'/g, `'\\''`)}'`;
@@ -81,7 +82,7 @@ function literal(value, indent) {
   return json.replace(/\n/g, `\n${indent}`);
 }
 
-function typescriptSample({ method, path, pathValues, query, accept, body, idempotent }) {
+function typescriptSample({ method, path, pathValues, query, accept, several, body, idempotent }) {
   const init = [];
   const params = [];
   if (Object.keys(pathValues).length > 0) params.push(`path: ${literal(pathValues, '      ')}`);
@@ -102,11 +103,14 @@ function typescriptSample({ method, path, pathValues, query, accept, body, idemp
   if (idempotent) init.push('// One fresh key per intent: a retry with the same key replays the first answer.', 'idempotencyKey: randomUUID()');
   const csv = accept !== 'application/json';
   if (csv) init.push(`headers: { Accept: '${accept}' }`, "parseAs: 'text'");
+  // An answer of several media types (JSON or CSV) is typed as either: the envelope is read without unwrap.
+  else if (several) init.push("headers: { Accept: 'application/json' }");
+  const raw = csv || several;
   // A comment line stands alone; every other entry ends with a comma.
   const lines = init.map((entry) => (entry.startsWith('//') ? entry : `${entry},`));
   const args = init.length > 0 ? `, {\n    ${lines.join('\n    ')}\n  }` : '';
   const call = `await api.${method.toUpperCase()}('${path}'${args})`;
-  const imports = [csv ? 'createPayrollClient, PayrollApiError' : 'createPayrollClient, unwrap'];
+  const imports = [raw ? 'createPayrollClient, PayrollApiError' : 'createPayrollClient, unwrap'];
   const head = [
     ...(idempotent ? ["import { randomUUID } from 'node:crypto';"] : []),
     `import { ${imports[0]} } from 'payroll-fee-service';`,
@@ -114,18 +118,19 @@ function typescriptSample({ method, path, pathValues, query, accept, body, idemp
     "const api = createPayrollClient({ baseUrl: process.env.PAYROLL_API ?? 'http://localhost:3000', token: process.env.TOKEN });",
     '',
   ];
-  if (!csv) return [...head, `const data = unwrap(\n  ${call},\n);`, 'console.log(data);'].join('\n');
+  if (!raw) return [...head, `const data = unwrap(\n  ${call},\n);`, 'console.log(data);'].join('\n');
   return [
     ...head,
-    `const { data, response } = ${call};`,
+    // Not wrapped in unwrap(): two spaces less of indentation.
+    `const { data, response } = ${call.replace(/\n {2}/g, '\n')};`,
     "if (!response.ok) throw new PayrollApiError(response.status, 'UNEXPECTED_RESPONSE', `${response.status} answered`, response.headers.get('X-Request-Id') ?? undefined);",
     'console.log(data);',
   ].join('\n');
 }
 
 /** The samples of one operation: curl then TypeScript for each request example (or the parameters' examples). */
-export function samplesFor({ path, method, operation, parameters, bodies, secured }) {
-  const { contentType: accept } = successOf(operation);
+function samplesFor({ path, method, operation, parameters, bodies, secured }) {
+  const { contentType: accept, several } = successOf(operation);
   const idempotent = parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
   const cases = bodies.length > 0 ? bodies : [undefined];
   const samples = [];
@@ -135,7 +140,7 @@ export function samplesFor({ path, method, operation, parameters, bodies, secure
     const url = path.replace(/\{([^}]+)\}/g, (_match, name) => encodeURIComponent(pathValues[name] ?? `{${name}}`));
     const search = query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`).join('&');
     const suffix = cases.length > 1 ? `: ${body.summary ?? body.name}` : '';
-    const sample = { method, path, pathValues, query, accept, body, idempotent, secured, url: search ? `${url}?${search}` : url };
+    const sample = { method, path, pathValues, query, accept, several, body, idempotent, secured, url: search ? `${url}?${search}` : url };
     samples.push({ lang: 'Shell', label: `curl${suffix}`, source: curlSample(sample) });
     samples.push({ lang: 'TypeScript', label: `TypeScript${suffix}`, source: typescriptSample(sample) });
   }

@@ -65,8 +65,9 @@ export function documentedCodes(operation: Operation, status: number): string[] 
 
 /** Keys whose values the server generates and a later example repeats. */
 const GENERATED_KEYS = new Set(['id', 'feeHash']);
-/** The demo world's ids are the same on every run: never rebound. */
+/** The demo world's ids are the same on every run: never rebound. Short ids (a statement line's "77") are not unique enough to replace in a text. */
 const DEMO_ID = /^7b1e/;
+const MIN_LENGTH = 16;
 
 /**
  * Documented value → the value the server answered in its place. The answer and its response example
@@ -85,7 +86,14 @@ export class ValueBindings {
     if (!isObject(documented) || !isObject(actual)) return;
     for (const [key, value] of Object.entries(documented)) {
       const answered = actual[key];
-      if (GENERATED_KEYS.has(key) && typeof value === 'string' && typeof answered === 'string' && value !== answered && !DEMO_ID.test(value)) {
+      if (
+        GENERATED_KEYS.has(key) &&
+        typeof value === 'string' &&
+        typeof answered === 'string' &&
+        value !== answered &&
+        value.length >= MIN_LENGTH &&
+        !DEMO_ID.test(value)
+      ) {
         if (path === '.data' || !this.values.has(value)) this.values.set(value, answered);
       } else this.learn(value, answered, `${path}.${key}`);
     }
