@@ -66,7 +66,7 @@ beforeAll(async () => {
     // EXAMPLES_DUMP=1: each example's status, in the order replayed.
     if (process.env.EXAMPLES_DUMP) console.log(`${answer.status} ${example.operationId} ${example.name} ${answer.body.slice(0, 200)}`);
   }
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   if (service) await stop(service.child);
