@@ -273,12 +273,6 @@ export interface paths {
          *
          *     Any other move is refused with 409 `INVALID_STATE` naming the current status. Follow the request
          *     with `getPayrollRequest` (poll every 30 s while `EXECUTING` or `PAYOUT_INITIATED`).
-         *
-         *     ## Replaying the example
-         *     The example needs earlier state: a `feeHash` of `estimatePayrollFee` less than
-         *     `FEE_HASH_TTL_SECONDS` (900 s) old, for the same entries and account currencies (the example's
-         *     own has expired): estimate first and send its `feeHash` (with the CSV example, as the `feeHash`
-         *     query parameter).
          */
         post: operations["createPayrollRequest"];
         delete?: never;
@@ -868,11 +862,6 @@ export interface paths {
          *     A payout that ends `FAILED` returns its `totalAmount` to the account currency (one journal entry
          *     of the ledger); a `COMPLETED` one keeps the debit, its `amount` leaving for the beneficiary and
          *     its `fee` and `internalFee` booked as the platform's fee revenue.
-         *
-         *     ## Replaying the example
-         *     The example needs earlier state: a `feeHash` of `estimatePayoutFees` less than
-         *     `FEE_HASH_TTL_SECONDS` (900 s) old, for the same account, beneficiary, amount and currency (the
-         *     example's own has expired): estimate first and send its `feeHash`.
          */
         post: operations["createPayout"];
         delete?: never;
@@ -915,10 +904,6 @@ export interface paths {
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. A payout that does not exist, one of
          *     another account and an account that is not the caller's all get the same 404 `NOT_FOUND`. A
          *     malformed `accountId` or `payoutId` gets 400 `VALIDATION_ERROR`.
-         *
-         *     ## Replaying the example
-         *     The example needs earlier state: a payout, which the demo world does not hold: the id that
-         *     `createPayout` answered.
          */
         get: operations["getPayout"];
         put?: never;
@@ -1410,10 +1395,6 @@ export interface paths {
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. An endpoint that does not exist, one
          *     already deleted and one of another customer get the same 404 `NOT_FOUND`. A malformed
          *     `endpointId` gets 400 `VALIDATION_ERROR`.
-         *
-         *     ## Replaying the example
-         *     The example needs earlier state: a webhook endpoint, which the demo world does not hold: the id
-         *     that `createWebhookEndpoint` answered.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -1451,11 +1432,6 @@ export interface paths {
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. An endpoint that does not exist, a
          *     deleted one and one of another customer get the same 404 `NOT_FOUND`. A malformed `endpointId`
          *     or any query parameter gets 400 `VALIDATION_ERROR`.
-         *
-         *     ## Replaying the example
-         *     The example needs earlier state: a webhook endpoint, which the demo world does not hold (the id
-         *     that `createWebhookEndpoint` answered), and, for a delivery to be listed, an event after its
-         *     creation (any status change, such as cancelling a request).
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1630,10 +1606,13 @@ export interface paths {
          *     USD credited back at 3.67). Fees are not returned.
          *
          *     ## Replaying the example
-         *     The example needs earlier state: the example's request accepted (`acceptPayrollQuote`, after
-         *     `providePayrollQuote`) and its funds at the payroll bank: its transfers `COMPLETED`, which the
-         *     simulated bank does `SIMULATED_SETTLEMENT_MS` (1 s) after the acceptance; until then 409
-         *     `INVALID_STATE`.
+         *     The example is one of two ends of the example request's story, with `failPayrollRequest`: once
+         *     the request is accepted (`acceptPayrollQuote`, after `providePayrollQuote`) and its funds are at
+         *     the payroll bank (its transfers `COMPLETED`, which the simulated bank does
+         *     `SIMULATED_SETTLEMENT_MS` after the acceptance), an operator either records the exchange (this
+         *     example: → `PAYOUT_INITIATED`, after which `failPayrollRequest` is refused with 409
+         *     `INVALID_STATE`) or fails the request (after which this example is refused with 409
+         *     `INVALID_STATE`). Before the funds arrive, both are refused with 409 `INVALID_STATE`.
          */
         post: operations["recordFxExchange"];
         delete?: never;
@@ -1686,10 +1665,12 @@ export interface paths {
          *     - A request that does not exist gets 404 `NOT_FOUND`.
          *
          *     ## Replaying the example
-         *     The example needs earlier state: a payroll request `EXECUTING` whose payouts have not been
-         *     created and whose legs have settled: the example's request once accepted (`acceptPayrollQuote`)
-         *     and its transfers `COMPLETED`, before `recordFxExchange` creates its payouts (after which it is
-         *     `PAYOUT_INITIATED` and the failure is refused).
+         *     The example is one of two ends of the example request's story, with `recordFxExchange`: a payroll
+         *     request `EXECUTING` whose legs have settled and whose payouts have not been created (the
+         *     example's request once accepted, `acceptPayrollQuote`, and its transfers `COMPLETED`) is either
+         *     failed (this example) or its exchange recorded. In the document's order `recordFxExchange` comes
+         *     first: it creates the payouts, the request is `PAYOUT_INITIATED`, and this example is refused
+         *     with 409 `INVALID_STATE`; sent instead of it, this example succeeds.
          */
         post: operations["failPayrollRequest"];
         delete?: never;
@@ -6662,9 +6643,9 @@ export interface operations {
                 /**
                  * @description Id of one of the caller's beneficiaries (a UUID); a malformed id is answered with 400
                  *     `VALIDATION_ERROR`, another customer's beneficiary with 404 `NOT_FOUND`.
-                 * @example 7b1e0006-0000-4000-8000-000000000001
+                 * @example 7b1e0006-0000-4000-8000-000000000011
                  */
-                beneficiaryId: components["parameters"]["BeneficiaryPathId"];
+                beneficiaryId: components["schemas"]["Uuid"];
             };
             cookie?: never;
         };
@@ -7135,9 +7116,9 @@ export interface operations {
             path: {
                 /**
                  * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+                 * @example 3a7c5e91-4b2d-4f6a-9c8e-1d2f3b4a5c6d
                  */
-                endpointId: components["parameters"]["EndpointId"];
+                endpointId: components["schemas"]["Uuid"];
             };
             cookie?: never;
         };

@@ -59,7 +59,7 @@ async function eventsListed(server: TestServer, count: number): Promise<void> {
 const SETUP: Record<string, Setup> = {
   CreatePayrollRequestRequest: {
     reason: 'a feeHash is valid for 15 minutes: the one of replaying the estimate example it names',
-    prepare: async (replay) => ({ body: { feeHash: await feeHashOf(replay, 'estimatePayrollFee', 'EstimatePayrollFeeSourceOnlyRequest') } }),
+    prepare: async (replay) => ({ body: { feeHash: await feeHashOf(replay, 'estimatePayrollFee', 'EstimatePayrollFeeRequest') } }),
   },
   CreatePayrollRequestCsvRequest: {
     reason: 'the query parameter feeHash (no example: it expires) of replaying the CSV estimate example',

@@ -1,97 +1,121 @@
-// The spec's examples as an integrator replays them: every request example, as written, in the order
+// The spec's examples as an integrator replays them: every request example's curl sample (the
+// `x-codeSamples` that scripts/code-samples.mjs writes from it), run by bash as printed, in the order
 // of the document, against one fresh `npm start` (the demo world, the real clock, a real process),
-// each sent once with nothing substituted — no Idempotency-Key (the spec gives none to copy), the
-// parameters' examples (a named one when it goes with that request example: the CSV upload's query)
-// and the body example. Each must answer 2xx, except the operations listed in NEEDS_STATE, whose
-// example needs state that the examples before it cannot leave; each of those says which in its
-// description ("## Replaying the example"), where a reader of the reference sees it.
+// with `$PAYROLL_API` and `$TOKEN` set as the reference's introduction says. The examples form one
+// story: a value that an earlier answer generated (a feeHash, a created resource's id) is written in
+// the later examples as the earlier response example shows it, and is replaced by the value the
+// server really answered (test/spec/exampleStory.ts), as a reader copies it from the answer.
+// Each example must answer the status of its response example, except:
+//  - ALTERNATIVES: operations that are two ends of one story (record the FX exchange, or fail the
+//    request): whichever runs against the state the other left answers its own documented result;
+//  - NEEDS_STATE: operations whose example needs state that no example before it can leave; each says
+//    which in its description ("## Replaying the example"), where a reader of the reference sees it.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, send } from '../reliability/spec.js';
+import { loadSpec } from '../reliability/spec.js';
 import { type Service, freePort, killLeftovers, startService, stop } from '../support/processes.js';
 import { hs256Token } from '../support/tokens.js';
 import { DEMO_WORLD, type ExampleCase, loadExampleSpec } from './examples.js';
+import { type Answer, type Operation, ValueBindings, curlSamplesByCase, documentedCodes, runCurl } from './exampleStory.js';
 
-/** Operations whose example cannot replay as-is in document order, and the state it needs. */
+/** Operations whose example cannot replay in document order, and the state it needs. */
 const NEEDS_STATE: Record<string, string> = {
-  createPayrollRequest: 'a feeHash of estimatePayrollFee',
   approvePayrollRequest: 'a payroll request in AWAITING_APPROVAL',
   rejectPayrollRequest: 'a payroll request in AWAITING_APPROVAL',
-  createPayout: 'a feeHash of estimatePayoutFees',
-  getPayout: 'a payout',
-  deleteWebhookEndpoint: 'a webhook endpoint',
-  listWebhookDeliveries: 'a webhook endpoint',
   retryWebhookDelivery: 'a webhook endpoint and one of its deliveries',
-  recordFxExchange: 'the example’s request accepted and its funds at the payroll bank',
-  failPayrollRequest: 'a payroll request EXECUTING whose payouts have not been created',
   resolveBankException: 'an open bank exception, which only the bank’s books create',
 };
 
+/** Two ends of one story: exactly one answers its 2xx, the other its documented refusal. */
+const ALTERNATIVES = ['recordFxExchange', 'failPayrollRequest'];
+
 const userWith = (role: string, permission?: string) =>
   DEMO_WORLD.users.find((user) => user.role === role && (permission ? user.permissions?.includes(permission) : !user.permissions))!.id;
-const CUSTOMER = userWith('customer');
-const ADMIN = userWith('admin');
-
-type Operation = { operationId: string; description?: string; parameters?: Array<{ name: string; in: string; example?: unknown; examples?: object }> };
 
 let service: Service;
-let baseUrl: string;
-let cases: ExampleCase[];
 let operations: Operation[];
-const answers: Array<{ example: ExampleCase; status: number; text: string }> = [];
+let cases: ExampleCase[];
+const scratch = mkdtempSync(join(tmpdir(), 'payroll-curl-'));
+const answers: Array<{ example: ExampleCase; answer: Answer }> = [];
 
 beforeAll(async () => {
   const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
   service = startService(port, { DATA_DIR: 'memory://', SIMULATED_SETTLEMENT_MS: '200' });
-  await service.listening;
+  const raw = (await loadSpec()).raw as unknown as { paths: Record<string, Record<string, Operation>> };
+  operations = Object.values(raw.paths).flatMap((item) => ['get', 'post', 'put', 'patch', 'delete'].flatMap((method) => (item[method] ? [item[method]] : [])));
   cases = (await loadExampleSpec()).cases;
-  const raw = (await loadSpec()).raw as unknown as { paths: Record<string, Record<string, unknown>> };
-  operations = Object.values(raw.paths).flatMap((item) =>
-    ['get', 'post', 'put', 'patch', 'delete'].flatMap((method) => (item[method] ? [item[method] as Operation] : [])),
-  );
-  const tokens = { customer: await hs256Token({ sub: CUSTOMER }), admin: await hs256Token({ sub: ADMIN }) };
-  for (const example of cases) {
-    const response = await replay(example, tokens);
-    answers.push({ example, status: response.status, text: response.text });
+  const samples = curlSamplesByCase(raw, cases);
+  const tokens = {
+    customer: await hs256Token({ sub: userWith('customer') }),
+    approver: await hs256Token({ sub: userWith('customer', 'approver') }),
+    admin: await hs256Token({ sub: userWith('admin') }),
+  };
+  // curl reads its options from $CURL_HOME/.curlrc: the status and the request id after the body,
+  // so the samples run exactly as printed.
+  writeFileSync(join(scratch, '.curlrc'), 'write-out = "\\n%header{x-request-id}\\n%{http_code}"\n');
+  await service.listening;
+  const bindings = new ValueBindings();
+  for (const [index, example] of cases.entries()) {
+    const token = example.role === 'admin' ? tokens.admin : example.operationId.match(/^(approve|reject)Payroll/) ? tokens.approver : tokens.customer;
+    const source = bindings.apply(samples[index]!);
+    const answer = await runCurl(source, { PAYROLL_API: `http://127.0.0.1:${port}`, TOKEN: token, CURL_HOME: scratch });
+    if (answer.status < 300) bindings.learn(example.expected?.value, answer.json);
+    answers.push({ example, answer });
     // EXAMPLES_DUMP=1: each example's status, in the order replayed.
-    if (process.env.EXAMPLES_DUMP) console.log(`${response.status} ${example.operationId} ${example.name}`);
+    if (process.env.EXAMPLES_DUMP) console.log(`${answer.status} ${example.operationId} ${example.name} ${answer.body.slice(0, 200)}`);
   }
-}, 180_000);
+}, 600_000);
 
 afterAll(async () => {
   if (service) await stop(service.child);
   killLeftovers();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The example as written: its path and query values, its body, the role's bearer token; nothing else. */
-function replay(example: ExampleCase, tokens: { customer: string; admin: string }) {
-  const url = new URL(baseUrl + example.path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(example.path_[name] ?? '')));
-  for (const [name, value] of Object.entries(example.query)) {
-    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, item);
-  }
-  const headers: Record<string, string> = { accept: example.accept };
-  if (example.role !== 'public') headers.authorization = `Bearer ${example.role === 'admin' ? tokens.admin : tokens.customer}`;
-  let body: string | undefined;
-  if (example.body) {
-    headers['content-type'] = example.body.contentType;
-    body = typeof example.body.value === 'string' ? example.body.value : JSON.stringify(example.body.value);
-  }
-  return send(url.toString(), { method: example.method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) });
-}
+const describeAnswer = ({ example, answer }: (typeof answers)[number]) =>
+  `${example.operationId} ${example.name} → ${answer.status} ${answer.body.slice(0, 300)}`;
 
-describe('the spec’s request examples replayed as written, in document order, on a fresh npm start', () => {
-  it('answer 2xx, every one of every operation not listed as needing earlier state', () => {
+describe('the spec’s examples, replayed through their curl samples in document order on a fresh npm start', () => {
+  it('every example has a curl sample, and every answer carries an X-Request-Id', () => {
+    expect(answers.length).toBe(cases.length);
     expect(answers.length).toBeGreaterThanOrEqual(operations.length);
-    const failed = answers
-      .filter(({ example, status }) => !(example.operationId in NEEDS_STATE) && (status < 200 || status >= 300))
-      .map(({ example, status, text }) => `${example.operationId} ${example.name} → ${status} ${text.slice(0, 300)}`);
-    expect(failed).toEqual([]);
+    expect(answers.filter(({ answer }) => !answer.requestId).map(describeAnswer)).toEqual([]);
   });
 
-  it('lists only operations of the spec, and most operations replay', () => {
+  it('answer the status of their response example, every one of every operation but the alternatives and those needing earlier state', () => {
+    const failed = answers.filter(
+      ({ example, answer }) =>
+        !(example.operationId in NEEDS_STATE) && !ALTERNATIVES.includes(example.operationId) && answer.status !== example.expected?.status,
+    );
+    expect(failed.map(describeAnswer)).toEqual([]);
+  });
+
+  it('the alternatives: exactly one answers its documented success, the other a refusal its operation documents', () => {
+    const replayed = answers.filter(({ example }) => ALTERNATIVES.includes(example.operationId));
+    expect(replayed.map(({ example }) => example.operationId).sort()).toEqual([...ALTERNATIVES].sort());
+    const succeeded = replayed.filter(({ example, answer }) => answer.status === example.expected?.status);
+    expect(succeeded.map(describeAnswer), replayed.map(describeAnswer).join('\n')).toHaveLength(1);
+    for (const refused of replayed.filter((entry) => !succeeded.includes(entry))) {
+      const operation = operations.find((candidate) => candidate.operationId === refused.example.operationId)!;
+      const code = (refused.answer.json as { error?: { code?: string } } | undefined)?.error?.code;
+      expect(documentedCodes(operation, refused.answer.status), describeAnswer(refused)).toContain(code);
+    }
+  });
+
+  it('the examples needing earlier state are refused with a status their operation documents, never a 5xx', () => {
+    for (const entry of answers.filter(({ example }) => example.operationId in NEEDS_STATE)) {
+      const operation = operations.find((candidate) => candidate.operationId === entry.example.operationId)!;
+      expect(Object.keys(operation.responses), describeAnswer(entry)).toContain(String(entry.answer.status));
+      expect(entry.answer.status, describeAnswer(entry)).toBeLessThan(500);
+    }
+  });
+
+  it('lists only operations of the spec, and few of them', () => {
     const ids = operations.map((operation) => operation.operationId);
-    expect(Object.keys(NEEDS_STATE).filter((id) => !ids.includes(id))).toEqual([]);
-    expect(Object.keys(NEEDS_STATE).length).toBeLessThanOrEqual(ids.length / 3);
+    expect([...Object.keys(NEEDS_STATE), ...ALTERNATIVES].filter((id) => !ids.includes(id))).toEqual([]);
+    expect(Object.keys(NEEDS_STATE).length).toBeLessThanOrEqual(ids.length / 8);
   });
 
   it.each(Object.entries(NEEDS_STATE))('%s: its description names the state its example needs (%s)', (operationId, state) => {
@@ -99,13 +123,20 @@ describe('the spec’s request examples replayed as written, in document order, 
     expect(description).toContain('## Replaying the example');
     const section = description.slice(description.indexOf('## Replaying the example'));
     for (const word of state.split(/\s+/).filter((w) => /^[A-Za-z_]{5,}$/.test(w) && !['which', 'example'].includes(w))) {
-      expect(section, `${operationId}: "${word}"`).toContain(word.replace('example’s', 'example'));
+      expect(section, `${operationId}: "${word}"`).toContain(word);
     }
+  });
+
+  it.each(ALTERNATIVES)('%s: its description says which operation it is the alternative of', (operationId) => {
+    const description = operations.find((operation) => operation.operationId === operationId)?.description ?? '';
+    expect(description).toContain('## Replaying the example');
+    const other = ALTERNATIVES.find((id) => id !== operationId)!;
+    expect(description.slice(description.indexOf('## Replaying the example'))).toContain(other);
   });
 
   it('no other operation says its example needs earlier state', () => {
     const saying = operations.filter((operation) => operation.description?.includes('## Replaying the example')).map((operation) => operation.operationId);
-    expect(saying.sort()).toEqual(Object.keys(NEEDS_STATE).sort());
+    expect(saying.sort()).toEqual([...Object.keys(NEEDS_STATE), ...ALTERNATIVES].sort());
   });
 
   it('gives no Idempotency-Key example to copy (one key shared by every POST would make all but the first 422)', () => {

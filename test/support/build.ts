@@ -65,7 +65,7 @@ export function withBuildLock<T>(fn: () => T): T {
 }
 
 /** The spec sources every built artefact depends on. */
-const specSources = ['openapi', 'redocly.yaml'];
+const specSources = ['openapi', 'redocly.yaml', 'scripts/code-samples.mjs'];
 
 /**
  * dist/docs/index.html and the bundled spec, rebuilt with `npm run docs` when missing or stale.
