@@ -6,47 +6,41 @@ import { Amount, ErrorBox, Field, Page, Time, useAction, useLoad } from '../ui.j
 
 type Settings = components['schemas']['CustomerSettings'];
 
-export function CustomerSettingsPage({ customerId: initial }: { customerId?: string }) {
+/** A customer's settings: there is no read of them, so the form sets them and shows what the answer says. */
+export function CustomerSettingsPage({ customerId: initial }: { customerId?: string | undefined }) {
   const [customerId, setCustomerId] = useState(initial ?? '');
   const [settings, setSettings] = useState<Settings | null>(null);
   const [approval, setApproval] = useState(false);
-  const action = useAction(async (value: boolean | undefined) => {
-    const body = value === undefined ? {} : { requiresPayrollApproval: value };
-    const answer = unwrap(await api.PATCH('/v1/admin/customers/{customerId}/settings', { params: { path: { customerId: customerId.trim() } }, body }));
-    setSettings(answer);
-    setApproval(answer.requiresPayrollApproval);
+  const action = useAction(async () => {
+    const path = { customerId: customerId.trim() };
+    setSettings(unwrap(await api.PATCH('/v1/admin/customers/{customerId}/settings', { params: { path }, body: { requiresPayrollApproval: approval } })));
   });
   return (
     <Page title="Customer settings">
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          void action.run(undefined);
+          void action.run();
         }}
       >
-        <Field label="Customer id">
+        <Field label="Customer id" hint="The customer of a payroll request is on its page">
           <input value={customerId} required onInput={(event) => setCustomerId(event.currentTarget.value)} />
         </Field>
-        <button type="submit">Show the settings</button>
+        <label class="check">
+          <input type="checkbox" checked={approval} onChange={(event) => setApproval(event.currentTarget.checked)} /> Payroll requests need a second
+          person's approval (four-eyes)
+        </label>
+        <button type="submit" disabled={action.busy}>
+          Save the settings
+        </button>
       </form>
-      {settings && (
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void action.run(approval);
-          }}
-        >
-          <p>Approvers: {settings.approvers.map((user) => `${user.firstName} ${user.lastName}`).join(', ') || 'none'}</p>
-          <label class="check">
-            <input type="checkbox" checked={approval} onChange={(event) => setApproval(event.currentTarget.checked)} /> Payroll requests need a second person's
-            approval (four-eyes)
-          </label>
-          <button type="submit" disabled={action.busy}>
-            Save the settings
-          </button>
-        </form>
-      )}
       <ErrorBox error={action.error} />
+      {settings && (
+        <p role="status">
+          Saved: four-eyes approval {settings.requiresPayrollApproval ? 'on' : 'off'}; approvers:{' '}
+          {settings.approvers.map((user) => `${user.firstName} ${user.lastName}`).join(', ') || 'none'}.
+        </p>
+      )}
     </Page>
   );
 }

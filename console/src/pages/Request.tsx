@@ -5,8 +5,8 @@
  */
 import { PAYROLL_POLL_INTERVAL_MS, isFinalPayrollStatus, unwrap } from 'payroll-fee-service';
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../session.js';
-import { Amount, ErrorBox, Page, Time, useLoad } from '../ui.js';
+import { api, session } from '../session.js';
+import { Amount, ErrorBox, Link, Page, Time, useLoad } from '../ui.js';
 import { RequestActions } from './RequestActions.js';
 
 const PAGE = 25;
@@ -140,6 +140,8 @@ export function RequestPage({ requestId }: { requestId: string }) {
           <dl>
             <dt>Request</dt>
             <dd>{data.id}</dd>
+            <dt>Customer</dt>
+            <dd>{session()?.role === 'admin' ? <Link to={`/customers/${data.customer.id}`}>{data.customer.company.legalName}</Link> : data.customer.company.legalName}</dd>
             <dt>Total debited</dt>
             <dd>
               <Amount value={data.totalAmount} currency={source} />
