@@ -27,8 +27,8 @@ export function CustomerSettingsPage({ customerId: initial }: { customerId?: str
           <input value={customerId} required onInput={(event) => setCustomerId(event.currentTarget.value)} />
         </Field>
         <label class="check">
-          <input type="checkbox" checked={approval} onChange={(event) => setApproval(event.currentTarget.checked)} /> Payroll requests need a second
-          person's approval (four-eyes)
+          <input type="checkbox" checked={approval} onChange={(event) => setApproval(event.currentTarget.checked)} /> Payroll requests need a second person's
+          approval (four-eyes)
         </label>
         <button type="submit" disabled={action.busy}>
           Save the settings

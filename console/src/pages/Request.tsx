@@ -141,7 +141,13 @@ export function RequestPage({ requestId }: { requestId: string }) {
             <dt>Request</dt>
             <dd>{data.id}</dd>
             <dt>Customer</dt>
-            <dd>{session()?.role === 'admin' ? <Link to={`/customers/${data.customer.id}`}>{data.customer.company.legalName}</Link> : data.customer.company.legalName}</dd>
+            <dd>
+              {session()?.role === 'admin' ? (
+                <Link to={`/customers/${data.customer.id}`}>{data.customer.company.legalName}</Link>
+              ) : (
+                data.customer.company.legalName
+              )}
+            </dd>
             <dt>Total debited</dt>
             <dd>
               <Amount value={data.totalAmount} currency={source} />
