@@ -23,6 +23,7 @@ const PROCESS = [
   'test/process/**/*.test.ts',
   'test/client/{mock,pack,readme-example}.test.ts',
   'test/docs/**/*.test.ts',
+  'test/console/**/*.test.ts',
   'test/spec/specGate.test.ts',
   'test/spec/examplesReplay.test.ts',
 ];

@@ -18,6 +18,7 @@ const ORDER: Array<[file: string, name: string]> = [
   ['performance.md', 'Performance'],
   ['settlement.md', 'Settlement'],
   ['bank-files.md', 'Bank files'],
+  ['console.md', 'The console'],
   ['payroll-at-scale.md', 'Payroll at scale'],
   ['development.md', 'Development'],
   ['contributing.md', 'Contributing'],
@@ -48,9 +49,14 @@ function guides(): Guide[] {
   });
 }
 
-/** A guide's text for the site: without its title (the tag shows it), links between guides as links inside the site, links into the repository as plain text. */
+/**
+ * A guide's text for the site: without its title (the tag shows it), without its images (files of
+ * the repository the one-page site does not carry), links between guides as links inside the site,
+ * links into the repository as plain text.
+ */
 function forSite(guide: Guide, ids: Map<string, string>): string {
-  return guide.text.replace(/^# .+\n+/, '').replace(/\[([^\]]+)\]\(([^)\s]+?)\)/g, (whole, text: string, target: string) => {
+  const body = guide.text.replace(/^# .+\n+/, '').replace(/^!\[[^\]]*\]\([^)]*\)\n+/gm, '');
+  return body.replace(/\[([^\]]+)\]\(([^)\s]+?)\)/g, (whole, text: string, target: string) => {
     if (/^(https?:|mailto:|#)/.test(target)) return whole;
     const id = ids.get(target.replace(/#.*$/, ''));
     return id ? `[${text}](#tag/${id})` : text;

@@ -3,6 +3,7 @@
  * The configuration table of docs/operations.md mirrors this file.
  */
 import { ConfigError, boolean, duration, integer, list, oneOf, ports } from './configValues.js';
+import { type ConsoleConfig, consoleConfig } from './consoleConfig.js';
 
 export { ConfigError };
 
@@ -25,6 +26,8 @@ export interface Config {
   /** Bounds of every database session: a lost or stuck database answers 503, never a hang. */
   databaseSession: DatabaseSessionLimits;
   worldFile: string | undefined;
+  /** The browser console (docs/console.md): its built files (CONSOLE_DIR), and whether its development sign-in is on. */
+  console: ConsoleConfig;
   jwt: {
     secret: string;
     jwksUrl: string | undefined;
@@ -132,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseSession: databaseSessionLimits(env),
     worldFile: env.WORLD_FILE === '' ? undefined : (env.WORLD_FILE ?? 'worlds/demo.json'),
     jwt: jwtConfig(env),
+    console: consoleConfig(env, nodeEnv, DEVELOPMENT_JWT_SECRET),
     feeHashSecret: env.FEE_HASH_SECRET || DEVELOPMENT_FEE_HASH_SECRET,
     feeHashTtlSeconds: integer(env, 'FEE_HASH_TTL_SECONDS', 900, 60, 3600),
     fxRecordToleranceBps: env.FX_RECORD_TOLERANCE_BPS ? integer(env, 'FX_RECORD_TOLERANCE_BPS', 0, 0, 10_000) : undefined,

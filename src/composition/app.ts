@@ -34,6 +34,7 @@ export function buildApp(
     sharedLimits,
     corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
+    console: { console: config.console, jwt: config.jwt },
   });
   return { app, deps };
 }

@@ -6,6 +6,7 @@ import { metrics } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Config } from '../config.js';
 import { type Authenticate, authenticateRequest } from './auth.js';
+import { type ConsoleOptions, consoleRouter } from './console.js';
 import { contractValidator } from './contractValidator.js';
 import { requestBody } from './body.js';
 import { adminPathsForAdmins } from './roles.js';
@@ -31,11 +32,13 @@ export interface AppOptions {
   sharedLimits?: SharedLimits | undefined;
   corsOrigins: string[];
   trustProxy: string | number | boolean;
+  /** The browser console at /console/: its files and its development sign-in. */
+  console: Omit<ConsoleOptions, 'deps'>;
 }
 
 /**
  * The HTTP pipeline in one readable order, limits before work: request metrics (when on) → request id → access log → security
- * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
+ * headers → CORS (only for configured origins) → the console (/console, outside the API) → bearer token check (no body read yet) → rate
  * limit per verified user, else per client address → a verified non-admin on an admin path refused
  * 403 (roles before validation) → a body declared plainly heavy takes one of
  * its customer's slots of heavy operations (refused unread at the cap) → body (JSON or a CSV file, 12 MB for a verified
@@ -59,6 +62,8 @@ export function createApp(options: AppOptions): Express {
   app.use(helmet());
   // CORS is off unless origins are configured: browsers then get no cross-origin access at all.
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
+  // Not an API path: no bearer token, no validator (its pages sign in through the console itself).
+  app.use('/console', consoleRouter({ ...options.console, deps: options.deps }));
   app.use(authenticateRequest(options.authenticate));
   app.use(options.rateLimit);
   app.use(adminPathsForAdmins());

@@ -16,6 +16,24 @@ export async function findUser(tx: Queryable, userId: string): Promise<UserRecor
   return rows[0] ?? null;
 }
 
+/** A user as the console's development sign-in lists them: who they are and what they may do. */
+export interface SignInUser extends UserRecord {
+  name: string;
+  email: string;
+  permissions: string[];
+  companyLegalName: string | null;
+}
+
+/** Every user, admins first, then by company and name (the development sign-in's list). */
+export async function listSignInUsers(tx: Queryable): Promise<SignInUser[]> {
+  return tx.query<SignInUser>(
+    `SELECT u.id, u.role, u.customer_id AS "customerId", u.first_name || ' ' || u.last_name AS name, u.email, u.permissions,
+            c.company_legal_name AS "companyLegalName"
+       FROM users u LEFT JOIN customers c ON c.id = u.customer_id
+      ORDER BY u.role, c.company_legal_name, u.last_name, u.first_name, u.id`,
+  );
+}
+
 /** The users with this email address, compared case-insensitively (the column is not unique). */
 export async function findUsersByEmail(tx: Queryable, email: string): Promise<UserRecord[]> {
   return tx.query<UserRecord>(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1) ORDER BY id`, [email]);

@@ -8,16 +8,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
-import { type Browser, type Locator, type Page, chromium } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDocs, inRepo } from '../support/build.js';
+import { hasChromium, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { type Listening, listen } from '../support/http.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(`docs browser test SKIPPED: ${CHROMIUM} not found (install it: apt-get install -y chromium; .ci/run does)`);
-}
+warnIfNoChromium('docs browser test');
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 interface Operation {
@@ -176,10 +173,7 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
     };
     guides = siteSpec.tags.filter((tag) => tag['x-traitTag']).map((tag) => ({ name: tag.name, title: tag['x-displayName'] ?? tag.name }));
     site = await serve(inRepo('dist', 'docs'));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu'],
-    });
+    browser = await launchChromium();
     page = await openPage(WIDTHS[0]);
   }, 180_000);
 

@@ -88,3 +88,12 @@ export function bundledSpecCopy(dir: string): { json: string; yamlCopy: string }
     return { json: readFileSync(inRepo('dist', 'openapi.json'), 'utf8'), yamlCopy };
   });
 }
+
+/** dist/console (npm run build:console), rebuilt when missing or older than its sources or the client's. */
+export function ensureConsole(): string {
+  return withBuildLock(() => {
+    const sources = ['console', 'packages/client/src', 'generated', 'scripts/build-console.mjs'];
+    if (isStale('dist/console/index.html', sources)) run('npm', ['run', '-s', 'build:console']);
+    return inRepo('dist', 'console');
+  });
+}

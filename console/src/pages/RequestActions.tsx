@@ -1,0 +1,168 @@
+/** What each role may do to a payroll request in its present status, each form with its own error. */
+import { type components, unwrap } from 'payroll-fee-service';
+import { useState } from 'preact/hooks';
+import { api, session } from '../session.js';
+import { ErrorBox, Field, useAction } from '../ui.js';
+
+type PayrollRequest = components['schemas']['PayrollRequest'];
+
+/** The quote's validity offered by default: 30 minutes, the spec's example (at most 24 hours). */
+export const DEFAULT_QUOTE_SECONDS = 1800;
+
+function ReasonForm(props: { label: string; button: string; act: (reason: string) => Promise<void> }) {
+  const [reason, setReason] = useState('');
+  const action = useAction(props.act);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void action.run(reason);
+      }}
+    >
+      <Field label={props.label}>
+        <input type="text" value={reason} required maxLength={500} onInput={(event) => setReason(event.currentTarget.value)} />
+      </Field>
+      <button type="submit" disabled={action.busy}>
+        {props.button}
+      </button>
+      <ErrorBox error={action.error} />
+    </form>
+  );
+}
+
+function RateForm(props: { label: string; button: string; withExpiry: boolean; act: (rate: string, seconds: number) => Promise<void> }) {
+  const [rate, setRate] = useState('');
+  const [seconds, setSeconds] = useState(String(DEFAULT_QUOTE_SECONDS));
+  const action = useAction(props.act);
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void action.run(rate.trim(), Number(seconds));
+      }}
+    >
+      <Field label={props.label} hint="Payroll-currency units per source-currency unit, as a decimal (e.g. 3.6700)">
+        <input type="text" inputMode="decimal" value={rate} required pattern="[0-9]+(\.[0-9]+)?" onInput={(event) => setRate(event.currentTarget.value)} />
+      </Field>
+      {props.withExpiry && (
+        <Field label="Quote valid for (seconds)" hint={`Default ${DEFAULT_QUOTE_SECONDS} s (30 minutes); at most 86400`}>
+          <input type="number" min={1} max={86400} value={seconds} required onInput={(event) => setSeconds(event.currentTarget.value)} />
+        </Field>
+      )}
+      <button type="submit" disabled={action.busy}>
+        {props.button}
+      </button>
+      <ErrorBox error={action.error} />
+    </form>
+  );
+}
+
+export function RequestActions({ request, changed }: { request: PayrollRequest; changed: () => void }) {
+  const user = session();
+  const path = { params: { path: { requestId: request.id } } };
+  const key = () => ({ idempotencyKey: crypto.randomUUID() });
+  const accept = useAction(async () => {
+    unwrap(await api.POST('/v1/customers/payroll/requests/{requestId}/accept', { ...path, ...key() }));
+    changed();
+  });
+  const approve = useAction(async () => {
+    unwrap(await api.POST('/v1/customers/payroll/requests/{requestId}/approve', { ...path, ...key() }));
+    changed();
+  });
+  if (!user) return null;
+  const status = request.status;
+  const forms = [];
+  if (user.role === 'customer') {
+    if (status === 'AWAITING_APPROVAL' && user.permissions.includes('approver') && request.approval?.createdByUserId !== user.userId) {
+      forms.push(
+        <div key="approve">
+          <button type="button" disabled={approve.busy} onClick={() => void approve.run()}>
+            Approve this payroll request
+          </button>
+          <ErrorBox error={approve.error} />
+        </div>,
+        <ReasonForm
+          key="reject"
+          label="Reason for rejecting"
+          button="Reject this payroll request"
+          act={async (reason) => {
+            unwrap(await api.POST('/v1/customers/payroll/requests/{requestId}/reject', { ...path, body: { reason }, ...key() }));
+            changed();
+          }}
+        />,
+      );
+    }
+    if (status === 'QUOTE_PROVIDED') {
+      forms.push(
+        <div key="accept">
+          <button type="button" disabled={accept.busy} onClick={() => void accept.run()}>
+            Accept the quote
+          </button>
+          <ErrorBox error={accept.error} />
+        </div>,
+      );
+    }
+    if (status === 'PENDING' || status === 'QUOTE_PROVIDED') {
+      forms.push(
+        <ReasonForm
+          key="cancel"
+          label="Reason for cancelling"
+          button="Cancel this payroll request"
+          act={async (reason) => {
+            unwrap(await api.POST('/v1/customers/payroll/requests/{requestId}/cancel', { ...path, body: { reason }, ...key() }));
+            changed();
+          }}
+        />,
+      );
+    }
+  } else {
+    if (status === 'PENDING' || status === 'QUOTE_PROVIDED') {
+      forms.push(
+        <RateForm
+          key="quote"
+          label="Quoted exchange rate"
+          button="Provide the quote"
+          withExpiry
+          act={async (exchangeRate, expiresInSeconds) => {
+            unwrap(await api.POST('/v1/admin/payroll/requests/{requestId}/quote', { ...path, body: { exchangeRate, expiresInSeconds }, ...key() }));
+            changed();
+          }}
+        />,
+      );
+    }
+    if (status === 'QUOTE_ACCEPTED' || status === 'EXECUTING') {
+      forms.push(
+        <RateForm
+          key="fx"
+          label="Exchange rate obtained"
+          button="Record the FX exchange"
+          withExpiry={false}
+          act={async (exchangeRate) => {
+            unwrap(await api.POST('/v1/admin/payroll/requests/{requestId}/fx-exchange', { ...path, body: { exchangeRate }, ...key() }));
+            changed();
+          }}
+        />,
+      );
+    }
+    if (!['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED', 'CANCELLED'].includes(status)) {
+      forms.push(
+        <ReasonForm
+          key="fail"
+          label="Reason for failing"
+          button="Fail this payroll request"
+          act={async (reason) => {
+            unwrap(await api.POST('/v1/admin/payroll/requests/{requestId}/fail', { ...path, body: { reason }, ...key() }));
+            changed();
+          }}
+        />,
+      );
+    }
+  }
+  if (forms.length === 0) return null;
+  return (
+    <section aria-label="Actions">
+      <h2>Actions</h2>
+      {forms}
+    </section>
+  );
+}

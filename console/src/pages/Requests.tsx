@@ -1,0 +1,106 @@
+/**
+ * Payroll requests: the customer's own, or the admin's queue (any status; waiting for a quote by
+ * default), oldest first in the admin's queue, with each request's age.
+ */
+import { type components, unwrap } from 'payroll-fee-service';
+import { useState } from 'preact/hooks';
+import { api, session } from '../session.js';
+import { Amount, ErrorBox, Field, Link, Page, Time, useLoad } from '../ui.js';
+
+type Status = components['schemas']['PayrollRequestStatus'];
+const STATUSES: Status[] = [
+  'AWAITING_APPROVAL',
+  'PENDING',
+  'QUOTE_PROVIDED',
+  'QUOTE_ACCEPTED',
+  'EXECUTING',
+  'PAYOUT_INITIATED',
+  'COMPLETED',
+  'PARTIALLY_COMPLETED',
+  'FAILED',
+  'CANCELLED',
+];
+
+function age(createdAt: string): string {
+  const minutes = Math.max(0, Math.floor((Date.now() - new Date(createdAt).getTime()) / 60_000));
+  return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h`;
+}
+
+export function RequestsPage() {
+  const admin = session()?.role === 'admin';
+  const [status, setStatus] = useState<Status | ''>(admin ? 'PENDING' : '');
+  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  const page = useLoad(async () => {
+    const query = { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) };
+    const answer = admin
+      ? unwrap(await api.GET('/v1/admin/payroll/requests', { params: { query } }))
+      : unwrap(await api.GET('/v1/customers/payroll/requests', { params: { query } }));
+    // The admin works the queue from its oldest request.
+    const items = admin ? [...answer.items].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : answer.items;
+    return { ...answer, items };
+  }, [admin, status, cursor]);
+  return (
+    <Page title={admin ? 'Payroll requests to work on' : 'Payroll requests'}>
+      <Field label="Status">
+        <select
+          value={status}
+          onChange={(event) => {
+            setCursor(undefined);
+            setStatus(event.currentTarget.value as Status | '');
+          }}
+        >
+          <option value="">Any status</option>
+          {STATUSES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <ErrorBox error={page.error} />
+      {page.data && page.data.items.length === 0 && <p>No payroll request in this status.</p>}
+      {page.data && page.data.items.length > 0 && (
+        <table>
+          <caption>{admin ? 'Oldest first' : 'Newest first'}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Request</th>
+              <th scope="col">Status</th>
+              <th scope="col">Total</th>
+              <th scope="col">Indicative rate</th>
+              <th scope="col">Beneficiaries</th>
+              <th scope="col">Created</th>
+              {admin && <th scope="col">Age</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.items.map((item) => (
+              <tr key={item.id}>
+                <td>
+                  <Link to={`/requests/${item.id}`}>Request {item.id.slice(0, 8)}</Link>
+                </td>
+                <td>{item.status}</td>
+                <td>
+                  <Amount value={item.totalAmount} currency={item.sourceCurrencyCode} />
+                </td>
+                <td>
+                  {item.estimatedFxRate} {item.sourceCurrencyCode}→{item.payrollCurrencyCode}
+                </td>
+                <td>{item.beneficiaryCount}</td>
+                <td>
+                  <Time value={item.createdAt} />
+                </td>
+                {admin && <td>{age(item.createdAt)}</td>}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {page.data?.nextCursor && (
+        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
+          More requests
+        </button>
+      )}
+    </Page>
+  );
+}

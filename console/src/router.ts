@@ -1,0 +1,29 @@
+/** Addresses under /console/: each page has its own, so a link can be pasted and a reload keeps the page. */
+import { useEffect, useState } from 'preact/hooks';
+
+export const BASE = '/console';
+const listeners = new Set<() => void>();
+
+/** The page's path below /console (always starting with '/'), with its query string. */
+export function currentPath(): string {
+  const path = window.location.pathname.startsWith(BASE) ? window.location.pathname.slice(BASE.length) : '/';
+  return (path === '' ? '/' : path) + window.location.search;
+}
+
+export function navigate(path: string): void {
+  window.history.pushState(null, '', BASE + path);
+  listeners.forEach((listener) => listener());
+  window.scrollTo(0, 0);
+}
+
+window.addEventListener('popstate', () => listeners.forEach((listener) => listener()));
+
+export function usePath(): string {
+  const [path, setPath] = useState(currentPath());
+  useEffect(() => {
+    const listener = () => setPath(currentPath());
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  }, []);
+  return path;
+}

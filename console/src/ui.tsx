@@ -1,0 +1,166 @@
+/** Shared pieces: links, errors from the envelope, amounts as the API's strings, times local or UTC. */
+import type { ComponentChildren, JSX } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { PayrollApiError } from 'payroll-fee-service';
+import { BASE, navigate } from './router.js';
+
+export function Link(props: { to: string; children: ComponentChildren; class?: string }) {
+  const onClick = (event: MouseEvent) => {
+    if (event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    navigate(props.to);
+  };
+  return (
+    <a href={BASE + props.to} onClick={onClick} class={props.class}>
+      {props.children}
+    </a>
+  );
+}
+
+/** An error where it happened: the envelope's code and message, and each of its details (row, column, field). */
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  if (!(error instanceof PayrollApiError))
+    return (
+      <div role="alert" class="error">
+        {String((error as Error).message ?? error)}
+      </div>
+    );
+  return (
+    <div role="alert" class="error">
+      <p>
+        <strong>{error.code}</strong>: {error.message}
+        {error.field ? ` (field ${error.field})` : ''}
+      </p>
+      {error.details && error.details.length > 0 && (
+        <table>
+          <caption>Problems ({error.details.length})</caption>
+          <thead>
+            <tr>
+              <th scope="col">Row</th>
+              <th scope="col">Column</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Message</th>
+            </tr>
+          </thead>
+          <tbody>
+            {error.details.map((detail, index) => {
+              const place = detail as { row?: number; column?: string; field?: string; reason?: string; message: string };
+              return (
+                <tr key={index}>
+                  <td>{place.row ?? ''}</td>
+                  <td>{place.column ?? place.field ?? ''}</td>
+                  <td>{place.reason ?? ''}</td>
+                  <td>{place.message}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {error.requestId && <p class="muted">Request id {error.requestId}</p>}
+    </div>
+  );
+}
+
+/** An amount exactly as the API wrote it (a decimal string), with its currency: never through a float. */
+export function Amount({ value, currency }: { value: string | null | undefined; currency: string | null | undefined }) {
+  if (value === null || value === undefined) return <span>—</span>;
+  return (
+    <span class="amount">
+      {value} {currency ?? ''}
+    </span>
+  );
+}
+
+let utc = false;
+const utcListeners = new Set<() => void>();
+export function setUtc(value: boolean): void {
+  utc = value;
+  utcListeners.forEach((listener) => listener());
+}
+export function useUtc(): boolean {
+  const [value, setValue] = useState(utc);
+  useEffect(() => {
+    const listener = () => setValue(utc);
+    utcListeners.add(listener);
+    return () => void utcListeners.delete(listener);
+  }, []);
+  return value;
+}
+
+/** A time in the reader's time zone, or in UTC when chosen; the UTC value is always its title and datetime. */
+export function Time({ value }: { value: string | null | undefined }) {
+  const inUtc = useUtc();
+  if (!value) return <span>—</span>;
+  const date = new Date(value);
+  const text = inUtc ? `${value.replace('T', ' ').replace(/\.\d+Z$|Z$/, '')} UTC` : date.toLocaleString();
+  return (
+    <time dateTime={value} title={`${value} (UTC)`}>
+      {text}
+    </time>
+  );
+}
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Loads once per change of `deps`; `reload` loads again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setState((previous) => ({ ...previous, loading: true }));
+    load().then(
+      (data) => live && setState({ data, error: undefined, loading: false }),
+      (error: unknown) => live && setState({ data: undefined, error, loading: false }),
+    );
+    return () => void (live = false);
+  }, [...deps, tick]);
+  return { ...state, reload: useCallback(() => setTick((value) => value + 1), []) };
+}
+
+/** An action (a button's or a form's): its error is kept to be shown beside it. */
+export function useAction<A extends unknown[]>(act: (...args: A) => Promise<void>) {
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  const run = async (...args: A) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await act(...args);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { run, error, busy };
+}
+
+export function Field(props: { label: string; children: JSX.Element; hint?: string }) {
+  return (
+    <label class="field">
+      <span>{props.label}</span>
+      {props.children}
+      {props.hint && <small>{props.hint}</small>}
+    </label>
+  );
+}
+
+export function Page(props: { title: string; children: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${props.title} · Payroll console`;
+  }, [props.title]);
+  return (
+    <section>
+      <h1>{props.title}</h1>
+      {props.children}
+    </section>
+  );
+}

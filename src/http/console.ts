@@ -1,0 +1,66 @@
+/**
+ * The browser console (docs/console.md) on the service's own origin, outside the API: its built
+ * files from `dir` (content-hashed assets cached for a year, index.html never cached), index.html
+ * for any other address under /console/ (the console routes in the browser, so a pasted link or a
+ * reload opens its page), and — only where the development secret is in use — the development
+ * sign-in: the world's users and a token for one of them, the same token `npm run token` prints.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import express, { type Router } from 'express';
+import type { Config } from '../config.js';
+import type { UseCaseDeps } from '../usecases/deps.js';
+import { canSignIn, signInUsers } from '../usecases/developmentSignIn.js';
+import { sendError } from './envelope.js';
+import { signAccessToken } from './tokens.js';
+
+/** A development token's life: a working session's length (the console signs in again after). */
+const DEVELOPMENT_TOKEN_TTL_SECONDS = 8 * 3600;
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+export interface ConsoleOptions {
+  console: Config['console'];
+  jwt: Config['jwt'];
+  deps: Pick<UseCaseDeps, 'db'>;
+}
+
+function developmentSignIn(router: Router, options: ConsoleOptions): void {
+  router.get('/dev/users', async (_req, res, next) => {
+    try {
+      res.set('Cache-Control', 'no-store').json({ success: true, data: { users: await signInUsers(options.deps) } });
+    } catch (error) {
+      next(error);
+    }
+  });
+  router.post('/dev/token', express.json({ limit: '1kb' }), async (req, res, next) => {
+    try {
+      const userId: unknown = (req.body as { userId?: unknown } | undefined)?.userId;
+      if (typeof userId !== 'string' || !/^[0-9a-f-]{36}$/i.test(userId) || !(await canSignIn(options.deps, userId))) {
+        return sendError(res, 'NOT_FOUND', 'No such user', { field: 'userId' });
+      }
+      const token = await signAccessToken(options.jwt, userId, DEVELOPMENT_TOKEN_TTL_SECONDS);
+      res.set('Cache-Control', 'no-store').json({ success: true, data: { token, expiresInSeconds: DEVELOPMENT_TOKEN_TTL_SECONDS } });
+    } catch (error) {
+      next(error);
+    }
+  });
+}
+
+/** The router mounted at /console, before the API's token check and validator: nothing here is an API path. */
+export function consoleRouter(options: ConsoleOptions): Router {
+  const router = express.Router();
+  const dir = resolve(options.console.dir);
+  router.get('/dev/config', (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ success: true, data: { developmentSignIn: options.console.developmentSignIn } });
+  });
+  if (options.console.developmentSignIn) developmentSignIn(router, options);
+  router.all('/dev/{*rest}', (req, res) => sendError(res, 'NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?')[0]}`));
+  router.use('/assets', express.static(resolve(dir, 'assets'), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, fallthrough: false }));
+  router.get('/{*rest}', (req, res) => {
+    if (!existsSync(resolve(dir, 'index.html'))) {
+      return sendError(res, 'SERVICE_UNAVAILABLE', 'The console is not built: run npm run build:console');
+    }
+    res.set('Cache-Control', 'no-cache').sendFile(resolve(dir, 'index.html'));
+  });
+  return router;
+}
