@@ -6,6 +6,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPrometheusMetrics } from '../../src/observability/prometheus.js';
+import { unansweredBankBatches } from '../../src/store/bankBatches.js';
 import { executePendingWork } from '../../src/usecases/execution.js';
 import { expectBooksBalanced } from '../support/balances.js';
 import { type BankWorld, demo, payouts, payrollAtTheBank, startBankWorld } from '../support/bankBooks.js';
@@ -68,6 +70,18 @@ describe('GET /v1/admin/bank/batches', () => {
     );
     expect(Number(batch.amount)).toBe(Number(sum!.total));
     expect(listed.data!.data.nextCursor).toBeNull();
+
+    // What the alert reads: the oldest unanswered file's age against the bound.
+    const unanswered = await unansweredBankBatches(world.server.db, world.server.clock.now());
+    expect(unanswered).toEqual({ count: 1, oldestSeconds: batch.ageSeconds });
+    const { registry } = createPrometheusMetrics({
+      pools: {},
+      backlog: async () => ({ items: [], failingEndpoints: 0, bankExceptions: [], bankBatches: { ...unanswered, maxAgeSeconds: 43_200 } }),
+    });
+    const scraped = await registry.metrics();
+    expect(scraped).toContain(`payroll_bank_batch_oldest_unanswered_seconds ${batch.ageSeconds}`);
+    expect(scraped).toContain('payroll_bank_batch_unanswered_max_age_seconds 43200');
+    expect(scraped).toContain('payroll_bank_batches_unanswered 1');
   });
 
   it('refuses a customer, and a cursor of another filter', async () => {
