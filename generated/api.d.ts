@@ -1927,6 +1927,153 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/bank/batches": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the payment files sent to the bank
+         * @description Lists the payment files (pain.001) of `BANK_RAIL=iso20022`, oldest first (`createdAt`
+         *     ascending, then `batchId` ascending), each with its payouts, amount, `MsgId`, when it was
+         *     written and how far the bank has answered it. `unanswered=true` keeps those still
+         *     `AWAITING_BANK`: the queue of files the bank never answered, longest waiting first, each with
+         *     its `ageSeconds` and whether it is `overdue` (past `BANK_UNANSWERED_AFTER_SECONDS`). What an
+         *     operator does about one (`resendBankBatch`, `failBankBatchPayouts`) is in docs/bank-files.md,
+         *     "When the bank does not answer".
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     Pagination as in `listAdminPayrollRequests`: up to `limit` items (1 to 100, default 20); pass
+         *     `nextCursor` as `cursor`, with the same `unanswered`, for the next page; `nextCursor` is null
+         *     on the last page. A malformed cursor, or one issued for another `unanswered`, gets 400
+         *     `VALIDATION_ERROR`.
+         */
+        get: operations["listBankBatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/bank/batches/{batchId}/resend": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payment file's batch (a UUID, `batchId` of `listBankBatches`); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 4f1c2e3d-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                batchId: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a payment file the bank never answered
+         * @description Writes the very file the bank was sent — the same bytes, hence the same `MsgId` — to the outbox
+         *     again, for the transport to deliver: it is read from the outbox's `processed/` folder (where the
+         *     transport leaves what it delivered) and written atomically, owner-only (`0600`), as
+         *     `<messageId>.xml`. It is never built again. A bank that did receive it the first time refuses
+         *     the copy as a duplicate (`RJCT DU01`), which changes nothing here. The resend is recorded with
+         *     who and when (and the file's SHA-256).
+         *
+         *     Idempotent: while the file waits in the outbox (not yet taken by the transport), a resend
+         *     writes nothing and answers `ALREADY_IN_OUTBOX`.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     ## Rules
+         *     - The batch must be `AWAITING_BANK`; otherwise 409 `INVALID_STATE`, reason `BANK_BATCH_NOT_AWAITING`.
+         *     - None of its payouts may have a final status: a file resent after the bank settled some would
+         *       pay again what it rejected or what an operator failed (409 `INVALID_STATE`, reason `PAYOUT_ALREADY_SETTLED`).
+         *     - The file must be in the outbox or its `processed/` folder (409 `INVALID_STATE`, reason `BANK_FILE_MISSING`).
+         *     - A batch that does not exist gets 404 `NOT_FOUND`.
+         */
+        post: operations["resendBankBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/bank/batches/{batchId}/fail-payouts": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payment file's batch (a UUID, `batchId` of `listBankBatches`); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 4f1c2e3d-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                batchId: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fail payouts the bank confirms it will not pay
+         * @description Fails the named payouts of a payment file the bank left unanswered, on the bank's written
+         *     confirmation (`reason`, `bankReference`). Each is recorded as a bank's rejection in a status
+         *     report is, and the worker's next step of the batch (within a second) applies it by the same
+         *     path: the transfer becomes `FAILED` with `failureReason`, the customer is credited back the
+         *     split's quoted source amount in a balanced journal entry, `transfer.status_changed` is emitted
+         *     and, once none of the request's payouts is left open, the request takes its final status
+         *     (`PARTIALLY_COMPLETED` or `FAILED`) with `payroll_request.status_changed`. This is the way out
+         *     for a request left `PAYOUT_INITIATED` by a silent bank. The action is recorded with who, when,
+         *     the reason and the reference.
+         *
+         *     All or none: if any named payout is refused, none is failed.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     ## Rules
+         *     - The batch must be `AWAITING_BANK`; otherwise 409 `INVALID_STATE`, reason `BANK_BATCH_NOT_AWAITING`.
+         *     - A named payout that already has a final status (settled, rejected, failed before) gets 409
+         *       `INVALID_STATE`, reason `PAYOUT_ALREADY_SETTLED`, `field` naming it (`/transferIds/0`).
+         *     - A named payout not in the batch gets 400 `VALIDATION_ERROR`, reason `PAYOUT_NOT_IN_BATCH`.
+         *     - `transferIds` 1 to 1,000 distinct ids, `reason` 1 to 500 characters and `bankReference` 1 to
+         *       140 characters are required; otherwise 400 `VALIDATION_ERROR`.
+         *     - A batch that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a file the bank has not answered.
+         */
+        post: operations["failBankBatchPayouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -2196,6 +2343,10 @@ export interface components {
          *     | `QUOTE_STILL_VALID` | `INVALID_STATE` | A new quote while the current one is still valid. |
          *     | `TRANSFER_IN_FLIGHT` | `INVALID_STATE` | A transfer of the request is still at the processor; retry once it has settled. |
          *     | `TRANSFERS_NOT_SETTLED` | `INVALID_STATE` | The source debit and the move to the payroll bank must complete before the FX exchange is recorded. |
+         *     | `BANK_BATCH_NOT_AWAITING` | `INVALID_STATE` | A payment file that is not `AWAITING_BANK` (not yet written, never sent, or answered in full) cannot be resent or have payouts failed. |
+         *     | `PAYOUT_ALREADY_SETTLED` | `INVALID_STATE` | A payout the bank has already given a final status (or an operator failed) cannot be failed; a file with such a payout cannot be resent. |
+         *     | `BANK_FILE_MISSING` | `INVALID_STATE` | The payment file to resend is neither in the outbox nor in its `processed/` folder. |
+         *     | `PAYOUT_NOT_IN_BATCH` | `VALIDATION_ERROR` | A named payout is not in the payment file. |
          *     | `TOKEN_MISSING` | `UNAUTHORIZED` | No bearer token: no `Authorization` header, or not `Bearer <token>`. |
          *     | `TOKEN_EXPIRED` | `UNAUTHORIZED` | The token is past its `exp`: get a new one. |
          *     | `TOKEN_NOT_YET_VALID` | `UNAUTHORIZED` | The token's `nbf` or `iat` lies further in the future than the clock skew tolerated. |
@@ -2208,7 +2359,7 @@ export interface components {
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "PAYOUT_NOT_IN_BATCH";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -4944,6 +5095,198 @@ export interface components {
             /** @description The payload, the bank exception. */
             data: components["schemas"]["BankException"];
         };
+        /**
+         * @description How far a payment file has gone:
+         *
+         *     | Status | Meaning |
+         *     |---|---|
+         *     | `WRITING` | Recorded; the worker has not yet written its pain.001 to the outbox. |
+         *     | `AWAITING_BANK` | Written; at least one payout has no final status from the bank yet (`openPayoutCount`). |
+         *     | `ANSWERED` | Every payout has its final status: settled or rejected by the bank, or failed by an operator. |
+         *     | `NOT_SENT` | No file could be written (the paying account has no IBAN or BIC…); its payouts failed with the reason. |
+         * @example AWAITING_BANK
+         * @enum {string}
+         */
+        BankBatchStatus: "WRITING" | "AWAITING_BANK" | "ANSWERED" | "NOT_SENT";
+        /**
+         * @description One payment file (pain.001) sent to the partner bank (`BANK_RAIL=iso20022`): a payroll request's
+         *     payouts, or a single payout, with how far the bank has answered it. Optional fields are absent
+         *     until they apply.
+         */
+        BankBatch: {
+            /** @description The batch's id (a single payout's batch has the payout's id). */
+            batchId: components["schemas"]["Uuid"];
+            /**
+             * @description The file's `GrpHdr/MsgId` (the batch id without hyphens); the file is `<messageId>.xml`.
+             * @example 4f1c2e3d5a6b4c7d8e9f0a1b2c3d4e5f
+             */
+            messageId: string;
+            /** @description The payroll request whose payouts the file carries; absent for a single payout's file. */
+            payrollRequestId?: components["schemas"]["Uuid"];
+            /** @description How far the file has gone. */
+            status: components["schemas"]["BankBatchStatus"];
+            /** @description The currency of every payout of the file (a file has one). */
+            currencyCode: components["schemas"]["CurrencyCode"];
+            /** @description The sum of the file's payouts (its `CtrlSum`), in `currencyCode`. */
+            amount: components["schemas"]["DecimalString"];
+            /**
+             * @description The payouts in the file (its `NbOfTxs`).
+             * @example 3
+             */
+            payoutCount: number;
+            /**
+             * @description The payouts the bank has given no final status yet (still `PROCESSING`).
+             * @example 3
+             */
+            openPayoutCount: number;
+            /** @description When the batch was recorded. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the file was written to the outbox; absent while `WRITING` and for `NOT_SENT`. */
+            writtenAt?: components["schemas"]["Timestamp"];
+            /**
+             * @description Seconds since the file was written (`writtenAt`); absent when it was not.
+             * @example 93600
+             */
+            ageSeconds?: number;
+            /**
+             * @description `AWAITING_BANK` for longer than `BANK_UNANSWERED_AFTER_SECONDS` (the same bound the
+             *     `PayrollBankBatchUnanswered` alert uses).
+             * @example true
+             */
+            overdue: boolean;
+            /**
+             * @description The bank's status reports (pain.002) applied for this file; 0 when the bank never answered.
+             * @example 0
+             */
+            reportCount: number;
+            /** @description When the last of them was applied; absent when none was. */
+            lastReportAt?: components["schemas"]["Timestamp"];
+            /**
+             * @description How many times an operator wrote the file to the outbox again (`resendBankBatch`).
+             * @example 0
+             */
+            resendCount: number;
+            /** @description When it was last written again; absent when never. */
+            lastResentAt?: components["schemas"]["Timestamp"];
+        };
+        /** @description One page of payment files, oldest first (`createdAt` ascending, then `batchId` ascending). */
+        BankBatchPage: {
+            /** @description The items of this page; at most `limit`, possibly none. */
+            items: components["schemas"]["BankBatch"][];
+            /**
+             * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
+             * @example eyJjIjoiMjAyNi0xMS0yNVQxMDowMDowMC4wMDBaIn0
+             */
+            nextCursor: string | null;
+        };
+        /** @description Success envelope carrying one page of payment files. */
+        BankBatchPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of payment files. */
+            data: components["schemas"]["BankBatchPage"];
+        };
+        /** @description What resending a payment file did, as recorded (who and when) for audit. */
+        BankBatchResend: {
+            /** @description The recorded action's id. */
+            actionId: components["schemas"]["Uuid"];
+            /**
+             * @description `WRITTEN`: the file delivered before (in the outbox's `processed/`) was written to the outbox
+             *     again, for the transport to deliver. `ALREADY_IN_OUTBOX`: the file was still waiting in the
+             *     outbox (the transport has not taken it); nothing was written.
+             * @example WRITTEN
+             * @enum {string}
+             */
+            outcome: "WRITTEN" | "ALREADY_IN_OUTBOX";
+            /**
+             * @description The file's name in the outbox, `<messageId>.xml`.
+             * @example 4f1c2e3d5a6b4c7d8e9f0a1b2c3d4e5f.xml
+             */
+            fileName: string;
+            /**
+             * @description The SHA-256 of the file's bytes (hex), the very bytes first sent.
+             * @example 9f2b5c1d7e3a4b6c8d0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c
+             */
+            sha256: string;
+            /**
+             * @description The file's size in bytes.
+             * @example 4180
+             */
+            bytes: number;
+            /** @description When the operator resent it. */
+            resentAt: components["schemas"]["Timestamp"];
+            /** @description The operator who resent it. */
+            resentByUserId: components["schemas"]["Uuid"];
+            /** @description The batch after the resend. */
+            batch: components["schemas"]["BankBatch"];
+        };
+        /** @description Success envelope carrying a payment file resent. */
+        BankBatchResendResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, a payment file resent. */
+            data: components["schemas"]["BankBatchResend"];
+        };
+        /**
+         * @description Which payouts of a file the bank never answered to fail, and the bank's written confirmation that
+         *     they will not be paid.
+         */
+        FailBankBatchPayoutsRequest: {
+            /** @description The payouts (their transfer ids) to fail; every one must be in the batch and still waiting for the bank. */
+            transferIds: components["schemas"]["Uuid"][];
+            /**
+             * @description What the bank confirmed in writing (recorded with who failed the payouts and when, and written into each payout's `failureReason`).
+             * @example The bank confirms the file was never received and these payments were not made
+             */
+            reason: string;
+            /**
+             * @description The reference of the bank's written confirmation (its letter, message or ticket).
+             * @example CASE-2026-11-27-0042
+             */
+            bankReference: string;
+        };
+        /**
+         * @description The payouts an operator failed, as recorded (who, when, why) for audit. Each is recorded FAILED as
+         *     a bank's rejection is; the worker's next step of the batch (within a second) moves the transfer to
+         *     `FAILED` with `failureReason`, credits the customer back and emits `transfer.status_changed` (and,
+         *     when none of the request's payouts is left open, the request's final status).
+         */
+        BankBatchPayoutsFailed: {
+            /** @description The recorded action's id. */
+            actionId: components["schemas"]["Uuid"];
+            /** @description The payouts failed. */
+            transferIds: components["schemas"]["Uuid"][];
+            /**
+             * @description The `failureReason` each payout takes, naming the bank's confirmation.
+             * @example Failed by an operator on the bank's written confirmation CASE-2026-11-27-0042: The bank confirms the file was never received
+             */
+            failureReason: string;
+            /** @description When the operator failed them. */
+            failedAt: components["schemas"]["Timestamp"];
+            /** @description The operator who failed them. */
+            failedByUserId: components["schemas"]["Uuid"];
+            /** @description The batch after the failure (its `openPayoutCount` without them). */
+            batch: components["schemas"]["BankBatch"];
+        };
+        /** @description Success envelope carrying the payouts an operator failed. */
+        BankBatchPayoutsFailedResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the payouts an operator failed. */
+            data: components["schemas"]["BankBatchPayoutsFailed"];
+        };
         /** @description Liveness status; the process is up and serving HTTP. */
         Health: {
             /**
@@ -5465,6 +5808,16 @@ export interface components {
          * @example 5d0c6a3e-7b2f-4c1e-9a8d-2f3b4c5d6e7f
          */
         BankExceptionId: components["schemas"]["Uuid"];
+        /**
+         * @description `true`: only the files still `AWAITING_BANK`; every file when absent or `false`.
+         * @example true
+         */
+        UnansweredFilter: boolean;
+        /**
+         * @description Id of the payment file's batch (a UUID, `batchId` of `listBankBatches`); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example 4f1c2e3d-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        BatchId: components["schemas"]["Uuid"];
         /**
          * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
          *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
@@ -7731,6 +8084,147 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["BankExceptionResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBankBatches: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
+                 *     malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description `true`: only the files still `AWAITING_BANK`; every file when absent or `false`.
+                 * @example true
+                 */
+                unanswered?: components["parameters"]["UnansweredFilter"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payment files. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankBatchPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendBankBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payment file's batch (a UUID, `batchId` of `listBankBatches`); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 4f1c2e3d-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                batchId: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file resent (or found waiting), as recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankBatchResendResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    failBankBatchPayouts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the payment file's batch (a UUID, `batchId` of `listBankBatches`); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 4f1c2e3d-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                batchId: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FailBankBatchPayoutsRequest"];
+            };
+        };
+        responses: {
+            /** @description The payouts failed, as recorded. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankBatchPayoutsFailedResponse"];
                 };
             };
             400: components["responses"]["ValidationError"];

@@ -61,6 +61,8 @@ export interface Config {
     bookingGraceDays: number;
     reportMaxBytes: number;
     reportSettleMs: number;
+    /** BANK_UNANSWERED_AFTER_SECONDS: a payment file waiting this long for the bank's final word is overdue (the alert's bound). */
+    unansweredAfterSeconds: number;
   };
   rateLimitPerMinute: number;
   /** Requests a minute per client address for requests without a valid token. */
@@ -259,6 +261,9 @@ function bankConfig(env: NodeJS.ProcessEnv): Config['bank'] {
     // About five times a 100,000-transaction camt.053 (54 MB), the largest report the bank sends (docs/operations.md).
     reportMaxBytes: integer(env, 'BANK_REPORT_MAX_BYTES', 256 * 1024 * 1024, 1024, 2 ** 31 - 1),
     reportSettleMs: integer(env, 'BANK_REPORT_SETTLE_MS', 2000, 0, 600_000),
+    // A bank answers a file within minutes (ACCP) and settles it the same business day: half a day
+    // without a final word is worth an operator's look, before the customer asks.
+    unansweredAfterSeconds: integer(env, 'BANK_UNANSWERED_AFTER_SECONDS', 43_200, 60, 30 * 86_400),
   };
 }
 

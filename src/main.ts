@@ -3,9 +3,8 @@ import { createServer } from 'node:http';
 import { ConfigError, loadConfig, productionProblems } from './config.js';
 import { SharedLimits } from './http/sharedLimits.js';
 import { buildApp } from './composition/app.js';
-import { buildRateSource } from './composition/deps.js';
 import { setHeapGrowing } from './composition/heap.js';
-import { countTransactionRetry, startMetrics } from './composition/observability.js';
+import { countTransactionRetry, startMetrics, workerGauges } from './composition/observability.js';
 import { buildWorker } from './composition/worker.js';
 import { exitOnUnhandledFailures } from './composition/processFailures.js';
 import { createLogger } from './logger.js';
@@ -39,7 +38,7 @@ async function main(): Promise<void> {
   const providerDb = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-providers' });
   // Before the app is built: its pipeline measures requests only when metrics are on.
   const pools = { 'payroll-api': db, 'payroll-worker': workerDb, 'payroll-providers': providerDb };
-  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, pools, workerDb, workerDb && buildRateSource(config, workerDb));
+  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, pools, workerDb, workerDb && workerGauges(config, workerDb));
   const redis = config.redisUrl ? new SharedLimits(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
   const { app } = buildApp(config, db, logger, undefined, redis, providerDb);
   const worker = workerDb ? buildWorker(config, workerDb, logger).loop : undefined;

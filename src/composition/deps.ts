@@ -4,6 +4,7 @@
  * process so that each loads only what it runs: `app.ts` (the HTTP server: Express, helmet, the
  * validator) and `worker.ts` (the transfer worker, no HTTP code at all) both start from here.
  */
+import { OutboxResender } from '../adapters/iso20022/outboxResend.js';
 import { SimulatedProcessor } from '../adapters/processor.js';
 import { FeedRateSource, type RateSource, TableRateSource } from '../adapters/rates.js';
 import type { Config } from '../config.js';
@@ -22,6 +23,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
     rates: buildRateSource(config, providerDb, clock),
     processor: new SimulatedProcessor(providerDb),
     clock,
+    bankFiles: { outbox: new OutboxResender(config.bank.outboxDir), unansweredAfterSeconds: config.bank.unansweredAfterSeconds },
     config: {
       feeHashSecret: config.feeHashSecret,
       feeHashTtlSeconds: config.feeHashTtlSeconds,

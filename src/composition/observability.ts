@@ -1,12 +1,15 @@
 import type { RateSource } from '../adapters/rates.js';
+import type { Config } from '../config.js';
 import type { MetricsServer } from '../observability/metricsServer.js';
 import { rateAgeMs } from '../domain/rates.js';
 import type { RateAgeRow } from '../observability/rateGauges.js';
 import { metrics } from '../observability/telemetry.js';
 import { countFailingEndpoints, readBacklog } from '../store/backlog.js';
+import { unansweredBankBatches } from '../store/bankBatches.js';
 import { openBankExceptions } from '../store/bankExceptions.js';
 import type { Database } from '../store/db.js';
 import { listCurrencyCodes } from '../store/exchangeRates.js';
+import { buildRateSource } from './deps.js';
 
 /**
  * The metrics of one process, when METRICS_PORT is set (on HOST, as the API): its pools (named as in pg_stat_activity),
@@ -18,7 +21,7 @@ export async function startMetrics(
   listen: { port: number | undefined; host?: string | undefined },
   pools: Record<string, Database | undefined>,
   worker?: Database,
-  rates?: RateSource,
+  gauges?: WorkerGauges,
 ): Promise<MetricsServer | undefined> {
   const { port, host } = listen;
   if (port === undefined) return undefined;
@@ -31,10 +34,23 @@ export async function startMetrics(
         items: await readBacklog(worker, new Date()),
         failingEndpoints: await countFailingEndpoints(worker),
         bankExceptions: await openBankExceptions(worker, new Date()),
-        ...(rates && { rates: await rateAges(worker, rates, new Date()) }),
+        ...(gauges && {
+          rates: await rateAges(worker, gauges.rates, new Date()),
+          bankBatches: { ...(await unansweredBankBatches(worker, new Date())), maxAgeSeconds: gauges.bankUnansweredAfterSeconds },
+        }),
       }),
     }),
   });
+}
+
+/** What the worker's gauges compare with: the rate source (each pair's bound) and how long a payment file may wait for the bank. */
+export interface WorkerGauges {
+  rates: RateSource;
+  bankUnansweredAfterSeconds: number;
+}
+
+export function workerGauges(config: Config, db: Database): WorkerGauges {
+  return { rates: buildRateSource(config, db), bankUnansweredAfterSeconds: config.bank.unansweredAfterSeconds };
 }
 
 /** PoolOptions.onTransactionRetry for every pool: transactions retried after a deadlock or serialization failure. */

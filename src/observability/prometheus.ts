@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { type UnansweredBatches, defineBankBatchGauges } from './bankBatchGauges.js';
 import { type RateAgeRow, defineRateGauges } from './rateGauges.js';
 import type { Metrics } from './telemetry.js';
 
@@ -21,7 +22,13 @@ export interface BacklogRow {
 export interface ScrapeSources {
   pools: Record<string, () => PoolStats | undefined>;
   /** Only in a process that runs the worker, so that two processes do not both report one database. */
-  backlog?: () => Promise<{ items: BacklogRow[]; failingEndpoints: number; bankExceptions: BacklogRow[]; rates?: RateAgeRow[] }>;
+  backlog?: () => Promise<{
+    items: BacklogRow[];
+    failingEndpoints: number;
+    bankExceptions: BacklogRow[];
+    rates?: RateAgeRow[];
+    bankBatches?: UnansweredBatches;
+  }>;
 }
 
 /** Every kind of bank exception (docs/bank-files.md), reported at 0 when none is open. */
@@ -219,6 +226,7 @@ function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources
       fillByKind(g, BACKLOG_KINDS, items, pick);
   defineBankExceptionGauges(gauge);
   defineRateGauges(gauge);
+  defineBankBatchGauges(gauge);
   gauge(
     'worker_backlog_items',
     'Pending work items by kind (the worker has not finished them)',
@@ -239,7 +247,7 @@ function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources
   );
 }
 
-export type GaugeSnapshot = { bankExceptions: BacklogRow[]; rates?: RateAgeRow[] };
+export type GaugeSnapshot = { bankExceptions: BacklogRow[]; rates?: RateAgeRow[]; bankBatches?: UnansweredBatches };
 export type SnapshotGauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, snapshot: GaugeSnapshot) => void) => Gauge;
 
 /** Every kind at 0, then the kinds the rows name. */

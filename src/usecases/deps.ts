@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { BankOutbox } from '../adapters/bankOutbox.js';
 import type { PaymentProcessor } from '../adapters/processor.js';
 import type { RateSource } from '../adapters/rates.js';
 import type { Database } from '../store/db.js';
@@ -9,6 +10,11 @@ export interface UseCaseDeps {
   rates: RateSource;
   processor: PaymentProcessor;
   clock: () => Date;
+  /**
+   * The payment files' outbox as an operator's resend reaches it (BANK_OUTBOX_DIR), and how long a
+   * file may wait for the bank's answer before it is overdue (BANK_UNANSWERED_AFTER_SECONDS).
+   */
+  bankFiles: { outbox: BankOutbox; unansweredAfterSeconds: number };
   /** Dependencies the service runs without, each reporting whether it serves (readiness shows them). */
   optionalDependencies?: { redis?: () => 'connected' | 'degraded' };
   config: Pick<

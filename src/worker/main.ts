@@ -1,6 +1,5 @@
-import { buildRateSource } from '../composition/deps.js';
 import { setHeapGrowing } from '../composition/heap.js';
-import { countTransactionRetry, startMetrics } from '../composition/observability.js';
+import { countTransactionRetry, startMetrics, workerGauges } from '../composition/observability.js';
 import { buildWorker } from '../composition/worker.js';
 import { loadConfig } from '../config.js';
 import { exitOnUnhandledFailures } from '../composition/processFailures.js';
@@ -15,7 +14,7 @@ async function main(): Promise<void> {
   const failures = exitOnUnhandledFailures(logger);
   const settings = { databaseUrl: config.databaseUrl, dataDir: config.dataDir, embeddedPort: config.embeddedPort, session: config.databaseSession };
   const db = await openDatabase(settings, { maxConnections: 2, applicationName: 'payroll-worker', onTransactionRetry: countTransactionRetry });
-  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, { 'payroll-worker': db }, db, buildRateSource(config, db));
+  const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, { 'payroll-worker': db }, db, workerGauges(config, db));
   const { loop } = buildWorker(config, db, logger);
   loop.start();
   logger.info({ database: db.kind, metricsPort: metricsServer?.port }, 'worker started');

@@ -16,7 +16,7 @@ import { type BankBooksDeps, bankBooksApplier } from '../../src/usecases/applyBa
 import { type ExecutionDeps, executePendingWork } from '../../src/usecases/execution.js';
 import { demoWorld } from './globalSetupTemplates.js';
 import { type PayrollRequest, estimateAndCreate, readRequest } from './payroll.js';
-import { type TestServer, startTestServer } from './server.js';
+import { TEST_ENV, type TestServer, startTestServer } from './server.js';
 
 /** The demo world's ids (worlds/demo.json's description lists them). */
 export const demo = {
@@ -42,9 +42,10 @@ export interface BankWorld {
 
 export async function startBankWorld(): Promise<BankWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'bank-books-'));
-  const server = await startTestServer({ world: demoWorld() });
   const outbox = join(dir, 'outbox');
   const inbox = join(dir, 'inbox');
+  // The API reaches the outbox too: an operator's resend writes there (resendBankBatch).
+  const server = await startTestServer({ world: demoWorld(), config: loadConfig({ ...TEST_ENV, BANK_OUTBOX_DIR: outbox }) });
   await mkdir(inbox);
   const config = loadConfig({ NODE_ENV: 'test', BANK_RAIL: 'iso20022', BANK_OUTBOX_DIR: outbox, BANK_INBOX_DIR: inbox, SIMULATED_SETTLEMENT_MS: '0' });
   const worker = buildWorker(config, server.db, createLogger('silent'), server.clock.now).deps;
@@ -75,12 +76,12 @@ const payoutsOf = (request: PayrollRequest) => request.transfers.filter((transfe
  * A payroll of `amounts` (USD, to Priya, Mohammed, Joseph unless `beneficiaries` says) quoted,
  * accepted and exchanged, its payouts sent to the bank in a payment file; then the bank's pain.002:
  * `settled` every payout ACSC (or AC04 for a FAIL… beneficiary), `pending` only the acceptance
- * (the payouts stay PROCESSING).
+ * (the payouts stay PROCESSING), `none` nothing at all (a bank that never answers).
  */
 export async function payrollAtTheBank(
   world: BankWorld,
   amounts: string[],
-  report: 'settled' | 'pending',
+  report: 'settled' | 'pending' | 'none',
   beneficiaries = [demo.priya, demo.mohammed, demo.joseph],
 ): Promise<PayrollRequest> {
   const { server } = world;
@@ -102,7 +103,7 @@ export async function payrollAtTheBank(
   await passes(world, 3);
   const file = await paymentFileOf(world, requestId);
   const answer = await answerPaymentFile(await readFile(file, 'utf8'), () => false, server.clock.now());
-  await writeFile(join(world.inbox, `${answer.immediate.msgId}.xml`), answer.immediate.xml);
+  if (report !== 'none') await writeFile(join(world.inbox, `${answer.immediate.msgId}.xml`), answer.immediate.xml);
   if (report === 'settled') await writeFile(join(world.inbox, `${answer.settled!.msgId}.xml`), answer.settled!.xml);
   await passes(world, 4);
   return readRequest(server, requestId, demo.dana);

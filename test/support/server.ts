@@ -29,7 +29,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-const TEST_ENV = { NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', FEE_HASH_TTL_SECONDS: '900' };
+export const TEST_ENV = { NODE_ENV: 'test', VALIDATE_RESPONSES: 'true', FEE_HASH_TTL_SECONDS: '900' };
 export const testConfig = loadConfig(TEST_ENV);
 
 /**

@@ -19,7 +19,7 @@ export async function ensurePrivateFolder(dir: string): Promise<void> {
  * written under a hidden temporary name (which every reader ignores), flushed to disk, then renamed,
  * and a rename within one folder is atomic.
  */
-export async function writeFileAtomically(dir: string, name: string, content: string): Promise<void> {
+export async function writeFileAtomically(dir: string, name: string, content: string | Uint8Array): Promise<void> {
   await ensurePrivateFolder(dir);
   const temporary = join(dir, `.${name}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(temporary, 'wx', PRIVATE_FILE_MODE);

@@ -17,7 +17,7 @@ export interface Iso20022RailOptions {
 type File = { xml: string } | { refusal: string };
 
 /** Where a transport that has delivered a file leaves it (it never deletes one): see docs/bank-files.md. */
-const SENT_SUBFOLDER = 'processed';
+export const SENT_SUBFOLDER = 'processed';
 
 /**
  * The partner bank over ISO 20022 files: a batch is one pain.001 in the outbox, named `<MsgId>.xml`;

@@ -1,4 +1,5 @@
 import { fundAccountCurrency } from '../../usecases/accounts.js';
+import { failBankBatchPayouts, listBankBatches, resendBankBatch } from '../../usecases/bankBatchesAdmin.js';
 import { listBankExceptions, listBankStatements, resolveBankException } from '../../usecases/bankBooksAdmin.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import { updateCustomerSettings } from '../../usecases/customerSettings.js';
@@ -27,5 +28,8 @@ export function adminHandlers(deps: UseCaseDeps) {
     listBankStatements: async ({ caller, query }) => ({ status: 200, data: await listBankStatements(deps, caller, query) }),
     listBankExceptions: async ({ caller, query }) => ({ status: 200, data: await listBankExceptions(deps, caller, query) }),
     resolveBankException: async ({ caller, params, body }) => ({ status: 200, data: await resolveBankException(deps, caller, params.exceptionId, body) }),
+    listBankBatches: async ({ caller, query }) => ({ status: 200, data: await listBankBatches(deps, caller, query) }),
+    resendBankBatch: async ({ caller, params }) => ({ status: 200, data: await resendBankBatch(deps, caller, params.batchId) }),
+    failBankBatchPayouts: async ({ caller, params, body }) => ({ status: 200, data: await failBankBatchPayouts(deps, caller, params.batchId, body) }),
   } satisfies Partial<Handlers>;
 }
