@@ -4,6 +4,8 @@ import { CONNECTIONS, type LoadFigures, REPEAT } from './load.js';
 import type { ObservabilityFigures, Ratios, VariantFigures } from './observability.js';
 import type { PayrollFigures } from './payroll.js';
 import type { RoundsResult } from './rounds.js';
+import type { FirstAnswerFigures } from './firstAnswer.js';
+import { targetLines } from './targets.js';
 
 export interface Figures extends RoundsResult {
   database: 'embedded' | 'postgres';
@@ -11,6 +13,8 @@ export interface Figures extends RoundsResult {
   seconds: number;
   /** Seconds from spawning the server to its first 200 on /readyz (initdb, migrations and the bench world included). */
   startSeconds: number;
+  /** A fresh `npm start` at its defaults: seconds to its first answer (bench/firstAnswer.ts). */
+  firstAnswer: FirstAnswerFigures | null;
   /** Bytes of the read's answer (50 splits): the same-size baseline answers with it. */
   readAnswerBytes: number | null;
   /** estimate-5 with metrics on and with tracing on, against a plain server (bench/observability.ts). */
@@ -90,6 +94,7 @@ export function formatTable(figures: Figures): string {
   if (figures.estimate10k && figures.estimate10kCsv)
     lines.push(`estimate-10k CSV / JSON: ${(figures.estimate10kCsv.ms / figures.estimate10k.ms).toFixed(2)}× (target: at most 2×)`);
   if (figures.estimate1k && figures.estimate10k) lines.push(`estimate-10k / estimate-1k: ${(figures.estimate10k.ms / figures.estimate1k.ms).toFixed(1)}×`);
+  lines.push(...targetLines(figures));
   lines.push(...payrollLines(figures.payrolls));
   const { memory } = figures;
   lines.push(

@@ -10,6 +10,7 @@
  *   estimate-10k  one estimate of 10,000 beneficiaries (median of several)
  *   estimate-10k-csv  the same payroll as a CSV file naming beneficiaries by reference (median of several)
  *   read-1k       one read of a request with 1,000 splits (median of several)
+ *   first-answer  a fresh `npm start` with every setting at its default (bench/firstAnswer.ts): seconds to its first answer
  *   payroll-1k    the main job whole (bench/payroll.ts): a 1,000-line payroll from its CSV estimate
  *                 to COMPLETED with an instant simulated bank, each phase timed
  *   payroll-10k   the same with 10,000 lines
@@ -48,6 +49,7 @@ import { log, outcome, single, type Target } from './load.js';
 import { builtServerEntry, children, databaseProcesses, kbOf, memorySampler, start, stop, tail, waitFor } from './processes.js';
 import { type Figures, formatTable, mbOf } from './report.js';
 import { camtScenario } from './camt.js';
+import { firstAnswerScenario } from './firstAnswer.js';
 import { inboxReportsScenario } from './inboxReports.js';
 import { payrollLifecycle } from './payroll.js';
 import { type LaunchVariant, measureObservability } from './observability.js';
@@ -62,6 +64,7 @@ const SCENARIOS = [
   'estimate10k',
   'estimate10kCsv',
   'read1k',
+  'firstAnswer',
   'payroll1k',
   'payroll10k',
   'payroll100k',
@@ -239,7 +242,7 @@ async function measure(
   server: Server,
   externalName: string | undefined,
   launchVariant: LaunchVariant,
-): Promise<Omit<Figures, 'database' | 'startSeconds' | 'loadAverage'>> {
+): Promise<Omit<Figures, 'database' | 'startSeconds' | 'firstAnswer' | 'loadAverage'>> {
   const { pid, base } = server;
   const memory = memorySampler(pid, externalName);
   const databasePids = () => databaseProcesses(pid, externalName);
@@ -354,6 +357,8 @@ async function main(): Promise<number> {
     inboxReportsScenario();
     if (only.size === 1 || (only.size === 2 && wanted('camt100k'))) return 0;
   }
+  // Alone on the machine's share of the bench: before the bench's own server starts.
+  const firstAnswer = wanted('firstAnswer') ? await firstAnswerScenario() : null;
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'payroll-bench-'));
   await chmod(tmp, 0o711); // as root, the embedded PostgreSQL runs as "postgres" and must reach tmp/data
   const serverLog = path.join(tmp, 'server.log');
@@ -365,6 +370,7 @@ async function main(): Promise<number> {
     const figures: Figures = {
       database: external ? 'postgres' : 'embedded',
       startSeconds: server.startSeconds,
+      firstAnswer,
       ...measured,
       loadAverage: { start: loadStart, end: loadAverage() },
     };

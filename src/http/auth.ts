@@ -66,13 +66,11 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
     clockTolerance: jwt.clockSkewSeconds,
   };
   const cache = new Map<string, { principal: Principal; until: number }>();
-  return async (authorizationHeader) => {
-    const token = BEARER.exec(authorizationHeader ?? '')?.[1];
-    if (!token) throw new AuthenticationError('TOKEN_MISSING', BEARER_REQUIRED);
-    const now = Date.now();
-    const cached = cache.get(token);
-    if (cached && cached.until > now) return cached.principal;
-    if (cached) cache.delete(token);
+  // Verifications under way, by token: the requests that arrive together with a token not (or no
+  // longer) cached wait for one signature check and one user lookup, instead of every open
+  // connection of a busy client running both each time its entry expires.
+  const verifying = new Map<string, Promise<{ principal: Principal; until: number }>>();
+  const verify = async (token: string, now: number): Promise<{ principal: Principal; until: number }> => {
     let payload: JWTPayload;
     try {
       payload = (await (typeof key === 'function' ? jwtVerify(token, key, options) : jwtVerify(token, await key, options))).payload;
@@ -86,11 +84,29 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
     if (!isUuid(subject)) throw new AuthenticationError('TOKEN_INVALID', INVALID_TOKEN);
     const principal = await findPrincipal(deps, subject);
     if (!principal) throw new AuthenticationError('TOKEN_INVALID', INVALID_TOKEN);
-    if (cacheTtlMs > 0) {
-      if (cache.size >= PRINCIPAL_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
-      cache.set(token, { principal, until: Math.min(now + cacheTtlMs, payload.exp! * 1000) });
+    return { principal, until: Math.min(now + cacheTtlMs, payload.exp! * 1000) };
+  };
+  return async (authorizationHeader) => {
+    const token = BEARER.exec(authorizationHeader ?? '')?.[1];
+    if (!token) throw new AuthenticationError('TOKEN_MISSING', BEARER_REQUIRED);
+    const now = Date.now();
+    const cached = cache.get(token);
+    if (cached && cached.until > now) return cached.principal;
+    if (cached) cache.delete(token);
+    if (cacheTtlMs <= 0) return (await verify(token, now)).principal;
+    let pending = verifying.get(token);
+    if (!pending) {
+      pending = verify(token, now);
+      verifying.set(token, pending);
+      // Settled either way: a refusal is not remembered, the next request checks the token again.
+      const forget = () => void verifying.delete(token);
+      pending.then((verified) => {
+        forget();
+        if (cache.size >= PRINCIPAL_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+        cache.set(token, verified);
+      }, forget);
     }
-    return principal;
+    return (await pending).principal;
   };
 }
 
