@@ -59,13 +59,13 @@ async function call(
   token: string,
   path: string,
   init: RequestInit = {},
-  refusedIs?: number,
+  refusedAre: number[] = [],
 ): Promise<{ ms: number; text: string; status: number }> {
   const started = performance.now();
   const response = await fetch(`${session.base}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
   const text = await response.text();
   const ms = performance.now() - started;
-  if (response.status === refusedIs) return { ms, text, status: response.status };
+  if (refusedAre.includes(response.status)) return { ms, text, status: response.status };
   if (response.status >= 300) {
     outcome.failed = true;
     throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text.slice(0, 500)}`);
@@ -73,7 +73,7 @@ async function call(
   return { ms, text, status: response.status };
 }
 
-/** The admin's FX record, sent again every FX_RETRY_MS while the request's state refuses it (409). */
+/** The admin's FX record, sent again every FX_RETRY_MS while the request's state refuses it (409) or the database did not answer in time (503). */
 async function fxRecordWithRetries(session: Session, id: string): Promise<{ ms: number; attempts: number; sentAfterMs: number }> {
   const started = performance.now();
   for (let attempts = 1; ; attempts++) {
@@ -83,9 +83,11 @@ async function fxRecordWithRetries(session: Session, id: string): Promise<{ ms: 
       session.adminToken,
       `/v1/admin/payroll/requests/${id}/fx-exchange`,
       { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ exchangeRate: QUOTE_RATE }) },
-      409,
+      [409, 503],
     );
-    if (answer.status !== 409) return { ms: answer.ms, attempts, sentAfterMs: sent - started };
+    if (answer.status !== 409 && answer.status !== 503) return { ms: answer.ms, attempts, sentAfterMs: sent - started };
+    // 503: nothing was changed (a lock or statement timeout); a client waits as Retry-After says, then sends it again.
+    if (answer.status === 503) log(`FX record answered 503 after ${Math.round(answer.ms)} ms (attempt ${attempts}); sent again`);
     if (performance.now() - started > 900_000) throw new Error('the FX record was still refused after 900 s');
     await new Promise((resolve) => setTimeout(resolve, FX_RETRY_MS));
   }
