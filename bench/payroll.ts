@@ -86,7 +86,7 @@ async function fxRecordWithRetries(session: Session, id: string): Promise<{ ms: 
       [409, 503],
     );
     if (answer.status !== 409 && answer.status !== 503) return { ms: answer.ms, attempts, sentAfterMs: sent - started };
-    // 503: nothing was changed (a lock or statement timeout); a client waits as Retry-After says, then sends it again.
+    // 503: nothing was changed (a lock or statement timeout), so the client sends it again at its next retry.
     if (answer.status === 503) log(`FX record answered 503 after ${Math.round(answer.ms)} ms (attempt ${attempts}); sent again`);
     if (performance.now() - started > 900_000) throw new Error('the FX record was still refused after 900 s');
     await new Promise((resolve) => setTimeout(resolve, FX_RETRY_MS));
