@@ -149,7 +149,7 @@ function payrollLines(payrolls: Figures['payrolls']): string[] {
       ]),
     );
   }
-  lines.push(...payrollTargetLines(payrolls));
+  lines.push(...payrollTargetLines(payrolls), '');
   for (let n = 1; n < ran.length; n++) {
     const [small, big] = [ran[n - 1]!, ran[n]!];
     const growth = (pick: (p: PayrollFigures) => number) => `${(pick(big) / pick(small)).toFixed(1)}×`;
