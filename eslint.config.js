@@ -35,7 +35,7 @@ const LAYERS = {
   // prom-client's or OpenTelemetry's), and those implementations. Imports nothing of ours.
   observability: { folder: 'src/observability', imports: [] },
   // Shared leaves: configuration and the logger import nothing of ours.
-  config: { files: ['src/config.ts', 'src/configValues.ts', 'src/consoleConfig.ts'], imports: [] },
+  config: { files: ['src/config.ts', 'src/configValues.ts', 'src/consoleConfig.ts', 'src/bankConfig.ts'], imports: [] },
   logger: { files: ['src/logger.ts'], imports: [] },
   // The worker process's entry point and its part of the composition root wire everything but HTTP, so that
   // the worker loads no HTTP code. (Listed before `root`: a file takes the first category that matches.)

@@ -6,6 +6,8 @@ import type { PayrollFigures } from './payroll.js';
 import type { RoundsResult } from './rounds.js';
 import type { FirstAnswerFigures } from './firstAnswer.js';
 import { targetLines } from './targets.js';
+import type { SeedingFigures } from './seeding.js';
+import type { SlowReadersFigures } from './slowReaders.js';
 
 export interface Figures extends RoundsResult {
   database: 'embedded' | 'postgres';
@@ -25,6 +27,10 @@ export interface Figures extends RoundsResult {
   read1k: { ms: number } | null;
   /** The payroll scenarios that ran: the whole life of one payroll each (bench/payroll.ts). */
   payrolls: Partial<Record<'payroll1k' | 'payroll10k' | 'payroll100k', PayrollFigures>>;
+  /** Four slow GETs of the finished 100,000-split request and a neighbour's small GET (bench/slowReaders.ts). */
+  slowReaders: SlowReadersFigures | null;
+  /** The server's RSS after seeding a 100,000-beneficiary world and on the seeded database (bench/seeding.ts). */
+  seeding: SeedingFigures | null;
   memory: {
     /** Peaks sampled once a second while the scenarios ran; totalMb is the peak of their sum at one moment. */
     nodeRssMb: number;
@@ -95,7 +101,7 @@ export function formatTable(figures: Figures): string {
     lines.push(`estimate-10k CSV / JSON: ${(figures.estimate10kCsv.ms / figures.estimate10k.ms).toFixed(2)}× (target: at most 2×)`);
   if (figures.estimate1k && figures.estimate10k) lines.push(`estimate-10k / estimate-1k: ${(figures.estimate10k.ms / figures.estimate1k.ms).toFixed(1)}×`);
   lines.push(...targetLines(figures));
-  lines.push(...payrollLines(figures.payrolls));
+  lines.push(...payrollLines(figures.payrolls), ...slowReaderLines(figures.slowReaders), ...seedingLines(figures.seeding));
   const { memory } = figures;
   lines.push(
     '',
@@ -148,6 +154,7 @@ function payrollLines(payrolls: Figures['payrolls']): string[] {
       ]),
     );
   }
+  lines.push(...payrollTargetLines(payrolls), '');
   for (let n = 1; n < ran.length; n++) {
     const [small, big] = [ran[n - 1]!, ran[n]!];
     const growth = (pick: (p: PayrollFigures) => number) => `${(pick(big) / pick(small)).toFixed(1)}×`;
@@ -157,6 +164,54 @@ function payrollLines(payrolls: Figures['payrolls']): string[] {
     );
   }
   return lines;
+}
+
+/** Each figure of the customer-shaped 100,000-line payroll beside its target (printed, not asserted). */
+function payrollTargetLines(payrolls: Figures['payrolls']): string[] {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const lines: string[] = [];
+  const big = payrolls.payroll100k;
+  if (big) {
+    const peak = Math.max(...Object.values(big.nodeRssByPhaseMb), big.nodeRssMb);
+    lines.push(
+      '',
+      'payroll-100k against its targets (figure / target):',
+      `CSV estimate ${s(big.estimateMs)} / ≤ 2 s; create ${s(big.createMs)} / ≤ 8 s; FX record ${s(big.fxRecordMs)} / ≤ 8 s (after ${big.fxAttempts - 1} refused retries); ` +
+        `payouts ${s(big.payoutsMs)} / ≤ 40 s; node RSS ${peak} MB / ≤ 400 MB throughout`,
+    );
+  }
+  const ten = payrolls.payroll10k;
+  if (ten) lines.push(`payroll-10k payouts ${s(ten.payoutsMs)} / ≤ 4 s`);
+  const ran = [payrolls.payroll1k, payrolls.payroll10k, payrolls.payroll100k].filter((value): value is PayrollFigures => !!value);
+  if (ran.length > 0) {
+    const phases = Object.keys(ran[0]!.nodeRssByPhaseMb) as Array<keyof PayrollFigures['nodeRssByPhaseMb']>;
+    lines.push('', `| node RSS MB by phase (peak) | ${phases.join(' | ')} |`, `| --- | ${phases.map(() => '---:').join(' | ')} |`);
+    for (const p of ran) lines.push(`| payroll-${p.lines / 1000}k | ${phases.map((phase) => p.nodeRssByPhaseMb[phase]).join(' | ')} |`);
+  }
+  return lines;
+}
+
+function slowReaderLines(slow: SlowReadersFigures | null): string[] {
+  if (!slow) return [];
+  const ratio = slow.idle.p99Ms > 0 ? (slow.underReaders.p99Ms / slow.idle.p99Ms).toFixed(1) : '—';
+  return [
+    '',
+    `slow-readers-100k: ${slow.readers} GETs of the finished 100,000-split request at once (${Math.round(slow.answerBytes / 2 ** 20)} MB each, read in ${slow.readSeconds} s, ` +
+      `${slow.complete ? 'every answer whole' : 'AN ANSWER SHORTER THAN ITS Content-Length'}): node RSS ${slow.nodeRssMb} MB / < 400 MB; ` +
+      `another customer's small GET p99 ${slow.underReaders.p99Ms} ms against ${slow.idle.p99Ms} ms idle = ${ratio}× / < 4× ` +
+      `(p50 ${slow.underReaders.p50Ms} / ${slow.idle.p50Ms} ms; ${slow.underReaders.count} and ${slow.idle.count} calls)`,
+  ];
+}
+
+function seedingLines(seeding: SeedingFigures | null): string[] {
+  if (!seeding) return [];
+  const { afterSeeding: a, onSeeded: b } = seeding;
+  return [
+    '',
+    `seed-100k: the server's RSS ${a.rssMb} MB (peak ${a.peakMb}) after seeding a world of ${seeding.beneficiaries} beneficiaries (${seeding.worldFileMb} MB, ready in ${seeding.seedingStartSeconds} s), ` +
+      `${b.rssMb} MB (peak ${b.peakMb}) started on the seeded database (ready in ${seeding.seededStartSeconds} s): difference ${a.rssMb - b.rssMb} MB / within 30 MB; ` +
+      `the seeding process's own peak ${seeding.seedingProcessPeakMb ?? '?'} MB`,
+  ];
 }
 
 /** estimate-5 with metrics and with tracing, and the control, each against the plain server's runs around it. */

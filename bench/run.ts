@@ -16,6 +16,11 @@
  *   payroll-10k   the same with 10,000 lines
  *   payroll-100k  the same with 100,000 lines (opt-in: --only payroll-100k; the world then holds
  *                 100,000 beneficiaries)
+ *   slow-readers-100k  after payroll-100k (named alone, it runs it too): four clients read the finished
+ *                 100,000-split request slowly at once while another customer GETs its small request;
+ *                 node's peak RSS, the neighbour's p99 against idle (bench/slowReaders.ts; opt-in)
+ *   seed-100k     the server started on an empty database with a 100,000-beneficiary world, then on the
+ *                 seeded database: both RSS printed (bench/seeding.ts; opt-in: --only seed-100k)
  *   estimate5Observability  estimate-5 with metrics on, with tracing on and with neither (twice: the
  *                 control), the server's CPU per request and req/s, in rounds of their own
  *                 (bench/observability.ts; opt-in: --only estimate5Observability)
@@ -54,6 +59,8 @@ import { inboxReportsScenario } from './inboxReports.js';
 import { payrollLifecycle } from './payroll.js';
 import { type LaunchVariant, measureObservability } from './observability.js';
 import { runRounds } from './rounds.js';
+import { measureSeeding, type SeedingFigures } from './seeding.js';
+import { slowReaders } from './slowReaders.js';
 import { BENEFICIARIES, benchIds, benchWorld, estimateBody, estimateCsvBody } from './world.js';
 
 const SCENARIOS = [
@@ -71,10 +78,12 @@ const SCENARIOS = [
   'estimate5Observability',
   'camt100k',
   'inboxReports',
+  'slowReaders100k',
+  'seed100k',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Run only when named in --only. */
-const OPT_IN: readonly Scenario[] = ['payroll100k', 'estimate5Observability', 'camt100k', 'inboxReports'];
+const OPT_IN: readonly Scenario[] = ['payroll100k', 'estimate5Observability', 'camt100k', 'inboxReports', 'slowReaders100k', 'seed100k'];
 
 const { values: args } = parseArgs({
   options: {
@@ -102,6 +111,8 @@ for (const name of only) {
     process.exit(2);
   }
 }
+// The slow readers read the request payroll-100k made.
+if (only.has('slowReaders100k')) only.add('payroll100k');
 const wanted = (name: Scenario) => only.has(name);
 /** The load scenarios run against their baselines; without them the baselines are skipped too. */
 const loadWanted = wanted('estimate5') || wanted('read');
@@ -171,13 +182,16 @@ interface Server {
   base: string;
   jwtSecret: string;
   startSeconds: number;
+  /** The server's peak RSS from its spawn to ready (the world seeded). */
+  seedingRssKb: number;
   stop: () => Promise<void>;
 }
 
 /** The real service on the bench world: a fresh embedded data directory, or the new external database. */
 async function launchServer(tmp: string, serverLog: string, external: { name: string; url: string } | undefined): Promise<Server> {
   const worldFile = path.join(tmp, 'world.json');
-  await writeFile(worldFile, JSON.stringify(benchWorld(wanted('payroll100k') ? 100_000 : BENEFICIARIES)));
+  const beneficiaries = wanted('payroll100k') ? 100_000 : BENEFICIARIES;
+  await writeFile(worldFile, JSON.stringify(benchWorld(beneficiaries, { neighbour: wanted('slowReaders100k') })));
   const jwtSecret = randomBytes(32).toString('base64url');
   const port = await freePort();
   const serverArgs = [...(args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`] : []), builtServerEntry()];
@@ -189,15 +203,12 @@ async function launchServer(tmp: string, serverLog: string, external: { name: st
   const base = `http://127.0.0.1:${port}`;
   await waitFor(server, async () => (await fetch(`${base}/readyz`)).status === 200, 'the server', serverLog);
   const startSeconds = Math.round((performance.now() - started) / 100) / 10;
-  log(`server ready in ${startSeconds} s (world loaded), RSS ${mbOf(kbOf(server.pid!, 'VmRSS'))} MB`);
-  if (!wanted('payroll100k')) return { pid: server.pid!, base, jwtSecret, startSeconds, stop: () => stop(server) };
-  // Loading a world of 100,000 beneficiaries holds it whole in the process: started again on the
-  // loaded database without a world file, the server's memory is the service's, not the loader's.
-  await stop(server);
-  const again = start(serverArgs, serverEnv(port, tmp, external?.url ?? '', '', jwtSecret), serverLog);
-  await waitFor(again, async () => (await fetch(`${base}/readyz`)).status === 200, 'the server (restarted)', serverLog);
-  log(`server restarted on the loaded database, RSS ${mbOf(kbOf(again.pid!, 'VmRSS'))} MB`);
-  return { pid: again.pid!, base, jwtSecret, startSeconds, stop: () => stop(again) };
+  // The world is seeded in a process of the server's own: the server's peak so far is its start's.
+  const seedingRssKb = kbOf(server.pid!, 'VmHWM');
+  log(
+    `server ready in ${startSeconds} s (world of ${beneficiaries} beneficiaries loaded), RSS ${mbOf(kbOf(server.pid!, 'VmRSS'))} MB, peak ${mbOf(seedingRssKb)} MB`,
+  );
+  return { pid: server.pid!, base, jwtSecret, startSeconds, seedingRssKb, stop: () => stop(server) };
 }
 
 /** Servers of the same build on the bench's database, the world already loaded (bench/observability.ts). */
@@ -242,7 +253,7 @@ async function measure(
   server: Server,
   externalName: string | undefined,
   launchVariant: LaunchVariant,
-): Promise<Omit<Figures, 'database' | 'startSeconds' | 'firstAnswer' | 'loadAverage'>> {
+): Promise<Omit<Figures, 'database' | 'startSeconds' | 'firstAnswer' | 'loadAverage' | 'seeding'>> {
   const { pid, base } = server;
   const memory = memorySampler(pid, externalName);
   const databasePids = () => databaseProcesses(pid, externalName);
@@ -315,10 +326,27 @@ async function measure(
   let peakWithStartKb = kbOf(pid, 'VmHWM');
   for (const [name, lines] of PAYROLLS) {
     if (!wanted(name)) continue;
-    const session = { base, pid, externalName, customerToken: token, adminToken };
+    const session = { base, pid, externalName, customerToken: token, adminToken, seedingRssKb: server.seedingRssKb };
     payrolls[name] = await payrollLifecycle(session, lines);
     peakWithStartKb = Math.max(peakWithStartKb, payrolls[name].nodeRssMb * 1024);
   }
+  const finished = payrolls.payroll100k?.requestId;
+  const slow =
+    wanted('slowReaders100k') && finished
+      ? await slowReaders({
+          base,
+          pid,
+          externalName,
+          bigPath: `/v1/customers/payroll/requests/${finished}`,
+          bigToken: token,
+          smallPath: `/v1/customers/payroll/requests/${benchIds.neighbour.request}`,
+          smallToken: await signAccessToken(
+            { secret: server.jwtSecret, jwksUrl: undefined, issuer: undefined, audience: undefined },
+            benchIds.neighbour.user,
+            3600,
+          ),
+        })
+      : null;
   peakWithStartKb = Math.max(peakWithStartKb, kbOf(pid, 'VmHWM'));
   return {
     rounds,
@@ -331,6 +359,7 @@ async function measure(
     estimate10kCsv,
     read1k,
     payrolls,
+    slowReaders: slow,
     memory: {
       nodeRssMb: mbOf(peak.nodeRssKb),
       databasePssMb: mbOf(peak.databasePssKb),
@@ -341,6 +370,31 @@ async function measure(
     },
     rssMb: mbOf(peakWithStartKb),
   };
+}
+
+/** seed-100k on a database of its own: a data directory of its own, or a second new database at --database-url. */
+async function seedingScenario(tmp: string): Promise<SeedingFigures> {
+  const external = args['database-url'] ? await externalDatabase(args['database-url']) : undefined;
+  const dataDir = path.join(tmp, 'seed');
+  const jwtSecret = randomBytes(32).toString('base64url');
+  let starts = 0;
+  try {
+    return await measureSeeding(
+      tmp,
+      100_000,
+      async (worldFile) => {
+        const port = await freePort();
+        const logFile = path.join(tmp, `seed-server-${++starts}.log`);
+        const env = { ...serverEnv(port, dataDir, external?.url ?? '', worldFile, jwtSecret), DATA_DIR: path.join(dataDir, 'data') };
+        const child = start([builtServerEntry()], env, logFile);
+        await waitFor(child, async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200, 'the server (seed-100k)', logFile, 900_000);
+        return { pid: child.pid!, stop: () => stop(child), log: logFile };
+      },
+      (file) => tail(file, 200),
+    );
+  } finally {
+    await external?.drop();
+  }
 }
 
 const loadAverage = () => os.loadavg().map((value) => Math.round(value * 100) / 100);
@@ -364,6 +418,11 @@ async function main(): Promise<number> {
   const serverLog = path.join(tmp, 'server.log');
   const external = args['database-url'] ? await externalDatabase(args['database-url']) : undefined;
   try {
+    const seeding = wanted('seed100k') ? await seedingScenario(tmp) : null;
+    if (only.size === 1 && seeding) {
+      console.log(JSON.stringify(seeding));
+      return 0;
+    }
     const server = await launchServer(tmp, serverLog, external);
     const measured = await measure(tmp, server, external?.name, variantLauncher(tmp, external, server.jwtSecret));
     await server.stop();
@@ -372,6 +431,7 @@ async function main(): Promise<number> {
       startSeconds: server.startSeconds,
       firstAnswer,
       ...measured,
+      seeding,
       loadAverage: { start: loadStart, end: loadAverage() },
     };
     const table = formatTable(figures);

@@ -30,14 +30,32 @@ export const benchIds = {
   request50: id('0007', 1),
   /** COMPLETED, 1,000 splits: the `read-1k` scenario. */
   request1k: id('0007', 2),
+  /** Another customer, with a user, a USD account, beneficiaries and a COMPLETED 5-split request (benchWorld's `neighbour`). */
+  neighbour: {
+    customer: id('0002', 2),
+    user: id('0003', 3),
+    account: id('0004', 3),
+    acUsd: id('0005', 3),
+    beneficiary: (n: number): string => id('0006', 1_000_000 + n),
+    request: id('0007', 3),
+  },
 };
+
+/** Whose request a world request is: the bench customer's, or the neighbour's. */
+interface Owner {
+  customer: string;
+  acUsd: string;
+  beneficiary: (n: number) => string;
+}
+const BENCH_OWNER: Owner = { customer: benchIds.customer, acUsd: benchIds.acUsd, beneficiary: benchIds.beneficiary };
+const NEIGHBOUR_SPLITS = 5;
 
 const RATE = new Money('3.6725');
 /** The quote each request was accepted at, and the FX rate recorded. */
 const QUOTE = new Money('3.6720');
 const BANK_FEE = new Money('5.00');
 
-function completedRequest(requestNo: number, requestId: string, splitCount: number): WorldPayrollRequest {
+function completedRequest(requestNo: number, requestId: string, splitCount: number, owner: Owner = BENCH_OWNER): WorldPayrollRequest {
   // Split n pays beneficiary n a source amount of 100.00 + n (spread 0: eff = base rate).
   const splits: WorldAmountSplit[] = [];
   const payouts: WorldTransfer[] = [];
@@ -52,7 +70,7 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
     const transferId = id('0009', requestNo * 100_000 + n);
     splits.push({
       id: splitId,
-      beneficiaryId: benchIds.beneficiary(n),
+      beneficiaryId: owner.beneficiary(n),
       sourceCurrencyAmount: source.toFixed(2),
       amount: received.toFixed(2),
       purposeCode: 'SAL',
@@ -79,8 +97,8 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
   const base = requestNo * 100_000;
   return {
     id: requestId,
-    customerId: benchIds.customer,
-    sourceAccountCurrencyId: benchIds.acUsd,
+    customerId: owner.customer,
+    sourceAccountCurrencyId: owner.acUsd,
     payrollAccountCurrencyId: benchIds.acPartnerAed,
     status: 'COMPLETED',
     totalAmount: total.toFixed(2),
@@ -150,22 +168,49 @@ function completedRequest(requestNo: number, requestId: string, splitCount: numb
   };
 }
 
-export function benchWorld(beneficiaryCount = BENEFICIARIES): World {
+/** An INDIVIDUAL beneficiary as a customer's HR file holds one: IBAN, bank, nationality and reference. */
+const beneficiary = (id: string, customerId: string, n: number, prefix: string): World['beneficiaries'][number] => ({
+  id,
+  customerId,
+  firstName: `Employee${n}`,
+  lastName: prefix === 'BENCH' ? 'Bench' : 'Neighbour',
+  displayName: `Employee${n} ${prefix === 'BENCH' ? 'Bench' : 'Neighbour'}`,
+  type: 'INDIVIDUAL',
+  nationality: 'AE',
+  bankName: 'Emirates NBD',
+  iban: `AE07${String(n).padStart(prefix === 'BENCH' ? 19 : 18, '0')}${prefix === 'BENCH' ? '' : '9'}`,
+  reference: `${prefix}-${n}`,
+});
+
+/**
+ * The bench world of `beneficiaryCount` beneficiaries; with `neighbour`, another customer too (a
+ * user, a USD account, five beneficiaries and a COMPLETED 5-split request: the small GET of the
+ * slow-readers scenario).
+ */
+export function benchWorld(beneficiaryCount = BENEFICIARIES, options: { neighbour?: boolean } = {}): World {
   const beneficiaries: World['beneficiaries'] = [];
-  for (let n = 1; n <= beneficiaryCount; n++) {
-    beneficiaries.push({
-      id: benchIds.beneficiary(n),
-      customerId: benchIds.customer,
-      firstName: `Employee${n}`,
-      lastName: 'Bench',
-      displayName: `Employee${n} Bench`,
-      type: 'INDIVIDUAL',
-      nationality: 'AE',
-      bankName: 'Emirates NBD',
-      iban: `AE07${String(n).padStart(19, '0')}`,
-      reference: `BENCH-${n}`,
-    });
-  }
+  for (let n = 1; n <= beneficiaryCount; n++) beneficiaries.push(beneficiary(benchIds.beneficiary(n), benchIds.customer, n, 'BENCH'));
+  const world = benchWorldAround(beneficiaryCount, beneficiaries);
+  return options.neighbour ? withNeighbour(world) : world;
+}
+
+function withNeighbour(world: World): World {
+  const n = benchIds.neighbour;
+  const owner: Owner = { customer: n.customer, acUsd: n.acUsd, beneficiary: n.beneficiary };
+  for (let k = 1; k <= NEIGHBOUR_SPLITS; k++) world.beneficiaries.push(beneficiary(n.beneficiary(k), n.customer, k, 'NEIGHBOUR'));
+  world.customers.push({ id: n.customer, firstName: 'Nora', lastName: 'Neighbour', companyLegalName: 'Neighbour Trading LLC', spreadBips: 25 });
+  world.users.push({ id: n.user, firstName: 'Nora', lastName: 'Neighbour', email: 'nora@neighbour.example', role: 'customer', customerId: n.customer });
+  world.accounts.push({
+    id: n.account,
+    accountProvider: 'FIREBLOCKS',
+    customerId: n.customer,
+    currencies: [{ id: n.acUsd, currency: 'USD', balance: '1000000.00' }],
+  });
+  world.payrollRequests!.push(completedRequest(3, n.request, NEIGHBOUR_SPLITS, owner));
+  return world;
+}
+
+function benchWorldAround(beneficiaryCount: number, beneficiaries: World['beneficiaries']): World {
   return {
     description: `Benchmark world (bench/world.ts): one customer, ${beneficiaryCount} beneficiaries, COMPLETED requests of 50 and 1,000 splits.`,
     currencies: [

@@ -9,8 +9,10 @@ import { buildWorker } from './composition/worker.js';
 import { exitOnUnhandledFailures } from './composition/processFailures.js';
 import { createLogger } from './logger.js';
 import type { Logger } from 'pino';
-import { type DatabaseSettings, analyze, openDatabase } from './store/open.js';
-import { seedIfEmpty } from './world/load.js';
+import type { Database } from './store/db.js';
+import { type DatabaseSettings, openDatabase, withDatabaseUrl } from './store/open.js';
+import { isDatabaseEmpty } from './world/load.js';
+import { seedInChildProcess } from './composition/seedProcess.js';
 
 /** Start-up: config → database (migrated, seeded when empty) → HTTP; SIGTERM drains and closes. */
 async function main(): Promise<void> {
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
     applicationName: 'payroll-api',
     onTransactionRetry: countTransactionRetry,
   });
-  if (config.worldFile) await seedWorld(settings, config.worldFile, logger);
+  if (config.worldFile) await seedWorld(db, settings, config.worldFile, logger);
 
   // The worker runs beside the server by default; with WORKER_IN_PROCESS=false run `npm run worker` instead.
   // It polls through a small pool of its own, so its passes never queue behind request traffic.
@@ -75,21 +77,15 @@ async function main(): Promise<void> {
 }
 
 /**
- * Loads the world when the database is empty, through a connection of its own, closed after: the
- * PostgreSQL backend that wrote a large world keeps the memory it grew to (tens of megabytes for
- * a world of 10,000 beneficiaries), and the service's pool would keep it for good.
- * Opened after the service's pool, so the embedded server stays up when this one closes.
+ * Loads the world when the database is empty, in a process of its own (composition/seedProcess.ts):
+ * parsing and writing a big world grows a process by hundreds of megabytes it keeps, and the
+ * PostgreSQL backend that wrote it keeps what it grew to; both go when the child exits. A database
+ * that holds a world is only checked, here, and the file is not read.
  */
-async function seedWorld(settings: DatabaseSettings, worldFile: string, logger: Logger): Promise<void> {
-  const seedDb = await openDatabase(settings, { maxConnections: 1, applicationName: 'payroll-seed' });
-  try {
-    if (!(await seedIfEmpty(seedDb, worldFile))) return;
-    // Fresh statistics, or the planner scans whole tables (autovacuum may be off, as on the CI machines).
-    await analyze(seedDb);
-    logger.info({ worldFile }, 'database was empty: world loaded');
-  } finally {
-    await seedDb.close();
-  }
+async function seedWorld(db: Database, settings: DatabaseSettings, worldFile: string, logger: Logger): Promise<void> {
+  if (!(await isDatabaseEmpty(db))) return;
+  const outcome = await withDatabaseUrl(settings, (url) => seedInChildProcess(url, worldFile));
+  if (outcome.loaded) logger.info({ worldFile, seedingPeakRssMb: outcome.peakRssMb }, 'database was empty: world loaded (in a process of its own)');
 }
 
 main().catch((error: unknown) => {

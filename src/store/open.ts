@@ -42,6 +42,20 @@ async function openEmbedded(settings: DatabaseSettings, pool: PoolOptions & { se
 }
 
 /**
+ * Runs `fn` with a connection string of the configured database, for another process to connect
+ * to: `databaseUrl`, or the embedded server's (held for the call, so it stays up meanwhile).
+ */
+export async function withDatabaseUrl<T>(settings: DatabaseSettings, fn: (url: string) => Promise<T>): Promise<T> {
+  if (settings.databaseUrl) return fn(settings.databaseUrl);
+  const server = await acquireEmbeddedPostgres({ dataDir: settings.dataDir, port: settings.embeddedPort });
+  try {
+    return await fn(server.url);
+  } finally {
+    await server.release();
+  }
+}
+
+/**
  * Refreshes the planner's statistics. Run it after loading a world: the machines' PostgreSQL runs
  * with autovacuum off, and without statistics the planner scans whole tables.
  */
