@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
  * Structured JSON logs. Redaction is a second line of defence: the access log never reads
@@ -6,8 +6,8 @@ import pino, { type Logger } from 'pino';
  * query's parameters can hold account details, and a unique violation's `detail` repeats the
  * key it found twice: a beneficiary's IBAN).
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { service: 'payroll-fee-service' },
     redact: {
@@ -27,5 +27,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -6,6 +6,7 @@ import { metrics } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Config } from '../config.js';
 import { type Authenticate, authenticateRequest } from './auth.js';
+import { auditApiKeyUse } from './apiKeyAudit.js';
 import { contractValidator } from './contractValidator.js';
 import { requestBody } from './body.js';
 import { adminPathsForAdmins } from './roles.js';
@@ -35,7 +36,8 @@ export interface AppOptions {
 
 /**
  * The HTTP pipeline in one readable order, limits before work: request metrics (when on) → request id → access log → security
- * headers → CORS (only for configured origins) → bearer token check (no body read yet) → rate
+ * headers → CORS (only for configured origins) → bearer token check (no body read yet; an API key's use
+ * audited once answered) → rate
  * limit per verified user, else per client address → a verified non-admin on an admin path refused
  * 403 (roles before validation) → a body declared plainly heavy takes one of
  * its customer's slots of heavy operations (refused unread at the cap) → body (JSON or a CSV file, 12 MB for a verified
@@ -60,6 +62,7 @@ export function createApp(options: AppOptions): Express {
   // CORS is off unless origins are configured: browsers then get no cross-origin access at all.
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
   app.use(authenticateRequest(options.authenticate));
+  app.use(auditApiKeyUse(options.deps));
   app.use(options.rateLimit);
   app.use(adminPathsForAdmins());
   const heavyOperations = new HeavyOperationGate(options.heavyOperations, options.sharedLimits);
