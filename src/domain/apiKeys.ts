@@ -38,7 +38,7 @@ export function apiKeyPublicId(bearer: string): string | null {
   return KEY_SHAPE.exec(bearer)?.[2] ?? null;
 }
 
-export function hashApiKey(secret: string): Buffer {
+function hashApiKey(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 

@@ -21,6 +21,8 @@ const NEEDS_STATE: Record<string, string> = {
   deleteWebhookEndpoint: 'a webhook endpoint',
   listWebhookDeliveries: 'a webhook endpoint',
   retryWebhookDelivery: 'a webhook endpoint and one of its deliveries',
+  testWebhookEndpoint: 'a webhook endpoint',
+  revokeApiKey: 'an API key',
   recordFxExchange: 'the example’s request accepted and its funds at the payroll bank',
   failPayrollRequest: 'a payroll request EXECUTING whose payouts have not been created',
   resolveBankException: 'an open bank exception, which only the bank’s books create',
