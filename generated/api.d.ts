@@ -1402,6 +1402,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/webhook-endpoints/{endpointId}/test": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Sends a `ping` event (`PingEvent`, see the `ping` webhook) to one of the caller's endpoints,
+         *     through the same path as every other event: an outbox row, a delivery that the worker attempts
+         *     on its next pass, signed with the endpoint's secret, retried on failure like any delivery, and
+         *     listed by `listWebhookDeliveries`. Use it to check a receiver's URL and its signature check
+         *     before real events flow. Answers the new delivery, `PENDING`.
+         *
+         *     The endpoint receives the ping whatever event types it subscribed to; no other endpoint
+         *     receives it. A ping is not a change: `listEvents` does not list it. Its `sequence` counts the
+         *     pings sent to this endpoint.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. No body. An endpoint that does not
+         *     exist, a deleted one and one of another customer get the same 404 `NOT_FOUND`. A malformed
+         *     `endpointId` gets 400 `VALIDATION_ERROR`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a webhook endpoint, which the demo world does not hold: the id
+         *     that `createWebhookEndpoint` answered.
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customers/webhook-endpoints/{endpointId}/deliveries": {
         parameters: {
             query?: never;
@@ -1489,6 +1538,102 @@ export interface paths {
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/api-keys": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Lists the API keys of the caller's customer, newest first: every active key and the latest
+         *     revoked or expired ones, 100 at most, with `prefix`, `name`, `createdAt`, `expiresAt`,
+         *     `lastUsedAt` and `revokedAt`. Secrets are never returned here.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `API_KEY_NOT_ALLOWED`.
+         *     Any query parameter gets 400 `VALIDATION_ERROR`.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates a secret API key for the caller's customer, for server-to-server calls (a back office,
+         *     an ERP job) that cannot obtain a user's access token, and returns it with its `secret`:
+         *     **shown in this response only**. The service stores only the SHA-256 hash of the secret, so
+         *     neither the service nor its operators can show it again; a lost key is revoked and replaced.
+         *
+         *     The key is sent like a token, `Authorization: Bearer sk_…` (see `bearerAuth`). It acts as the
+         *     caller's customer with the role the creating user has at the time of each use (a user removed
+         *     from the service takes their keys with them), and never as an admin: every admin operation
+         *     answers it 403 `FORBIDDEN`. It cannot create, list or revoke keys (403 `API_KEY_NOT_ALLOWED`):
+         *     a leaked key cannot mint more. Each key has its own rate-limit budget (the per-user budget,
+         *     `RATE_LIMIT_PER_MINUTE`), and every use is written to the service's audit log with the key's
+         *     id, never its secret.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. No `Idempotency-Key`: a replay would
+         *     have to show the secret twice. At most 20 active keys per customer (revoked and expired ones
+         *     do not count).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/api-keys/{apiKeyId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's API keys (a UUID, the key's `id`, not its secret); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 0c6f2b8e-5a41-4d2e-9b3f-7e1a2c4d6f80
+                 */
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes one of the caller's API keys and returns it with its `revokedAt`. From the next request
+         *     on, on every instance of the service, the key is refused with 401 `UNAUTHORIZED` and reason
+         *     `API_KEY_REVOKED`. Revocation is final; revoking a key already revoked returns it unchanged.
+         *     The key stays listed (`listApiKeys`) with its `revokedAt`.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `API_KEY_NOT_ALLOWED`
+         *     (a key cannot revoke keys: use a user's access token). A key that does not exist and one of
+         *     another customer get the same 404 `NOT_FOUND`. A malformed `apiKeyId` gets 400
+         *     `VALIDATION_ERROR`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: an API key, which the demo world does not hold: the id that
+         *     `createApiKey` answered.
+         */
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2219,6 +2364,31 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description Sent to one endpoint when `testWebhookEndpoint` is called for it, whatever event types it
+         *     subscribed to. The body is a `PingEvent`, shaped like every `WebhookEvent` (`id`, `type`,
+         *     `occurredAt`, `sequence`, `data`), where `data` names the endpoint. It is signed, delivered and retried exactly like the other events, so a receiver
+         *     that verifies and acknowledges a ping handles the real events the same way.
+         *
+         *     Verify `Payroll-Signature` over the raw body before parsing it and answer any 2xx within 5 s.
+         */
+        post: operations["ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -2353,13 +2523,16 @@ export interface components {
          *     | `TOKEN_LIFETIME_TOO_LONG` | `UNAUTHORIZED` | The token is valid for longer than the maximum lifetime allowed. |
          *     | `TOKEN_INVALID` | `UNAUTHORIZED` | Anything else: malformed, wrongly signed, without a valid `exp`, or naming an unknown user. |
          *     | `ROLE_NOT_ALLOWED` | `FORBIDDEN` | The operation is for another role (customer users or admins). |
+         *     | `API_KEY_REVOKED` | `UNAUTHORIZED` | The bearer is an API key that was revoked (`revokeApiKey`). |
+         *     | `API_KEY_NOT_ALLOWED` | `FORBIDDEN` | API keys are created, listed and revoked with a user's access token, never with an API key. |
+         *     | `API_KEY_LIMIT` | `VALIDATION_ERROR` | The customer already has the most active API keys allowed (20). |
          *     | `APPROVER_PERMISSION_REQUIRED` | `FORBIDDEN` | Approving or rejecting needs the `approver` permission. |
          *     | `SELF_APPROVAL` | `FORBIDDEN` | The approver created the request; four-eyes approval needs another approver. |
          *     | `CREATOR_ONLY` | `FORBIDDEN` | Only the request's creator may cancel it while it awaits approval. |
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "PAYOUT_NOT_IN_BATCH";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "PAYOUT_NOT_IN_BATCH";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -4666,6 +4839,12 @@ export interface components {
             data: components["schemas"]["WebhookEndpoint"];
         };
         /**
+         * @description The type of a delivered event: one an endpoint subscribes to (`WebhookEventType`), or `ping`,
+         *     the test event of `testWebhookEndpoint`, which every endpoint receives when it is tested.
+         * @example payroll_request.status_changed
+         */
+        WebhookDeliveryEventType: components["schemas"]["WebhookEventType"] | "ping";
+        /**
          * @description Status of the delivery of one event to one endpoint.
          *
          *     | Status | Meaning |
@@ -4713,7 +4892,7 @@ export interface components {
             /** @description The event delivered: its `id`, also sent as the `Payroll-Event-Id` header. */
             eventId: components["schemas"]["Uuid"];
             /** @description Type of the event delivered. */
-            eventType: components["schemas"]["WebhookEventType"];
+            eventType: components["schemas"]["WebhookDeliveryEventType"];
             /** @description `PENDING` (waiting for its next attempt), `SUCCEEDED`, or `ABANDONED` (after 3 days of failures, or the endpoint deleted). */
             status: components["schemas"]["WebhookDeliveryStatus"];
             /**
@@ -4738,6 +4917,17 @@ export interface components {
              */
             deliveredAt: string | null;
         };
+        /** @description Success envelope carrying a webhook delivery. */
+        WebhookDeliveryResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the delivery. */
+            data: components["schemas"]["WebhookDelivery"];
+        };
         /** @description Success envelope carrying the latest deliveries to one webhook endpoint. */
         WebhookDeliveryListResponse: {
             /**
@@ -4752,16 +4942,115 @@ export interface components {
                 items: components["schemas"]["WebhookDelivery"][];
             };
         };
-        /** @description Success envelope carrying a webhook delivery. */
-        WebhookDeliveryResponse: {
+        /**
+         * @description A secret API key of the caller's customer, for server-to-server calls. The secret itself is
+         *     never returned after creation: only its visible `prefix`, which names the key in logs and
+         *     dashboards without being usable.
+         */
+        ApiKey: {
+            /** @description API key identifier (the `apiKeyId` of `revokeApiKey`). */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The customer's name for the key.
+             * @example ERP nightly sync
+             */
+            name: string;
+            /**
+             * @description The start of the secret, shown to tell keys apart: `sk_live_` (a production service) or
+             *     `sk_test_` (any other), then the key's 12-character visible id. It cannot authenticate.
+             * @example sk_test_3f9a0c2b7d41
+             */
+            prefix: string;
+            /** @description Creation time. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the key stops being accepted; null when it does not expire. */
+            expiresAt: components["schemas"]["Timestamp"] | null;
+            /**
+             * @description When the key last authenticated a request, to the minute at best (it is recorded at most
+             *     about once a minute per key and service instance); null when never used.
+             */
+            lastUsedAt: components["schemas"]["Timestamp"] | null;
+            /** @description When the key was revoked (`revokeApiKey`); null while it is not. */
+            revokedAt: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description Success envelope carrying the API keys of the caller's customer. */
+        ApiKeyListResponse: {
             /**
              * @description Always true on success.
              * @example true
              * @constant
              */
             success: true;
-            /** @description The payload, the delivery. */
-            data: components["schemas"]["WebhookDelivery"];
+            /** @description The payload, the keys. */
+            data: {
+                /**
+                 * @description The customer's keys, newest first (`createdAt`, then `id`): every active key (at most 20)
+                 *     and the latest revoked or expired ones, 100 in all at most. Never a secret.
+                 */
+                items: components["schemas"]["ApiKey"][];
+            };
+        };
+        /** @description An API key to create for the caller's customer. */
+        CreateApiKeyRequest: {
+            /**
+             * @description A name to tell the key apart (where it is used), 1 to 100 characters.
+             * @example ERP nightly sync
+             */
+            name: string;
+            /** @description When the key stops being accepted; in the future. Omitted, the key does not expire. */
+            expiresAt?: components["schemas"]["Timestamp"];
+        };
+        /** @description A newly created API key with its `secret`, returned by `createApiKey` only. */
+        ApiKeyWithSecret: {
+            /** @description API key identifier (the `apiKeyId` of `revokeApiKey`). */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The customer's name for the key.
+             * @example ERP nightly sync
+             */
+            name: string;
+            /**
+             * @description The start of the secret, as `listApiKeys` shows it.
+             * @example sk_test_3f9a0c2b7d41
+             */
+            prefix: string;
+            /** @description Creation time. */
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When the key stops being accepted; null when it does not expire. */
+            expiresAt: components["schemas"]["Timestamp"] | null;
+            /** @description Always null for a new key. */
+            lastUsedAt: null;
+            /** @description Always null for a new key. */
+            revokedAt: null;
+            /**
+             * @description The key: send it as `Authorization: Bearer <secret>`. **Shown in this response only**: the
+             *     service keeps only its SHA-256 hash, so it cannot be shown again; store it in a secret
+             *     manager at once. A lost key is revoked and replaced.
+             * @example sk_test_3f9a0c2b7d41_Vb1XkR0m2nqZ8c4yT7uJ5wH3sL9pE6dA0fG2hK4jQ1o
+             */
+            secret: string;
+        };
+        /** @description Success envelope carrying a newly created API key and its secret. */
+        ApiKeyWithSecretResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the API key. */
+            data: components["schemas"]["ApiKeyWithSecret"];
+        };
+        /** @description Success envelope carrying an API key. */
+        ApiKeyResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the API key. */
+            data: components["schemas"]["ApiKey"];
         };
         /** @description The currency exchange actually made for a payroll request. */
         RecordFxExchangeRequest: {
@@ -5342,6 +5631,31 @@ export interface components {
             /** @description The payload, the readiness status. */
             data: components["schemas"]["Readiness"];
         };
+        /**
+         * @description Event `ping`: a test event sent by `testWebhookEndpoint` to one endpoint, signed and delivered
+         *     like every other event. It changes nothing; answer it 2xx. It is kept apart from the
+         *     `WebhookEvent` union (what `listEvents` lists, and what existing receivers were typed against):
+         *     a receiver should answer 2xx to a `type` it does not handle, a ping included.
+         */
+        PingEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type.
+             * @example ping
+             * @constant
+             */
+            type: "ping";
+            /** @description When the test was asked for. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description The number of this ping among the pings sent to this endpoint (1, 2, 3, …). */
+            sequence: components["schemas"]["EventSequence"];
+            /** @description The endpoint the ping was sent to. */
+            data: {
+                /** @description The endpoint tested (`testWebhookEndpoint`'s `endpointId`). */
+                endpointId: components["schemas"]["Uuid"];
+            };
+        };
     };
     responses: {
         /** @description VALIDATION_ERROR: the request breaks the contract or a validation rule; the message names the offending field. */
@@ -5586,6 +5900,21 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /**
+         * @description VALIDATION_ERROR (the message names the problem): the body breaks the contract (a missing or
+         *     empty `name`, one over 100 characters, an `expiresAt` that is not a date-time, an unknown
+         *     field), `expiresAt` is not in the future, or the customer already has 20 active keys
+         *     (`API_KEY_LIMIT`). Nothing is created.
+         */
+        CreateApiKeyBadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
     };
     parameters: {
         /**
@@ -5778,6 +6107,11 @@ export interface components {
          * @example d5d78fb6-8932-40f5-84a9-ab780b6cea28
          */
         DeliveryId: components["schemas"]["Uuid"];
+        /**
+         * @description Id of one of the caller's API keys (a UUID, the key's `id`, not its secret); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example 0c6f2b8e-5a41-4d2e-9b3f-7e1a2c4d6f80
+         */
+        ApiKeyId: components["schemas"]["Uuid"];
         /**
          * @description Currency sold (the from-currency of the rate); must exist in the reference data.
          * @example USD
@@ -7498,6 +7832,49 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
+                 */
+                endpointId: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery of the ping, `PENDING`; the worker sends it on its next pass. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: never;
@@ -7610,6 +7987,123 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's API keys. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The created key, with its secret (shown this once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyWithSecretResponse"];
+                };
+            };
+            400: components["responses"]["CreateApiKeyBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's API keys (a UUID, the key's `id`, not its secret); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 0c6f2b8e-5a41-4d2e-9b3f-7e1a2c4d6f80
+                 */
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8423,6 +8917,53 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PingEvent"];
             };
         };
         responses: {

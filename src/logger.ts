@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** Bytes of log lines written in one write(2): a few dozen request lines. */
 const BATCH_BYTES = 4096;
@@ -17,9 +17,7 @@ const FLUSH_MS = 200;
  * came, so a quiet server's lines still appear within that; pino writes what is pending
  * synchronously when the process exits, however it exits (a fatal error's line included).
  */
-export function createLogger(level: string): Logger {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
-  setInterval(() => destination.flush(), FLUSH_MS).unref();
+export function createLogger(level: string, destination: DestinationStream = batchedStdout()): Logger {
   return pino(
     {
       level,
@@ -44,4 +42,11 @@ export function createLogger(level: string): Logger {
     },
     destination,
   );
+}
+
+/** Standard output, written in batches of `BATCH_BYTES`, flushed every `FLUSH_MS`. */
+function batchedStdout(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES });
+  setInterval(() => destination.flush(), FLUSH_MS).unref();
+  return destination;
 }

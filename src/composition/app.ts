@@ -7,6 +7,7 @@ import { rateLimiter } from '../http/rateLimit.js';
 import type { SharedLimits } from '../http/sharedLimits.js';
 import type { Database } from '../store/db.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
+import { ApiKeyUsage } from '../usecases/apiKeyUsage.js';
 import { buildDeps } from './deps.js';
 
 /** The HTTP server's wiring: the use-case deps behind the pipeline of src/http. */
@@ -21,6 +22,7 @@ export function buildApp(
   const deps: UseCaseDeps = {
     ...buildDeps(config, db, clock, providerDb),
     ...(sharedLimits && { optionalDependencies: { redis: () => sharedLimits.state() } }),
+    apiKeyUsage: new ApiKeyUsage(db),
   };
   const app = createApp({
     deps,

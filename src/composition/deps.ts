@@ -33,6 +33,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
       webhookAllowedPorts: config.webhookAllowedPorts,
       retention: config.retention,
       testFault: config.testFault,
+      nodeEnv: config.nodeEnv,
     },
   };
 }

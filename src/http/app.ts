@@ -7,6 +7,7 @@ import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Config } from '../config.js';
 import { type Authenticate, authenticateRequest } from './auth.js';
 import { type ConsoleOptions, consoleRouter } from './console.js';
+import { auditApiKeyUse } from './apiKeyAudit.js';
 import { contractValidator } from './contractValidator.js';
 import { requestBody } from './body.js';
 import { adminPathsForAdmins } from './roles.js';
@@ -38,7 +39,8 @@ export interface AppOptions {
 
 /**
  * The HTTP pipeline in one readable order, limits before work: request metrics (when on) → request id → access log → security
- * headers → CORS (only for configured origins) → the console (/console, outside the API) → bearer token check (no body read yet) → rate
+ * headers → CORS (only for configured origins) → the console (/console, outside the API) → bearer token check (no body read yet; an API key's use
+ * audited once answered) → rate
  * limit per verified user, else per client address → a verified non-admin on an admin path refused
  * 403 (roles before validation) → a body declared plainly heavy takes one of
  * its customer's slots of heavy operations (refused unread at the cap) → body (JSON or a CSV file, 12 MB for a verified
@@ -65,6 +67,7 @@ export function createApp(options: AppOptions): Express {
   // Not an API path: no bearer token, no validator (its pages sign in through the console itself).
   app.use('/console', consoleRouter({ ...options.console, deps: options.deps }));
   app.use(authenticateRequest(options.authenticate));
+  app.use(auditApiKeyUse(options.deps));
   app.use(options.rateLimit);
   app.use(adminPathsForAdmins());
   const heavyOperations = new HeavyOperationGate(options.heavyOperations, options.sharedLimits);

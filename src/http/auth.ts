@@ -5,6 +5,8 @@ import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } 
 import type { Config } from '../config.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type Principal, findPrincipal } from '../usecases/principal.js';
+import { authenticateApiKey } from '../usecases/apiKeys.js';
+import { looksLikeApiKey } from '../domain/apiKeys.js';
 import { operationsOf } from './operationRouter.js';
 import type { Authentication } from './locals.js';
 import { requestFields } from './requestContext.js';
@@ -39,7 +41,7 @@ const PRINCIPAL_CACHE_ENTRIES = 10_000;
 const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i;
 
 /**
- * Bearer JWT verification with jose: HS256 with JWT_SECRET (embedded default), or a JWKS URL
+ * Bearer authentication: an API key (`sk_…`, usecases/apiKeys.ts), or a JWT verified with jose: HS256 with JWT_SECRET (embedded default), or a JWKS URL
  * with issuer and audience (production). The token's `sub` is a user id; the user's role and
  * customer come from the database, so a token never outlives the user it names. A token must
  * carry `exp`, may not claim an `iat` or `nbf` further in the future than the clock skew
@@ -52,7 +54,7 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i;
  * weaken; jose's remote JWKS set itself caches keys for minutes). An expired token is refused at
  * its exact expiry, cached or not. `cacheTtlMs` 0 turns the cache off.
  */
-export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 'db'>, cacheTtlMs = PRINCIPAL_CACHE_TTL_MS): Authenticate {
+export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 'db' | 'clock'>, cacheTtlMs = PRINCIPAL_CACHE_TTL_MS): Authenticate {
   // HS256: the secret is imported as a CryptoKey once, not by jose on every verification.
   const key: Promise<CryptoKey> | JWTVerifyGetKey = jwt.jwksUrl
     ? createRemoteJWKSet(new URL(jwt.jwksUrl))
@@ -89,6 +91,13 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
   return async (authorizationHeader) => {
     const token = BEARER.exec(authorizationHeader ?? '')?.[1];
     if (!token) throw new AuthenticationError('TOKEN_MISSING', BEARER_REQUIRED);
+    // An API key is checked against the database on every request (never cached): a revoked key
+    // is refused from the next request on.
+    if (looksLikeApiKey(token)) {
+      const outcome = await authenticateApiKey(deps, token);
+      if ('principal' in outcome) return outcome.principal;
+      throw new AuthenticationError(outcome.reason, outcome.message);
+    }
     const now = Date.now();
     const cached = cache.get(token);
     if (cached && cached.until > now) return cached.principal;

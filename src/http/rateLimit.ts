@@ -7,7 +7,7 @@ import { sendError } from './envelope.js';
 
 /**
  * Rate limiting (express-rate-limit), after authentication: a budget of `perMinute` requests per
- * verified user, and of `anonymousPerMinute` per client address for requests without a valid token
+ * verified user (per API key for a request made with one), and of `anonymousPerMinute` per client address for requests without a valid token
  * (none, or a junk one: a new token per request buys nothing, it spends the address's budget).
  * Beyond it, 429 RATE_LIMITED in the envelope, with Retry-After and the RateLimit-* headers. The
  * client address is Express's req.ip: the peer, or the client a trusted proxy names (TRUST_PROXY).
@@ -29,6 +29,9 @@ export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: num
     passOnStoreError: true,
     keyGenerator: (req, res) => {
       const principal = principalOf(res);
+      // An API key has a bucket of its own (by its id, never its secret): a runaway job on one key
+      // does not spend the budget of the user's other keys or of the user's own token.
+      if (principal?.apiKeyId) return `k:${principal.apiKeyId}`;
       return principal ? `u:${principal.userId}` : `ip:${ipKeyGenerator(req.ip ?? '')}`;
     },
     handler: (req, res, _next, options) => {
@@ -37,7 +40,7 @@ export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: num
       // Without a valid token, the unread body is not worth receiving; a verified client keeps its connection.
       if (!principalOf(res)) closeAfterAnswer(req, res);
       const budget = principalOf(res)
-        ? `${limits.perMinute} a minute per user`
+        ? `${limits.perMinute} a minute per ${principalOf(res)?.apiKeyId ? 'API key' : 'user'}`
         : `${limits.anonymousPerMinute} a minute per client address without a valid token`;
       sendError(res, 'RATE_LIMITED', `Too many requests: at most ${budget}; retry after the Retry-After seconds`);
     },

@@ -25,7 +25,8 @@ export interface NewEvent {
  *   instant (the wire shows milliseconds): each is at least a millisecond after the one before, so
  *   ordering one resource's events by `occurredAt` or by `sequence` agrees;
  * - one delivery per endpoint of the event's customer subscribed to its type at this moment, due
- *   at the time of the change.
+ *   at the time of the change; a `ping` (testWebhookEndpoint) is about an endpoint, its resource,
+ *   and is delivered to that endpoint alone, whatever it subscribed to.
  * The latest event of each resource is read in a MATERIALIZED CTE that the insert's sort consumes
  * whole before its first row: read while the events are being inserted, a young database's small
  * events table is read by a plan that scans it once per row, over the rows just written.
@@ -50,8 +51,25 @@ export function eventsWrittenFrom(source: string): string {
        INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, next_attempt_at, created_at)
        SELECT gen_random_uuid(), ev.id, w.id, 'PENDING', s.at, s.at
          FROM events_written ev JOIN event_latest s ON s.id = ev.id JOIN webhook_endpoints w
-           ON w.customer_id = ev.customer_id AND w.deleted_at IS NULL AND ev.type = ANY(w.event_types)
+           ON w.customer_id = ev.customer_id AND w.deleted_at IS NULL
+          AND (ev.type = ANY(w.event_types) OR (ev.type = 'ping' AND w.id = s.resource_id))
      )`;
+}
+
+/**
+ * A `ping` to one endpoint (its resource), through the writer every event takes; returns the id
+ * of the one delivery it makes.
+ */
+export async function recordPing(tx: Queryable, ping: { id: string; customerId: string; endpointId: string; at: Date }): Promise<string> {
+  await tx.query(
+    `WITH source AS (SELECT $1::uuid AS id, $2::uuid AS customer_id, 'ping'::text AS type, $3::uuid AS resource_id, $4::timestamptz AS at,
+                            jsonb_build_object('endpointId', $3::text) AS payload, 1 AS ord),
+     ${eventsWrittenFrom('source')}
+     SELECT 1`,
+    [ping.id, ping.customerId, ping.endpointId, ping.at],
+  );
+  const rows = await tx.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE event_id = $1', [ping.id]);
+  return rows[0]!.id;
 }
 
 /** One event, with its payload given (a payout, an event of the tests). */
@@ -98,7 +116,8 @@ export const EVENT_BODY_SQL = `jsonb_build_object('id', ev.id, 'type', ev.type,
   'sequence', ev.sequence, 'data', ev.payload)::text`;
 
 /**
- * A customer's events after `after`, in the global order, `limit` at most. Only events of
+ * A customer's events after `after`, in the global order, `limit` at most; never a ping, which
+ * is a test of an endpoint, not a change. Only events of
  * transactions older than every transaction still running are returned (pg_snapshot_xmin): one
  * still in flight may hold an event that sorts before those, and a reader that moved past it
  * would never see it.
@@ -111,6 +130,7 @@ export async function listEvents(
     `SELECT ev.tx_id::text AS "txId", ev.position::text AS position, ${EVENT_BODY_SQL} AS body
        FROM events ev
       WHERE ev.customer_id = $1
+        AND ev.type <> 'ping'
         AND ev.tx_id < pg_snapshot_xmin(pg_current_snapshot())
         AND ($2::xid8 IS NULL OR (ev.tx_id, ev.position) > ($2::xid8, $3::bigint))
         AND ($4::text[] IS NULL OR ev.type = ANY($4::text[]))

@@ -121,7 +121,7 @@ export interface DeliveryRecord {
   id: string;
   endpointId: string;
   eventId: string;
-  eventType: EventType;
+  eventType: Schemas['WebhookDeliveryEventType'];
   status: Schemas['WebhookDeliveryStatus'];
   attemptCount: number;
   nextAttemptAt: Date | null;

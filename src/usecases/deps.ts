@@ -3,6 +3,7 @@ import type { BankOutbox } from '../adapters/bankOutbox.js';
 import type { PaymentProcessor } from '../adapters/processor.js';
 import type { RateSource } from '../adapters/rates.js';
 import type { Database } from '../store/db.js';
+import type { ApiKeyUsage } from './apiKeyUsage.js';
 
 /** What every use case may reach: the store, the adapters, the clock and the settings. */
 export interface UseCaseDeps {
@@ -17,6 +18,8 @@ export interface UseCaseDeps {
   bankFiles: { outbox: BankOutbox; unansweredAfterSeconds: number };
   /** Dependencies the service runs without, each reporting whether it serves (readiness shows them). */
   optionalDependencies?: { redis?: () => 'connected' | 'degraded' };
+  /** The HTTP server's record of API key uses (audit and lastUsedAt), written in batches. */
+  apiKeyUsage?: ApiKeyUsage;
   config: Pick<
     Config,
     | 'feeHashSecret'
@@ -27,5 +30,6 @@ export interface UseCaseDeps {
     | 'webhookAllowedPorts'
     | 'retention'
     | 'testFault'
+    | 'nodeEnv'
   >;
 }

@@ -7,6 +7,8 @@ export interface Principal {
   userId: string;
   role: 'customer' | 'admin';
   customerId: string | null;
+  /** Set when the request authenticated with an API key (its id, never its secret) rather than a user's token. */
+  apiKeyId?: string;
 }
 
 /**

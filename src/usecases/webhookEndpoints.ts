@@ -3,6 +3,7 @@ import type { components } from '../../generated/api.js';
 import { notFound, validationError } from '../domain/errors.js';
 import { newWebhookSecret, webhookUrlProblem } from '../domain/webhooks.js';
 import type { Queryable } from '../store/db.js';
+import { recordPing } from '../store/events.js';
 import {
   type EndpointRecord,
   deleteEndpoint,
@@ -79,6 +80,16 @@ export async function retryWebhookDelivery(deps: UseCaseDeps, caller: Principal,
     const delivery = await findDelivery(tx, deliveryId);
     if (!delivery || delivery.endpointId !== endpointId.toLowerCase()) throw notFound(`Delivery ${deliveryId} not found`);
     await requeueDelivery(tx, deliveryId, deps.clock());
+    return toDelivery(await getDelivery(tx, deliveryId));
+  });
+}
+
+/** Sends a signed `ping` to the endpoint through the outbox, as every event goes; answers its delivery. */
+export async function testWebhookEndpoint(deps: UseCaseDeps, caller: Principal, endpointId: string): Promise<Schemas['WebhookDelivery']> {
+  const customerId = requireCustomer(caller);
+  return deps.db.transaction(async (tx) => {
+    const endpoint = await ownEndpoint(tx, customerId, endpointId);
+    const deliveryId = await recordPing(tx, { id: randomUUID(), customerId, endpointId: endpoint.id, at: deps.clock() });
     return toDelivery(await getDelivery(tx, deliveryId));
   });
 }

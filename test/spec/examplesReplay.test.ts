@@ -25,6 +25,8 @@ const NEEDS_STATE: Record<string, string> = {
   approvePayrollRequest: 'a payroll request in AWAITING_APPROVAL',
   rejectPayrollRequest: 'a payroll request in AWAITING_APPROVAL',
   retryWebhookDelivery: 'a webhook endpoint and one of its deliveries',
+  testWebhookEndpoint: 'a webhook endpoint',
+  revokeApiKey: 'an API key',
   resolveBankException: 'an open bank exception, which only the bank’s books create',
 };
 

@@ -2,6 +2,7 @@ import type { UseCaseDeps } from '../../usecases/deps.js';
 import type { Handlers } from '../operations.js';
 import { accountHandlers } from './accounts.js';
 import { adminHandlers } from './admin.js';
+import { apiKeyHandlers } from './apiKeys.js';
 import { beneficiaryHandlers } from './beneficiaries.js';
 import { healthHandlers } from './health.js';
 import { payoutHandlers } from './payouts.js';
@@ -34,6 +35,7 @@ export function allHandlers(deps: UseCaseDeps): Handlers {
     beneficiaryHandlers(deps),
     accountHandlers(deps),
     webhookHandlers(deps),
+    apiKeyHandlers(deps),
     adminHandlers(deps),
     healthHandlers(deps),
   ] as const;

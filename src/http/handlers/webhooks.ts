@@ -6,6 +6,7 @@ import {
   listWebhookDeliveries,
   listWebhookEndpoints,
   retryWebhookDelivery,
+  testWebhookEndpoint,
 } from '../../usecases/webhookEndpoints.js';
 import type { Handlers } from '../operations.js';
 
@@ -17,6 +18,7 @@ export function webhookHandlers(deps: UseCaseDeps) {
     listWebhookEndpoints: async ({ caller }) => ({ status: 200, data: await listWebhookEndpoints(deps, caller) }),
     deleteWebhookEndpoint: async ({ caller, params }) => ({ status: 200, data: await deleteWebhookEndpoint(deps, caller, params.endpointId) }),
     listWebhookDeliveries: async ({ caller, params }) => ({ status: 200, data: await listWebhookDeliveries(deps, caller, params.endpointId) }),
+    testWebhookEndpoint: async ({ caller, params }) => ({ status: 202, data: await testWebhookEndpoint(deps, caller, params.endpointId) }),
     retryWebhookDelivery: async ({ caller, params }) => ({
       status: 200,
       data: await retryWebhookDelivery(deps, caller, params.endpointId, params.deliveryId),

@@ -1,0 +1,12 @@
+import { createApiKey, listCustomerApiKeys, revokeApiKey } from '../../usecases/apiKeys.js';
+import type { UseCaseDeps } from '../../usecases/deps.js';
+import type { Handlers } from '../operations.js';
+
+/** The API keys tag: a customer's secret keys for server-to-server calls. */
+export function apiKeyHandlers(deps: UseCaseDeps) {
+  return {
+    createApiKey: async ({ caller, body }) => ({ status: 201, data: await createApiKey(deps, caller, body) }),
+    listApiKeys: async ({ caller }) => ({ status: 200, data: await listCustomerApiKeys(deps, caller) }),
+    revokeApiKey: async ({ caller, params }) => ({ status: 200, data: await revokeApiKey(deps, caller, params.apiKeyId) }),
+  } satisfies Partial<Handlers>;
+}
