@@ -5,6 +5,8 @@ import type { Database } from '../../src/store/db.js';
 
 const USER = '7b1e0003-0000-4000-8000-000000000001';
 const CUSTOMER = '7b1e0002-0000-4000-8000-000000000001';
+/** The wall clock: API keys read it; the JWTs these tests sign are checked against the real time. */
+const clock = () => new Date();
 const jwt = {
   secret: 'a-test-secret-of-enough-length-0123456789',
   jwksUrl: undefined,
@@ -30,7 +32,7 @@ function usersDb(known: boolean) {
 describe('the bearer authenticator', () => {
   it('verifies a token once for the requests that arrive together with it, then answers them from its cache', async () => {
     const { db, lookups } = usersDb(true);
-    const authenticate = createAuthenticator(jwt, { db });
+    const authenticate = createAuthenticator(jwt, { db, clock });
     const header = `Bearer ${await signAccessToken(jwt, USER)}`;
     const principals = await Promise.all(Array.from({ length: 20 }, () => authenticate(header)));
     expect(lookups.count).toBe(1);
@@ -42,7 +44,7 @@ describe('the bearer authenticator', () => {
 
   it('remembers no refusal: every request with a token naming no user is refused, and the next one looks again', async () => {
     const { db, lookups } = usersDb(false);
-    const authenticate = createAuthenticator(jwt, { db });
+    const authenticate = createAuthenticator(jwt, { db, clock });
     const header = `Bearer ${await signAccessToken(jwt, USER)}`;
     const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => authenticate(header)));
     expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
@@ -53,7 +55,7 @@ describe('the bearer authenticator', () => {
 
   it('with its cache off (TTL 0), checks every request', async () => {
     const { db, lookups } = usersDb(true);
-    const authenticate = createAuthenticator(jwt, { db }, 0);
+    const authenticate = createAuthenticator(jwt, { db, clock }, 0);
     const header = `Bearer ${await signAccessToken(jwt, USER)}`;
     await Promise.all([authenticate(header), authenticate(header), authenticate(header)]);
     expect(lookups.count).toBe(3);
