@@ -16,7 +16,7 @@ export function webhookHandlers(deps: UseCaseDeps) {
     createWebhookEndpoint: async ({ caller, body }) => ({ status: 201, data: await createWebhookEndpoint(deps, caller, body) }),
     listWebhookEndpoints: async ({ caller }) => ({ status: 200, data: await listWebhookEndpoints(deps, caller) }),
     deleteWebhookEndpoint: async ({ caller, params }) => ({ status: 200, data: await deleteWebhookEndpoint(deps, caller, params.endpointId) }),
-    listWebhookDeliveries: async ({ caller, params }) => ({ status: 200, data: await listWebhookDeliveries(deps, caller, params.endpointId) }),
+    listWebhookDeliveries: async ({ caller, params, query }) => ({ status: 200, data: await listWebhookDeliveries(deps, caller, params.endpointId, query) }),
     retryWebhookDelivery: async ({ caller, params }) => ({
       status: 200,
       data: await retryWebhookDelivery(deps, caller, params.endpointId, params.deliveryId),
