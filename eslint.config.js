@@ -114,7 +114,7 @@ export function resolve(source, file) {
 }
 
 export default defineConfig(
-  { ignores: ['generated/', '.ci/hey-api/generated/', 'dist/', 'packages/*/dist/', 'data/', 'coverage/', 'node_modules/'] },
+  { ignores: ['generated/', '.ci/generators/generated/', 'dist/', 'packages/*/dist/', 'data/', 'coverage/', 'node_modules/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

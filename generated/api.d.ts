@@ -1474,13 +1474,14 @@ export interface paths {
         /**
          * List the deliveries to a webhook endpoint
          * @description Lists the deliveries of events to one of the caller's webhook endpoints, newest first
-         *     (`createdAt` descending, then `id` descending), the 100 most recent at most, each with its
+         *     (`createdAt` descending, then `id` descending), a page of `limit` (100 when absent) continued
+         *     with `cursor` as every list is, each with its
          *     `status`, `nextAttemptAt` and every attempt so far (time, HTTP status code or null, duration,
          *     error). Use it to see why an endpoint is `FAILING`, and `retryWebhookDelivery` to resend one.
          *
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. An endpoint that does not exist, a
-         *     deleted one and one of another customer get the same 404 `NOT_FOUND`. A malformed `endpointId`
-         *     or any query parameter gets 400 `VALIDATION_ERROR`.
+         *     deleted one and one of another customer get the same 404 `NOT_FOUND`. A malformed `endpointId`,
+         *     `limit` or `cursor`, or any other query parameter, gets 400 `VALIDATION_ERROR`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -4938,8 +4939,13 @@ export interface components {
             success: true;
             /** @description The payload, the deliveries. */
             data: {
-                /** @description The endpoint's deliveries, newest first (`createdAt` descending, then `id` descending); the 100 most recent at most, possibly none. */
+                /** @description The endpoint's deliveries, newest first (`createdAt` descending, then `id` descending); at most `limit`, possibly none. */
                 items: components["schemas"]["WebhookDelivery"][];
+                /**
+                 * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
+                 * @example eyJjIjoiMjAyNi0xMS0yNVQxMDowMDowMC4wMDBaIn0
+                 */
+                nextCursor?: string | null;
             };
         };
         /**
@@ -5962,7 +5968,7 @@ export interface components {
          */
         CsvPayrollAccountCurrencyId: components["schemas"]["Uuid"];
         /**
-         * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+         * @description Maximum number of requests on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
          * @example 20
          */
         Limit: number;
@@ -5988,7 +5994,7 @@ export interface components {
          */
         RequestId: components["schemas"]["Uuid"];
         /**
-         * @description Maximum number of items on the page, 1 to 1000; 100 when absent.
+         * @description Maximum number of items on the page, 1 to 1000; 100 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
          * @example 100
          */
         PayrollItemLimit: number;
@@ -6025,7 +6031,7 @@ export interface components {
          */
         PayoutId: components["schemas"]["Uuid"];
         /**
-         * @description Maximum number of beneficiaries on the page, 1 to 100; 20 when absent.
+         * @description Maximum number of beneficiaries on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
          * @example 20
          */
         BeneficiaryLimit: number;
@@ -6068,7 +6074,7 @@ export interface components {
          */
         StatementTo: string;
         /**
-         * @description Maximum number of postings on the page, 1 to 100; 20 when absent. JSON only (refused with `Accept: text/csv`).
+         * @description Maximum number of postings on the page, 1 to 100; 20 when absent. JSON only (refused with `Accept: text/csv`). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
          * @example 20
          */
         TransactionLimit: number;
@@ -6079,7 +6085,7 @@ export interface components {
          */
         TransactionCursor: string;
         /**
-         * @description Maximum number of events on the page, 1 to 100; 20 when absent.
+         * @description Maximum number of events on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
          * @example 20
          */
         EventLimit: number;
@@ -6102,6 +6108,16 @@ export interface components {
          * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
          */
         EndpointId: components["schemas"]["Uuid"];
+        /**
+         * @description Maximum number of deliveries on the page, 1 to 100; 100 when absent (the page this list has always answered). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
+         * @example 20
+         */
+        DeliveryLimit: number;
+        /**
+         * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. A cursor of
+         *     another list, or a malformed one, gets 400 `VALIDATION_ERROR`.
+         */
+        DeliveryCursor: string;
         /**
          * @description Id of a delivery to the endpoint `endpointId` (a UUID, the `id` of a `WebhookDelivery`); a malformed id is answered with 400 `VALIDATION_ERROR`.
          * @example d5d78fb6-8932-40f5-84a9-ab780b6cea28
@@ -6323,7 +6339,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -6794,7 +6810,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of items on the page, 1 to 1000; 100 when absent.
+                 * @description Maximum number of items on the page, 1 to 1000; 100 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 100
                  */
                 limit?: components["parameters"]["PayrollItemLimit"];
@@ -6846,7 +6862,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of items on the page, 1 to 1000; 100 when absent.
+                 * @description Maximum number of items on the page, 1 to 1000; 100 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 100
                  */
                 limit?: components["parameters"]["PayrollItemLimit"];
@@ -7152,7 +7168,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of beneficiaries on the page, 1 to 100; 20 when absent.
+                 * @description Maximum number of beneficiaries on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 20
                  */
                 limit?: components["parameters"]["BeneficiaryLimit"];
@@ -7456,7 +7472,7 @@ export interface operations {
                  */
                 to?: components["parameters"]["StatementTo"];
                 /**
-                 * @description Maximum number of postings on the page, 1 to 100; 20 when absent. JSON only (refused with `Accept: text/csv`).
+                 * @description Maximum number of postings on the page, 1 to 100; 20 when absent. JSON only (refused with `Accept: text/csv`). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 20
                  */
                 limit?: components["parameters"]["TransactionLimit"];
@@ -7637,7 +7653,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of events on the page, 1 to 100; 20 when absent.
+                 * @description Maximum number of events on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 20
                  */
                 limit?: components["parameters"]["EventLimit"];
@@ -7877,7 +7893,18 @@ export interface operations {
     };
     listWebhookDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Maximum number of deliveries on the page, 1 to 100; 100 when absent (the page this list has always answered). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["DeliveryLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. A cursor of
+                 *     another list, or a malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["DeliveryCursor"];
+            };
             header?: {
                 /**
                  * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
@@ -8113,7 +8140,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -8446,7 +8473,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -8492,7 +8519,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -8596,7 +8623,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent.
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];

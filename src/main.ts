@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { ConfigError, loadConfig, productionProblems } from './config.js';
+import { type RequestListener, type Server, createServer } from 'node:http';
+import { type Config, ConfigError, loadConfig, productionProblems } from './config.js';
 import { SharedLimits } from './http/sharedLimits.js';
 import { buildApp } from './composition/app.js';
 import { setHeapGrowing } from './composition/heap.js';
@@ -13,6 +13,16 @@ import type { Database } from './store/db.js';
 import { type DatabaseSettings, openDatabase, withDatabaseUrl } from './store/open.js';
 import { isDatabaseEmpty } from './world/load.js';
 import { seedInChildProcess } from './composition/seedProcess.js';
+import { answerClientErrors } from './http/clientErrors.js';
+
+/**
+ * The HTTP server of `app`: a client that trickles its headers or body holds a connection, so
+ * these bound how long (checked every second); oversized headers get the envelope (answerClientErrors).
+ */
+function httpServer(config: Config, app: RequestListener): Server {
+  const { headersTimeoutMs: headersTimeout, requestTimeoutMs: requestTimeout } = config.httpTimeouts;
+  return answerClientErrors(createServer({ headersTimeout: Math.min(headersTimeout, requestTimeout), requestTimeout, connectionsCheckingInterval: 1000 }, app));
+}
 
 /** Start-up: config → database (migrated, seeded when empty) → HTTP; SIGTERM drains and closes. */
 async function main(): Promise<void> {
@@ -45,9 +55,7 @@ async function main(): Promise<void> {
   const { app } = buildApp(config, db, logger, undefined, redis, providerDb);
   const worker = workerDb ? buildWorker(config, workerDb, logger).loop : undefined;
   worker?.start();
-  // A client that trickles its headers or body holds a connection: these bound how long, checked every second.
-  const { headersTimeoutMs: headersTimeout, requestTimeoutMs: requestTimeout } = config.httpTimeouts;
-  const server = createServer({ headersTimeout: Math.min(headersTimeout, requestTimeout), requestTimeout, connectionsCheckingInterval: 1000 }, app);
+  const server = httpServer(config, app);
   server.listen(config.port, config.host, () =>
     logger.info({ host: config.host, port: config.port, database: db.kind, metricsPort: metricsServer?.port }, 'listening'),
   );

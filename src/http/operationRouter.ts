@@ -9,6 +9,7 @@ import { sendData, streamData } from './envelope.js';
 import type { CustomerBulkhead } from './customerBulkhead.js';
 import type { HeavyOperationGate } from './heavyOperations.js';
 import { answerIdempotently } from './idempotent.js';
+import { type InputTraits, refuseOutsideContract } from './strictRequest.js';
 import type { Locals } from './locals.js';
 import type { Caller, Handler, Handlers, OperationId, PathParams, QueryParams, RequestBody } from './operations.js';
 
@@ -26,7 +27,7 @@ export interface SendOptions {
 }
 
 /** What the spec says about one operation beyond its types. */
-interface OperationTraits {
+interface OperationTraits extends InputTraits {
   /** Runs for a caller authenticated by bearerAuth (the spec's `security`, global or its own). */
   secured: boolean;
   /** Takes an Idempotency-Key header: answers are stored and replayed. */
@@ -117,7 +118,13 @@ function traitsOf(apiDoc: ApiDoc, pathItem: PathItemObject, operation: Operation
   const success = Object.entries(operation.responses ?? {}).filter(([status]) => status.startsWith('2'));
   const offered = success.flatMap(([, response]) => ('content' in response ? Object.keys(response.content ?? {}) : []));
   const mediaTypes = [...new Set(['application/json', ...offered])];
-  return { secured, idempotent, mediaTypes };
+  const integerQuery = parameters.flatMap((parameter) =>
+    'in' in parameter && parameter.in === 'query' && parameter.schema && 'type' in parameter.schema && parameter.schema.type === 'integer'
+      ? [parameter.name]
+      : [],
+  );
+  const refusesBody = !operation.requestBody && '415' in (operation.responses ?? {});
+  return { secured, idempotent, mediaTypes, integerQuery, refusesBody };
 }
 
 /** What any handler answers, seen from the router: data (or JSON text), or CSV text. */
@@ -172,6 +179,7 @@ function bind<K extends OperationId>(
     const { handlers, handlersOn, deps, gate, bulkhead } = operationsOf(req.app);
     // For the metrics and the server span's name (operationOf).
     res.locals.operationId = id;
+    refuseOutsideContract(req, traits);
     const handler: Handler<K> = handlers[id];
     // Set by the bearerAuth security handler, for exactly the secured operations (see traitsOf).
     const { principal } = res.locals;

@@ -129,7 +129,7 @@ export async function applyBankStatusReport(tx: Queryable, batchId: string, repo
 export async function loadSinglePayoutBatch(db: Queryable, payoutId: string, executionDate: string): Promise<PayoutBatch | null> {
   const rows = await db.query<PayoutBatch>(
     `SELECT p.id AS "batchId", NULL AS "payrollRequestId", p.currency_code AS "currencyCode",
-            ${debtorJson('p.account_currency_id', 'a')} AS debtor,
+            ${debtorJson('p.account_currency_id', 'a', 'p.customer_id')} AS debtor,
             $2::text AS "requestedExecutionDate",
             json_build_array(json_build_object('transferId', p.id, 'amount', p.amount::text,
               'creditor', ${creditorJson('p.beneficiary_snapshot')},

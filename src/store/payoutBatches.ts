@@ -70,7 +70,7 @@ export async function hasOpenItems(tx: Queryable, batchId: string): Promise<bool
 export async function loadPayoutBatch(tx: Queryable, batchId: string, executionDate: string): Promise<PayoutBatch> {
   const [head] = await tx.query<Omit<PayoutBatch, 'items' | 'requestedExecutionDate'>>(
     `SELECT b.id AS "batchId", b.payroll_request_id AS "payrollRequestId", b.currency_code AS "currencyCode",
-            ${debtorJson('ac.id', 'a')} AS debtor
+            ${debtorJson('ac.id', 'a', 'r.customer_id')} AS debtor
        FROM payout_batches b
        JOIN payroll_requests r ON r.id = b.payroll_request_id
        JOIN account_currencies ac ON ac.id = r.payroll_account_currency_id

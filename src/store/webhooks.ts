@@ -137,8 +137,17 @@ const DELIVERY_SELECT = `SELECT d.id, d.endpoint_id AS "endpointId", d.event_id 
                     FROM webhook_delivery_attempts a WHERE a.delivery_id = d.id), '[]'::jsonb) AS attempts
    FROM webhook_deliveries d JOIN events ev ON ev.id = d.event_id`;
 
-export async function listDeliveries(tx: Queryable, endpointId: string, limit = 100): Promise<DeliveryRecord[]> {
-  return tx.query<DeliveryRecord>(`${DELIVERY_SELECT} WHERE d.endpoint_id = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT $2`, [endpointId, limit]);
+/** One page of an endpoint's deliveries, newest first, after `page.after` (the last row of the previous page). */
+export async function listDeliveries(
+  tx: Queryable,
+  endpointId: string,
+  page: { after: { createdAt: Date; id: string } | null; limit: number },
+): Promise<DeliveryRecord[]> {
+  return tx.query<DeliveryRecord>(
+    `${DELIVERY_SELECT} WHERE d.endpoint_id = $1 AND ($2::timestamptz IS NULL OR (d.created_at, d.id) < ($2, $3::uuid))
+      ORDER BY d.created_at DESC, d.id DESC LIMIT $4`,
+    [endpointId, page.after?.createdAt ?? null, page.after?.id ?? null, page.limit],
+  );
 }
 
 export async function findDelivery(tx: Queryable, deliveryId: string): Promise<DeliveryRecord | null> {

@@ -15,6 +15,7 @@ import {
   listEndpoints,
   requeueDelivery,
 } from '../store/webhooks.js';
+import { type CreatedPosition, createdPosition, cursorCodec } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
 import { toDelivery, toEndpoint } from './views/webhooks.js';
@@ -64,11 +65,23 @@ export async function deleteWebhookEndpoint(deps: UseCaseDeps, caller: Principal
   });
 }
 
-export async function listWebhookDeliveries(deps: UseCaseDeps, caller: Principal, endpointId: string): Promise<{ items: Schemas['WebhookDelivery'][] }> {
+const deliveryCursor = cursorCodec<CreatedPosition>(createdPosition);
+
+/** A page of an endpoint's deliveries, newest first, continued with `cursor` like every list. */
+export async function listWebhookDeliveries(
+  deps: UseCaseDeps,
+  caller: Principal,
+  endpointId: string,
+  query: { limit?: number; cursor?: string } = {},
+): Promise<{ items: Schemas['WebhookDelivery'][]; nextCursor: string | null }> {
   const customerId = requireCustomer(caller);
+  const limit = query.limit ?? 100;
+  const after = query.cursor ? deliveryCursor.decode(query.cursor, undefined) : null;
   return deps.db.transaction(async (tx) => {
     await ownEndpoint(tx, customerId, endpointId);
-    return { items: (await listDeliveries(tx, endpointId)).map(toDelivery) };
+    const rows = await listDeliveries(tx, endpointId, { after, limit: limit + 1 });
+    const last = rows.length > limit ? rows[limit - 1] : undefined;
+    return { items: rows.slice(0, limit).map(toDelivery), nextCursor: last ? deliveryCursor.encode(last, undefined) : null };
   });
 }
 

@@ -136,6 +136,22 @@ describe('webhooks', () => {
     expect(requestEvents.at(-1)!.data).toEqual(final.data!.data);
     const deliveries = await customer().GET('/v1/customers/webhook-endpoints/{endpointId}/deliveries', { params: { path: { endpointId } } });
     expect(deliveries.data!.data.items.every((delivery) => delivery.status === 'SUCCEEDED' && delivery.attempts[0]!.statusCode === 200)).toBe(true);
+    // Pages of `limit`, continued with `cursor` as every list is, read the same deliveries in the same order.
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await customer().GET('/v1/customers/webhook-endpoints/{endpointId}/deliveries', {
+        params: { path: { endpointId }, query: { limit: 7, cursor } },
+      });
+      expect(page.data!.data.items.length).toBeLessThanOrEqual(7);
+      paged.push(...page.data!.data.items.map((delivery) => delivery.id));
+      cursor = page.data!.data.nextCursor ?? undefined;
+    } while (cursor);
+    expect(paged).toEqual(deliveries.data!.data.items.map((delivery) => delivery.id));
+    const notOurs = await customer().GET('/v1/customers/webhook-endpoints/{endpointId}/deliveries', {
+      params: { path: { endpointId }, query: { cursor: 'bm90LWEtY3Vyc29y' } },
+    });
+    expect(notOurs.response.status).toBe(400);
   });
 
   it('a receiver that fails and then recovers receives everything, with the attempts recorded', async () => {

@@ -205,11 +205,14 @@ describe('BANK_RAIL=iso20022 with the bank simulator', () => {
     const namesByAccount = new Map<string, Set<string>>();
     for (const file of await xmlFiles(join(outbox(), 'processed'))) {
       const document = child(parseXml(await readFile(file, 'utf8')), 'Document');
-      for (const payment of children(child(document, 'CstmrCdtTrfInitn'), 'PmtInf'))
+      for (const payment of children(child(document, 'CstmrCdtTrfInitn'), 'PmtInf')) {
+        // The debtor is named as a bank reads it: the paying company's legal name, not the account's provider.
+        expect(text(child(payment, 'Dbtr'), 'Nm')).toBe('Acme Trading LLC');
         for (const transaction of children(payment, 'CdtTrfTxInf')) {
           const account = JSON.stringify(child(transaction, 'CdtrAcct'));
           namesByAccount.set(account, (namesByAccount.get(account) ?? new Set()).add(text(child(transaction, 'Cdtr'), 'Nm')!));
         }
+      }
     }
     expect(namesByAccount.size).toBeGreaterThanOrEqual(3);
     for (const names of namesByAccount.values()) expect(names.size).toBe(1);

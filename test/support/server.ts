@@ -7,6 +7,7 @@ import type { SharedLimits } from '../../src/http/sharedLimits.js';
 import type { Database } from '../../src/store/db.js';
 import { freshDatabase } from './database.js';
 import { type Listening, listen } from './http.js';
+import { answerClientErrors } from '../../src/http/clientErrors.js';
 
 /** A clock tests can move: feeHash expiry without sleeping. */
 export class TestClock {
@@ -43,9 +44,11 @@ export const anyQuoteConfig = loadConfig({ ...TEST_ENV, QUOTE_TOLERANCE_BPS: '10
  * The real app on `db` on an ephemeral loopback port, logging nothing unless TEST_LOG says so.
  * Without `now` it runs on the wall clock; `sharedLimits` shares the limits between instances through Redis.
  */
-export function serveApp(config: Config, db: Database, options: { now?: () => Date; sharedLimits?: SharedLimits } = {}): Promise<Listening> {
+export async function serveApp(config: Config, db: Database, options: { now?: () => Date; sharedLimits?: SharedLimits } = {}): Promise<Listening> {
   const { app } = buildApp(config, db, createLogger(process.env.TEST_LOG ?? 'silent'), options.now, options.sharedLimits);
-  return listen(app);
+  const listening = await listen(app);
+  answerClientErrors(listening.server);
+  return listening;
 }
 
 /** The real app on a fresh test database with response validation on: every test is a contract test. */
