@@ -42,7 +42,7 @@ function options(): Options {
     parseVersion(version);
     const date = values.date ?? new Date().toISOString().slice(0, 10);
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new Error(`--date must be YYYY-MM-DD, not "${date}"`);
-    if (values.ref && values.test) throw new Error('--test runs the working tree\'s suite: it cannot test the spec of --ref');
+    if (values.ref && values.test) throw new Error("--test runs the working tree's suite: it cannot test the spec of --ref");
     return { version, ref: values.ref, test: values.test, date };
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);
@@ -62,7 +62,7 @@ function bundleAt(ref: string, scratch: string): string {
   console.log(`\n== the spec as committed at ${commit}`);
   execFileSync('bash', ['-c', `git archive "${commit}" openapi redocly.yaml | tar -x -C "${scratch}"`], { stdio: 'inherit' });
   const redocly = resolve('node_modules', '.bin', 'redocly');
-  step('lint (that commit\'s redocly.yaml)', redocly, ['lint'], scratch);
+  step("lint (that commit's redocly.yaml)", redocly, ['lint'], scratch);
   step('bundle', redocly, ['bundle', 'openapi/openapi.yaml', '-o', 'openapi.json'], scratch);
   return join(scratch, 'openapi.json');
 }
@@ -94,7 +94,9 @@ function keepLatest(): string | undefined {
 function gate(bundle: string, changelog: string): void {
   if (!existsSync(LATEST)) return void console.log('\n== breaking-change gate: no earlier release, nothing to compare');
   const result = compareSpecs(JSON.parse(readFileSync(LATEST, 'utf8')), JSON.parse(readFileSync(bundle, 'utf8')), changelog);
-  console.log(`\n== breaking-change gate: ${result.releasedVersion} → ${result.currentVersion}: ${result.breaking.length} breaking, ${result.nonBreaking.length} other change(s)`);
+  console.log(
+    `\n== breaking-change gate: ${result.releasedVersion} → ${result.currentVersion}: ${result.breaking.length} breaking, ${result.nonBreaking.length} other change(s)`,
+  );
   if (result.failures.length > 0) throw new Error(`the breaking-change gate failed:\n  - ${result.failures.join('\n  - ')}`);
 }
 

@@ -26,7 +26,11 @@ let output = '';
 beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  mock = spawn('npm', ['run', '-s', 'mock', '--', '--release', RELEASE, '--port', String(port)], { cwd: inRepo(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  mock = spawn('npm', ['run', '-s', 'mock', '--', '--release', RELEASE, '--port', String(port)], {
+    cwd: inRepo(),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   mock.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   mock.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 45_000;
