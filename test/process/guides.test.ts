@@ -7,9 +7,9 @@
 // walkthrough's lifecycle reaches a COMPLETED request of its own twice in a row; the bank files
 // guide's lifecycle runs against the service on the ISO 20022 rail with the bank simulator beside it.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inRepo } from '../support/build.js';
@@ -40,7 +40,7 @@ function blocksOf(file: string): Block[] {
   return blocks;
 }
 
-const files = () => documents().map((path) => path.slice(inRepo().length + 1));
+const files = () => documents().map((path) => relative(inRepo(), path));
 const runnable = (file: string) => blocksOf(file).filter((block) => !block.skip);
 /** Commands of a block: lines that are neither blank, comments, nor the continuation of the line before. */
 const commands = (source: string) =>
@@ -187,6 +187,45 @@ describe('every guide run as pasted, from outside the repository', () => {
     expect(last.data.amount).toBe(1500);
     expect(readFileSync(inRepo('README.md'), 'utf8')).toMatch(/payout estimate[\s\S]{0,120}JSON numbers/);
   }, 60_000);
+
+  it("docs/bank-files.md: a payroll on the ISO 20022 rail, Olena's payout rejected, Youssef's paid then returned", async () => {
+    // The guide's skipped block starts these two; here on folders of the test's own, with shorter delays.
+    const bank = join(outside, 'bank');
+    const folders = { BANK_OUTBOX_DIR: join(bank, 'outbox'), BANK_INBOX_DIR: join(bank, 'inbox') };
+    for (const folder of Object.values(folders)) mkdirSync(folder, { recursive: true });
+    const port = await freePort();
+    const rail = startService(port, { DATA_DIR: 'memory://', SIMULATED_SETTLEMENT_MS: '200', BANK_RAIL: 'iso20022', BANK_REPORT_SETTLE_MS: '0', ...folders });
+    const simulatorArgs = [
+      '--outbox',
+      folders.BANK_OUTBOX_DIR,
+      '--inbox',
+      folders.BANK_INBOX_DIR,
+      '--delay-ms',
+      '300',
+      '--poll-ms',
+      '100',
+      '--return-after-ms',
+      '1000',
+    ];
+    const simulator: ChildProcess = spawn(process.execPath, ['--import', 'tsx', inRepo('scripts/bank-simulator.ts'), ...simulatorArgs], {
+      cwd: inRepo(),
+      stdio: 'ignore',
+    });
+    try {
+      await rail.listening;
+      const run = await runBash(guideScript('docs/bank-files.md'), { ...env(), API: `http://127.0.0.1:${port}` });
+      expect(ok(run), `${run.stdout}\nsimulator: ${simulatorErrors}\nservice: ${rail.stderr.join('')}`).toEqual({ code: 0, stderr: '' });
+      const states = run.stdout.split('\n').filter((line) => line.startsWith('payroll request '));
+      expect(states.at(-1), run.stdout).toMatch(/: FAILED: FAILED \(.+\), RETURNED \(AC04\)$/);
+      expect(
+        states.some((line) => /: PARTIALLY_COMPLETED: COMPLETED, FAILED \(.+\)$/.test(line)),
+        run.stdout,
+      ).toBe(true);
+    } finally {
+      simulator.kill('SIGTERM');
+      await stop(rail.child);
+    }
+  }, 150_000);
 
   it('no other guide has a block left unrun and unmarked', () => {
     const covered = new Set(['docs/walkthrough.md', 'docs/spreadsheet.md', 'docs/webhooks.md', 'README.md', 'docs/bank-files.md']);
