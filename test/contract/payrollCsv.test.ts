@@ -245,7 +245,7 @@ describe('POST /v1/customers/payroll/requests with text/csv', () => {
 });
 
 describe('GET /v1/customers/payroll/template.csv', () => {
-  it('returns a header and an example row naming one of the customer\'s own beneficiaries, which estimates as it comes', async () => {
+  it("returns a header and an example row naming one of the customer's own beneficiaries, which estimates as it comes", async () => {
     const response = await fetch(`${server.baseUrl}/v1/customers/payroll/template.csv`, {
       headers: { Authorization: `Bearer ${await server.token(ids.userA)}` },
     });

@@ -209,8 +209,10 @@ describe('every guide run as pasted, from outside the repository', () => {
     ];
     const simulator: ChildProcess = spawn(process.execPath, ['--import', 'tsx', inRepo('scripts/bank-simulator.ts'), ...simulatorArgs], {
       cwd: inRepo(),
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
+    let simulatorErrors = '';
+    simulator.stderr!.on('data', (chunk: Buffer) => (simulatorErrors += chunk.toString()));
     try {
       await rail.listening;
       const run = await runBash(guideScript('docs/bank-files.md'), { ...env(), API: `http://127.0.0.1:${port}` });
