@@ -21,10 +21,11 @@ const UNIT = [
 ];
 const PROCESS = [
   'test/process/**/*.test.ts',
-  'test/client/{mock,pack,readme-example}.test.ts',
+  'test/client/{mock,mockRelease,pack,readme-example}.test.ts',
   'test/docs/**/*.test.ts',
   'test/console/**/*.test.ts',
   'test/spec/specGate.test.ts',
+  'test/spec/release.test.ts',
   'test/spec/examplesReplay.test.ts',
 ];
 const RELIABILITY = ['test/reliability/**/*.test.ts'];

@@ -1,13 +1,25 @@
-// npm run mock [-- --port 4010] [--host 127.0.0.1] [--spec <bundled spec>]: the mock server
-// (scripts/mock/app.ts). Without --spec it bundles the spec first (npm run bundle) and serves
-// dist/openapi.json. Stops on SIGTERM or Ctrl-C.
+// npm run mock [-- --port 4010] [--host 127.0.0.1] [--release <version> | --spec <bundled spec>]: the
+// mock server (scripts/mock/app.ts). --release serves a stored release (openapi/released/<version>/,
+// see `npm run release`), so a client's CI can pin the contract it was written against; without
+// either it bundles the working tree's spec first (npm run bundle) and serves dist/openapi.json.
+// Stops on SIGTERM or Ctrl-C.
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleSpec } from './support/bundle.js';
 import { createMockApp } from './mock/app.js';
+import { releaseFile, storedReleases } from './release/steps.js';
 
 const USAGE =
-  'usage: npm run mock -- [--port <port, default 4010>] [--host <address, default 127.0.0.1>] [--spec <bundled spec (JSON); default: bundle and serve dist/openapi.json>]';
+  'usage: npm run mock -- [--port <port, default 4010>] [--host <address, default 127.0.0.1>] [--release <released version, e.g. 2.0.0> | --spec <bundled spec (JSON); default: bundle and serve dist/openapi.json>]';
+const RELEASED = fileURLToPath(new URL('../openapi/released/', import.meta.url));
+
+/** The stored bundle of a release; an unknown version names the ones there are. */
+function releasedSpec(version: string): string {
+  const stored = storedReleases(RELEASED);
+  if (!stored.includes(version)) throw new Error(`--release ${version}: no such release (released: ${stored.join(', ') || 'none'})`);
+  return releaseFile(RELEASED, version);
+}
 
 function options(): { port: number; host: string; spec: string } {
   try {
@@ -16,6 +28,7 @@ function options(): { port: number; host: string; spec: string } {
         port: { type: 'string', default: '4010' },
         host: { type: 'string', default: '127.0.0.1' },
         spec: { type: 'string' },
+        release: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -25,7 +38,9 @@ function options(): { port: number; host: string; spec: string } {
     }
     const port = Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}"`);
+    if (values.spec && values.release) throw new Error('give --release or --spec, not both');
     if (values.spec && !existsSync(values.spec)) throw new Error(`${values.spec} does not exist`);
+    if (values.release) return { port, host: values.host, spec: releasedSpec(values.release) };
     return { port, host: values.host, spec: values.spec ?? bundleSpec() };
   } catch (error) {
     console.error(`${(error as Error).message}\n${USAGE}`);

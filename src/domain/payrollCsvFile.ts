@@ -25,9 +25,14 @@ const TEMPLATE_EXAMPLE: Record<PayrollCsvColumn, string> = {
   purposeCode: 'SAL',
 };
 
-/** The template file: the header row and one example row. */
-export function payrollCsvTemplateText(): string {
-  return stringify([TEMPLATE_COLUMNS, TEMPLATE_COLUMNS.map((column) => TEMPLATE_EXAMPLE[column])]);
+/**
+ * The template file: the header row and one example row. The row names `reference`, one of the
+ * customer's own beneficiaries, when it has one, so that the template is accepted as it comes
+ * (a made-up reference would be refused as UNKNOWN_BENEFICIARY); EMP-0001 otherwise.
+ */
+export function payrollCsvTemplateText(reference?: string | null): string {
+  const example = { ...TEMPLATE_EXAMPLE, ...(reference ? { beneficiaryReference: reference } : {}) };
+  return stringify([TEMPLATE_COLUMNS, TEMPLATE_COLUMNS.map((column) => example[column])]);
 }
 
 const COLUMN_BY_LOWER_NAME = new Map<string, PayrollCsvColumn>(PAYROLL_CSV_COLUMNS.map((column) => [column.toLowerCase(), column]));

@@ -168,6 +168,15 @@ export async function findBeneficiariesByIdOrReference(
   return JSON.parse(row?.found ?? '[]') as { id: string; reference: string | null; active: boolean }[];
 }
 
+/** The reference of the customer's first active beneficiary that has one (oldest first), or null. */
+export async function firstActiveBeneficiaryReference(tx: Queryable, customerId: string): Promise<string | null> {
+  const [row] = await tx.query<{ reference: string }>(
+    `SELECT reference FROM beneficiaries WHERE customer_id = $1 AND active AND reference IS NOT NULL ORDER BY created_at, id LIMIT 1`,
+    [customerId],
+  );
+  return row?.reference ?? null;
+}
+
 /** A fee schedule as stored: exact decimal strings. */
 export interface FeeScheduleText {
   percentBps: string;

@@ -7,7 +7,7 @@ import { payrollCsvTemplateText, readPayrollCsvLayout } from '../domain/payrollC
 import { type PayrollCsvQuery, requireCsvQuery } from '../domain/payrollCsvQuery.js';
 export { refuseCsvQueryWithJson } from '../domain/payrollCsvQuery.js';
 import { readPayrollCsvEntries } from '../domain/payrollCsvRows.js';
-import { findBeneficiariesByIdOrReference } from '../store/referenceData.js';
+import { findBeneficiariesByIdOrReference, firstActiveBeneficiaryReference } from '../store/referenceData.js';
 import { createPayrollRequest } from './createPayrollRequest.js';
 import type { UseCaseDeps } from './deps.js';
 import { type EntriesAtScales, estimatePayrollEntries } from './estimatePayrollFee.js';
@@ -152,8 +152,9 @@ export async function createPayrollRequestFromCsv(deps: UseCaseDeps, caller: Pri
   );
 }
 
-/** The file to start a payroll spreadsheet from; for customer users, as the payroll operations. */
-export function payrollCsvTemplate(caller: Principal): { csv: string; filename: string } {
-  requireCustomer(caller);
-  return { csv: payrollCsvTemplateText(), filename: 'payroll-template.csv' };
+/** The file to start a payroll spreadsheet from, its example row one of the customer's beneficiaries; for customer users, as the payroll operations. */
+export async function payrollCsvTemplate(deps: UseCaseDeps, caller: Principal): Promise<{ csv: string; filename: string }> {
+  const customerId = requireCustomer(caller);
+  const reference = await firstActiveBeneficiaryReference(deps.db, customerId);
+  return { csv: payrollCsvTemplateText(reference), filename: 'payroll-template.csv' };
 }

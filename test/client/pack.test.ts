@@ -143,7 +143,7 @@ describe('the installed package, as a consumer gets it', () => {
     typeCheck(consumer, { include: ['*.ts'], skipLibCheck: false });
   }, 60_000);
 
-  it('type-checks every TypeScript block of the READMEs and guides with the consumer setup docs/client.md shows', () => {
+  it('type-checks every TypeScript block of the READMEs and guides with the consumer setup the client README shows', () => {
     const { packageJson, tsconfig } = consumerSetup();
     expect(packageJson.type, 'the consumer is an ES module project (top-level await)').toBe('module');
     expect(Object.keys(packageJson.dependencies as object)).toEqual([CLIENT]);

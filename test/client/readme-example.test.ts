@@ -1,4 +1,4 @@
-// The client guide's usage example (docs/client.md) compiles against the client (here its source,
+// The client guide's usage example (packages/client/README.md) compiles against the client (here its source,
 // mapped to the package name, so no build is needed; test/client/pack.test.ts compiles it again, with
 // every other snippet, against the packed tarball).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ function typeCheckExamples(sources: { 'example.ts': string; 'broken.ts': string 
   }
 }
 
-describe('docs/client.md: client usage example', () => {
+describe('packages/client/README.md: client usage example', () => {
   const example = readmeExample();
   const broken = example.replace(/amount: '([0-9.]+)'/, 'amount: $1');
   let errors: string[] | undefined;

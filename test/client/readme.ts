@@ -1,9 +1,9 @@
 // The TypeScript in the READMEs and guides, as a consumer would paste it: every ```ts block, and the
-// consumer's package.json and tsconfig.json that docs/client.md shows once.
+// consumer's package.json and tsconfig.json that the client's README (packages/client/README.md) shows once.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { inRepo } from '../support/build.js';
 
-const CLIENT_GUIDE = inRepo('docs', 'client.md');
+const CLIENT_GUIDE = inRepo('packages', 'client', 'README.md');
 const EXAMPLE_MARKER = '<!-- client usage example: type-checked by test/client/readme-example.test.ts -->';
 
 /** The first fenced block of `language` after `marker` in `file`. */
@@ -16,12 +16,12 @@ function blockAfter(file: string, marker: string, language: string): string {
   return block[1]!;
 }
 
-/** The client usage example of docs/client.md. */
+/** The client usage example of the client package's README. */
 export function readmeExample(): string {
   return blockAfter(CLIENT_GUIDE, EXAMPLE_MARKER, 'ts');
 }
 
-/** The consumer's package.json and tsconfig.json, as docs/client.md shows them. */
+/** The consumer's package.json and tsconfig.json, as the client package's README shows them. */
 export function consumerSetup(): { packageJson: Record<string, unknown>; tsconfig: { compilerOptions: Record<string, unknown> } } {
   return {
     packageJson: JSON.parse(blockAfter(CLIENT_GUIDE, '<!-- consumer package.json -->', 'json')) as Record<string, unknown>,

@@ -12,7 +12,7 @@ import type { Handlers } from '../operations.js';
 /** The Payroll tag: a customer's distributions, from the fee estimate to the accepted quote. */
 export function payrollHandlers(deps: UseCaseDeps) {
   return {
-    getPayrollCsvTemplate: async ({ caller }) => ({ status: 200, ...payrollCsvTemplate(caller) }),
+    getPayrollCsvTemplate: async ({ caller }) => ({ status: 200, ...(await payrollCsvTemplate(deps, caller)) }),
     estimatePayrollFee: async ({ caller, body, query }) => {
       if (typeof body === 'string') return { status: 200, data: await estimatePayrollFeeFromCsv(deps, caller, body, query) };
       refuseCsvQueryWithJson(query);
