@@ -55,6 +55,21 @@ const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i;
  * its exact expiry, cached or not. `cacheTtlMs` 0 turns the cache off.
  */
 export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 'db' | 'clock'>, cacheTtlMs = PRINCIPAL_CACHE_TTL_MS): Authenticate {
+  const withJwt = jwtAuthenticator(jwt, deps, cacheTtlMs);
+  return async (authorizationHeader) => {
+    const token = BEARER.exec(authorizationHeader ?? '')?.[1];
+    if (!token) throw new AuthenticationError('TOKEN_MISSING', BEARER_REQUIRED);
+    // An API key is checked against the database on every request (never cached): a revoked key
+    // is refused from the next request on.
+    if (!looksLikeApiKey(token)) return withJwt(token);
+    const outcome = await authenticateApiKey(deps, token);
+    if ('principal' in outcome) return outcome.principal;
+    throw new AuthenticationError(outcome.reason, outcome.message);
+  };
+}
+
+/** A JWT's principal, verified once for the requests that bring it together, then cached (see createAuthenticator). */
+function jwtAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 'db'>, cacheTtlMs: number): (token: string) => Promise<Principal> {
   // HS256: the secret is imported as a CryptoKey once, not by jose on every verification.
   const key: Promise<CryptoKey> | JWTVerifyGetKey = jwt.jwksUrl
     ? createRemoteJWKSet(new URL(jwt.jwksUrl))
@@ -88,16 +103,7 @@ export function createAuthenticator(jwt: Config['jwt'], deps: Pick<UseCaseDeps, 
     if (!principal) throw new AuthenticationError('TOKEN_INVALID', INVALID_TOKEN);
     return { principal, until: Math.min(now + cacheTtlMs, payload.exp! * 1000) };
   };
-  return async (authorizationHeader) => {
-    const token = BEARER.exec(authorizationHeader ?? '')?.[1];
-    if (!token) throw new AuthenticationError('TOKEN_MISSING', BEARER_REQUIRED);
-    // An API key is checked against the database on every request (never cached): a revoked key
-    // is refused from the next request on.
-    if (looksLikeApiKey(token)) {
-      const outcome = await authenticateApiKey(deps, token);
-      if ('principal' in outcome) return outcome.principal;
-      throw new AuthenticationError(outcome.reason, outcome.message);
-    }
+  return async (token) => {
     const now = Date.now();
     const cached = cache.get(token);
     if (cached && cached.until > now) return cached.principal;
