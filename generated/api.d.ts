@@ -1439,10 +1439,6 @@ export interface paths {
          *     Customer users only: an admin token gets 403 `FORBIDDEN`. No body. An endpoint that does not
          *     exist, a deleted one and one of another customer get the same 404 `NOT_FOUND`. A malformed
          *     `endpointId` gets 400 `VALIDATION_ERROR`.
-         *
-         *     ## Replaying the example
-         *     The example needs earlier state: a webhook endpoint, which the demo world does not hold: the id
-         *     that `createWebhookEndpoint` answered.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -1629,10 +1625,6 @@ export interface paths {
          *     (a key cannot revoke keys: use a user's access token). A key that does not exist and one of
          *     another customer get the same 404 `NOT_FOUND`. A malformed `apiKeyId` gets 400
          *     `VALIDATION_ERROR`.
-         *
-         *     ## Replaying the example
-         *     The example needs earlier state: an API key, which the demo world does not hold: the id that
-         *     `createApiKey` answered.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -2155,6 +2147,9 @@ export interface paths {
          *       pay again what it rejected or what an operator failed (409 `INVALID_STATE`, reason `PAYOUT_ALREADY_SETTLED`).
          *     - The file must be in the outbox or its `processed/` folder (409 `INVALID_STATE`, reason `BANK_FILE_MISSING`).
          *     - A batch that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a file the bank has not answered (`BANK_RAIL=iso20022`).
          */
         post: operations["resendBankBatch"];
         delete?: never;
@@ -8707,6 +8702,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
   });
 
   it('lists the tags in the order of the workflow, and the payroll operations from the estimate to the poll', async () => {
-    expect(tags).toEqual(['Payroll', 'Payouts', 'Beneficiaries', 'Accounts', 'Webhooks', 'Admin', 'Operations']);
+    expect(tags).toEqual(['Payroll', 'Payouts', 'Beneficiaries', 'Accounts', 'Webhooks', 'API keys', 'Admin', 'Operations']);
     const menu = page.locator('[data-component-name="Menu/Menu"]').first();
     const estimate = menu.getByText('Estimate the fees of a payroll distribution', { exact: true });
     if (!(await estimate.isVisible())) await menu.getByText('Payroll', { exact: true }).first().click();
@@ -341,7 +341,8 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
     return [
       { name: 'introduction', go: byLink('', sized.locator('h1').first()) },
       ...guides.map((guide) => ({ name: `#tag/${guide.name}`, go: byLink(`#tag/${guide.name}`, tagHeading(guide.title)) })),
-      ...tags.map((tag) => ({ name: `#tag/${tag}`, go: byLink(`#tag/${tag}`, tagHeading(tag)) })),
+      // Redoc's anchor of a tag is its name slugified (spaces become hyphens, case kept).
+      ...tags.map((tag) => ({ name: `#tag/${tag}`, go: byLink(`#tag/${tag.replace(/\s+/g, '-')}`, tagHeading(tag)) })),
       ...operations.map((op) => ({
         name: `${op.method.toUpperCase()} ${op.path} (${op.operationId}) "${op.summary}"`,
         go: bySidebar(op),

@@ -10,7 +10,8 @@ import addFormats from 'ajv-formats';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bankBooksApplier } from '../../src/usecases/applyBankBooks.js';
 import { type RawResponse, send } from '../reliability/spec.js';
-import { entry, message, report } from '../support/bankBooks.js';
+import { type BankWorld, entry, message, report, startBankWorld } from '../support/bankBooks.js';
+import { unansweredBatch } from './exampleBankBatch.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 import { DEMO_WORLD, type ExampleCase, type ExampleSpec, loadExampleSpec } from './examples.js';
@@ -24,6 +25,8 @@ const APPROVER = userWith('customer', 'approver');
 
 interface Replay {
   server: TestServer;
+  /** The world on the ISO 20022 rail the example runs on, for a Setup `atTheBank`. */
+  world?: BankWorld;
   /** Replays another example (with its own setup) on the same world and returns the answer. */
   replay(operationId: string, name?: string): Promise<RawResponse>;
 }
@@ -36,6 +39,8 @@ interface Substitutions {
 
 interface Setup {
   reason: string;
+  /** Run on the demo world with the ISO 20022 bank rail (test/support/bankBooks.ts), not the simulated one. */
+  atTheBank?: true;
   /** Who sends the example when not the role's user (Dana for customer operations, Omar for Admin ones). */
   user?: string;
   prepare?: (replay: Replay) => Promise<Substitutions | void>;
@@ -143,6 +148,27 @@ const SETUP: Record<string, Setup> = {
       return { path: { exceptionId: open!.id } };
     },
   },
+  testWebhookEndpoint: {
+    reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
+    prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),
+  },
+  revokeApiKey: {
+    reason: 'the demo world holds no API key: the one of replaying createApiKey',
+    prepare: async (replay) => ({ path: { apiKeyId: dataOf(await replay.replay('createApiKey')).id as string } }),
+  },
+  resendBankBatch: {
+    reason: 'a payment file the bank never answered: a payroll taken to the bank on the ISO 20022 rail, no report dropped',
+    atTheBank: true,
+    prepare: async (replay) => ({ path: { batchId: (await unansweredBatch(replay.world!)).batchId } }),
+  },
+  failBankBatchPayouts: {
+    reason: 'two payouts of a payment file the bank never answered: a payroll taken to the bank on the ISO 20022 rail, no report dropped',
+    atTheBank: true,
+    prepare: async (replay) => {
+      const { batchId, payoutIds } = await unansweredBatch(replay.world!);
+      return { path: { batchId }, body: { transferIds: payoutIds.slice(0, 2) } };
+    },
+  },
   retryWebhookDelivery: {
     reason: 'a delivery needs an endpoint and an event: create the endpoint, cancel the example request, retry its delivery',
     prepare: async (replay) => {
@@ -172,7 +198,7 @@ function awaitingApproval(): Setup {
 }
 
 let spec: ExampleSpec;
-const servers: TestServer[] = [];
+const servers: Array<{ close(): Promise<void> }> = [];
 
 beforeAll(async () => {
   spec = await loadExampleSpec();
@@ -188,9 +214,9 @@ function findCase(operationId: string, name = operationId): ExampleCase {
   return found;
 }
 
-async function replayCase(server: TestServer, example: ExampleCase): Promise<RawResponse> {
+async function replayCase(server: TestServer, example: ExampleCase, world?: BankWorld): Promise<RawResponse> {
   const setup = SETUP[example.name] ?? SETUP[example.operationId];
-  const replay: Replay = { server, replay: (operationId, name) => replayCase(server, findCase(operationId, name)) };
+  const replay: Replay = { server, ...(world && { world }), replay: (operationId, name) => replayCase(server, findCase(operationId, name), world) };
   const substitutions = (await setup?.prepare?.(replay)) ?? {};
   const pathValues = { ...example.path_, ...substitutions.path };
   const url = new URL(server.baseUrl + example.path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(pathValues[name] ?? '')));
@@ -244,9 +270,10 @@ describe('the spec’s examples', () => {
 describe('each request example replayed on the demo world answers the status of its response example', async () => {
   const { cases } = await loadExampleSpec();
   it.each(cases.map((example) => [`${example.operationId} ${example.name}`, example] as const))('%s', async (_title, example) => {
-    const server = await startTestServer({ world: DEMO_WORLD });
-    servers.push(server);
-    const response = await replayCase(server, example);
+    const world = (SETUP[example.name] ?? SETUP[example.operationId])?.atTheBank ? await startBankWorld() : undefined;
+    const server = world?.server ?? (await startTestServer({ world: DEMO_WORLD }));
+    servers.push(world ?? server);
+    const response = await replayCase(server, example, world);
     if (process.env.EXAMPLES_DUMP) dump(example, response);
     expect(response.status, `${example.operationId} ${example.name} → ${response.text.slice(0, 600)}`).toBe(example.expected?.status);
     if (FIGURES_CHECKED.has(example.name)) {
