@@ -154,7 +154,7 @@ const SETUP: Record<string, Setup> = {
   },
   revokeApiKey: {
     reason: 'the demo world holds no API key: the one of replaying createApiKey',
-    prepare: async (replay) => ({ path: { apiKeyId: dataOf(await replay.replay('createApiKey')).id as string } }),
+    prepare: async (replay) => ({ path: { apiKeyId: dataOf(await replay.replay('createApiKey', 'CreateApiKeyRequest')).id as string } }),
   },
   resendBankBatch: {
     reason: 'a payment file the bank never answered: a payroll taken to the bank on the ISO 20022 rail, no report dropped',

@@ -25,8 +25,8 @@ const NEEDS_STATE: Record<string, string> = {
   approvePayrollRequest: 'a payroll request in AWAITING_APPROVAL',
   rejectPayrollRequest: 'a payroll request in AWAITING_APPROVAL',
   retryWebhookDelivery: 'a webhook endpoint and one of its deliveries',
-  resendBankBatch: 'a payment file the bank has not answered (BANK_RAIL=iso20022)',
-  failBankBatchPayouts: 'a payment file the bank has not answered (BANK_RAIL=iso20022)',
+  resendBankBatch: 'a file the bank has not answered',
+  failBankBatchPayouts: 'a file the bank has not answered',
   resolveBankException: 'an open bank exception, which only the bank’s books create',
 };
 
