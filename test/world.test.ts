@@ -305,7 +305,10 @@ async function expectLedgerMatches(db: Database, world: World): Promise<void> {
     expect(row.openings).toBe(1);
     expect(new D(row.balance).equals(row.posting_sum)).toBe(true);
     expect(new D(row.available).equals(row.posting_sum)).toBe(true);
-    expect(new D(row.balance).equals(new D(opening).minus(debits).plus(creditedBack(world, row.id)).plus(leftUnpaid(world, row.id))), `balance of ${row.id}`).toBe(true);
+    expect(
+      new D(row.balance).equals(new D(opening).minus(debits).plus(creditedBack(world, row.id)).plus(leftUnpaid(world, row.id))),
+      `balance of ${row.id}`,
+    ).toBe(true);
     expect(new D(row.available).equals(row.balance)).toBe(true);
   }
   expect(await db.query('SELECT currency_code FROM postings GROUP BY currency_code HAVING sum(amount) <> 0')).toEqual([]);
