@@ -29,6 +29,19 @@ const PROCESS = [
   'test/spec/examplesReplay.test.ts',
 ];
 const RELIABILITY = ['test/reliability/**/*.test.ts'];
+/**
+ * Process tests that never touch the suite's database: they read files, drive a browser over the
+ * built docs, or start `npm start` on its embedded default (DATABASE_URL emptied). Run with
+ * TEST_DATABASE_URL they would do the very same thing a second time, so that run leaves them out
+ * (.ci/run says so); the run on the embedded server has them.
+ */
+const EMBEDDED_BY_CONSTRUCTION = [
+  'test/docs/**/*.test.ts',
+  'test/process/{guides,webhookGuide,main,restart,workerImports}.test.ts',
+  'test/client/{mock,mockRelease,readme-example}.test.ts',
+  'test/spec/{specGate,release,examplesReplay}.test.ts',
+];
+const notOnSuiteDatabase = process.env.TEST_DATABASE_URL ? EMBEDDED_BY_CONSTRUCTION : [];
 const NOT_IN_NPM_TEST = ['test/fleet/**'];
 
 // One PostgreSQL server for the run (embedded, or TEST_DATABASE_URL's), the templates each file
@@ -59,7 +72,7 @@ export default defineConfig({
           ...withDatabase,
         },
       },
-      { extends: true, test: { name: 'process', include: PROCESS, ...withDatabase } },
+      { extends: true, test: { name: 'process', include: PROCESS, exclude: [...configDefaults.exclude, ...notOnSuiteDatabase], ...withDatabase } },
       { extends: true, test: { name: 'reliability', include: RELIABILITY, ...withDatabase } },
     ],
   },
