@@ -127,7 +127,8 @@ export class Iso20022Inbox {
       }
       const before = this.seen.get(entry.name);
       const unchanged = before !== undefined && before.ino === entry.ino && before.size === entry.size && before.mtimeMs === entry.mtimeMs;
-      if (unchanged || now - entry.mtimeMs >= settleMs) ready.push(entry);
+      // No settling time: ready at once, even a file whose mtime (sub-millisecond) is a hair past `now` (whole milliseconds).
+      if (settleMs <= 0 || unchanged || now - entry.mtimeMs >= settleMs) ready.push(entry);
       seen.set(entry.name, { ino: entry.ino, size: entry.size, mtimeMs: entry.mtimeMs });
     }
     this.seen = seen;
