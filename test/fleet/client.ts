@@ -49,7 +49,7 @@ export class FleetClient {
   readonly keyed: Keyed[] = [];
   /** What fails the test: a 5xx, a connection error on a live instance, a timeout, an exhausted retry. */
   readonly findings: Finding[] = [];
-  readonly counts = { calls: 0, attempts: 0, killedConnectionErrors: 0, inProgressRetries: 0 };
+  readonly counts = { calls: 0, attempts: 0, killedConnectionErrors: 0, inProgressRetries: 0, retryAfter503: 0 };
   /** After this instant (ms since the epoch) no call is tried again: the run is bounded whatever the fleet does. */
   giveUpAt = Number.POSITIVE_INFINITY;
 
@@ -70,6 +70,14 @@ export class FleetClient {
       this.counts.attempts++;
       try {
         const answer = await this.send(target, method, path, userId, body, key);
+        const retryAfter = Number(answer.headers['retry-after']);
+        if (answer.status === 503 && errorCode(answer) === 'SERVICE_UNAVAILABLE' && retryAfter > 0) {
+          // The documented load shedding (a customer's operations queued past their share, a lock
+          // wait): nothing was done, and the client tries again after Retry-After, as the docs say.
+          this.counts.retryAfter503++;
+          await pause(Math.min(retryAfter * 1000, 2000));
+          continue;
+        }
         if (answer.status >= 500) {
           // A finding, then retried as a client would (a 5xx is not stored under its key), so that
           // one run shows every other problem too.

@@ -118,7 +118,7 @@ describe.skipIf(absent.length > 0)(`fleet: ${APIS} API processes and ${WORKERS} 
         `payouts ${JSON.stringify(payouts)}; cold start of ${APIS + WORKERS} processes ${cold.ms} ms (${cold.up} of ${APIS + WORKERS} up at once); ` +
         `lifecycles ${lifecyclesMs} ms; SIGKILLs: ${fleet.kills.api} API, ${fleet.kills.worker} worker (restart to serving ${fleet.restartMs.join('/')} ms); ` +
         `calls ${client.counts.calls}, attempts ${client.counts.attempts} (connection errors of killed processes ${client.counts.killedConnectionErrors}, ` +
-        `in-progress key retries ${client.counts.inProgressRetries}); keys replayed ${client.keyed.length} (${replayMismatches.length} mismatched); ` +
+        `in-progress key retries ${client.counts.inProgressRetries}, 503s with Retry-After retried ${client.counts.retryAfter503}); keys replayed ${client.keyed.length} (${replayMismatches.length} mismatched); ` +
         `webhook events ${receiver.deliveries.size} (${receiver.duplicates} duplicate deliveries); findings ${client.findings.length}; ` +
         `PostgreSQL deadlocks ${await deadlocks(db)}; total ${Date.now() - started} ms`,
     );
