@@ -99,11 +99,14 @@ async function waitForStatus(page: Page, wanted: string): Promise<void> {
 
 async function chooseOption(page: Page, label: string, startsWith: string): Promise<void> {
   const select = page.getByLabel(label);
-  const value = await select.evaluate(
-    (element, prefix) => [...(element as HTMLSelectElement).options].find((option) => option.text.startsWith(prefix))?.value,
-    startsWith,
-  );
-  await select.selectOption(value!);
+  // The options come with the accounts, read after the page shows: wait for the one wanted.
+  const optionValue = () =>
+    select.evaluate(
+      (element, prefix) => [...(element as HTMLSelectElement).options].find((option) => option.text.startsWith(prefix))?.value ?? null,
+      startsWith,
+    );
+  await expect.poll(optionValue, { timeout: 20_000 }).not.toBeNull();
+  await select.selectOption((await optionValue())!);
 }
 
 async function upload(
