@@ -122,6 +122,18 @@ describe('validateWorld', () => {
     expectInvalid(extra, 'world.fees.processor[1].currencyCode', /must NOT have additional properties/);
   });
 
+  it("takes an account's optional legalName, the debtor name of the payment files, up to 140 characters", () => {
+    const named = clone(testWorld);
+    named.accounts[3]!.legalName = 'Payroll Partner Bank Client Funds Account';
+    expect(validateWorld(named)).toBe(named);
+    const empty = clone(testWorld);
+    empty.accounts[3]!.legalName = '';
+    expectInvalid(empty, 'world.accounts[3].legalName', /must NOT have fewer than 1 characters/);
+    const long = clone(testWorld);
+    long.accounts[3]!.legalName = 'N'.repeat(141);
+    expectInvalid(long, 'world.accounts[3].legalName', /must NOT have more than 140 characters/);
+  });
+
   it('checks currency and payroll request references', () => {
     const rate = clone(testWorld);
     rate.rates.push({ from: 'USD', to: 'GBP', rate: '0.79' });

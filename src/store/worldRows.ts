@@ -13,7 +13,7 @@ const WORLD_TABLES = {
   currencies: ['id uuid', 'code text', 'name text', 'symbol text', 'decimals integer'],
   customers: ['id uuid', 'first_name text', 'last_name text', 'company_legal_name text', 'spread_bips integer', 'requires_payroll_approval boolean'],
   users: ['id uuid', 'first_name text', 'last_name text', 'email text', 'role text', 'customer_id uuid', 'permissions text[]'],
-  accounts: ['id uuid', 'account_provider text', 'customer_id uuid', 'iban text', 'bic text'],
+  accounts: ['id uuid', 'account_provider text', 'customer_id uuid', 'iban text', 'bic text', 'legal_name text'],
   account_currencies: ['id uuid', 'account_id uuid', 'currency_code text', 'balance numeric', 'available numeric'],
   beneficiaries: [
     ...['id uuid', 'customer_id uuid', 'first_name text', 'last_name text', 'display_name text', 'type text'],

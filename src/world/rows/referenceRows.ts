@@ -26,7 +26,7 @@ export function referenceRows(world: World): Pick<WorldTableRows, ReferenceTable
       requires_payroll_approval: c.requiresPayrollApproval ?? false,
     })),
     users: world.users.map((u) => ({ ...columns(u, ['id', 'firstName', 'lastName', 'email', 'role', 'customerId']), permissions: [...(u.permissions ?? [])] })),
-    accounts: world.accounts.map((a) => columns(a, ['id', 'accountProvider', 'customerId', 'iban', 'bic'])),
+    accounts: world.accounts.map((a) => columns(a, ['id', 'accountProvider', 'customerId', 'iban', 'bic', 'legalName'])),
     beneficiaries: world.beneficiaries.map((b) => ({
       ...columns(b, ['id', 'customerId', 'firstName', 'lastName', 'displayName', 'type', 'nationality', 'bankName']),
       ...columns(b, ['iban', 'accountNumber', 'reference', 'companyName', 'bankCode', 'swiftBic', 'email']),

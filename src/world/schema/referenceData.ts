@@ -103,6 +103,13 @@ export const referenceDataDefs = {
         type: 'string',
         pattern: '^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$',
       },
+      legalName: {
+        description:
+          "The legal name of the account's holder as its bank knows it: the debtor's name (Dbtr/Nm, at most 140 characters) of the payment files paying from this account. Absent: the company legal name of the account's owner, or for a platform partner-bank account that of the customer whose payroll or payout it is.",
+        type: 'string',
+        minLength: 1,
+        maxLength: 140,
+      },
     },
   },
   accountCurrency: {
