@@ -1292,11 +1292,13 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description Lists every webhook endpoint of the caller's customer, oldest first (at most 10, so no paging),
-         *     with its `status`. Secrets are never returned here. Deleted endpoints are not listed.
+         * @description Lists the webhook endpoints of the caller's customer, oldest first (`createdAt`, then `id`),
+         *     with their `status`: a page of `limit` (100 when absent; a customer holds at most 10, so one
+         *     page without either) continued with `cursor` as every list is. Secrets are never returned here.
+         *     Deleted endpoints are not listed.
          *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Any query parameter gets 400
-         *     `VALIDATION_ERROR`.
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. A malformed `limit` or `cursor`, or
+         *     any other query parameter, gets 400 `VALIDATION_ERROR`.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -1556,12 +1558,13 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Lists the API keys of the caller's customer, newest first: every active key and the latest
-         *     revoked or expired ones, 100 at most, with `prefix`, `name`, `createdAt`, `expiresAt`,
+         * @description Lists the API keys of the caller's customer, newest first (`createdAt` descending, then `id`
+         *     descending), active, revoked and expired alike, a page of `limit` (100 when absent) continued
+         *     with `cursor` as every list is, each with `prefix`, `name`, `createdAt`, `expiresAt`,
          *     `lastUsedAt` and `revokedAt`. Secrets are never returned here.
          *
          *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `API_KEY_NOT_ALLOWED`.
-         *     Any query parameter gets 400 `VALIDATION_ERROR`.
+         *     A malformed `limit` or `cursor`, or any other query parameter, gets 400 `VALIDATION_ERROR`.
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -1837,9 +1840,12 @@ export interface paths {
          *     estimate would take it now: the rate, its source (the world's table, an admin's manual rate, the
          *     ECB's or a JSON feed, a peg), the instant it is valid for (`asOf`), when it was fetched, its age,
          *     its bound and whether it is usable. A pair that is not usable makes an estimate answer 400
-         *     `EXCHANGE_RATE_UNAVAILABLE`; a pair that is not listed has no rate at all.
+         *     `EXCHANGE_RATE_UNAVAILABLE`; a pair that is not listed has no rate at all. Pairs are ordered by
+         *     `fromCurrencyCode`, then `toCurrencyCode`, a page of `limit` (every pair when absent) continued
+         *     with `cursor` as every list is.
          *
-         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`. A malformed `limit` or `cursor`, or any
+         *     other query parameter, gets 400 `VALIDATION_ERROR`.
          */
         get: operations["listExchangeRates"];
         put?: never;
@@ -4740,8 +4746,13 @@ export interface components {
             success: true;
             /** @description The payload, the endpoints. */
             data: {
-                /** @description Every endpoint of the customer, oldest first (`createdAt`, then `id`); at most 10, possibly none. Deleted endpoints are not listed. */
+                /** @description The customer's endpoints of this page, oldest first (`createdAt`, then `id`); at most `limit` and 10, possibly none. Deleted endpoints are not listed. */
                 items: components["schemas"]["WebhookEndpoint"][];
+                /**
+                 * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
+                 * @example eyJjIjoiMjAyNi0xMS0yNVQxMDowMDowMC4wMDBaIn0
+                 */
+                nextCursor?: string | null;
             };
         };
         /** @description A webhook endpoint to register for the caller's customer. */
@@ -4985,10 +4996,15 @@ export interface components {
             /** @description The payload, the keys. */
             data: {
                 /**
-                 * @description The customer's keys, newest first (`createdAt`, then `id`): every active key (at most 20)
-                 *     and the latest revoked or expired ones, 100 in all at most. Never a secret.
+                 * @description The customer's keys of this page, newest first (`createdAt`, then `id`), active, revoked
+                 *     and expired alike; at most `limit`, possibly none. Never a secret.
                  */
                 items: components["schemas"]["ApiKey"][];
+                /**
+                 * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
+                 * @example eyJjIjoiMjAyNi0xMS0yNVQxMDowMDowMC4wMDBaIn0
+                 */
+                nextCursor: string | null;
             };
         };
         /** @description An API key to create for the caller's customer. */
@@ -5099,8 +5115,13 @@ export interface components {
         };
         /** @description Every currency pair of the reference data's currencies that has a rate, ordered by `fromCurrencyCode`, then `toCurrencyCode`. */
         ExchangeRateStatusList: {
-            /** @description One item per pair with a rate. */
+            /** @description One item per pair with a rate, at most `limit`. */
             items: components["schemas"]["ExchangeRateStatus"][];
+            /**
+             * @description Opaque cursor of the next page: pass it as `cursor` to continue. Null on the last page.
+             * @example eyJmIjoiVVNEIiwidCI6IkFFRCJ9
+             */
+            nextCursor: string | null;
         };
         /** @description Success envelope carrying the rates the service would use now. */
         ExchangeRateStatusListResponse: {
@@ -6098,6 +6119,13 @@ export interface components {
          *     ]
          */
         EventTypeFilter: components["schemas"]["WebhookEventType"][];
+        /** @description Maximum number of items on the page, 1 to 100; 100 when absent (the whole list this operation answered before it took a limit). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`. */
+        PageLimit: number;
+        /**
+         * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. A cursor of
+         *     another list, or a malformed one, gets 400 `VALIDATION_ERROR`.
+         */
+        PageCursor: string;
         /**
          * @description Id of one of the caller's webhook endpoints (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
          * @example f9b0d74f-293f-4f5d-ba75-62130b2fac96
@@ -6123,6 +6151,8 @@ export interface components {
          * @example 0c6f2b8e-5a41-4d2e-9b3f-7e1a2c4d6f80
          */
         ApiKeyId: components["schemas"]["Uuid"];
+        /** @description Maximum number of pairs on the page, 1 to 10000; 10000 when absent (every pair, as this list answered before it took a limit). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`. */
+        ExchangeRateLimit: number;
         /**
          * @description Currency sold (the from-currency of the rate); must exist in the reference data.
          * @example USD
@@ -7700,7 +7730,15 @@ export interface operations {
     };
     listWebhookEndpoints: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Maximum number of items on the page, 1 to 100; 100 when absent (the whole list this operation answered before it took a limit). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`. */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. A cursor of
+                 *     another list, or a malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["PageCursor"];
+            };
             header?: {
                 /**
                  * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
@@ -8016,7 +8054,15 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Maximum number of items on the page, 1 to 100; 100 when absent (the whole list this operation answered before it took a limit). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`. */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. A cursor of
+                 *     another list, or a malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["PageCursor"];
+            };
             header?: {
                 /**
                  * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
@@ -8334,7 +8380,15 @@ export interface operations {
     };
     listExchangeRates: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Maximum number of pairs on the page, 1 to 10000; 10000 when absent (every pair, as this list answered before it took a limit). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`. */
+                limit?: components["parameters"]["ExchangeRateLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. A cursor of
+                 *     another list, or a malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["PageCursor"];
+            };
             header?: {
                 /**
                  * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the

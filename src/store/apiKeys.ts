@@ -38,8 +38,17 @@ export async function countActiveApiKeys(tx: Queryable, customerId: string, now:
   return rows[0]!.n;
 }
 
-export async function listApiKeys(tx: Queryable, customerId: string, limit: number): Promise<ApiKeyRecord[]> {
-  return tx.query<ApiKeyRecord>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE customer_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [customerId, limit]);
+/** One page of a customer's keys, newest first, after `page.after` (the last row of the previous page). */
+export async function listApiKeys(
+  tx: Queryable,
+  customerId: string,
+  page: { after: { createdAt: Date; id: string } | null; limit: number },
+): Promise<ApiKeyRecord[]> {
+  return tx.query<ApiKeyRecord>(
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE customer_id = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2, $3::uuid))
+      ORDER BY created_at DESC, id DESC LIMIT $4`,
+    [customerId, page.after?.createdAt ?? null, page.after?.id ?? null, page.limit],
+  );
 }
 
 export async function findApiKey(tx: Queryable, apiKeyId: string): Promise<ApiKeyRecord | null> {

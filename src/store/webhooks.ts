@@ -30,10 +30,18 @@ export async function insertEndpoint(tx: Queryable, endpoint: Omit<EndpointRecor
   return rows[0]!;
 }
 
-export async function listEndpoints(tx: Queryable, customerId: string): Promise<EndpointRecord[]> {
-  return tx.query<EndpointRecord>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE customer_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`, [
-    customerId,
-  ]);
+/** A customer's endpoints, oldest first: every one, or a page of `page.limit` after `page.after` (the last row of the previous page). */
+export async function listEndpoints(
+  tx: Queryable,
+  customerId: string,
+  page: { after: { createdAt: Date; id: string } | null; limit: number | null } = { after: null, limit: null },
+): Promise<EndpointRecord[]> {
+  return tx.query<EndpointRecord>(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints
+      WHERE customer_id = $1 AND deleted_at IS NULL AND ($2::timestamptz IS NULL OR (created_at, id) > ($2, $3::uuid))
+      ORDER BY created_at, id LIMIT $4`,
+    [customerId, page.after?.createdAt ?? null, page.after?.id ?? null, page.limit],
+  );
 }
 
 export async function findEndpoint(tx: Queryable, endpointId: string): Promise<EndpointRecord | null> {

@@ -12,6 +12,7 @@ import {
   listApiKeys,
   revokeApiKeyRow,
 } from '../store/apiKeys.js';
+import { type CreatedPosition, createdPosition, cursorCodec, ownListCursor } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, findPrincipal, requireCustomer } from './principal.js';
 
@@ -19,8 +20,9 @@ type Schemas = components['schemas'];
 
 /** The most keys that may authenticate at once for one customer. */
 const MAX_ACTIVE_KEYS = 20;
-/** The most keys listed: every active one and the latest revoked or expired. */
-const LISTED_KEYS = 100;
+/** A page of keys when the caller names no `limit`: the most the list answered before it took one. */
+const DEFAULT_PAGE = 100;
+const keyCursor = cursorCodec<CreatedPosition>(ownListCursor('listApiKeys', createdPosition));
 
 /** Key management needs a user's own token: a leaked key must not mint or hide other keys. */
 function requireUserToken(caller: Principal): string {
@@ -56,11 +58,20 @@ export async function createApiKey(deps: UseCaseDeps, caller: Principal, body: S
   });
 }
 
-export async function listCustomerApiKeys(deps: UseCaseDeps, caller: Principal): Promise<{ items: Schemas['ApiKey'][] }> {
+/** A page of the customer's keys, newest first, continued with `cursor` like every list. */
+export async function listCustomerApiKeys(
+  deps: UseCaseDeps,
+  caller: Principal,
+  query: { limit?: number; cursor?: string } = {},
+): Promise<{ items: Schemas['ApiKey'][]; nextCursor: string | null }> {
   const customerId = requireUserToken(caller);
+  const limit = query.limit ?? DEFAULT_PAGE;
+  const after = query.cursor ? keyCursor.decode(query.cursor, undefined) : null;
   // This instance's latest uses first, so that lastUsedAt is as fresh as this instance knows it.
   await deps.apiKeyUsage?.flush();
-  return { items: (await deps.db.transaction((tx) => listApiKeys(tx, customerId, LISTED_KEYS))).map(toApiKey) };
+  const rows = await deps.db.transaction((tx) => listApiKeys(tx, customerId, { after, limit: limit + 1 }));
+  const last = rows.length > limit ? rows[limit - 1] : undefined;
+  return { items: rows.slice(0, limit).map(toApiKey), nextCursor: last ? keyCursor.encode(last, undefined) : null };
 }
 
 export async function revokeApiKey(deps: UseCaseDeps, caller: Principal, apiKeyId: string): Promise<Schemas['ApiKey']> {

@@ -54,6 +54,14 @@ function parse(cursor: string): CursorFields | null {
   }
 }
 
+/**
+ * A cursor format for a list without filters whose cursors another list's would otherwise pass:
+ * `list` is written into each cursor and checked when it comes back.
+ */
+export function ownListCursor<Position>(list: string, position: Pick<CursorFormat<Position, void>, 'write' | 'read'>): CursorFormat<Position, void> {
+  return { ...position, filters: { write: () => ({ l: list }), mismatch: `query.cursor was issued by another list than ${list}` } };
+}
+
 /** A keyset position: the creation time and id of the last row of a page (ids break ties). */
 export interface CreatedPosition {
   createdAt: Date;

@@ -15,7 +15,7 @@ import {
   listEndpoints,
   requeueDelivery,
 } from '../store/webhooks.js';
-import { type CreatedPosition, createdPosition, cursorCodec } from './cursor.js';
+import { type CreatedPosition, createdPosition, cursorCodec, ownListCursor } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
 import { type Principal, requireCustomer } from './principal.js';
 import { toDelivery, toEndpoint } from './views/webhooks.js';
@@ -24,6 +24,8 @@ type Schemas = components['schemas'];
 
 /** The most endpoints one customer may register. */
 const MAX_ENDPOINTS_PER_CUSTOMER = 10;
+const endpointCursor = cursorCodec<CreatedPosition>(ownListCursor('listWebhookEndpoints', createdPosition));
+const deliveryCursor = cursorCodec<CreatedPosition>(createdPosition);
 
 /** Register an endpoint; its secret is returned this once. */
 export async function createWebhookEndpoint(
@@ -51,9 +53,18 @@ export async function createWebhookEndpoint(
   });
 }
 
-export async function listWebhookEndpoints(deps: UseCaseDeps, caller: Principal): Promise<{ items: Schemas['WebhookEndpoint'][] }> {
+/** A page of the customer's endpoints, oldest first, continued with `cursor` like every list. */
+export async function listWebhookEndpoints(
+  deps: UseCaseDeps,
+  caller: Principal,
+  query: { limit?: number; cursor?: string } = {},
+): Promise<{ items: Schemas['WebhookEndpoint'][]; nextCursor: string | null }> {
   const customerId = requireCustomer(caller);
-  return { items: (await deps.db.transaction((tx) => listEndpoints(tx, customerId))).map(toEndpoint) };
+  const limit = query.limit ?? 100;
+  const after = query.cursor ? endpointCursor.decode(query.cursor, undefined) : null;
+  const rows = await deps.db.transaction((tx) => listEndpoints(tx, customerId, { after, limit: limit + 1 }));
+  const last = rows.length > limit ? rows[limit - 1] : undefined;
+  return { items: rows.slice(0, limit).map(toEndpoint), nextCursor: last ? endpointCursor.encode(last, undefined) : null };
 }
 
 export async function deleteWebhookEndpoint(deps: UseCaseDeps, caller: Principal, endpointId: string): Promise<Schemas['WebhookEndpoint']> {
@@ -64,8 +75,6 @@ export async function deleteWebhookEndpoint(deps: UseCaseDeps, caller: Principal
     return toEndpoint(endpoint);
   });
 }
-
-const deliveryCursor = cursorCodec<CreatedPosition>(createdPosition);
 
 /** A page of an endpoint's deliveries, newest first, continued with `cursor` like every list. */
 export async function listWebhookDeliveries(

@@ -88,6 +88,43 @@ describe('POST /v1/customers/api-keys', () => {
   });
 });
 
+describe('GET /v1/customers/api-keys', () => {
+  it('takes limit and cursor as every list: pages read every key once, newest first, and a foreign cursor is refused', async () => {
+    for (const name of ['page one', 'page two', 'page three']) await createKey({ name });
+    const whole = await userClient().GET('/v1/customers/api-keys');
+    expect(whole.data!.data.nextCursor).toBeNull();
+    const all = whole.data!.data.items;
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const order = [...all].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+    expect(all.map((key) => key.id)).toEqual(order.map((key) => key.id));
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await userClient().GET('/v1/customers/api-keys', { params: { query: { limit: 2, cursor } } });
+      expect(page.response.status).toBe(200);
+      expect(page.data!.data.items.length).toBeLessThanOrEqual(2);
+      paged.push(...page.data!.data.items.map((key) => key.id));
+      cursor = page.data!.data.nextCursor ?? undefined;
+    } while (cursor);
+    expect(paged).toEqual(all.map((key) => key.id));
+    // Another list's cursor (same keyset shape), a malformed one and a limit outside 1 to 100 are 400s naming the parameter.
+    await userClient().POST('/v1/customers/webhook-endpoints', {
+      body: { url: 'https://hooks.example.com/a', eventTypes: ['payroll_request.status_changed'] },
+    });
+    await userClient().POST('/v1/customers/webhook-endpoints', {
+      body: { url: 'https://hooks.example.com/b', eventTypes: ['payroll_request.status_changed'] },
+    });
+    const endpoints = await userClient().GET('/v1/customers/webhook-endpoints', { params: { query: { limit: 1 } } });
+    const foreign = endpoints.data!.data.nextCursor!;
+    expect(foreign).toEqual(expect.any(String));
+    for (const query of [{ cursor: foreign }, { cursor: 'bm90LWEtY3Vyc29y' }, { limit: 0 }, { limit: 101 }]) {
+      const refused = await userClient().GET('/v1/customers/api-keys', { params: { query } });
+      expect(refused.response.status, JSON.stringify(query)).toBe(400);
+      expect(refused.error!.error.field).toBe(Object.keys(query)[0]);
+    }
+  });
+});
+
 describe('Authorization: Bearer <API key>', () => {
   it('estimates and creates a payroll as its customer, and reads it back', async () => {
     const key = await createKey();

@@ -134,6 +134,28 @@ describe('RATE_SOURCE=feed, ECB XML, AED pegged to USD', () => {
     expect(refused.error!.error.code).toBe('FORBIDDEN');
   });
 
+  it('GET /v1/admin/rates takes limit and cursor as every list: pages read every pair once, in pair order', async () => {
+    const whole = (await server.as(ids.admin).GET('/v1/admin/rates')).data!.data;
+    expect(whole.nextCursor).toBeNull();
+    const pairs = whole.items.map((item) => `${item.fromCurrencyCode}/${item.toCurrencyCode}`);
+    expect(pairs.length).toBeGreaterThan(3);
+    const key = (text: string) => text.split('/') as [string, string];
+    const ordered = [...pairs].sort((a, b) => (key(a)[0] === key(b)[0] ? (key(a)[1] < key(b)[1] ? -1 : 1) : key(a)[0] < key(b)[0] ? -1 : 1));
+    expect(pairs).toEqual(ordered);
+    const paged: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await server.as(ids.admin).GET('/v1/admin/rates', { params: { query: { limit: 3, cursor } } })).data!.data;
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      paged.push(...page.items.map((item) => `${item.fromCurrencyCode}/${item.toCurrencyCode}`));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(paged).toEqual(pairs);
+    const foreign = await server.as(ids.admin).GET('/v1/admin/rates', { params: { query: { cursor: 'eyJjIjoiMjAyNi0xMS0yNVQxMDowMDowMC4wMDBaIn0' } } });
+    expect(foreign.response.status).toBe(400);
+    expect(foreign.error!.error.field).toBe('cursor');
+  });
+
   it('a malformed body replaces nothing, is recorded, and the next poll waits for the interval', async () => {
     server.clock.advance(60);
     feed.serve(rateFixture('eurofxref-malformed.xml'));

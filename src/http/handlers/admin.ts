@@ -22,7 +22,7 @@ export function adminHandlers(deps: UseCaseDeps) {
       const pair = { from: params.fromCurrencyCode, to: params.toCurrencyCode };
       return { status: 200, data: await updateExchangeRate(deps, caller, pair, body) };
     },
-    listExchangeRates: async ({ caller }) => ({ status: 200, data: await listExchangeRates(deps, caller) }),
+    listExchangeRates: async ({ caller, query }) => ({ status: 200, data: await listExchangeRates(deps, caller, query) }),
     fundAccountCurrency: async ({ caller, params, body }) => ({ status: 201, data: await fundAccountCurrency(deps, caller, params.accountCurrencyId, body) }),
     updateCustomerSettings: async ({ caller, params, body }) => ({ status: 200, data: await updateCustomerSettings(deps, caller, params.customerId, body) }),
     listBankStatements: async ({ caller, query }) => ({ status: 200, data: await listBankStatements(deps, caller, query) }),

@@ -6,7 +6,7 @@ import type { Handlers } from '../operations.js';
 export function apiKeyHandlers(deps: UseCaseDeps) {
   return {
     createApiKey: async ({ caller, body }) => ({ status: 201, data: await createApiKey(deps, caller, body) }),
-    listApiKeys: async ({ caller }) => ({ status: 200, data: await listCustomerApiKeys(deps, caller) }),
+    listApiKeys: async ({ caller, query }) => ({ status: 200, data: await listCustomerApiKeys(deps, caller, query) }),
     revokeApiKey: async ({ caller, params }) => ({ status: 200, data: await revokeApiKey(deps, caller, params.apiKeyId) }),
   } satisfies Partial<Handlers>;
 }

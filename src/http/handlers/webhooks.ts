@@ -15,7 +15,7 @@ export function webhookHandlers(deps: UseCaseDeps) {
   return {
     listEvents: async ({ caller, query }) => ({ status: 200, data: await listCustomerEvents(deps, caller, query) }),
     createWebhookEndpoint: async ({ caller, body }) => ({ status: 201, data: await createWebhookEndpoint(deps, caller, body) }),
-    listWebhookEndpoints: async ({ caller }) => ({ status: 200, data: await listWebhookEndpoints(deps, caller) }),
+    listWebhookEndpoints: async ({ caller, query }) => ({ status: 200, data: await listWebhookEndpoints(deps, caller, query) }),
     deleteWebhookEndpoint: async ({ caller, params }) => ({ status: 200, data: await deleteWebhookEndpoint(deps, caller, params.endpointId) }),
     listWebhookDeliveries: async ({ caller, params, query }) => ({ status: 200, data: await listWebhookDeliveries(deps, caller, params.endpointId, query) }),
     testWebhookEndpoint: async ({ caller, params }) => ({ status: 202, data: await testWebhookEndpoint(deps, caller, params.endpointId) }),
