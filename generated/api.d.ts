@@ -1509,7 +1509,7 @@ export interface paths {
                 endpointId: components["parameters"]["EndpointId"];
                 /**
                  * @description Id of a delivery to the endpoint `endpointId` (a UUID, the `id` of a `WebhookDelivery`); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example d5d78fb6-8932-40f5-84a9-ab780b6cea28
+                 * @example 2a7c9e41-6b3d-4f8a-9c1e-5d7b3f9a1c2e
                  */
                 deliveryId: components["parameters"]["DeliveryId"];
             };
@@ -1530,10 +1530,6 @@ export interface paths {
          *     no body. An endpoint that does not exist, a deleted one, one of another customer, and a
          *     delivery that is not one of this endpoint's all get the same 404 `NOT_FOUND`. A malformed
          *     `endpointId` or `deliveryId` gets 400 `VALIDATION_ERROR`.
-         *
-         *     ## Replaying the example
-         *     The example needs earlier state: a webhook endpoint and one of its deliveries, which the demo
-         *     world does not hold: the ids that `createWebhookEndpoint` and `listWebhookDeliveries` answered.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -6143,7 +6139,7 @@ export interface components {
         DeliveryCursor: string;
         /**
          * @description Id of a delivery to the endpoint `endpointId` (a UUID, the `id` of a `WebhookDelivery`); a malformed id is answered with 400 `VALIDATION_ERROR`.
-         * @example d5d78fb6-8932-40f5-84a9-ab780b6cea28
+         * @example 2a7c9e41-6b3d-4f8a-9c1e-5d7b3f9a1c2e
          */
         DeliveryId: components["schemas"]["Uuid"];
         /**
@@ -8021,7 +8017,7 @@ export interface operations {
                 endpointId: components["parameters"]["EndpointId"];
                 /**
                  * @description Id of a delivery to the endpoint `endpointId` (a UUID, the `id` of a `WebhookDelivery`); a malformed id is answered with 400 `VALIDATION_ERROR`.
-                 * @example d5d78fb6-8932-40f5-84a9-ab780b6cea28
+                 * @example 2a7c9e41-6b3d-4f8a-9c1e-5d7b3f9a1c2e
                  */
                 deliveryId: components["parameters"]["DeliveryId"];
             };

@@ -50,6 +50,14 @@ const dataOf = (response: RawResponse) => (response.json as { data: Record<strin
 const feeHashOf = async (replay: Replay, operationId: string, name?: string) => dataOf(await replay.replay(operationId, name)).feeHash as string;
 const createdEndpoint = async (replay: Replay) => dataOf(await replay.replay('createWebhookEndpoint', 'CreateWebhookEndpointRequest')).id as string;
 
+/** A new endpoint (the create example), pinged as the test example pings it: its id and the ping's delivery. */
+async function pingedEndpoint(replay: Replay): Promise<{ endpointId: string; deliveryId: string }> {
+  const endpointId = await createdEndpoint(replay);
+  const pinged = await replay.server.as(CUSTOMER).POST('/v1/customers/webhook-endpoints/{endpointId}/test', { params: { path: { endpointId } } });
+  expect(pinged.response.status).toBe(202);
+  return { endpointId, deliveryId: pinged.data!.data.id };
+}
+
 /** Waits (up to 60 s) until the customer's event log lists `count` events. */
 async function eventsListed(server: TestServer, count: number): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -115,12 +123,8 @@ const SETUP: Record<string, Setup> = {
     },
   },
   listWebhookDeliveries: {
-    reason: 'the demo world holds no webhook endpoint nor event: create the endpoint, cancel the example request (one delivery)',
-    prepare: async (replay) => {
-      const endpointId = await createdEndpoint(replay);
-      expect((await replay.replay('cancelPayrollRequest', 'CancelPayrollRequestRequest')).status).toBe(200);
-      return { path: { endpointId } };
-    },
+    reason: 'the demo world holds no webhook endpoint nor event: create the endpoint, ping it (the test example: one delivery)',
+    prepare: async (replay) => ({ path: { endpointId: (await pingedEndpoint(replay)).endpointId } }),
   },
   listEvents: {
     reason:
@@ -170,16 +174,8 @@ const SETUP: Record<string, Setup> = {
     },
   },
   retryWebhookDelivery: {
-    reason: 'a delivery needs an endpoint and an event: create the endpoint, cancel the example request, retry its delivery',
-    prepare: async (replay) => {
-      const endpointId = await createdEndpoint(replay);
-      expect((await replay.replay('cancelPayrollRequest', 'CancelPayrollRequestRequest')).status).toBe(200);
-      const listed = await send(`${replay.server.baseUrl}/v1/customers/webhook-endpoints/${endpointId}/deliveries`, {
-        headers: { authorization: `Bearer ${await replay.server.token(CUSTOMER)}` },
-      });
-      const [delivery] = dataOf(listed).items as Array<{ id: string }>;
-      return { path: { endpointId, deliveryId: delivery!.id } };
-    },
+    reason: 'a delivery needs an endpoint and an event: create the endpoint, ping it (the test example), retry the ping’s delivery',
+    prepare: async (replay) => ({ path: await pingedEndpoint(replay) }),
   },
 };
 

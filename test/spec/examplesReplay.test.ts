@@ -24,7 +24,6 @@ import { type Answer, type Operation, ValueBindings, curlSamplesByCase, document
 const NEEDS_STATE: Record<string, string> = {
   approvePayrollRequest: 'a payroll request in AWAITING_APPROVAL',
   rejectPayrollRequest: 'a payroll request in AWAITING_APPROVAL',
-  retryWebhookDelivery: 'a webhook endpoint and one of its deliveries',
   resendBankBatch: 'a file the bank has not answered',
   failBankBatchPayouts: 'a file the bank has not answered',
   resolveBankException: 'an open bank exception, which only the bank’s books create',
