@@ -4,7 +4,8 @@
  *   plain    metrics and tracing off: the reference
  *   control  plain again: what two identical servers differ by on this machine in this run
  *   metrics  METRICS_PORT set, scraped every SCRAPE_SECONDS as Prometheus would
- *   tracing  OTEL_EXPORTER_OTLP_ENDPOINT set, every span exported to a receiver in this process
+ *   tracing  OTEL_EXPORTER_OTLP_ENDPOINT set at the default sampling (no OTEL_TRACES_SAMPLER), the
+ *            sampled spans exported to a receiver in this process
  * Each round starts four fresh servers, one of each: two processes of one build can differ in CPU per
  * request for their whole life (what the JIT made of each), and a process kept for every round would
  * give its luck to one variant in all of them. In a round every server answers the same number of
@@ -225,7 +226,15 @@ export async function measureObservability(options: {
     plain: {},
     control: {},
     metrics: { METRICS_PORT: String(metricsPort) },
-    tracing: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_METRICS_EXPORTER: 'none', OTEL_LOGS_EXPORTER: 'none' },
+    // At its default sampling, whatever the bench's own environment says (src/observability/tracing.ts).
+    tracing: {
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_METRICS_EXPORTER: 'none',
+      OTEL_LOGS_EXPORTER: 'none',
+      OTEL_TRACES_SAMPLER: '',
+      OTEL_TRACES_SAMPLER_ARG: '',
+    },
   };
   try {
     let requests = 0;

@@ -4,6 +4,7 @@ import { CONNECTIONS, type LoadFigures, REPEAT } from './load.js';
 import type { ObservabilityFigures, Ratios, VariantFigures } from './observability.js';
 import type { PayrollFigures } from './payroll.js';
 import type { RoundsResult } from './rounds.js';
+import type { BulkheadFigures } from './bulkhead.js';
 import type { FirstAnswerFigures } from './firstAnswer.js';
 import { targetLines } from './targets.js';
 import type { SeedingFigures } from './seeding.js';
@@ -29,6 +30,8 @@ export interface Figures extends RoundsResult {
   payrolls: Partial<Record<'payroll1k' | 'payroll10k' | 'payroll100k', PayrollFigures>>;
   /** Four slow GETs of the finished 100,000-split request and a neighbour's small GET (bench/slowReaders.ts). */
   slowReaders: SlowReadersFigures | null;
+  /** Another customer's small GET idle and while one customer's account is locked under queued creations (bench/bulkhead.ts). */
+  bulkhead: BulkheadFigures | null;
   /** The server's RSS after seeding a 100,000-beneficiary world and on the seeded database (bench/seeding.ts). */
   seeding: SeedingFigures | null;
   memory: {
@@ -101,7 +104,7 @@ export function formatTable(figures: Figures): string {
     lines.push(`estimate-10k CSV / JSON: ${(figures.estimate10kCsv.ms / figures.estimate10k.ms).toFixed(2)}× (target: at most 2×)`);
   if (figures.estimate1k && figures.estimate10k) lines.push(`estimate-10k / estimate-1k: ${(figures.estimate10k.ms / figures.estimate1k.ms).toFixed(1)}×`);
   lines.push(...targetLines(figures));
-  lines.push(...payrollLines(figures.payrolls), ...slowReaderLines(figures.slowReaders), ...seedingLines(figures.seeding));
+  lines.push(...payrollLines(figures.payrolls), ...slowReaderLines(figures.slowReaders), ...bulkheadLines(figures.bulkhead), ...seedingLines(figures.seeding));
   const { memory } = figures;
   lines.push(
     '',
@@ -203,6 +206,20 @@ function slowReaderLines(slow: SlowReadersFigures | null): string[] {
   ];
 }
 
+function bulkheadLines(figures: BulkheadFigures | null): string[] {
+  if (!figures) return [];
+  const { idle, locked } = figures;
+  const creations = Object.entries(figures.creations)
+    .map(([status, count]) => `${count} × ${status}`)
+    .join(', ');
+  return [
+    '',
+    `bulkhead: another customer's GET /v1/customers/accounts p50 ${locked.p50Ms} ms, p99 ${locked.p99Ms} ms (${locked.count} calls) ` +
+      `while one customer's account row was held ${figures.lockHeldSeconds} s with ${figures.queued} of its creations queued on it, ` +
+      `against p50 ${idle.p50Ms} ms, p99 ${idle.p99Ms} ms (${idle.count} calls) idle; the creations answered ${creations}, the slowest after ${figures.longestCreationSeconds} s`,
+  ];
+}
+
 function seedingLines(seeding: SeedingFigures | null): string[] {
   if (!seeding) return [];
   const { afterSeeding: a, onSeeded: b } = seeding;
@@ -230,6 +247,6 @@ function observabilityRows(figures: ObservabilityFigures): string[] {
     row(['plain (metrics and tracing off)', String(figures.plain.rps), String(figures.plain.p99Ms), cpu(figures.plain.cpuMsPerRequest), '1', '1']),
     variant('plain again (control: the noise)', figures.control),
     variant(`metrics on (scraped ${figures.scrapes} times)`, figures.metrics),
-    variant(`tracing on (${figures.spansExported} spans exported)`, figures.tracing),
+    variant(`tracing on, default sampling (${figures.spansExported} spans exported)`, figures.tracing),
   ];
 }

@@ -17,13 +17,17 @@ export const REQUEST_PATH_TARGETS = {
   read1kMs: 20,
   estimate10kMs: 100,
   firstAnswerSeconds: 5,
+  /** Another customer's GET p99 with one customer's account locked, at most this many times its idle p99. */
+  bulkheadP99VsIdle: 2,
+  /** What tracing on (at its default sampling) may cost of estimate-5's req/s against tracing off. */
+  tracingCost: 0.1,
 } as const;
 
 const T = REQUEST_PATH_TARGETS;
 
 function rows(figures: Figures): TargetRow[] {
   const found: TargetRow[] = [];
-  const { estimate5, read1k, estimate10k, firstAnswer } = figures;
+  const { estimate5, read1k, estimate10k, firstAnswer, bulkhead, observability } = figures;
   if (estimate5) {
     found.push({
       target: `estimate-5 ≥ ${T.estimate5Ratio}× the baseline's req/s`,
@@ -44,6 +48,25 @@ function rows(figures: Figures): TargetRow[] {
       figure: `${firstAnswer.seconds} s`,
       met: firstAnswer.seconds <= T.firstAnswerSeconds,
     });
+  if (observability) {
+    const { rpsRatio, cpuRatio } = observability.tracing;
+    const cost = 1 - rpsRatio.median;
+    found.push({
+      target: `tracing on (default sampling) vs off: estimate-5 req/s ≥ ${1 - T.tracingCost}× (a cost ≤ ${T.tracingCost * 100} %)`,
+      figure:
+        `${rpsRatio.median.toFixed(3)}× (cost ${(cost * 100).toFixed(1)} %; rounds ${rpsRatio.lowest.toFixed(3)}–${rpsRatio.highest.toFixed(3)}` +
+        `${cpuRatio ? `; CPU/request ${cpuRatio.median.toFixed(3)}×` : ''}; control ${observability.control.rpsRatio.median.toFixed(3)}×)`,
+      met: cost <= T.tracingCost,
+    });
+  }
+  if (bulkhead) {
+    const ratio = bulkhead.idle.p99Ms > 0 ? bulkhead.locked.p99Ms / bulkhead.idle.p99Ms : Number.POSITIVE_INFINITY;
+    found.push({
+      target: `another customer's GET p99 with one customer's account locked and ${bulkhead.queued} creations queued ≤ ${T.bulkheadP99VsIdle}× idle`,
+      figure: `${ratio.toFixed(2)}× (${bulkhead.locked.p99Ms} / ${bulkhead.idle.p99Ms} ms)`,
+      met: ratio <= T.bulkheadP99VsIdle,
+    });
+  }
   return found;
 }
 

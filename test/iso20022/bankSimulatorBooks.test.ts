@@ -2,7 +2,7 @@
 // with it when asked), a camt.054 return of each payment to a RETURN… reference, and per account and
 // period a camt.053 statement whose closing balance is its opening one moved by its entries. Every
 // file it writes validates against its XSD.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -104,5 +104,17 @@ describe('SimulatedStatements: the statement (camt.053) of each period', () => {
       ['CLBD', '505.00', 'DBIT'],
     ]);
     expect(await statements.due(new Date('2026-11-26T18:00:00Z'))).toEqual([]);
+  });
+  it('keeps its journal and state owner-only (0600), in a folder it creates 0700', async () => {
+    const books = join(dir, 'books');
+    const statements = new SimulatedStatements(books, hour, undefined);
+    const payments = [{ endToEndId: e2e(0), amount: '500.00' }];
+    await statements.record(parseBankToCustomer(bookingNotification({ account, originalMsgId: 'b1', payments, bookedAt: now }).xml));
+    expect(await statements.due(new Date('2026-11-26T11:00:01Z'))).toHaveLength(1);
+    const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+    expect(await modeOf(books)).toBe(0o700);
+    const files = await readdir(books);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect([file, await modeOf(join(books, file))]).toEqual([file, 0o600]);
   });
 });

@@ -1,7 +1,8 @@
 // Traces (OTEL_EXPORTER_OTLP_ENDPOINT) from the real service started as `npm start` starts it (the
 // preload, then src/main.ts), exported over OTLP/HTTP to a receiver in this test: a request's server
 // span is named by its operationId, the use case's span is under it and the SQL under that; its log
-// lines carry its request id and trace id. Unset, the SDK is not even loaded.
+// lines carry its request id and trace id; nothing exported, a whole payroll's included, carries a
+// query string or a value that identifies a person. Unset, the SDK is not even loaded.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +61,8 @@ beforeAll(async () => {
     OTEL_TRACES_SAMPLER: 'parentbased_always_on',
     OTEL_METRICS_EXPORTER: 'none',
     OTEL_LOGS_EXPORTER: 'none',
+    // The whole payroll's simulated legs and payouts settle quickly.
+    SIMULATED_SETTLEMENT_MS: '200',
   };
   service = startService(port, env, PRELOAD);
   await service.listening;
@@ -162,6 +165,47 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(text).toMatch(/^payroll_db_pool_total\{pool="payroll-providers"\} [1-9]/m);
     expect(text).toMatch(/^payroll_worker_backlog_items\{kind="PAYOUT"\} 0$/m);
   });
+
+  it('a whole payroll, estimate to COMPLETED through the in-process worker: no exported span carries a name, an IBAN, an amount or a query string', async () => {
+    const as = async (userId: string) => ({ authorization: `Bearer ${await signAccessToken(testConfig.jwt, userId, 600)}` });
+    const [customer, admin] = [await as(ids.userA), await as(ids.admin)];
+    const json = { 'content-type': 'application/json' };
+    const call = async (headers: Record<string, string>, method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${api}${path}`, { method, headers: { ...headers, ...json }, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as { data: { id: string; status: string; feeHash: string } } };
+    };
+    const bodies = payrollBodies([{ beneficiaryId: ids.beneficiaryA2, amount: '2345.67' }]);
+    const estimate = await call(customer, 'POST', '/v1/customers/payroll/estimate', bodies.estimate);
+    expect(estimate.status).toBe(200);
+    const created = await call(customer, 'POST', '/v1/customers/payroll/requests', bodies.create(estimate.body.data.feeHash));
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    const expiresAt = new Date(Date.now() + 3600_000).toISOString();
+    expect((await call(admin, 'POST', `/v1/admin/payroll/requests/${id}/quote`, { exchangeRate: '3.6530', expiresAt })).status).toBe(200);
+    expect((await call(customer, 'POST', `/v1/customers/payroll/requests/${id}/accept`)).status).toBe(200);
+    const until = async (what: string, done: () => Promise<boolean>) => {
+      const deadline = Date.now() + 20_000;
+      while (!(await done())) {
+        if (Date.now() > deadline) throw new Error(`${what}: not within 20 s`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    // The FX record is refused (409) while the worker still moves the source legs.
+    await until(
+      'the FX record',
+      async () => (await call(admin, 'POST', `/v1/admin/payroll/requests/${id}/fx-exchange`, { exchangeRate: '3.6520' })).status === 200,
+    );
+    const newest = async () =>
+      (await call(customer, 'GET', '/v1/customers/payroll/requests?limit=1')).body.data as unknown as { items: { id: string; status: string }[] };
+    await until('COMPLETED', async () => (await newest()).items[0]?.status === 'COMPLETED');
+    expect((await newest()).items[0]?.id).toBe(id);
+    const named = ['createPayrollRequest', 'providePayrollQuote', 'acceptPayrollQuote', 'recordFxExchange', 'usecase stepWorkItem', 'rails submitBatch'];
+    await until('the lifecycle spans', async () => named.every((name) => spans.some((span) => span.name === name)));
+    const exported = JSON.stringify(spans);
+    for (const secret of ['Arjun', 'AE290350000410000000022', ids.beneficiaryA2, '2345.67', 'limit=1']) {
+      expect(exported.includes(secret), `an exported span contains ${secret}`).toBe(false);
+    }
+  }, 60_000);
 });
 
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT unset', () => {

@@ -6,12 +6,8 @@ import type { StatusReport } from './pain002.js';
 /** A report read: its SHA-256 and what it says. */
 export type ReadReport = { kind: 'pain.002'; sha256: string; report: StatusReport } | { kind: 'camt'; sha256: string; message: BankToCustomerMessage };
 
-/** What the main thread asks the reader thread (src/adapters/iso20022/reportThread.ts). */
-export interface ReaderRequest {
-  id: number;
-  message: InboxMessage;
-  bytes: Uint8Array;
-}
+/** What the main thread asks the reader thread (src/adapters/iso20022/reportThread.ts): a file read, or the next reply to it. */
+export type ReaderRequest = { id: number; kind: 'read'; message: InboxMessage; bytes: Uint8Array } | { id: number; kind: 'next' };
 
 /** Its answers: chunks of the report's long lists, then the rest of it, or why it cannot be read. */
 export type ReaderReply =
@@ -51,7 +47,11 @@ export class ReportReader {
   /** The report in `bytes`, read as `message`; RejectedFile when it is invalid, too slow or too big to read. */
   read(bytes: Uint8Array, message: InboxMessage): Promise<ReadReport> {
     const run = this.queue.then(() => this.readNow(bytes, message));
-    this.queue = run.catch(() => undefined);
+    // The queue keeps no report: a big one would stay in memory until the next file.
+    this.queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
@@ -83,7 +83,11 @@ export class ReportReader {
       };
       const onReply = (reply: ReaderReply) => {
         if (reply.id !== id) return;
-        if (reply.kind === 'chunk') return void (lists[reply.list] ??= []).push(...reply.items);
+        if (reply.kind === 'chunk') {
+          (lists[reply.list] ??= []).push(...reply.items);
+          // One chunk at a time: the event loop turns between them.
+          return void thread.postMessage({ id, kind: 'next' } satisfies ReaderRequest);
+        }
         finish(() => {
           if (reply.kind === 'done') resolve(assembled(reply.head, lists));
           else reject(reply.kind === 'rejected' ? new RejectedFile(reply.reason) : new Error(`the report reader failed: ${reply.error}`));
@@ -104,7 +108,7 @@ export class ReportReader {
       thread.on('exit', onExit);
       // A buffer of its own is moved to the thread, not copied; the caller does not use it again.
       const own = bytes.buffer.byteLength > SHARED_POOL_BYTES && bytes.buffer instanceof ArrayBuffer;
-      thread.postMessage({ id, message, bytes } satisfies ReaderRequest, own ? [bytes.buffer as ArrayBuffer] : []);
+      thread.postMessage({ id, kind: 'read', message, bytes } satisfies ReaderRequest, own ? [bytes.buffer as ArrayBuffer] : []);
     });
   }
 
