@@ -1,7 +1,7 @@
 import type { components } from '../../generated/api.js';
 import type { Queryable } from './db.js';
 import { iso, json, jsonArray, jsonObject, type JsonFields, orNull, quoted, text } from './jsonSql.js';
-import { itemJson, splitJson } from './wireFormat.js';
+import { itemJson, splitJson, splitJsonBytes } from './wireFormat.js';
 
 type Schemas = components['schemas'];
 
@@ -243,11 +243,11 @@ export async function findPayrollRequestHead(tx: Queryable, requestId: string, c
 
 /**
  * The bytes (UTF-8) of the request's splits' and transfers' JSON as its answer joins them, commas
- * between included: octet_length reads a transfer's stored size; a split's is measured as it is sent.
+ * between included: octet_length reads the stored sizes, the texts are not read (a split's payout link counted apart).
  */
 export async function payrollItemsBytes(tx: Queryable, requestId: string): Promise<number> {
   const [row] = await tx.query<{ bytes: number }>(
-    `SELECT (SELECT COALESCE(sum(octet_length(${splitJson('s')}) + 1) - 1, 0) FROM amount_splits s WHERE s.payroll_request_id = $1)::int8
+    `SELECT (SELECT COALESCE(sum(${splitJsonBytes('s')} + 1) - 1, 0) FROM amount_splits s WHERE s.payroll_request_id = $1)::int8
           + (SELECT COALESCE(sum(octet_length(api_json) + 1) - 1, 0) FROM transfers WHERE payroll_request_id = $1)::int8 AS bytes`,
     [requestId],
   );

@@ -55,6 +55,13 @@ export const splitJson = (split: string): string =>
   `CASE WHEN ${split}.payout_transfer_id IS NOT NULL THEN ${split}.api_json
         ELSE COALESCE(replace(${split}.api_json, '${UNLINKED}', ',"payoutTransferId":"' || ${payoutOf(split)} || '","createdAt":'), ${split}.api_json) END`;
 
+/**
+ * The bytes (UTF-8) of splitJson(split), without writing it: a payout's id spliced in where the
+ * stored JSON has null is a quoted uuid (38 bytes) in place of `null` (4).
+ */
+export const splitJsonBytes = (split: string): string =>
+  `octet_length(${split}.api_json) + CASE WHEN ${split}.payout_transfer_id IS NULL AND EXISTS ${payoutOf(split)} THEN 34 ELSE 0 END`;
+
 /** An item of `table` aliased `row` as answers show it: a transfer's JSON as its row keeps it, a split's with its payout. */
 export const itemJson = (table: 'amount_splits' | 'transfers', row: string): string => (table === 'amount_splits' ? splitJson(row) : `${row}.api_json`);
 
