@@ -106,7 +106,9 @@ async function timed(kind: 'old' | 'new'): Promise<number> {
   for (const t of ['amount_splits', 'transfers']) await db.query(`VACUUM ${t}`);
   return ms;
 }
-if (process.env.WRITES !== '0') {
+const paid = (await db.query('SELECT 1 FROM transfers WHERE payroll_request_id = $1 LIMIT 1', [req])).length > 0;
+if (paid && process.env.WRITES !== '0') console.log('the request has its payouts (an earlier run read it): time the writes on another size or database');
+if (!paid && process.env.WRITES !== '0') {
   await timed('new');
   await timed('old'); // warm-up pair, not reported
   for (let i = 0; i < pairs; i++) {
