@@ -1,6 +1,7 @@
 import type { components } from '../../generated/api.js';
 import type { Queryable } from './db.js';
 import { iso, json, jsonArray, jsonObject, type JsonFields, orNull, quoted, text } from './jsonSql.js';
+import { itemJson, splitJson, splitJsonBytes } from './wireFormat.js';
 
 type Schemas = components['schemas'];
 
@@ -17,7 +18,8 @@ type Schemas = components['schemas'];
  * - timestamps are written as Date#toISOString writes them: UTC, milliseconds truncated;
  * - a transfer's optional fields are absent, not null, until they apply;
  * - each split's and transfer's JSON is kept on its row, written by PostgreSQL on every insert and
- *   update (its trigger functions are generated from store/wireFormat.ts): the read only joins them;
+ *   update (its trigger functions are generated from store/wireFormat.ts): the read only joins them,
+ *   a split's with its payout's id (splitJson: the FX record links a payout to its split, not back);
  * - returnedAmount (a sum at the source scale: a money rule) is not here: the caller adds it, in
  *   TypeScript, from `returnedAmounts`.
  */
@@ -80,7 +82,7 @@ const ITEMS_OMITTED = `COALESCE(r.split_count, (SELECT count(*)::int FROM amount
  * and the returned source amounts of those that have one (the caller sums them, a money rule in
  * TypeScript), so amount_splits is read once for both.
  */
-const SPLITS = `(SELECT string_agg(sp.api_json, ',' ORDER BY sp.position) AS json,
+const SPLITS = `(SELECT string_agg(${splitJson('sp')}, ',' ORDER BY sp.position) AS json,
       array_agg(sp.returned_source_currency_amount::text) FILTER (WHERE sp.returned_source_currency_amount IS NOT NULL) AS returned
     FROM amount_splits sp WHERE sp.payroll_request_id = r.id AND NOT ${ITEMS_OMITTED})`;
 
@@ -241,11 +243,11 @@ export async function findPayrollRequestHead(tx: Queryable, requestId: string, c
 
 /**
  * The bytes (UTF-8) of the request's splits' and transfers' JSON as its answer joins them, commas
- * between included: octet_length reads the stored size, the texts are not read.
+ * between included: octet_length reads the stored sizes, the texts are not read (a split's payout link counted apart).
  */
 export async function payrollItemsBytes(tx: Queryable, requestId: string): Promise<number> {
   const [row] = await tx.query<{ bytes: number }>(
-    `SELECT (SELECT COALESCE(sum(octet_length(api_json) + 1) - 1, 0) FROM amount_splits WHERE payroll_request_id = $1)::int8
+    `SELECT (SELECT COALESCE(sum(${splitJsonBytes('s')} + 1) - 1, 0) FROM amount_splits s WHERE s.payroll_request_id = $1)::int8
           + (SELECT COALESCE(sum(octet_length(api_json) + 1) - 1, 0) FROM transfers WHERE payroll_request_id = $1)::int8 AS bytes`,
     [requestId],
   );
@@ -285,7 +287,7 @@ async function findPayrollItemsJson(tx: Queryable, table: 'amount_splits' | 'tra
        FROM payroll_requests r
        LEFT JOIN LATERAL (
          SELECT i.api_json, i.position, row_number() OVER (ORDER BY i.position) AS n
-           FROM (SELECT api_json, position FROM ${table} WHERE payroll_request_id = r.id AND position > $3 ORDER BY position LIMIT $4 + 1) i
+           FROM (SELECT ${itemJson(table, 'x')} AS api_json, position FROM ${table} x WHERE payroll_request_id = r.id AND position > $3 ORDER BY position LIMIT $4 + 1) i
        ) page ON true
       WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)
       GROUP BY r.id`,

@@ -2,17 +2,19 @@ import type { Queryable } from './db.js';
 import { eventsWrittenFrom } from './events.js';
 import type { PayrollRequestTopLevel } from './payrollRequestTopLevel.js';
 import type { StoredAnswerSize } from './storedAnswers.js';
+import { itemJson } from './wireFormat.js';
 
 /**
  * The payroll request's JSON written where it is kept: into a `payroll_request.status_changed`
  * event, and into an operation's stored answer (migration 018). Its items (each split's and
- * transfer's JSON, kept on its row) are joined by PostgreSQL, never through the process; its top
- * level is the caller's (store/payrollRequestTopLevel.ts), as the read writes it.
+ * transfer's JSON, kept on its row, a split's with its payout: store/wireFormat.ts itemJson) are
+ * joined by PostgreSQL, never through the process; its top level is the caller's
+ * (store/payrollRequestTopLevel.ts), as the read writes it.
  */
 
 /** The request's splits' (or transfers') JSON objects, comma-separated, in their order: NULL when there are none. */
 const itemsOf = (table: 'amount_splits' | 'transfers', when: string): string =>
-  `(SELECT string_agg(i.api_json, ',' ORDER BY i.position) FROM ${table} i WHERE i.payroll_request_id = r.id AND ${when})`;
+  `(SELECT string_agg(${itemJson(table, 'i')}, ',' ORDER BY i.position) FROM ${table} i WHERE i.payroll_request_id = r.id AND ${when})`;
 
 /** The number of splits, kept on the request (migration 016) or, for a request written before it was, counted. */
 const SPLIT_COUNT = 'COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits c WHERE c.payroll_request_id = r.id))';
@@ -62,7 +64,7 @@ export async function findPayrollItemsUpTo(tx: Queryable, requestId: string, lim
 /** The items of a stored answer's section, `size` to a part: the first part opens with the section, the others with a comma. */
 const chunksOf = (table: 'amount_splits' | 'transfers', section: number): string =>
   `SELECT ${section}, c.chunk, CASE WHEN c.chunk > 0 THEN ',' ELSE '' END || string_agg(c.api_json, ',' ORDER BY c.position)
-     FROM (SELECT i.api_json, i.position, (row_number() OVER (ORDER BY i.position) - 1) / $4 AS chunk
+     FROM (SELECT ${itemJson(table, 'i')} AS api_json, i.position, (row_number() OVER (ORDER BY i.position) - 1) / $4 AS chunk
              FROM ${table} i JOIN request q ON i.payroll_request_id = q.id) c
     GROUP BY c.chunk`;
 

@@ -2,6 +2,7 @@ import type { components } from '../../generated/api.js';
 import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
+import { payoutTransferIdOf } from './wireFormat.js';
 
 type Schemas = components['schemas'];
 
@@ -126,7 +127,7 @@ const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapsh
             amount_currency_type AS "amountCurrencyType", source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount",
             quoted_source_currency_amount::text AS "quotedSourceCurrencyAmount", quoted_amount::text AS "quotedAmount",
             returned_source_currency_amount::text AS "returnedSourceCurrencyAmount", purpose_code AS "purposeCode",
-            payout_transfer_id AS "payoutTransferId", created_at AS "createdAt"`;
+            ${payoutTransferIdOf('amount_splits')} AS "payoutTransferId", created_at AS "createdAt"`;
 
 /** The request id is the parameter: it is set on each row here rather than read back (a column less per row). */
 export async function findAmountSplits(tx: Queryable, requestId: string): Promise<AmountSplitRecord[]> {

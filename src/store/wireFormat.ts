@@ -32,6 +32,39 @@ const splitFields = (row: string) =>
     payrollRequestId: quoted(`${row}.payroll_request_id`),
   }) satisfies JsonFields<Schemas['AmountSplitDetail']>;
 
+/**
+ * The payout of split `split` (NULL while it has none): a payout names its split
+ * (transfers.amount_split_id, one payout per split: migration 032), which is how the FX record
+ * links them; it writes no split.
+ */
+const payoutOf = (split: string): string => `(SELECT p.id FROM transfers p WHERE p.amount_split_id = ${split}.id)`;
+
+/** A split's payoutTransferId: its own column where a release before migration 032 set it (the same payout), else its payout's. */
+export const payoutTransferIdOf = (split: string): string => `COALESCE(${split}.payout_transfer_id, ${payoutOf(split)})`;
+
+/** The text a split's stored JSON has around a payoutTransferId its column leaves null (splitFields' order: createdAt follows). */
+const UNLINKED = `,"payoutTransferId":null,"createdAt":`;
+
+/**
+ * A split `split` as AmountSplitDetail, as every answer, page and event shows it: the JSON its row
+ * keeps (written from its columns), with its payout's id spliced in where its column is null. The
+ * text replaced occurs once in the row's JSON: the split's only free texts, its snapshot (jsonb
+ * text, whose keys are followed by `": "`) and purpose code, are JSON with their quotes escaped.
+ */
+export const splitJson = (split: string): string =>
+  `CASE WHEN ${split}.payout_transfer_id IS NOT NULL THEN ${split}.api_json
+        ELSE COALESCE(replace(${split}.api_json, '${UNLINKED}', ',"payoutTransferId":"' || ${payoutOf(split)} || '","createdAt":'), ${split}.api_json) END`;
+
+/**
+ * The bytes (UTF-8) of splitJson(split), without writing it: a payout's id spliced in where the
+ * stored JSON has null is a quoted uuid (38 bytes) in place of `null` (4).
+ */
+export const splitJsonBytes = (split: string): string =>
+  `octet_length(${split}.api_json) + CASE WHEN ${split}.payout_transfer_id IS NULL AND EXISTS ${payoutOf(split)} THEN 34 ELSE 0 END`;
+
+/** An item of `table` aliased `row` as answers show it: a transfer's JSON as its row keeps it, a split's with its payout. */
+export const itemJson = (table: 'amount_splits' | 'transfers', row: string): string => (table === 'amount_splits' ? splitJson(row) : `${row}.api_json`);
+
 /** Rule 4: a payout's instruction is its split (the beneficiary's names as they were) with the amount the payout pays. */
 const payoutInstructionFields = (split: string, amount: string) =>
   ({

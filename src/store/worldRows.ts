@@ -42,7 +42,7 @@ const WORLD_TABLES = {
   // beneficiary_snapshot is added by the insert, from the beneficiaries just written (one snapshot rule: BENEFICIARY_SNAPSHOT_SQL).
   amount_splits: [
     ...['id uuid', 'payroll_request_id uuid', 'beneficiary_id uuid', 'source_currency_amount numeric', 'amount numeric'],
-    ...['purpose_code text', 'payout_transfer_id uuid', 'created_at timestamptz', 'position integer', 'amount_currency_type text'],
+    ...['purpose_code text', 'created_at timestamptz', 'position integer', 'amount_currency_type text'],
     ...['quoted_source_currency_amount numeric', 'quoted_amount numeric', 'returned_source_currency_amount numeric'],
   ],
   fx_exchanges: [
@@ -107,8 +107,8 @@ export async function insertWorldRows(tx: Queryable, rows: WorldTableRows): Prom
       await tx.query(sql, [JSON.stringify(tableRows.slice(start, start + BATCH_SIZE))]);
     }
   }
-  // Payouts were written before their splits (a split refers to its payout): touching them lets
-  // the transfers trigger (migration 011) copy each split's instruction into the payout's JSON.
+  // Payouts were written before their splits (a payout names its split): touching them lets the
+  // transfers trigger (migration 011) copy each split's instruction into the payout's JSON.
   await tx.query('UPDATE transfers SET payout_instruction_json = NULL WHERE amount_split_id IS NOT NULL AND payout_instruction_json IS NULL');
   await batchOpenPayouts(tx);
   // A request's split count is kept on it, so that lists never count its splits.

@@ -126,7 +126,7 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
     // Every beneficiary has exactly one payout, COMPLETED, with its own external id.
     const payouts = await database.db.query<{ beneficiary_id: string; transfer_id: string; status: string; amount: string; external_id: string | null }>(
       `SELECT s.beneficiary_id, t.id AS transfer_id, t.status, t.amount::text AS amount, t.external_id
-         FROM amount_splits s JOIN transfers t ON t.id = s.payout_transfer_id WHERE s.payroll_request_id = $1`,
+         FROM amount_splits s JOIN transfers t ON t.amount_split_id = s.id WHERE s.payroll_request_id = $1`,
       [id],
     );
     expect(payouts).toHaveLength(BENEFICIARIES);

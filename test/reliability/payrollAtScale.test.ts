@@ -82,7 +82,7 @@ async function payoutsOf(db: Database, requestId: string): Promise<PayoutRow[]> 
     `SELECT s.id AS split_id, s.quoted_amount::text, s.quoted_source_currency_amount::text AS quoted_source,
             s.returned_source_currency_amount::text AS returned, s.beneficiary_snapshot->>'reference' AS reference,
             t.id AS transfer_id, t.status, t.amount::text, t.external_id, o.amount::text AS sent, o.calls
-       FROM amount_splits s JOIN transfers t ON t.id = s.payout_transfer_id
+       FROM amount_splits s JOIN transfers t ON t.amount_split_id = s.id
        LEFT JOIN simulated_operations o ON o.transfer_id = t.id
       WHERE s.payroll_request_id = $1`,
     [requestId],

@@ -79,7 +79,7 @@ describe('the JSON writers generated from TypeScript', () => {
         'SELECT amount_split_id::text AS split, payout_instruction_json AS instruction FROM transfers WHERE payroll_request_id = $1 AND amount_split_id IS NOT NULL',
         [request],
       );
-      await tx.query('UPDATE amount_splits SET payout_transfer_id = NULL WHERE payroll_request_id = $1', [request]);
+      await tx.query('UPDATE transfers SET amount_split_id = NULL WHERE payroll_request_id = $1', [request]);
       await tx.query(
         `INSERT INTO payout_batches (id, payroll_request_id, currency_code, status, item_count, created_at)
          SELECT gen_random_uuid(), $1, 'AED', 'CLOSED', 0, now() ON CONFLICT (payroll_request_id) DO NOTHING`,
@@ -89,7 +89,7 @@ describe('the JSON writers generated from TypeScript', () => {
       const made = await insertPayoutsOfSplits(tx, { id: request, currencyCode: 'AED', batchId: batch!.id }, new Date());
       const after = await tx.query<{ split: string; instruction: string }>(
         `SELECT t.amount_split_id::text AS split, t.payout_instruction_json AS instruction
-           FROM transfers t JOIN amount_splits s ON s.payout_transfer_id = t.id WHERE s.payroll_request_id = $1`,
+           FROM transfers t JOIN amount_splits s ON s.id = t.amount_split_id WHERE s.payroll_request_id = $1`,
         [request],
       );
       expect(made).toBe(before.length);

@@ -68,12 +68,16 @@ describe('the references of splits and transfers, checked per statement', () => 
     await expect(db.transaction((tx) => writePayout(tx, null, MISSING))).rejects.toMatchObject(missingReference);
     const payout = await firstOf("SELECT id::text AS id FROM transfers WHERE payroll_request_id = $1 AND transfer_type = 'BANK_TO_BENEFICIARY'");
     await expect(db.query('UPDATE transfers SET batch_id = $2 WHERE id = $1', [payout, MISSING])).rejects.toMatchObject(missingReference);
-    await expect(db.query('UPDATE amount_splits SET payout_transfer_id = $2 WHERE payout_transfer_id = $1', [payout, MISSING])).rejects.toMatchObject(
-      missingReference,
-    );
-    await expect(db.query('UPDATE amount_splits SET beneficiary_id = $2 WHERE payout_transfer_id = $1', [payout, MISSING])).rejects.toMatchObject(
-      missingReference,
-    );
+    const paidSplit = 'id = (SELECT amount_split_id FROM transfers WHERE id = $1)';
+    await expect(db.query(`UPDATE amount_splits SET payout_transfer_id = $2 WHERE ${paidSplit}`, [payout, MISSING])).rejects.toMatchObject(missingReference);
+    await expect(db.query(`UPDATE amount_splits SET beneficiary_id = $2 WHERE ${paidSplit}`, [payout, MISSING])).rejects.toMatchObject(missingReference);
+    // The split's own link to a payout that exists is still accepted (an earlier release set it).
+    const rolledBack = new Error('rolled back');
+    const linked = db.transaction(async (tx) => {
+      expect(await tx.query(`UPDATE amount_splits SET payout_transfer_id = $1 WHERE ${paidSplit} RETURNING 1`, [payout])).toHaveLength(1);
+      throw rolledBack;
+    });
+    await expect(linked).rejects.toBe(rolledBack);
   });
 
   it('never deletes a split, a payout batch or a beneficiary', async () => {

@@ -9,12 +9,10 @@ type PayrollTable = 'payroll_requests' | 'transfers' | 'amount_splits' | 'fx_exc
 
 /** `settlements[i]` is what the settlement rules make of `requests[i]` (src/world/settlement.ts). */
 export function payrollRows(requests: readonly WorldPayrollRequest[], settlements: readonly RequestSettlement[]): Pick<WorldTableRows, PayrollTable> {
-  // Transfers first, so that amount splits can point at their payout transfer.
-  const { transfers, payoutOfSplit } = transferRows(requests);
   return {
     payroll_requests: requests.map((r, i) => requestRow(r, settlements[i]!)),
-    transfers,
-    amount_splits: splitRows(requests, settlements, payoutOfSplit),
+    transfers: transferRows(requests),
+    amount_splits: splitRows(requests, settlements),
     fx_exchanges: requests.flatMap(({ id, fxExchange: fx }, i) => {
       const { fx: figures, scales } = settlements[i]!;
       if (!fx) return [];
@@ -59,20 +57,18 @@ function feeColumns(fee: WorldTransfer['feeDetails']): { fee_id: string | null; 
   return { fee_id: fee?.id ?? null, fee_amount: fee?.amount ?? null, final_internal_fee: fee?.finalInternalFee ?? null };
 }
 
-/** The transfers, and split id → payout transfer id for links given only on the transfer. */
-function transferRows(requests: readonly WorldPayrollRequest[]): {
-  transfers: WorldTableRows['transfers'];
-  payoutOfSplit: Map<string, string>;
-} {
-  const payoutOfSplit = new Map<string, string>();
-  const transfers = requests.flatMap((request) => {
+/**
+ * The transfers. A payout names its split (amount_split_id) whichever side of the file gave the
+ * link: that is where the API reads a split's payoutTransferId from (store/wireFormat.ts).
+ */
+function transferRows(requests: readonly WorldPayrollRequest[]): WorldTableRows['transfers'] {
+  return requests.flatMap((request) => {
     const splitOfTransfer = new Map<string, string>();
     for (const split of request.amountSplitDetails) {
       if (split.payoutTransferId !== undefined) splitOfTransfer.set(split.payoutTransferId, split.id);
     }
     return (request.transfers ?? []).map((t, position) => {
       const amountSplitId = t.amountSplitId ?? splitOfTransfer.get(t.id) ?? null;
-      if (amountSplitId !== null) payoutOfSplit.set(amountSplitId, t.id);
       return {
         ...columns(t, ['id', 'transferType', 'status', 'externalId', 'amount', 'currencyCode']),
         ...columns(t, ['executedAt', 'completedAt', 'failureReason', 'createdAt']),
@@ -83,21 +79,15 @@ function transferRows(requests: readonly WorldPayrollRequest[]): {
       };
     });
   });
-  return { transfers, payoutOfSplit };
 }
 
-/** The beneficiary snapshot is taken by the insert itself, from the beneficiaries just loaded. */
-function splitRows(
-  requests: readonly WorldPayrollRequest[],
-  settlements: readonly RequestSettlement[],
-  payoutOfSplit: ReadonlyMap<string, string>,
-): WorldTableRows['amount_splits'] {
+/** The beneficiary snapshot is taken by the insert itself, from the beneficiaries just loaded; the payout link is the payout's. */
+function splitRows(requests: readonly WorldPayrollRequest[], settlements: readonly RequestSettlement[]): WorldTableRows['amount_splits'] {
   return requests.flatMap((request, r) =>
     request.amountSplitDetails.map((s, position) => ({
       ...columns(s, ['id', 'beneficiaryId', 'sourceCurrencyAmount', 'amount', 'purposeCode']),
       ...settledSplitColumns(settlements[r]!, position),
       amount_currency_type: s.amountCurrencyType ?? 'SOURCE',
-      payout_transfer_id: s.payoutTransferId ?? payoutOfSplit.get(s.id) ?? null,
       payroll_request_id: request.id,
       created_at: request.createdAt,
       position,
