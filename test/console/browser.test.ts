@@ -230,7 +230,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
 
     const admin = await openAs('Omar Nasser', `/bank/exceptions/${exceptionId}`);
     await heading(admin).waitFor();
-    await expect.poll(() => statusOf(admin)).toBe('OPEN');
+    await expect.poll(() => statusOf(admin), { timeout: 20_000 }).toBe('OPEN');
     await check(admin, 'admin-bank-exception');
     await admin.reload();
     await signIn(admin, 'Omar Nasser');
@@ -238,7 +238,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     expect(new URL(admin.url()).pathname).toBe(`/console/bank/exceptions/${exceptionId}`);
     await admin.getByLabel('Resolution note').fill('Not ours: the bank reverses it');
     await admin.getByRole('button', { name: 'Resolve' }).click();
-    await expect.poll(() => statusOf(admin)).toBe('RESOLVED');
+    await expect.poll(() => statusOf(admin), { timeout: 20_000 }).toBe('RESOLVED');
     await admin.getByText('Not ours: the bank reverses it', { exact: false }).waitFor();
     expect(await admin.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
   });

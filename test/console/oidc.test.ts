@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium)('OpenID Connect sign-in in Chromium', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/beneficiaries');
-    await expect.poll(() => page.getByText('Dana Haddad').count()).toBeGreaterThan(0);
+    await page.getByText(/Dana Haddad \(customer/).waitFor();
     const answer = page.waitForResponse((response) => response.url().includes('/v1/customers/accounts'));
     await page.getByRole('link', { name: 'Accounts' }).click();
     expect((await answer).status()).toBe(200);
