@@ -33,13 +33,16 @@ const RELIABILITY = ['test/reliability/**/*.test.ts'];
  * Process tests that never touch the suite's database: they read files, drive a browser over the
  * built docs, or start `npm start` on its embedded default (DATABASE_URL emptied). Run with
  * TEST_DATABASE_URL they would do the very same thing a second time, so that run leaves them out
- * (.ci/run says so); the run on the embedded server has them.
+ * (.ci/run says so); the run on the embedded server has them. The console's OpenID Connect sign-in
+ * is with them: it reads one user from the database, and what it proves (the provider, the
+ * redirect, the token check against the provider's keys) is the same on either server.
  */
 const EMBEDDED_BY_CONSTRUCTION = [
   'test/docs/**/*.test.ts',
   'test/process/{guides,webhookGuide,main,restart,workerImports}.test.ts',
   'test/client/{mock,mockRelease,readme-example}.test.ts',
   'test/spec/{specGate,release,examplesReplay}.test.ts',
+  'test/console/oidc.test.ts',
 ];
 const notOnSuiteDatabase = process.env.TEST_DATABASE_URL ? EMBEDDED_BY_CONSTRUCTION : [];
 const NOT_IN_NPM_TEST = ['test/fleet/**'];

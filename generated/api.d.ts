@@ -2021,6 +2021,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/bank/exceptions/{exceptionId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the bank exception (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 5d0c6a3e-7b2f-4c1e-9a8d-2f3b4c5d6e7f
+                 */
+                exceptionId: components["parameters"]["BankExceptionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a bank exception
+         * @description One bank exception, `OPEN` or `RESOLVED` (with its `resolution`), as `listBankExceptions`
+         *     lists it: the page an operator links to from a ticket.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     ## Rules
+         *     - An exception that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: a bank exception, which only the bank's books create.
+         */
+        get: operations["getBankException"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/bank/exceptions/{exceptionId}/resolve": {
         parameters: {
             query?: never;
@@ -5383,14 +5425,6 @@ export interface components {
             /** @description The payload, one page of bank exceptions. */
             data: components["schemas"]["BankExceptionPage"];
         };
-        /** @description How an operator closes a bank exception. */
-        ResolveBankExceptionRequest: {
-            /**
-             * @description What the operator found and did (recorded with who resolved it and when).
-             * @example Bank charge booked twice; the bank reversed it on 2026-11-27
-             */
-            note: string;
-        };
         /** @description Success envelope carrying one bank exception. */
         BankExceptionResponse: {
             /**
@@ -5401,6 +5435,14 @@ export interface components {
             success: true;
             /** @description The payload, the bank exception. */
             data: components["schemas"]["BankException"];
+        };
+        /** @description How an operator closes a bank exception. */
+        ResolveBankExceptionRequest: {
+            /**
+             * @description What the operator found and did (recorded with who resolved it and when).
+             * @example Bank charge booked twice; the bank reversed it on 2026-11-27
+             */
+            note: string;
         };
         /**
          * @description How far a payment file has gone:
@@ -8611,6 +8653,47 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBankException: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the bank exception (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 5d0c6a3e-7b2f-4c1e-9a8d-2f3b4c5d6e7f
+                 */
+                exceptionId: components["parameters"]["BankExceptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exception. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BankExceptionResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

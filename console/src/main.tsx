@@ -2,15 +2,17 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type SignedIn, onSessionChange, session, signOut } from './session.js';
-import { usePath } from './router.js';
+import { navigate, usePath } from './router.js';
 import { Link, setUtc, useUtc } from './ui.js';
 import { AccountsPage } from './pages/Accounts.js';
-import { BankPage, CustomerSettingsPage, RatesPage } from './pages/Admin.js';
+import { CustomerSettingsPage, RatesPage } from './pages/Admin.js';
+import { BankExceptionPage, BankPage } from './pages/Bank.js';
 import { BeneficiariesPage, BeneficiaryPage } from './pages/Beneficiaries.js';
 import { PayrollPage } from './pages/Payroll.js';
 import { RequestPage } from './pages/Request.js';
 import { RequestsPage } from './pages/Requests.js';
-import { SignInPage } from './pages/SignIn.js';
+import { OidcCallbackPage, SignInPage } from './pages/SignIn.js';
+import { CALLBACK_PATH } from './oidcPaths.js';
 import { StatementPage } from './pages/Statement.js';
 import './style.css';
 
@@ -36,6 +38,7 @@ function route(path: string, user: SignedIn) {
   if (user.role === 'admin') {
     if (first === 'customers') return <CustomerSettingsPage customerId={second} />;
     if (first === 'rates') return <RatesPage />;
+    if (first === 'bank' && second === 'exceptions' && parts[2]) return <BankExceptionPage exceptionId={parts[2]} />;
     if (first === 'bank') return <BankPage />;
     return <RequestsPage />;
   }
@@ -44,6 +47,12 @@ function route(path: string, user: SignedIn) {
   if (first === 'payroll') return <PayrollPage />;
   if (first === 'statements' && second) return <StatementPage accountCurrencyId={second} />;
   return <AccountsPage />;
+}
+
+/** Signed out: the identity provider's redirect back completes a sign-in; any other address asks to sign in and keeps the address. */
+function signInPage(path: string) {
+  if (path.split('?')[0] === CALLBACK_PATH) return <OidcCallbackPage done={(to) => navigate(to, true)} />;
+  return <SignInPage />;
 }
 
 function App() {
@@ -82,7 +91,7 @@ function App() {
           </span>
         )}
       </header>
-      <main id="main">{user ? route(path, user) : <SignInPage />}</main>
+      <main id="main">{user ? route(path, user) : signInPage(path)}</main>
     </>
   );
 }

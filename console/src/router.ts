@@ -10,8 +10,10 @@ export function currentPath(): string {
   return (path === '' ? '/' : path) + window.location.search;
 }
 
-export function navigate(path: string): void {
-  window.history.pushState(null, '', BASE + path);
+/** Opens `path`; `replace` takes the place of the current entry of the history (the back button skips it). */
+export function navigate(path: string, replace = false): void {
+  if (replace) window.history.replaceState(null, '', BASE + path);
+  else window.history.pushState(null, '', BASE + path);
   listeners.forEach((listener) => listener());
   window.scrollTo(0, 0);
 }

@@ -34,7 +34,7 @@ export interface AppOptions {
   corsOrigins: string[];
   trustProxy: string | number | boolean;
   /** The browser console at /console/: its files and its development sign-in. */
-  console: Omit<ConsoleOptions, 'deps'>;
+  console: Omit<ConsoleOptions, 'deps' | 'authenticate'>;
 }
 
 /**
@@ -65,7 +65,7 @@ export function createApp(options: AppOptions): Express {
   // CORS is off unless origins are configured: browsers then get no cross-origin access at all.
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
   // Not an API path: no bearer token, no validator (its pages sign in through the console itself).
-  app.use('/console', consoleRouter({ ...options.console, deps: options.deps }));
+  app.use('/console', consoleRouter({ ...options.console, deps: options.deps, authenticate: options.authenticate }));
   app.use(authenticateRequest(options.authenticate));
   app.use(auditApiKeyUse(options.deps));
   app.use(options.rateLimit);

@@ -153,6 +153,11 @@ function tokenProblem(payload: JWTPayload, nowSeconds: number, jwt: Config['jwt'
   return null;
 }
 
+/** What a failed authentication tells the caller (its reason and message), or null when the check itself failed (the database away). */
+export function refusalOf(failure: unknown): Refusal | null {
+  return failure instanceof AuthenticationError ? { reason: failure.reason, message: failure.message } : null;
+}
+
 /** Why the request's token was refused: its failure's reason, or no bearer token at all. */
 export function unauthorizedReason(res: Response): ErrorReason {
   const failure = res.locals.authentication?.failure;

@@ -2,15 +2,19 @@
  * The browser console (docs/console.md) on the service's own origin, outside the API: its built
  * files from `dir` (content-hashed assets cached for a year, index.html never cached), index.html
  * for any other address under /console/ (the console routes in the browser, so a pasted link or a
- * reload opens its page), and — only where the development secret is in use — the development
+ * reload opens its page), its sign-in settings (/console/config), who a token names
+ * (/console/session), and — only where the development secret is in use — the development
  * sign-in: the world's users and a token for one of them, the same token `npm run token` prints.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { Config } from '../config.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { canSignIn, signInUsers } from '../usecases/developmentSignIn.js';
+import { signedInUser } from '../usecases/consoleSession.js';
+import type { Principal } from '../usecases/principal.js';
+import { type Authenticate, refusalOf } from './auth.js';
 import { sendError } from './envelope.js';
 import { signAccessToken } from './tokens.js';
 
@@ -22,6 +26,8 @@ export interface ConsoleOptions {
   console: Config['console'];
   jwt: Config['jwt'];
   deps: Pick<UseCaseDeps, 'db'>;
+  /** The API's own token check: /console/session names the user of a token the API accepts, and no other. */
+  authenticate: Authenticate;
 }
 
 function developmentSignIn(router: Router, options: ConsoleOptions): void {
@@ -46,13 +52,50 @@ function developmentSignIn(router: Router, options: ConsoleOptions): void {
   });
 }
 
+/** The signed-in user's name, role, permissions and company, for the token in the Authorization header. */
+function session(options: ConsoleOptions): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      let principal: Principal;
+      try {
+        principal = await options.authenticate(req.headers.authorization);
+      } catch (failure) {
+        const refusal = refusalOf(failure);
+        if (!refusal) return next(failure);
+        return sendError(res, 'UNAUTHORIZED', refusal.message, { reason: refusal.reason });
+      }
+      const user = await signedInUser(options.deps, principal);
+      if (!user) return sendError(res, 'UNAUTHORIZED', 'The access token is invalid', { reason: 'TOKEN_INVALID' });
+      const { id, name, role, permissions, companyLegalName } = user;
+      res.set('Cache-Control', 'no-store').json({ success: true, data: { userId: id, name, role, permissions, company: companyLegalName } });
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
+ * The console's pages fetch the identity provider's discovery document and token endpoint from
+ * the browser: the Content-Security-Policy (helmet's, default-src 'self') lets them reach its origin too.
+ */
+function allowConnectingTo(origin: string): RequestHandler {
+  return (_req, res, next) => {
+    const policy = res.getHeader('Content-Security-Policy');
+    if (typeof policy === 'string') res.setHeader('Content-Security-Policy', `${policy};connect-src 'self' ${origin}`);
+    next();
+  };
+}
+
 /** The router mounted at /console, before the API's token check and validator: nothing here is an API path. */
 export function consoleRouter(options: ConsoleOptions): Router {
   const router = express.Router();
   const dir = resolve(options.console.dir);
-  router.get('/dev/config', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ success: true, data: { developmentSignIn: options.console.developmentSignIn } });
+  router.get('/config', (_req, res) => {
+    const { developmentSignIn, oidc } = options.console;
+    res.set('Cache-Control', 'no-store').json({ success: true, data: { developmentSignIn, oidc } });
   });
+  router.get('/session', session(options));
+  if (options.console.oidc) router.use(allowConnectingTo(new URL(options.console.oidc.issuer).origin));
   if (options.console.developmentSignIn) developmentSignIn(router, options);
   router.all('/dev/{*rest}', (req, res) => sendError(res, 'NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?')[0]}`));
   router.use('/assets', express.static(resolve(dir, 'assets'), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, fallthrough: false }));

@@ -142,6 +142,12 @@ export async function listBankExceptions(
   );
 }
 
+/** The exception as it stands; null when there is none. */
+export async function findBankException(tx: Queryable, id: string): Promise<BankExceptionRow | null> {
+  const rows = await tx.query<BankExceptionRow>(`SELECT ${EXCEPTION_COLUMNS} FROM bank_exceptions WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
 /** The exception, locked for its resolution; null when there is none. */
 export async function lockBankException(tx: Queryable, id: string): Promise<BankExceptionRow | null> {
   const rows = await tx.query<BankExceptionRow>(`SELECT ${EXCEPTION_COLUMNS} FROM bank_exceptions WHERE id = $1 FOR UPDATE`, [id]);

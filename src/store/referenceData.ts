@@ -24,14 +24,18 @@ export interface SignInUser extends UserRecord {
   companyLegalName: string | null;
 }
 
+const SIGN_IN_USER = `SELECT u.id, u.role, u.customer_id AS "customerId", u.first_name || ' ' || u.last_name AS name, u.email, u.permissions,
+            c.company_legal_name AS "companyLegalName"
+       FROM users u LEFT JOIN customers c ON c.id = u.customer_id`;
+
 /** Every user, admins first, then by company and name (the development sign-in's list). */
 export async function listSignInUsers(tx: Queryable): Promise<SignInUser[]> {
-  return tx.query<SignInUser>(
-    `SELECT u.id, u.role, u.customer_id AS "customerId", u.first_name || ' ' || u.last_name AS name, u.email, u.permissions,
-            c.company_legal_name AS "companyLegalName"
-       FROM users u LEFT JOIN customers c ON c.id = u.customer_id
-      ORDER BY u.role, c.company_legal_name, u.last_name, u.first_name, u.id`,
-  );
+  return tx.query<SignInUser>(`${SIGN_IN_USER} ORDER BY u.role, c.company_legal_name, u.last_name, u.first_name, u.id`);
+}
+
+/** One user as the console shows who is signed in. */
+export async function findSignInUser(tx: Queryable, userId: string): Promise<SignInUser | null> {
+  return (await tx.query<SignInUser>(`${SIGN_IN_USER} WHERE u.id = $1`, [userId]))[0] ?? null;
 }
 
 /** The users with this email address, compared case-insensitively (the column is not unique). */

@@ -4,6 +4,7 @@ import { DomainError, notFound } from '../domain/errors.js';
 import {
   type BankExceptionRow,
   type BankStatementRow,
+  findBankException,
   listBankExceptions as listExceptionRows,
   listBankStatements as listStatementRows,
   lockBankException,
@@ -56,6 +57,14 @@ export async function listBankExceptions(
   const rows = await listExceptionRows(deps.db, filters, { after, limit: limit + 1 });
   const last = rows.length > limit ? rows[limit - 1] : undefined;
   return { items: rows.slice(0, limit).map(toBankException), nextCursor: last ? exceptionCursor.encode(last, filters) : null };
+}
+
+/** One exception, open or resolved: the page an operator links to. */
+export async function getBankException(deps: UseCaseDeps, caller: Principal, exceptionId: string): Promise<Schemas['BankException']> {
+  requireAdmin(caller);
+  const found = await findBankException(deps.db, exceptionId);
+  if (!found) throw notFound(`Bank exception ${exceptionId} not found`);
+  return toBankException(found);
 }
 
 /** An operator closes an exception with a note: who and when are recorded; no money moves. */

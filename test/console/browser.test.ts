@@ -8,7 +8,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bankBooksApplier } from '../../src/usecases/applyBankBooks.js';
 import { executePendingWork } from '../../src/usecases/execution.js';
+import { entry, message, report } from '../support/bankBooks.js';
 import { ensureConsole, inRepo } from '../support/build.js';
 import { hasChromium, launchChromium, warnIfNoChromium } from '../support/chromium.js';
 import { type TestServer, startTestServer, testConfig } from '../support/server.js';
@@ -18,6 +20,7 @@ warnIfNoChromium('console browser test');
 
 const SHOTS = inRepo('test-results', 'console');
 const ACME = '7b1e0002-0000-4000-8000-000000000001';
+const OMAR = '7b1e0003-0000-4000-8000-000000000003';
 const GOOD_CSV = 'beneficiaryReference,amount,amountCurrencyType,purposeCode\nACME-EMP-1001,1000.00,SOURCE,SAL\nACME-EMP-1002,2000.00,PAYROLL,SAL\n';
 const BAD_CSV =
   'beneficiaryReference,amount,amountCurrencyType,purposeCode\nACME-EMP-1001,1000.00,SOURCE,SAL\nACME-EMP-9999,10.00,SOURCE,SAL\nACME-EMP-1002,12.345,SOURCE,SAL\n';
@@ -211,4 +214,32 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
       await check(admin, `admin-${name.toLowerCase()}`);
     }
   }, 400_000);
+
+  it('opens a bank exception at its own address, keeps it on reload, and resolves it', async () => {
+    const booking = message('camt.054', [report([entry('DBIT', '125.00', { endToEndId: 'NOTOURS0000000000000000000000002', reference: 'B-CONSOLE' })])]);
+    await bankBooksApplier({ db: server.db, clock: server.clock.now, bookingGraceDays: 3 })(booking, {
+      fileName: 'console.xml',
+      sha256: 'c'.repeat(64),
+      receivedAt: server.clock.now(),
+    });
+    const listed = await fetch(`${server.baseUrl}/v1/admin/bank/exceptions?status=OPEN&limit=1`, {
+      headers: { authorization: `Bearer ${await server.token(OMAR)}` },
+    });
+    const exceptionId = ((await listed.json()) as { data: { items: { id: string }[] } }).data.items[0]!.id;
+    const heading = (page: Page) => page.getByRole('heading', { name: `Bank exception ${exceptionId.slice(0, 8)}`, level: 1 });
+
+    const admin = await openAs('Omar Nasser', `/bank/exceptions/${exceptionId}`);
+    await heading(admin).waitFor();
+    await expect.poll(() => statusOf(admin), { timeout: 20_000 }).toBe('OPEN');
+    await check(admin, 'admin-bank-exception');
+    await admin.reload();
+    await signIn(admin, 'Omar Nasser');
+    await heading(admin).waitFor();
+    expect(new URL(admin.url()).pathname).toBe(`/console/bank/exceptions/${exceptionId}`);
+    await admin.getByLabel('Resolution note').fill('Not ours: the bank reverses it');
+    await admin.getByRole('button', { name: 'Resolve' }).click();
+    await expect.poll(() => statusOf(admin), { timeout: 20_000 }).toBe('RESOLVED');
+    await admin.getByText('Not ours: the bank reverses it', { exact: false }).waitFor();
+    expect(await admin.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
+  });
 });

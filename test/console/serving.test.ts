@@ -69,7 +69,7 @@ describe('GET /console/…', () => {
 
 describe('the development sign-in', () => {
   it('lists the users and signs a token the API accepts, on the development secret', async () => {
-    const users = (await (await fetch(`${server.url}/console/dev/users`)).json()) as { data: { users: { id: string; role: string }[] } };
+    const users = (await (await fetch(`${server.url}/console/dev/users`)).json()) as { data: { users: { id: string; role: string; name: string }[] } };
     const admin = users.data.users.find((user) => user.role === 'admin')!;
     const answer = await fetch(`${server.url}/console/dev/token`, {
       method: 'POST',
@@ -85,15 +85,51 @@ describe('the development sign-in', () => {
       body: '{"userId":"00000000-0000-4000-8000-000000000000"}',
     });
     expect(unknown.status).toBe(404);
+    const session = await fetch(`${server.url}/console/session`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(session.headers.get('cache-control')).toBe('no-store');
+    expect(((await session.json()) as { data: unknown }).data).toEqual({
+      userId: admin.id,
+      name: admin.name,
+      role: 'admin',
+      permissions: [],
+      company: null,
+    });
+  });
+
+  it('names the user of a token only when the API would accept it', async () => {
+    const junk = await fetch(`${server.url}/console/session`, { headers: { Authorization: 'Bearer not-a-token' } });
+    expect(junk.status).toBe(401);
+    expect(((await junk.json()) as { error: { code: string; reason: string } }).error).toMatchObject({ code: 'UNAUTHORIZED', reason: 'TOKEN_INVALID' });
+    const none = await fetch(`${server.url}/console/session`);
+    expect(((await none.json()) as { error: { reason: string } }).error.reason).toBe('TOKEN_MISSING');
   });
 
   it('is refused with any other secret, and says it is off', async () => {
-    const config = (await (await fetch(`${production.url}/console/dev/config`)).json()) as { data: { developmentSignIn: boolean } };
-    expect(config.data.developmentSignIn).toBe(false);
+    const config = (await (await fetch(`${production.url}/console/config`)).json()) as { data: { developmentSignIn: boolean; oidc: unknown } };
+    expect(config.data).toEqual({ developmentSignIn: false, oidc: null });
     expect((await fetch(`${production.url}/console/dev/users`)).status).toBe(404);
     const token = await fetch(`${production.url}/console/dev/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect(token.status).toBe(404);
     expect(loadConfig({ NODE_ENV: 'development', DATABASE_URL: 'postgres://db/x' }).console.developmentSignIn).toBe(false);
     expect(loadConfig({ NODE_ENV: 'production' }).console.developmentSignIn).toBe(false);
+  });
+});
+
+describe('the OpenID Connect settings', () => {
+  const provider = { JWT_ISSUER: 'https://id.example.com/', JWT_JWKS_URL: 'https://id.example.com/jwks', JWT_AUDIENCE: 'https://payroll.example.com/api' };
+
+  it('are served to the console: the issuer, the client, the scopes and the resource (the API as audience)', () => {
+    expect(loadConfig({ ...provider, CONSOLE_OIDC_CLIENT_ID: 'console' }).console.oidc).toEqual({
+      issuer: 'https://id.example.com/',
+      clientId: 'console',
+      scope: 'openid',
+      resource: 'https://payroll.example.com/api',
+    });
+    expect(loadConfig(provider).console.oidc).toBeNull();
+  });
+
+  it('refuse a client without the provider the API verifies tokens with', () => {
+    expect(() => loadConfig({ CONSOLE_OIDC_CLIENT_ID: 'console' })).toThrow(/JWT_ISSUER/);
+    expect(() => loadConfig({ JWT_ISSUER: 'https://id.example.com/', CONSOLE_OIDC_CLIENT_ID: 'console' })).toThrow(/JWT_JWKS_URL/);
   });
 });

@@ -142,6 +142,12 @@ describe('POST /v1/admin/bank/exceptions/{exceptionId}/resolve', () => {
 
     const resolvedList = await admin().GET('/v1/admin/bank/exceptions', { params: { query: { status: 'RESOLVED' } } });
     expect(resolvedList.data!.data.items.map((item) => item.id)).toEqual([exceptionId]);
+    // One exception by its id, resolution included, exactly as the list gives it.
+    const one = await admin().GET('/v1/admin/bank/exceptions/{exceptionId}', path);
+    expect(one.data!.data).toEqual(resolvedList.data!.data.items[0]);
+    expect((await customer().GET('/v1/admin/bank/exceptions/{exceptionId}', path)).response.status).toBe(403);
+    const unknown = await admin().GET('/v1/admin/bank/exceptions/{exceptionId}', { params: { path: { exceptionId: '5d0c6a3e-7b2f-4c1e-9a8d-2f3b4c5d6e7f' } } });
+    expect(unknown.error).toMatchObject({ error: { code: 'NOT_FOUND' } });
     expect(await world.server.db.query('SELECT balance::text FROM account_currencies ORDER BY id')).toEqual(before);
   });
 });

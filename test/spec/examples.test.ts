@@ -135,23 +135,8 @@ const SETUP: Record<string, Setup> = {
       await eventsListed(replay.server, 4);
     },
   },
-  resolveBankException: {
-    reason: 'an open bank exception, which only the bank’s books create: a camt.054 booking naming no payout of ours, applied by the bank-books use case',
-    prepare: async (replay) => {
-      const { db, clock } = replay.server;
-      const unknown = message('camt.054', [report([entry('DBIT', '125.00', { endToEndId: 'NOTOURS0000000000000000000000001', reference: 'B-EXAMPLE' })])]);
-      await bankBooksApplier({ db, clock: clock.now, bookingGraceDays: 3 })(unknown, {
-        fileName: 'example.xml',
-        sha256: 'e'.repeat(64),
-        receivedAt: clock.now(),
-      });
-      const listed = await send(`${replay.server.baseUrl}/v1/admin/bank/exceptions?status=OPEN`, {
-        headers: { authorization: `Bearer ${await replay.server.token(ADMIN)}` },
-      });
-      const [open] = dataOf(listed).items as Array<{ id: string }>;
-      return { path: { exceptionId: open!.id } };
-    },
-  },
+  resolveBankException: openBankException(),
+  getBankException: openBankException(),
   testWebhookEndpoint: {
     reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
     prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),
@@ -178,6 +163,27 @@ const SETUP: Record<string, Setup> = {
     prepare: async (replay) => ({ path: await pingedEndpoint(replay) }),
   },
 };
+
+/** The state both exception operations need (the reason says what it is). */
+function openBankException(): Setup {
+  return {
+    reason: 'an open bank exception, which only the bank’s books create: a camt.054 booking naming no payout of ours, applied by the bank-books use case',
+    prepare: async (replay) => {
+      const { db, clock } = replay.server;
+      const unknown = message('camt.054', [report([entry('DBIT', '125.00', { endToEndId: 'NOTOURS0000000000000000000000001', reference: 'B-EXAMPLE' })])]);
+      await bankBooksApplier({ db, clock: clock.now, bookingGraceDays: 3 })(unknown, {
+        fileName: 'example.xml',
+        sha256: 'e'.repeat(64),
+        receivedAt: clock.now(),
+      });
+      const listed = await send(`${replay.server.baseUrl}/v1/admin/bank/exceptions?status=OPEN`, {
+        headers: { authorization: `Bearer ${await replay.server.token(ADMIN)}` },
+      });
+      const [open] = dataOf(listed).items as Array<{ id: string }>;
+      return { path: { exceptionId: open!.id } };
+    },
+  };
+}
 
 function awaitingApproval(): Setup {
   return {

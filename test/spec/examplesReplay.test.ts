@@ -27,6 +27,7 @@ const NEEDS_STATE: Record<string, string> = {
   resendBankBatch: 'a file the bank has not answered',
   failBankBatchPayouts: 'a file the bank has not answered',
   resolveBankException: 'an open bank exception, which only the bank’s books create',
+  getBankException: 'a bank exception, which only the bank’s books create',
 };
 
 /** Two ends of one story: exactly one answers its 2xx, the other its documented refusal. */

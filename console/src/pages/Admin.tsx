@@ -1,8 +1,8 @@
-/** The admin's desk beyond the queue: a customer's settings, the exchange rates, the bank's statements and exceptions. */
+/** The admin's desk beyond the queue: a customer's settings and the exchange rates (the bank: Bank.tsx). */
 import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
-import { Amount, ErrorBox, Field, Page, Time, useAction, useLoad } from '../ui.js';
+import { ErrorBox, Field, Page, Time, useAction, useLoad } from '../ui.js';
 
 type Settings = components['schemas']['CustomerSettings'];
 
@@ -102,110 +102,6 @@ export function RatesPage() {
           <tbody>
             {rates.data.items.map((rate) => (
               <RateRow key={`${rate.fromCurrencyCode}${rate.toCurrencyCode}`} rate={rate} changed={rates.reload} />
-            ))}
-          </tbody>
-        </table>
-      )}
-    </Page>
-  );
-}
-
-function Resolve({ exceptionId, changed }: { exceptionId: string; changed: () => void }) {
-  const [note, setNote] = useState('');
-  const action = useAction(async () => {
-    unwrap(await api.POST('/v1/admin/bank/exceptions/{exceptionId}/resolve', { params: { path: { exceptionId } }, body: { note } }));
-    changed();
-  });
-  return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        void action.run();
-      }}
-    >
-      <input
-        aria-label={`Resolution note for exception ${exceptionId.slice(0, 8)}`}
-        value={note}
-        required
-        onInput={(event) => setNote(event.currentTarget.value)}
-      />
-      <button type="submit" disabled={action.busy}>
-        Resolve
-      </button>
-      <ErrorBox error={action.error} />
-    </form>
-  );
-}
-
-export function BankPage() {
-  const statements = useLoad(async () => unwrap(await api.GET('/v1/admin/bank/statements', { params: { query: { limit: 20 } } })), []);
-  const exceptions = useLoad(async () => unwrap(await api.GET('/v1/admin/bank/exceptions', { params: { query: { limit: 50 } } })), []);
-  return (
-    <Page title="Bank statements and exceptions">
-      <h2>Reconciliation exceptions</h2>
-      <ErrorBox error={exceptions.error} />
-      {exceptions.data && exceptions.data.items.length === 0 && <p>No exception.</p>}
-      {exceptions.data && exceptions.data.items.length > 0 && (
-        <table>
-          <caption>What the bank booked that does not match what was sent</caption>
-          <thead>
-            <tr>
-              <th scope="col">Kind</th>
-              <th scope="col">Status</th>
-              <th scope="col">Booked</th>
-              <th scope="col">Expected</th>
-              <th scope="col">Detail</th>
-              <th scope="col">Resolve</th>
-            </tr>
-          </thead>
-          <tbody>
-            {exceptions.data.items.map((item) => (
-              <tr key={item.id}>
-                <td>{item.kind}</td>
-                <td>{item.status}</td>
-                <td>
-                  <Amount value={item.bookedAmount} currency={item.currencyCode} />
-                </td>
-                <td>
-                  <Amount value={item.expectedAmount} currency={item.currencyCode} />
-                </td>
-                <td>{item.detail}</td>
-                <td>{item.status === 'OPEN' ? <Resolve exceptionId={item.id} changed={exceptions.reload} /> : ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <h2>Statements</h2>
-      <ErrorBox error={statements.error} />
-      {statements.data && statements.data.items.length === 0 && <p>No statement received.</p>}
-      {statements.data && statements.data.items.length > 0 && (
-        <table>
-          <caption>The bank's statements (camt.053), newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">IBAN</th>
-              <th scope="col">Opening</th>
-              <th scope="col">Closing</th>
-              <th scope="col">Entries</th>
-              <th scope="col">Exceptions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {statements.data.items.map((item) => (
-              <tr key={item.id}>
-                <td>{item.date}</td>
-                <td>{item.iban}</td>
-                <td>
-                  <Amount value={item.openingBalance} currency={item.currencyCode} />
-                </td>
-                <td>
-                  <Amount value={item.closingBalance} currency={item.currencyCode} />
-                </td>
-                <td>{item.entryCount}</td>
-                <td>{item.exceptionCount}</td>
-              </tr>
             ))}
           </tbody>
         </table>

@@ -7,7 +7,7 @@ import { ErrorBox, Field, useAction } from '../ui.js';
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /** The quote's validity offered by default: 30 minutes, the spec's example (at most 24 hours). */
-export const DEFAULT_QUOTE_SECONDS = 1800;
+const DEFAULT_QUOTE_SECONDS = 1800;
 
 function ReasonForm(props: { label: string; button: string; act: (reason: string) => Promise<void> }) {
   const [reason, setReason] = useState('');

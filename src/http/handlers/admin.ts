@@ -1,6 +1,6 @@
 import { fundAccountCurrency } from '../../usecases/accounts.js';
 import { failBankBatchPayouts, listBankBatches, resendBankBatch } from '../../usecases/bankBatchesAdmin.js';
-import { listBankExceptions, listBankStatements, resolveBankException } from '../../usecases/bankBooksAdmin.js';
+import { getBankException, listBankExceptions, listBankStatements, resolveBankException } from '../../usecases/bankBooksAdmin.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
 import { updateCustomerSettings } from '../../usecases/customerSettings.js';
 import { failPayrollRequest } from '../../usecases/failPayrollRequest.js';
@@ -27,6 +27,7 @@ export function adminHandlers(deps: UseCaseDeps) {
     updateCustomerSettings: async ({ caller, params, body }) => ({ status: 200, data: await updateCustomerSettings(deps, caller, params.customerId, body) }),
     listBankStatements: async ({ caller, query }) => ({ status: 200, data: await listBankStatements(deps, caller, query) }),
     listBankExceptions: async ({ caller, query }) => ({ status: 200, data: await listBankExceptions(deps, caller, query) }),
+    getBankException: async ({ caller, params }) => ({ status: 200, data: await getBankException(deps, caller, params.exceptionId) }),
     resolveBankException: async ({ caller, params, body }) => ({ status: 200, data: await resolveBankException(deps, caller, params.exceptionId, body) }),
     listBankBatches: async ({ caller, query }) => ({ status: 200, data: await listBankBatches(deps, caller, query) }),
     resendBankBatch: async ({ caller, params }) => ({ status: 200, data: await resendBankBatch(deps, caller, params.batchId) }),
