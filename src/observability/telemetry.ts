@@ -106,3 +106,14 @@ export function operationOf(req: object, res: object): string | undefined {
   const routed = (req as { openapi?: { schema?: { operationId?: unknown } } }).openapi?.schema?.operationId;
   return typeof routed === 'string' ? routed : undefined;
 }
+
+/**
+ * The route template a request matched (`/v1/customers/beneficiaries/{beneficiaryId}`), never its
+ * path: set by the validator's routing (`req.openapi`), else by Express's own route.
+ */
+export function routeOf(req: object): string | undefined {
+  const template = (req as { openapi?: { openApiRoute?: unknown } }).openapi?.openApiRoute;
+  if (typeof template === 'string') return template;
+  const { route, baseUrl } = req as { route?: { path?: unknown }; baseUrl?: unknown };
+  return typeof route?.path === 'string' ? `${typeof baseUrl === 'string' ? baseUrl : ''}${route.path}` : undefined;
+}

@@ -1,11 +1,19 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
+import { chosenRequestsSampler, tracedRequestFilter } from './requestSampling.js';
 import { PrivateSpanProcessor } from './spanPrivacy.js';
-import { type Tracer, installTracer, operationOf } from './telemetry.js';
+import { type Tracer, installTracer, operationOf, routeOf } from './telemetry.js';
+import { currentWorkContext } from './workContext.js';
+
+/**
+ * Without OTEL_TRACES_SAMPLER (which the SDK reads, with OTEL_TRACES_SAMPLER_ARG): one request in
+ * ten is traced, a caller's sampled trace always, so that tracing costs little enough to stay on
+ * (docs/operations.md).
+ */
+const DEFAULT_SAMPLE_RATIO = 0.1;
 
 /**
  * OpenTelemetry tracing (loaded by preload.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set): the
@@ -16,29 +24,38 @@ import { type Tracer, installTracer, operationOf } from './telemetry.js';
  * the client's address (PrivateSpanProcessor).
  */
 export function startTracing(): void {
+  // The SDK would also push metrics and logs over OTLP when these are unset: Prometheus and the
+  // JSON log already carry them, so only traces leave unless an operator asks for more.
+  process.env.OTEL_METRICS_EXPORTER ??= 'none';
+  process.env.OTEL_LOGS_EXPORTER ??= 'none';
+  // The standard sampler variable, when set, decides alone; by default a request is chosen (or not) before any span is made.
+  const chosen = process.env.OTEL_TRACES_SAMPLER ? () => true : tracedRequestFilter(DEFAULT_SAMPLE_RATIO);
   const sdk = new NodeSDK({
     ...(!process.env.OTEL_SERVICE_NAME && { serviceName: 'payroll-fee-service' }),
     spanProcessors: [new PrivateSpanProcessor(new tracing.BatchSpanProcessor(new OTLPTraceExporter()))],
-    ...(!process.env.OTEL_TRACES_SAMPLER && { sampler: defaultSampler() }),
+    ...(!process.env.OTEL_TRACES_SAMPLER && { sampler: chosenRequestsSampler(DEFAULT_SAMPLE_RATIO) }),
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => req.url === '/metrics',
+        ignoreIncomingRequestHook: (req) => req.url === '/metrics' || !chosen(req),
         applyCustomAttributesOnSpan: (span, request, response) => {
           const operationId = operationOf(request, response);
           if (operationId) {
             span.updateName(operationId);
             span.setAttribute('payroll.operation_id', operationId);
           }
+          const route = routeOf(request);
+          if (route) span.setAttribute('http.route', route);
         },
       }),
-      // A span per middleware (a dozen per request: helmet, the body parser, the validator's steps) would
-      // triple the spans for little: the route's handler keeps its span, under which the use case runs.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+      // No Express instrumentation: its wrapper ran on every middleware of every request, and the
+      // request's span, named by its operation with its route, already says what it would.
       // Statements are prepared under a name derived from their text (src/store/postgres.ts), which the
       // instrumentation would put in the span's name: the SQL command says more (the text is an attribute;
       // parameter values never are, they may hold account details).
       new PgInstrumentation({
         requireParentSpan: true,
+        // Taking a pooled connection is not work worth a span of its own (the pool's waits are a metric).
+        ignoreConnectSpans: true,
         requestHook: (span, { query, connection }) => {
           const command = query.text.trimStart().split(/\s/, 1)[0]!.toUpperCase();
           span.updateName(`pg.query:${command}${connection.database ? ` ${connection.database}` : ''}`);
@@ -57,28 +74,20 @@ function otelTracer(): Tracer {
   return {
     enabled: true,
     span: (name, attributes, work) =>
-      tracer.startActiveSpan(name, { attributes }, async (span) => {
-        try {
-          return await work();
-        } catch (error) {
-          span.recordException(error as Error);
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          throw error;
-        } finally {
-          span.end();
-        }
-      }),
+      // A request left out of tracing has no span: its use case adds none of its own.
+      !trace.getActiveSpan() && currentWorkContext() && 'requestId' in currentWorkContext()!
+        ? work()
+        : tracer.startActiveSpan(name, { attributes }, async (span) => {
+            try {
+              return await work();
+            } catch (error) {
+              span.recordException(error as Error);
+              span.setStatus({ code: SpanStatusCode.ERROR });
+              throw error;
+            } finally {
+              span.end();
+            }
+          }),
     traceId: () => trace.getActiveSpan()?.spanContext().traceId,
   };
-}
-
-/**
- * Without OTEL_TRACES_SAMPLER (which the SDK reads, with OTEL_TRACES_SAMPLER_ARG): a trace begun
- * here is kept for one request in ten, a caller's sampled trace always, so that tracing costs
- * little enough to stay on (docs/operations.md).
- */
-const DEFAULT_SAMPLE_RATIO = 0.1;
-
-function defaultSampler(): tracing.Sampler {
-  return new tracing.ParentBasedSampler({ root: new tracing.TraceIdRatioBasedSampler(DEFAULT_SAMPLE_RATIO) });
 }
