@@ -170,7 +170,9 @@ describe('BANK_RAIL=iso20022 with the bank simulator', () => {
     expect(await readdir(inbox())).not.toContain('again.xml');
     const after = await readRequest(server, requestId, demo.dana);
     expect(after.status).toBe('PARTIALLY_COMPLETED');
-    expect(after.transfers).toEqual(done.transfers);
+    // The bank's statement may be booked in those passes too (bankBooking): the report changes nothing else.
+    const unbooked = (transfers: typeof done.transfers) => transfers.map(({ bankBooking: _booking, ...rest }) => rest);
+    expect(unbooked(after.transfers)).toEqual(unbooked(done.transfers));
   }, 120_000);
 
   it('a single payout from an account with an IBAN goes to the bank as a file of its own: ACSC completes it, AC04 fails it', async () => {
