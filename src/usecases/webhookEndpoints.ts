@@ -24,6 +24,8 @@ type Schemas = components['schemas'];
 
 /** The most endpoints one customer may register. */
 const MAX_ENDPOINTS_PER_CUSTOMER = 10;
+/** A page of endpoints when the caller names no `limit` (more than a customer may register: every one). */
+const DEFAULT_ENDPOINT_PAGE = 100;
 const endpointCursor = cursorCodec<CreatedPosition>(ownListCursor('listWebhookEndpoints', createdPosition));
 const deliveryCursor = cursorCodec<CreatedPosition>(createdPosition);
 
@@ -60,7 +62,7 @@ export async function listWebhookEndpoints(
   query: { limit?: number; cursor?: string } = {},
 ): Promise<{ items: Schemas['WebhookEndpoint'][]; nextCursor: string | null }> {
   const customerId = requireCustomer(caller);
-  const limit = query.limit ?? 100;
+  const limit = query.limit ?? DEFAULT_ENDPOINT_PAGE;
   const after = query.cursor ? endpointCursor.decode(query.cursor, undefined) : null;
   const rows = await deps.db.transaction((tx) => listEndpoints(tx, customerId, { after, limit: limit + 1 }));
   const last = rows.length > limit ? rows[limit - 1] : undefined;
