@@ -115,7 +115,9 @@ export function variantLauncher(tmp: string, external: { url: string } | undefin
     entry ??= builtServerEntry();
     const port = await freePort();
     const logFile = path.join(tmp, `server-${name}.log`);
-    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile)}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+    // A directory per variant: a fixed file name would be written by every thread of the process
+    // (the module loader's hooks thread too), the last one to exit overwriting the main thread's.
+    const profile = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.profile, name)}`] : [];
     const child = start([...profile, ...nodeArgs, entry], { ...serverEnv(port, tmp, external?.url ?? '', '', jwtSecret), ...env }, logFile);
     const base = `http://127.0.0.1:${port}`;
     await waitFor(child, async () => (await fetch(`${base}/readyz`)).status === 200, `the server with ${name}`, logFile);

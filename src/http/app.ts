@@ -1,6 +1,5 @@
 import cors from 'cors';
 import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { metrics } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
@@ -10,6 +9,7 @@ import { type ConsoleOptions, consoleRouter } from './console.js';
 import { auditApiKeyUse } from './apiKeyAudit.js';
 import { contractValidator } from './contractValidator.js';
 import { requestBody } from './body.js';
+import { securityHeaders } from './securityHeaders.js';
 import { adminPathsForAdmins } from './roles.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
 import { allHandlers } from './handlers/index.js';
@@ -61,7 +61,7 @@ export function createApp(options: AppOptions): Express {
   if (metrics.enabled) app.use(httpMetrics);
   app.use(requestId);
   app.use(accessLog(options.logger));
-  app.use(helmet());
+  app.use(securityHeaders());
   // CORS is off unless origins are configured: browsers then get no cross-origin access at all.
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
   // Not an API path: no bearer token, no validator (its pages sign in through the console itself).

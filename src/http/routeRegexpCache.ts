@@ -23,18 +23,27 @@ export function cacheValidatorRouteRegexps(): void {
   const module = validatorRequire('path-to-regexp') as PathToRegexpModule;
   const compile = module.pathToRegexp;
   if (compile.cached) return;
-  const compiled = new Map<string, { regexp: RegExp; keys: readonly unknown[] }>();
+  // One map per combination of the two options, so that a lookup builds no key: it runs for every route on every request.
+  const compiled = [0, 1, 2, 3].map(() => new Map<string, { regexp: RegExp; keys: readonly unknown[] }>());
   const cached: PathToRegexp = (path, options = {}) => {
-    const { sensitive, strict, ...others } = options;
-    if (typeof path !== 'string' || Object.keys(others).length > 0) return compile(path, options);
-    const key = `${String(sensitive)}|${String(strict)}|${path}`;
-    let hit = compiled.get(key);
+    if (typeof path !== 'string' || !onlyKnownOptions(options)) return compile(path, options);
+    const byPath = compiled[(options.sensitive ? 1 : 0) + (options.strict ? 2 : 0)]!;
+    let hit = byPath.get(path);
     if (!hit) {
       const { regexp, keys } = compile(path, options);
       hit = { regexp, keys: Object.freeze(keys) };
-      if (compiled.size < MAX_ROUTES) compiled.set(key, hit);
+      if (byPath.size < MAX_ROUTES) byPath.set(path, hit);
     }
     return { regexp: hit.regexp, keys: hit.keys as unknown[] };
   };
   module.pathToRegexp = Object.assign(cached, { cached: true as const });
+}
+
+/** Options of no other name than the two the validator passes (as booleans, or left out). */
+function onlyKnownOptions(options: Record<string, unknown>): boolean {
+  for (const name in options) {
+    if (name !== 'sensitive' && name !== 'strict') return false;
+    if (options[name] !== undefined && typeof options[name] !== 'boolean') return false;
+  }
+  return true;
 }

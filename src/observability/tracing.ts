@@ -1,3 +1,6 @@
+import type { IncomingMessage, Server } from 'node:http';
+import { createRequire } from 'node:module';
+import { Server as NetServer } from 'node:net';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
@@ -29,14 +32,14 @@ export function startTracing(): void {
   process.env.OTEL_METRICS_EXPORTER ??= 'none';
   process.env.OTEL_LOGS_EXPORTER ??= 'none';
   // The standard sampler variable, when set, decides alone; by default a request is chosen (or not) before any span is made.
-  const chosen = process.env.OTEL_TRACES_SAMPLER ? () => true : tracedRequestFilter(DEFAULT_SAMPLE_RATIO);
+  const chooseRequests = !process.env.OTEL_TRACES_SAMPLER;
   const sdk = new NodeSDK({
     ...(!process.env.OTEL_SERVICE_NAME && { serviceName: 'payroll-fee-service' }),
     spanProcessors: [new PrivateSpanProcessor(new tracing.BatchSpanProcessor(new OTLPTraceExporter()))],
     ...(!process.env.OTEL_TRACES_SAMPLER && { sampler: chosenRequestsSampler(DEFAULT_SAMPLE_RATIO) }),
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (req) => req.url === '/metrics' || !chosen(req),
+        ignoreIncomingRequestHook: (req) => req.url === '/metrics',
         applyCustomAttributesOnSpan: (span, request, response) => {
           const operationId = operationOf(request, response);
           if (operationId) {
@@ -64,9 +67,31 @@ export function startTracing(): void {
     ],
   });
   sdk.start();
+  if (chooseRequests) leaveUnchosenRequestsUntraced(tracedRequestFilter(DEFAULT_SAMPLE_RATIO));
   installTracer(otelTracer());
   // Spans still buffered are sent when the process is asked to stop (the entry points exit soon after).
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void sdk.shutdown().catch(() => undefined));
+}
+
+/**
+ * A request not chosen for tracing is handed to the server as if the http instrumentation were
+ * not there. The instrumentation's own way to leave a request out (ignoreIncomingRequestHook)
+ * still ran it in a context of its own and wrapped every listener of its request and response
+ * for that context: most of what tracing cost on every request. Such a request has no active
+ * span, so its SQL makes none (they need a parent) and its use cases open none (otelTracer).
+ */
+function leaveUnchosenRequestsUntraced(chosen: (request: IncomingMessage) => boolean): void {
+  // The instrumentation patches http as it is first loaded: loaded here, it is patched now, and this wraps the patch.
+  const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
+  type Emit = (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
+  const traced = http.Server.prototype.emit as Emit;
+  if (!('__wrapped' in traced)) throw new Error('the http instrumentation did not patch http.Server as it was loaded');
+  const untraced = NetServer.prototype.emit as Emit;
+  const emit: Emit = function (event, ...args) {
+    const request = event === 'request' ? (args[0] as IncomingMessage) : undefined;
+    return (request && !chosen(request) ? untraced : traced).call(this, event, ...args);
+  };
+  http.Server.prototype.emit = emit as typeof http.Server.prototype.emit;
 }
 
 function otelTracer(): Tracer {

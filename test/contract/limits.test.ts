@@ -1,3 +1,6 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import helmet from 'helmet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
@@ -71,5 +74,19 @@ describe('security headers and CORS', () => {
     const none = await fetch(`${withoutCors.url}/healthz`, { headers: { Origin: 'https://app.payroll.example' } });
     expect(none.headers.get('access-control-allow-origin')).toBeNull();
     await withoutCors.close();
+  });
+
+  it("sends exactly the headers helmet itself sets, worked out once at start-up", async () => {
+    const bare = express().use(helmet(), (_req, res) => void res.end());
+    const listening = bare.listen(0, '127.0.0.1');
+    await new Promise((ready) => listening.once('listening', ready));
+    const helmets = await fetch(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/healthz`);
+    listening.close();
+    const { url, close } = await serveApp(config, db);
+    const ours = await fetch(`${url}/healthz`);
+    await close();
+    const named = [...helmets.headers.keys()].filter((name) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name));
+    expect(named.length).toBeGreaterThan(8);
+    for (const name of named) expect([name, ours.headers.get(name)]).toEqual([name, helmets.headers.get(name)]);
   });
 });
