@@ -76,7 +76,7 @@ describe('security headers and CORS', () => {
     await withoutCors.close();
   });
 
-  it("sends exactly the headers helmet itself sets, worked out once at start-up", async () => {
+  it('sends exactly the headers helmet itself sets, worked out once at start-up', async () => {
     const bare = express().use(helmet(), (_req, res) => void res.end());
     const listening = bare.listen(0, '127.0.0.1');
     await new Promise((ready) => listening.once('listening', ready));

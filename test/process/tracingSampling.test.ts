@@ -87,7 +87,7 @@ function under(trace: ExportedSpan[], span: ExportedSpan, ancestor: ExportedSpan
 }
 
 describe('tracing at the default sampling', () => {
-  it("traces a request whose caller sampled its trace whole, and leaves no span of one the caller did not sample", async () => {
+  it('traces a request whose caller sampled its trace whole, and leaves no span of one the caller did not sample', async () => {
     const unsampled = Array.from({ length: 5 }, newTraceId);
     for (const traceId of unsampled) await estimate({ traceparent: traceparent(traceId, false) });
     const sampled = newTraceId();
