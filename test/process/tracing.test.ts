@@ -57,7 +57,7 @@ beforeAll(async () => {
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_BSP_SCHEDULE_DELAY: '100',
-    // The standard sampler variable is respected: every trace here (the default keeps one in ten).
+    // The standard sampler variable is respected: every trace here (the default keeps one in twenty).
     OTEL_TRACES_SAMPLER: 'parentbased_always_on',
     OTEL_METRICS_EXPORTER: 'none',
     OTEL_LOGS_EXPORTER: 'none',
