@@ -10,42 +10,23 @@ import { signAccessToken } from '../../src/http/tokens.js';
 import { ids } from '../fixtures/world.js';
 import { inRepo } from '../support/build.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
-import { type Listening, listen } from '../support/http.js';
+import { type ExportedSpan, type OtlpReceiver, otlpReceiver } from '../support/otlp.js';
 import { payrollBodies } from '../support/payroll.js';
 import { type Service, freePort, killLeftovers, startService, stop } from '../support/processes.js';
 import { testConfig } from '../support/server.js';
 
 const PRELOAD = ['--import', './dist/server/src/observability/preload.js'];
 
-/** One span of an OTLP/JSON export (the fields read here). */
-interface ExportedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: { key: string; value: { stringValue?: string } }[];
-}
-
-const spans: ExportedSpan[] = [];
-let receiver: Listening;
+let receiver: OtlpReceiver;
+let spans: ExportedSpan[];
 let database: FreshDatabase;
 let service: Service;
 let api: string;
 let metricsPort: number;
 
 beforeAll(async () => {
-  receiver = await listen((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      if (req.url === '/v1/traces') {
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] };
-        for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
-      }
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-    });
-  });
+  receiver = await otlpReceiver();
+  spans = receiver.spans;
   database = await freshDatabase();
   const port = await freePort();
   metricsPort = await freePort();
@@ -75,14 +56,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function spansOf(traceId: string, until: (trace: ExportedSpan[]) => boolean): Promise<ExportedSpan[]> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const trace = spans.filter((span) => span.traceId === traceId);
-    if (until(trace) || Date.now() > deadline) return trace;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const spansOf = (traceId: string, until: (trace: ExportedSpan[]) => boolean) => receiver.spansOf(traceId, until);
 
 /** The names of a span's ancestors, nearest first. */
 function ancestors(trace: ExportedSpan[], span: ExportedSpan): ExportedSpan[] {

@@ -6,35 +6,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { ids } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
-import { type Listening, listen } from '../support/http.js';
+import { type ExportedSpan, type OtlpReceiver, otlpReceiver } from '../support/otlp.js';
 import { payrollBodies } from '../support/payroll.js';
 import { type Service, freePort, killLeftovers, startService, stop } from '../support/processes.js';
 import { testConfig } from '../support/server.js';
 
-interface ExportedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-}
-
-const spans: ExportedSpan[] = [];
-let receiver: Listening;
+let receiver: OtlpReceiver;
+let spans: ExportedSpan[];
 let database: FreshDatabase;
 let service: Service;
 let api: string;
 let token: string;
 
 beforeAll(async () => {
-  receiver = await listen((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { resourceSpans: { scopeSpans: { spans: ExportedSpan[] }[] }[] };
-      for (const resource of body.resourceSpans) for (const scope of resource.scopeSpans) spans.push(...scope.spans);
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
-    });
-  });
+  receiver = await otlpReceiver();
+  spans = receiver.spans;
   database = await freshDatabase();
   const port = await freePort();
   api = `http://127.0.0.1:${port}`;
@@ -69,15 +55,7 @@ async function estimate(headers: Record<string, string> = {}): Promise<void> {
   expect(response.status).toBe(200);
 }
 
-/** The spans of `traceId` once `until` holds of them (or after 15 s). */
-async function spansOf(traceId: string, until: (trace: ExportedSpan[]) => boolean): Promise<ExportedSpan[]> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const trace = spans.filter((span) => span.traceId === traceId);
-    if (until(trace) || Date.now() > deadline) return trace;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const spansOf = (traceId: string, until: (trace: ExportedSpan[]) => boolean) => receiver.spansOf(traceId, until);
 
 /** Whether `span` is `ancestor` or below it. */
 function under(trace: ExportedSpan[], span: ExportedSpan, ancestor: ExportedSpan): boolean {
