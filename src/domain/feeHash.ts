@@ -4,7 +4,7 @@ import { UUID_PATTERN_BODY } from './ids.js';
 const FEE_HASH_BYTES = 32;
 /**
  * Random bytes are drawn from the kernel a page at a time, as crypto.randomUUID draws its own: one
- * system call per 128 feeHashes instead of one each, which under load cost more than the rest of
+ * system call per 128 feeHashes instead of one each, a system call being dearer than the rest of
  * making the hash. Each byte is handed out once.
  */
 const randomPool = Buffer.alloc(FEE_HASH_BYTES * 128);

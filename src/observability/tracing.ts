@@ -13,9 +13,9 @@ import { currentWorkContext } from './workContext.js';
 
 /**
  * Without OTEL_TRACES_SAMPLER (which the SDK reads, with OTEL_TRACES_SAMPLER_ARG): one request in
- * twenty is traced, a caller's sampled trace always. A traced request costs about a millisecond
- * more than one that is not (its spans made, recorded, serialised and sent); one in twenty keeps
- * tracing's whole cost within a tenth of the throughput, so that it can stay on (docs/operations.md).
+ * twenty is traced, a caller's sampled trace always. A traced request costs many times what an
+ * untraced one pays for tracing (its spans made, recorded, serialised and sent), so the ratio
+ * bounds tracing's cost: low enough for it to stay on (docs/operations.md has the measurements).
  */
 const DEFAULT_SAMPLE_RATIO = 0.05;
 

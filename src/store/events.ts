@@ -33,9 +33,8 @@ export interface NewEvent {
  * The global order (tx_id, position) comes from the columns' defaults, in `ord` order.
  * The deliveries are made from the same rows as the events (each row is inserted: the insert has
  * no conflict clause), not from the insert's RETURNING joined back to them: the planner counts one
- * row in each CTE, and joined them by a nested loop over both, n² comparisons (25 million, ten
- * seconds, for a 5,000-payout batch). Their foreign key to the event is checked at the end of the
- * statement, when the events are in.
+ * row in each CTE and may join the two by a nested loop, n² comparisons for a batch of n events.
+ * Their foreign key to the event is checked at the end of the statement, when the events are in.
  */
 export function eventsWrittenFrom(source: string): string {
   return `event_latest AS MATERIALIZED (
