@@ -21,7 +21,7 @@ const DEFAULT_SAMPLE_RATIO = 0.05;
 
 /**
  * OpenTelemetry tracing (loaded by preload.ts only when OTEL_EXPORTER_OTLP_ENDPOINT is set): the
- * SDK with the OTLP/HTTP exporter and the http, Express and pg instrumentations; every standard
+ * SDK with the OTLP/HTTP exporter and the http and pg instrumentations; every standard
  * OTEL_* variable (service name, headers, sampler, batch delays) is read by the SDK itself. A
  * request's server span is named by its spec operation; SQL spans only inside another span, so
  * that the worker's idle polls send nothing. No span carries the query string, the raw path or
@@ -37,7 +37,7 @@ export function startTracing(): void {
   const sdk = new NodeSDK({
     ...(!process.env.OTEL_SERVICE_NAME && { serviceName: 'payroll-fee-service' }),
     spanProcessors: [new PrivateSpanProcessor(new tracing.BatchSpanProcessor(new OTLPTraceExporter()))],
-    ...(!process.env.OTEL_TRACES_SAMPLER && { sampler: chosenRequestsSampler(DEFAULT_SAMPLE_RATIO) }),
+    ...(chooseRequests && { sampler: chosenRequestsSampler(DEFAULT_SAMPLE_RATIO) }),
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => req.url === '/metrics',
