@@ -61,40 +61,84 @@ export async function findPayrollItemsUpTo(tx: Queryable, requestId: string, lim
   return rows[0] ?? null;
 }
 
-/** The items of a stored answer's section, `size` to a part: the first part opens with the section, the others with a comma. */
-const chunksOf = (table: 'amount_splits' | 'transfers', section: number): string =>
-  `SELECT ${section}, c.chunk, CASE WHEN c.chunk > 0 THEN ',' ELSE '' END || string_agg(c.api_json, ',' ORDER BY c.position)
-     FROM (SELECT ${itemJson(table, 'i')} AS api_json, i.position, (row_number() OVER (ORDER BY i.position) - 1) / $4 AS chunk
-             FROM ${table} i JOIN request q ON i.payroll_request_id = q.id) c
-    GROUP BY c.chunk`;
+/**
+ * One part of a stored answer's section: the `limit` items after `afterPosition`, in their order, as
+ * part `seq` (opened with `prefix`: a comma after the section's first part). A page is read through
+ * the request's index in position order, so nothing larger than a part is ever sorted.
+ */
+const sectionPart = (table: 'amount_splits' | 'transfers'): string =>
+  `WITH page AS (
+     SELECT ${itemJson(table, 'i')} AS api_json, i.position FROM ${table} i
+      WHERE i.payroll_request_id = $1 AND i.position > $2 ORDER BY i.position LIMIT $3
+   ), part AS (SELECT string_agg(api_json, ',' ORDER BY position) AS body, max(position) AS last, count(*)::int AS items FROM page),
+   written AS (
+     INSERT INTO transient_answer_parts (answer_id, seq, body, created_at)
+     SELECT $4, $5, $6::text || part.body, $7 FROM part WHERE part.items > 0
+     RETURNING octet_length(body) AS bytes
+   )
+   SELECT part.last, part.items, COALESCE((SELECT bytes FROM written), 0)::bigint AS bytes FROM part`;
+
+interface AnswerBeingWritten {
+  answerId: string;
+  requestId: string;
+  at: Date;
+  itemsPerPart: number;
+  written: StoredAnswerSize;
+}
+
+/** A text of the answer's top level as its next part (only when the request is there: the first says whether it is). */
+async function writeTextPart(tx: Queryable, answer: AnswerBeingWritten, body: string): Promise<boolean> {
+  const rows = await tx.query<{ bytes: number }>(
+    `INSERT INTO transient_answer_parts (answer_id, seq, body, created_at)
+     SELECT $1, $2, $3::text, $4 FROM payroll_requests WHERE id = $5
+     RETURNING octet_length(body) AS bytes`,
+    [answer.answerId, answer.written.parts, body, answer.at, answer.requestId],
+  );
+  if (rows.length === 0) return false;
+  answer.written.parts += 1;
+  answer.written.bytes += Number(rows[0]!.bytes);
+  return true;
+}
+
+/** The section's items as parts of at most `itemsPerPart`, page after page (keyset on position). */
+async function writeSectionParts(tx: Queryable, answer: AnswerBeingWritten, table: 'amount_splits' | 'transfers'): Promise<void> {
+  const statement = sectionPart(table);
+  for (let afterPosition = -1, prefix = ''; ; prefix = ',') {
+    const [page] = await tx.query<{ last: number | null; items: number; bytes: string }>(statement, [
+      answer.requestId,
+      afterPosition,
+      answer.itemsPerPart,
+      answer.answerId,
+      answer.written.parts,
+      prefix,
+      answer.at,
+    ]);
+    if (!page || page.items === 0 || page.last === null) return;
+    answer.written.parts += 1;
+    answer.written.bytes += Number(page.bytes);
+    if (page.items < answer.itemsPerPart) return;
+    afterPosition = page.last;
+  }
+}
 
 /**
  * The request as the operation that changed it answers it (its GET's JSON), written as the stored
  * answer `answerId` (migrations 018 and 023: transient until an Idempotency-Key keeps it) in parts
  * of at most `itemsPerPart` splits or transfers: the top level's opening, the splits, its `between`,
- * the transfers, and its closing (`top`). Null when there is no such request.
+ * the transfers, and its closing (`top`). Each part is built and written by PostgreSQL from a page
+ * of the items, so neither the process nor a sort holds more than a part. Null when there is no
+ * such request.
  */
 export async function insertPayrollRequestAnswer(
   tx: Queryable,
   answer: { answerId: string; requestId: string; top: PayrollRequestTopLevel; at: Date; itemsPerPart: number },
 ): Promise<StoredAnswerSize | null> {
-  const rows = await tx.query<StoredAnswerSize>(
-    `WITH request AS MATERIALIZED (SELECT r.id FROM payroll_requests r WHERE r.id = $1),
-     parts (section, chunk, body) AS (
-       SELECT 0, 0, $3::text FROM request
-       UNION ALL ${chunksOf('amount_splits', 1)}
-       UNION ALL SELECT 2, 0, $6::text FROM request
-       UNION ALL ${chunksOf('transfers', 3)}
-       UNION ALL SELECT 4, 0, $7::text FROM request
-     ),
-     written AS (
-       INSERT INTO transient_answer_parts (answer_id, seq, body, created_at)
-       SELECT $2, (row_number() OVER (ORDER BY section, chunk))::int - 1, body, $5 FROM parts
-       RETURNING octet_length(body) AS bytes
-     )
-     SELECT count(*)::int AS parts, COALESCE(sum(bytes), 0)::bigint AS bytes FROM written`,
-    [answer.requestId, answer.answerId, answer.top.opening, answer.itemsPerPart, answer.at, answer.top.between, answer.top.closing],
-  );
-  const size = rows[0];
-  return size && size.parts > 0 ? size : null;
+  const { top, ...where } = answer;
+  const writing: AnswerBeingWritten = { ...where, written: { parts: 0, bytes: 0 } };
+  if (!(await writeTextPart(tx, writing, top.opening))) return null;
+  await writeSectionParts(tx, writing, 'amount_splits');
+  await writeTextPart(tx, writing, top.between);
+  await writeSectionParts(tx, writing, 'transfers');
+  await writeTextPart(tx, writing, top.closing);
+  return writing.written;
 }
