@@ -30,6 +30,7 @@ const db = await PostgresDatabase.open(url!, {
     lockTimeoutMs: 60_000,
     idleInTransactionTimeoutMs: 600_000,
     keepAliveMs: 10_000,
+    workMemMb: 128,
   },
 });
 await migrate(db);

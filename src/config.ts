@@ -108,6 +108,8 @@ export interface DatabaseSessionLimits {
   idleInTransactionTimeoutMs: number;
   /** TCP keepalive idle time on both ends, so a dead peer's session and locks go within seconds. */
   keepAliveMs: number;
+  /** Memory one sort, hash or trigger's row store may take before it spills to disk (work_mem), in MB. */
+  workMemMb: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -233,6 +235,7 @@ function databaseSessionLimits(env: NodeJS.ProcessEnv): DatabaseSessionLimits {
     lockTimeoutMs: integer(env, 'DATABASE_LOCK_TIMEOUT_MS', 10_000, 100, 3_600_000),
     idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 1000, 3_600_000),
     keepAliveMs: integer(env, 'DATABASE_KEEPALIVE_MS', 10_000, 1000, 600_000),
+    workMemMb: integer(env, 'DATABASE_WORK_MEM_MB', 128, 1, 2048),
   };
 }
 

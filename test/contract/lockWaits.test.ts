@@ -21,6 +21,7 @@ const session = {
   lockTimeoutMs: 3000,
   idleInTransactionTimeoutMs: 30_000,
   keepAliveMs: 10_000,
+  workMemMb: 4,
 };
 let fresh: FreshDatabase;
 let db: PostgresDatabase;

@@ -19,6 +19,7 @@ const session = {
   lockTimeoutMs: 1000,
   idleInTransactionTimeoutMs: 5000,
   keepAliveMs: 2000,
+  workMemMb: 4,
 };
 let fresh: FreshDatabase;
 let relay: TcpRelay;
