@@ -10,9 +10,14 @@ export type Money = Decimal;
 
 export const ZERO = new Money(0);
 
-/** Parses a decimal string that the spec's pattern already admitted. */
+/**
+ * Parses a decimal string that the spec's pattern already admitted. decimal.js reads a string's
+ * digits into an array one push at a time, and V8 leaves such an array room for 17 digits: a
+ * parsed amount takes about twice the memory of a computed one. Copied (decimal.js copies the
+ * digits by slice), it keeps only its own, which halves the amounts a 100,000-line payroll holds.
+ */
 export function parseAmount(text: string): Decimal {
-  return new Money(text);
+  return new Money(new Money(text));
 }
 
 export function sum(values: Iterable<Decimal>): Decimal {

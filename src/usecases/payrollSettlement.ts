@@ -1,7 +1,7 @@
 import type { JournalRefs } from '../domain/journal.js';
 import type { LockedFees, PayrollLedger } from '../domain/journalEntries.js';
 import { type SettlementScales, settlementScales } from '../domain/minorUnits.js';
-import { Money } from '../domain/money.js';
+import { Money, parseAmount } from '../domain/money.js';
 import type { QuotedSplit } from '../domain/settlement.js';
 import type { QuotedSplitFigures } from '../store/payrollLifecycle.js';
 import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
@@ -41,5 +41,5 @@ export const requestRefs = (request: Pick<LockedPayrollRequest, 'id'>): JournalR
 
 /** A split's final figures, as the quote wrote them. */
 export function quotedSplitOf(split: QuotedSplitFigures): QuotedSplit {
-  return { quotedSourceCurrencyAmount: new Money(split.quotedSourceCurrencyAmount), quotedAmount: new Money(split.quotedAmount) };
+  return { quotedSourceCurrencyAmount: parseAmount(split.quotedSourceCurrencyAmount), quotedAmount: parseAmount(split.quotedAmount) };
 }

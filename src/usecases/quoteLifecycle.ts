@@ -2,7 +2,7 @@ import type { components } from '../../generated/api.js';
 import { DomainError, validationError } from '../domain/errors.js';
 import { acceptSettled, payrollCancelled } from '../domain/journalEntries.js';
 import { assertRate } from '../domain/minorUnits.js';
-import { Money, formatExact } from '../domain/money.js';
+import { Money, formatExact, parseAmount } from '../domain/money.js';
 import { assertMayWithdraw } from '../domain/payrollApproval.js';
 import { assertTransition } from '../domain/payrollStatus.js';
 import { isRateUsable } from '../domain/rates.js';
@@ -91,8 +91,8 @@ async function quoteSplits(tx: Queryable, request: LockedPayrollRequest, rate: M
   const figures = quoteFigures({
     splits: splits.map((split) => ({
       amountCurrencyType: split.amountCurrencyType,
-      sourceCurrencyAmount: new Money(split.sourceCurrencyAmount),
-      amount: new Money(split.amount),
+      sourceCurrencyAmount: parseAmount(split.sourceCurrencyAmount),
+      amount: parseAmount(split.amount),
     })),
     quoteRate: rate,
     scales,
