@@ -185,7 +185,12 @@ export interface FxRecordFigures {
 }
 
 /** toAmount = fromAmount × rate rounded down (received); the payouts stay as quoted. */
-export function fxRecordFigures(fromAmount: Decimal, rate: Decimal, payrollScale: number, splits: readonly QuotedSplit[]): FxRecordFigures {
+export function fxRecordFigures(
+  fromAmount: Decimal,
+  rate: Decimal,
+  payrollScale: number,
+  splits: ReadonlyArray<Pick<QuotedSplit, 'quotedAmount'>>,
+): FxRecordFigures {
   const toAmount = roundPayout(fromAmount.times(rate), payrollScale);
   const payoutAmount = sum(splits.map((split) => split.quotedAmount));
   return { fromAmount, toAmount, payoutAmount, fxResultAmount: toAmount.minus(payoutAmount) };

@@ -1,9 +1,7 @@
 import type { JournalRefs } from '../domain/journal.js';
 import type { LockedFees, PayrollLedger } from '../domain/journalEntries.js';
 import { type SettlementScales, settlementScales } from '../domain/minorUnits.js';
-import { Money, parseAmount } from '../domain/money.js';
-import type { QuotedSplit } from '../domain/settlement.js';
-import type { QuotedSplitFigures } from '../store/payrollLifecycle.js';
+import { Money } from '../domain/money.js';
 import type { LockedPayrollRequest } from '../store/payrollRequestUpdates.js';
 
 /** What the settlement rules need of a locked payroll request: its two ledger accounts, scales, fees and quoted splits. */
@@ -38,8 +36,3 @@ export function lockedFeesOf(request: Pick<LockedPayrollRequest, 'metadata'>): L
 }
 
 export const requestRefs = (request: Pick<LockedPayrollRequest, 'id'>): JournalRefs => ({ payrollRequestId: request.id });
-
-/** A split's final figures, as the quote wrote them. */
-export function quotedSplitOf(split: QuotedSplitFigures): QuotedSplit {
-  return { quotedSourceCurrencyAmount: parseAmount(split.quotedSourceCurrencyAmount), quotedAmount: parseAmount(split.quotedAmount) };
-}

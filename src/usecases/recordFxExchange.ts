@@ -3,7 +3,7 @@ import type { components } from '../../generated/api.js';
 import { DomainError } from '../domain/errors.js';
 import { fxConverted } from '../domain/journalEntries.js';
 import { assertRate } from '../domain/minorUnits.js';
-import { Money, formatExact } from '../domain/money.js';
+import { Money, formatExact, parseAmount } from '../domain/money.js';
 import { assertTransition } from '../domain/payrollStatus.js';
 import { DEFAULT_FX_RECORD_TOLERANCE_BPS, assertFxRecordRate, fxRecordFigures } from '../domain/settlement.js';
 import { fxResultView } from '../domain/settlementView.js';
@@ -13,12 +13,12 @@ import { postJournalEntry } from '../store/ledger.js';
 import { insertPayoutBatch } from '../store/payoutBatches.js';
 import { refreshPlannerStatisticsAfterPayoutsCreated } from '../store/statistics.js';
 import type { Queryable } from '../store/db.js';
-import { type QuotedSplitFigures, insertFxExchange, insertPayoutsOfSplits, quotedSplitsOf, transferStatuses } from '../store/payrollLifecycle.js';
+import { insertFxExchange, insertPayoutsOfSplits, quotedPayoutAmountsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, quotedRequest } from '../store/payrollRequestUpdates.js';
 import type { UseCaseDeps } from './deps.js';
 import { type PayrollRequestAnswer, recordStatusChangeAnswered } from './events.js';
 import { lockRequestFor } from './payrollAccess.js';
-import { payrollLedgerOf, quotedSplitOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
+import { payrollLedgerOf, requestRefs, sameCurrency, scalesOf } from './payrollSettlement.js';
 import { type Principal, requireAdmin } from './principal.js';
 
 /**
@@ -55,8 +55,8 @@ export async function recordFxExchange(
     const tolerance = deps.config.fxRecordToleranceBps ?? DEFAULT_FX_RECORD_TOLERANCE_BPS;
     assertFxRecordRate(rate, new Money(quotedRequest(request).quoteRate), tolerance, sameCurrency(request));
     const scales = scalesOf(request);
-    const splits = await quotedSplitsOf(tx, requestId);
-    const fx = fxRecordFigures(new Money(request.sourceAmountForExchange), rate, scales.payroll, splits.map(quotedSplitOf));
+    const payouts = (await quotedPayoutAmountsOf(tx, requestId)).map((amount) => ({ quotedAmount: parseAmount(amount) }));
+    const fx = fxRecordFigures(new Money(request.sourceAmountForExchange), rate, scales.payroll, payouts);
     const spreadFee = request.metadata.feeBreakdown.spreadFee;
     const result = fxResultView(fx, scales);
     await insertFxExchange(tx, {
@@ -72,9 +72,9 @@ export async function recordFxExchange(
       at: now,
     });
     await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
-    await createPayouts(tx, request, splits, now);
+    await createPayouts(tx, request, payouts.length, now);
     tx.afterCommit(() => metrics.fxResult(request.payrollCurrencyCode, fx.fxResultAmount.toString()));
-    return { answer: await recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now), payouts: splits.length };
+    return { answer: await recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now), payouts: payouts.length };
   });
   await refreshPlannerStatisticsAfterPayoutsCreated(deps.db, payouts);
   return answer;
@@ -85,10 +85,10 @@ export async function recordFxExchange(
  * in the source currency, in the fee breakdown; the payouts carry no fee of their own. They go to
  * the bank as one batch, recorded here before the bank hears of it.
  */
-async function createPayouts(tx: Queryable, request: LockedPayrollRequest, splits: readonly QuotedSplitFigures[], now: Date): Promise<void> {
+async function createPayouts(tx: Queryable, request: LockedPayrollRequest, splitCount: number, now: Date): Promise<void> {
   const batchId = randomUUID();
   const currencyCode = request.payrollCurrencyCode;
-  await insertPayoutBatch(tx, { id: batchId, requestId: request.id, currencyCode, itemCount: splits.length, at: now });
+  await insertPayoutBatch(tx, { id: batchId, requestId: request.id, currencyCode, itemCount: splitCount, at: now });
   const made = await insertPayoutsOfSplits(tx, { id: request.id, currencyCode, batchId }, now);
-  if (made !== splits.length) throw new Error(`Payroll request ${request.id}: ${made} payouts made for ${splits.length} splits`);
+  if (made !== splitCount) throw new Error(`Payroll request ${request.id}: ${made} payouts made for ${splitCount} splits`);
 }
