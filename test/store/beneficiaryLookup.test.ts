@@ -13,7 +13,7 @@ describe("a CSV file's beneficiaries looked up by id or reference", () => {
   it("finds the same beneficiaries, only the customer's, whether a few names are probed or many are hashed", async () => {
     const named = { ids: [ids.beneficiaryA2, ids.beneficiaryAInactive, ids.beneficiaryB1], references: ['A-EMP-1', 'NOBODY'] };
     const padding = Array.from({ length: 1500 }, (_, n) => `UNKNOWN-${n}`);
-    const byId = (found: Array<{ id: string }>) => [...found].sort((a, b) => a.id.localeCompare(b.id));
+    const byId = <T extends { id: string }>(found: T[]) => [...found].sort((a, b) => a.id.localeCompare(b.id));
     const few = byId(await findBeneficiariesByIdOrReference(db, ids.customerA, named.ids, named.references));
     const many = byId(await findBeneficiariesByIdOrReference(db, ids.customerA, named.ids, [...named.references, ...padding]));
     expect(many).toEqual(few);
