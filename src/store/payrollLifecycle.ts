@@ -192,7 +192,7 @@ export async function splitsOf(tx: Queryable, requestId: string): Promise<SplitF
 /**
  * What each split of a request the quote has made final (its status says so) pays: its quoted
  * amount, exact, in the splits' order. One text of them all, split here: the figures are all the FX
- * record needs of a split, and a row object per split cost most of its time for 100,000 of them. A
+ * record needs of a split, and a row object per split would be read and parsed only to sum them. A
  * split without its quoted figures is a broken invariant, not a caller's mistake.
  */
 export async function quotedPayoutAmountsOf(tx: Queryable, requestId: string): Promise<string[]> {

@@ -156,8 +156,8 @@ export async function findBeneficiaries(tx: Queryable, customerId: string, ids: 
  * [id, reference, active] per beneficiary): a file of 100,000 rows would otherwise be 100,000 array
  * elements escaped one by one and 100,000 result rows parsed one by one, several times the cost of
  * JSON's. A few names are looked up in the indexes, one probe each; past HASHED_LOOKUP_NAMES, the
- * customer's beneficiaries are read once against a hash of the names, which for 100,000 names took
- * half the time of as many probes.
+ * customer's beneficiaries are read once against a hash of the names, cheaper than as many probes
+ * (docs/performance.md has the figures).
  */
 export async function findBeneficiariesByIdOrReference(
   tx: Queryable,

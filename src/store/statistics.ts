@@ -29,8 +29,8 @@ async function analyzeAfterBulkWrite(db: Database, table: BulkTable, rowsWritten
 /**
  * Every column of the table but those a row keeps its API JSON in (store/wireFormat.ts; the test
  * checks the list against the table): those are read whole and never filtered, joined or sorted
- * on, so their statistics steer no plan, and computed over a sample of kilobyte texts they were
- * half of an ANALYZE's time. The row count and every other column's statistics are refreshed;
+ * on, so their statistics steer no plan, and computing them over a sample of kilobyte texts is
+ * much of an ANALYZE's work. The row count and every other column's statistics are refreshed;
  * autovacuum's own analysis still covers the JSON columns later.
  */
 export const PLANNED_COLUMNS: Record<BulkTable, readonly string[]> = {
