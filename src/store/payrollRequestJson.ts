@@ -1,7 +1,7 @@
 import type { components } from '../../generated/api.js';
 import type { Queryable } from './db.js';
 import { iso, json, jsonArray, jsonObject, type JsonFields, orNull, quoted, text } from './jsonSql.js';
-import { itemJson, splitJson, splitJsonBytes } from './wireFormat.js';
+import { itemsPageSql, splitJson, splitJsonBytes } from './wireFormat.js';
 
 type Schemas = components['schemas'];
 
@@ -287,7 +287,7 @@ async function findPayrollItemsJson(tx: Queryable, table: 'amount_splits' | 'tra
        FROM payroll_requests r
        LEFT JOIN LATERAL (
          SELECT i.api_json, i.position, row_number() OVER (ORDER BY i.position) AS n
-           FROM (SELECT ${itemJson(table, 'x')} AS api_json, position FROM ${table} x WHERE payroll_request_id = r.id AND position > $3 ORDER BY position LIMIT $4 + 1) i
+           FROM (${itemsPageSql(table, { requestId: 'r.id', afterPosition: '$3', limit: '$4 + 1' })}) i
        ) page ON true
       WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)
       GROUP BY r.id`,

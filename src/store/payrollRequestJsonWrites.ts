@@ -2,7 +2,7 @@ import type { Queryable } from './db.js';
 import { eventsWrittenFrom } from './events.js';
 import type { PayrollRequestTopLevel } from './payrollRequestTopLevel.js';
 import type { StoredAnswerSize } from './storedAnswers.js';
-import { itemJson } from './wireFormat.js';
+import { itemJson, itemsPageSql } from './wireFormat.js';
 
 /**
  * The payroll request's JSON written where it is kept: into a `payroll_request.status_changed`
@@ -63,14 +63,12 @@ export async function findPayrollItemsUpTo(tx: Queryable, requestId: string, lim
 
 /**
  * One part of a stored answer's section: the `limit` items after `afterPosition`, in their order, as
- * part `seq` (opened with `prefix`: a comma after the section's first part). A page is read through
- * the request's index in position order, so nothing larger than a part is ever sorted.
+ * part `seq` (opened with `prefix`: a comma after the section's first part). A page is read in
+ * position order from the request's index, so nothing larger than a part is ever sorted.
  */
 const sectionPart = (table: 'amount_splits' | 'transfers'): string =>
-  `WITH page AS (
-     SELECT ${itemJson(table, 'i')} AS api_json, i.position FROM ${table} i
-      WHERE i.payroll_request_id = $1 AND i.position > $2 ORDER BY i.position LIMIT $3
-   ), part AS (SELECT string_agg(api_json, ',' ORDER BY position) AS body, max(position) AS last, count(*)::int AS items FROM page),
+  `WITH page AS (${itemsPageSql(table, { requestId: '$1', afterPosition: '$2', limit: '$3' })}),
+   part AS (SELECT string_agg(api_json, ',' ORDER BY position) AS body, max(position) AS last, count(*)::int AS items FROM page),
    written AS (
      INSERT INTO transient_answer_parts (answer_id, seq, body, created_at)
      SELECT $4, $5, $6::text || part.body, $7 FROM part WHERE part.items > 0
@@ -88,15 +86,15 @@ interface AnswerBeingWritten {
 
 /** A text of the answer's top level as its next part (only when the request is there: the first says whether it is). */
 async function writeTextPart(tx: Queryable, answer: AnswerBeingWritten, body: string): Promise<boolean> {
-  const rows = await tx.query<{ bytes: number }>(
+  const [row] = await tx.query<{ bytes: number }>(
     `INSERT INTO transient_answer_parts (answer_id, seq, body, created_at)
      SELECT $1, $2, $3::text, $4 FROM payroll_requests WHERE id = $5
      RETURNING octet_length(body) AS bytes`,
     [answer.answerId, answer.written.parts, body, answer.at, answer.requestId],
   );
-  if (rows.length === 0) return false;
+  if (!row) return false;
   answer.written.parts += 1;
-  answer.written.bytes += Number(rows[0]!.bytes);
+  answer.written.bytes += row.bytes;
   return true;
 }
 

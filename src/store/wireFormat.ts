@@ -65,6 +65,15 @@ export const splitJsonBytes = (split: string): string =>
 /** An item of `table` aliased `row` as answers show it: a transfer's JSON as its row keeps it, a split's with its payout. */
 export const itemJson = (table: 'amount_splits' | 'transfers', row: string): string => (table === 'amount_splits' ? splitJson(row) : `${row}.api_json`);
 
+/**
+ * A page of a request's items as answers show them (`api_json`, with their `position`): up to
+ * `limit` after `afterPosition`, read through the request's index in position order. The arguments
+ * are SQL expressions (parameters, a column).
+ */
+export const itemsPageSql = (table: 'amount_splits' | 'transfers', page: { requestId: string; afterPosition: string; limit: string }): string =>
+  `SELECT ${itemJson(table, 'x')} AS api_json, x.position FROM ${table} x
+    WHERE x.payroll_request_id = ${page.requestId} AND x.position > ${page.afterPosition} ORDER BY x.position LIMIT ${page.limit}`;
+
 /** Rule 4: a payout's instruction is its split (the beneficiary's names as they were) with the amount the payout pays. */
 const payoutInstructionFields = (split: string, amount: string) =>
   ({
