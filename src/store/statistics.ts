@@ -23,57 +23,34 @@ const BULK_ROWS = 20_000;
  */
 async function analyzeAfterBulkWrite(db: Database, table: BulkTable, rowsWritten: number): Promise<void> {
   if (rowsWritten < BULK_ROWS) return;
-  await db.transaction((tx) => tx.exec(`ANALYZE ${table} (${analysedColumns(table).join(', ')})`)).catch(() => undefined);
+  await db
+    .transaction(async (tx) => {
+      const columns = await plannedColumns(tx, table);
+      await tx.exec(`ANALYZE ${table} (${columns.map((column) => `"${column}"`).join(', ')})`);
+    })
+    .catch(() => undefined);
 }
 
 /**
- * Every column of the table but those a row keeps its API JSON in (store/wireFormat.ts; the test
- * checks the list against the table): those are read whole and never filtered, joined or sorted
- * on, so their statistics steer no plan, and computing them over a sample of kilobyte texts is
- * much of an ANALYZE's work. The row count and every other column's statistics are refreshed;
- * autovacuum's own analysis still covers the JSON columns later.
+ * The columns a row keeps its API JSON in (store/wireFormat.ts): read whole and never filtered,
+ * joined or sorted on, so their statistics steer no plan, and computing them over a sample of
+ * kilobyte texts is much of an ANALYZE's work. Autovacuum's own analysis still covers them later.
  */
-export const PLANNED_COLUMNS: Record<BulkTable, readonly string[]> = {
-  amount_splits: [
-    'id',
-    'payroll_request_id',
-    'beneficiary_id',
-    'source_currency_amount',
-    'amount',
-    'purpose_code',
-    'payout_transfer_id',
-    'created_at',
-    'position',
-    'amount_currency_type',
-    'quoted_source_currency_amount',
-    'quoted_amount',
-    'returned_source_currency_amount',
-  ],
-  transfers: [
-    'id',
-    'payroll_request_id',
-    'transfer_type',
-    'status',
-    'external_id',
-    'amount',
-    'currency_code',
-    'fee_id',
-    'fee_amount',
-    'final_internal_fee',
-    'amount_split_id',
-    'executed_at',
-    'completed_at',
-    'failure_reason',
-    'created_at',
-    'position',
-    'locked_until',
-    'batch_id',
-    'bank_booking',
-    'bank_return',
-  ],
+const API_JSON_COLUMNS: Record<BulkTable, readonly string[]> = {
+  amount_splits: ['api_json', 'beneficiary_snapshot'],
+  transfers: ['api_json', 'payout_instruction_json'],
 };
 
-const analysedColumns = (table: BulkTable): string[] => PLANNED_COLUMNS[table].map((column) => `"${column}"`);
+/** Every column of the table as it is now but its API JSON: the row count and these columns' statistics are what a bulk write refreshes. */
+export async function plannedColumns(tx: Queryable, table: BulkTable): Promise<string[]> {
+  const rows = await tx.query<{ name: string }>(
+    `SELECT attname AS name FROM pg_attribute
+      WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attname <> ALL($2::text[])
+      ORDER BY attnum`,
+    [table, API_JSON_COLUMNS[table]],
+  );
+  return rows.map((row) => row.name);
+}
 
 /** After a payroll's creation has committed its `splitCount` splits (see analyzeAfterBulkWrite). */
 export const refreshPlannerStatisticsAfterPayrollCreated = (db: Database, splitCount: number): Promise<void> =>
