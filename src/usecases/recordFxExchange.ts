@@ -55,8 +55,8 @@ export async function recordFxExchange(
     const tolerance = deps.config.fxRecordToleranceBps ?? DEFAULT_FX_RECORD_TOLERANCE_BPS;
     assertFxRecordRate(rate, new Money(quotedRequest(request).quoteRate), tolerance, sameCurrency(request));
     const scales = scalesOf(request);
-    const payouts = (await quotedPayoutAmountsOf(tx, requestId)).map((amount) => ({ quotedAmount: parseAmount(amount) }));
-    const fx = fxRecordFigures(new Money(request.sourceAmountForExchange), rate, scales.payroll, payouts);
+    const quoted = (await quotedPayoutAmountsOf(tx, requestId)).map((amount) => ({ quotedAmount: parseAmount(amount) }));
+    const fx = fxRecordFigures(new Money(request.sourceAmountForExchange), rate, scales.payroll, quoted);
     const spreadFee = request.metadata.feeBreakdown.spreadFee;
     const result = fxResultView(fx, scales);
     await insertFxExchange(tx, {
@@ -72,9 +72,9 @@ export async function recordFxExchange(
       at: now,
     });
     await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
-    await createPayouts(tx, request, payouts.length, now);
+    await createPayouts(tx, request, quoted.length, now);
     tx.afterCommit(() => metrics.fxResult(request.payrollCurrencyCode, fx.fxResultAmount.toString()));
-    return { answer: await recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now), payouts: payouts.length };
+    return { answer: await recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now), payouts: quoted.length };
   });
   await refreshPlannerStatisticsAfterPayoutsCreated(deps.db, payouts);
   return answer;
