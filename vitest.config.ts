@@ -18,6 +18,7 @@ const UNIT = [
   'test/spec/demoIds.test.ts',
   'test/spec/eventSchemas.test.ts',
   'test/usecases/cursor.test.ts',
+  'test/store/itemGroups.test.ts',
 ];
 const PROCESS = [
   'test/process/**/*.test.ts',

@@ -128,7 +128,7 @@ if (process.env.READS !== '0') {
     const t0 = performance.now();
     if (n <= 10000) {
       const found = await findPayrollRequestJson(db, req, null);
-      if (!found!.splitsJson.includes('"payoutTransferId":"')) throw new Error('no link');
+      if (!found!.splitsParts.join('').includes('"payoutTransferId":"')) throw new Error('no link');
     } else {
       await payrollItemsBytes(db, req);
       for (let after = -1; ;) {

@@ -1,16 +1,16 @@
 import type { components } from '../../generated/api.js';
 import type { Queryable } from './db.js';
 import { iso, json, jsonArray, jsonObject, type JsonFields, orNull, quoted, text } from './jsonSql.js';
-import { itemsPageSql, splitJson, splitJsonBytes } from './wireFormat.js';
+import { type ItemGroupRow, itemGroupsSql, itemSections } from './itemGroups.js';
+import { itemsPageSql, splitJsonBytes } from './wireFormat.js';
 
 type Schemas = components['schemas'];
 
 /**
  * One payroll request as the API's JSON, built by PostgreSQL in one statement (the largest
- * read the API serves, a request of 1,000 splits) by string concatenation (store/jsonSql.ts), in
- * three texts the caller joins: the request without its splits and transfers, the splits, the
- * transfers (a megabyte for 1,000 splits, so that every copy of it inside PostgreSQL counts). The route sends the text as
- * it is. Each object's fields are a table keyed by the spec's names (`satisfies JsonFields<…>`), so
+ * read the API serves, a request of 1,000 splits) by string concatenation (store/jsonSql.ts), as
+ * texts the caller joins: the request without its splits and transfers, then its items in groups
+ * (store/itemGroups.ts). The route sends the texts as they are. Each object's fields are a table keyed by the spec's names (`satisfies JsonFields<…>`), so
  * `tsc` fails when the spec and the table disagree on a field. It must say exactly what the
  * TypeScript oracle of the tests (test/support/oracles/payrollRequest.ts) says, for every request
  * of the test and demo worlds:
@@ -77,17 +77,9 @@ const QUOTE = `CASE WHEN r.quote_rate IS NULL OR r.quote_source_amount_for_excha
 /** Whether the request has more splits than $3: the caller streams those, so neither their items nor returnedAmounts are read here. */
 const ITEMS_OMITTED = `COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits c WHERE c.payroll_request_id = r.id)) > $3`;
 
-/**
- * The splits in one pass: their JSON (each row keeps its own, written by a trigger: store/wireFormat.ts),
- * and the returned source amounts of those that have one (the caller sums them, a money rule in
- * TypeScript), so amount_splits is read once for both.
- */
-const SPLITS = `(SELECT string_agg(${splitJson('sp')}, ',' ORDER BY sp.position) AS json,
-      array_agg(sp.returned_source_currency_amount::text) FILTER (WHERE sp.returned_source_currency_amount IS NOT NULL) AS returned
-    FROM amount_splits sp WHERE sp.payroll_request_id = r.id AND NOT ${ITEMS_OMITTED})`;
-
-/** Each transfer keeps its own JSON too (store/wireFormat.ts), payout instruction included. */
-const TRANSFERS = `(SELECT string_agg(t.api_json, ',' ORDER BY t.position) FROM transfers t WHERE t.payroll_request_id = r.id AND NOT ${ITEMS_OMITTED})`;
+/** Request `id`'s splits' returned source amounts (exact strings), those that have one: the caller sums them, a money rule in TypeScript. */
+const returnedAmountsOf = (id: string): string => `COALESCE((SELECT array_agg(sp.returned_source_currency_amount::text) FROM amount_splits sp
+    WHERE sp.payroll_request_id = ${id} AND sp.returned_source_currency_amount IS NOT NULL), '{}')`;
 
 const FX_EXCHANGE = `(SELECT ${jsonObject({
   id: quoted('f.id'),
@@ -174,14 +166,14 @@ const ACCOUNT_CURRENCY_OF = (column: string, json: string): string => `CROSS JOI
 export interface PayrollRequestJson {
   /** The request as a JSON object, without returnedAmount, amountSplitDetails and transfers. */
   head: string;
-  /** The splits' JSON objects, comma-separated ('' when there are none). */
-  splitsJson: string;
-  /** The transfers' JSON objects, comma-separated ('' when there are none). */
-  transfersJson: string;
+  /** The splits' JSON objects as parts (store/itemGroups.ts): joined, comma-separated ([] when there are none). */
+  splitsParts: string[];
+  /** The transfers' JSON objects as parts, the same way. */
+  transfersParts: string[];
   /** The splits' returned source amounts (exact strings), those that have one. */
   returnedAmounts: string[];
   sourceDecimals: number;
-  /** True when the request has more splits than asked for: its items are left out ('') and read a page at a time. */
+  /** True when the request has more splits than asked for: its items are left out ([]) and read a page at a time. */
   itemsOmitted: boolean;
 }
 
@@ -193,11 +185,6 @@ const REQUEST_HEAD_FROM = `FROM payroll_requests r
        LEFT JOIN users q ON q.id = r.quoted_by_user_id`;
 const REQUEST_WHERE = 'WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)';
 
-/** The same with its splits (`sx`). */
-const REQUEST_FROM = `${REQUEST_HEAD_FROM}
-       CROSS JOIN LATERAL ${SPLITS} sx
-      ${REQUEST_WHERE}`;
-
 /**
  * The request, or null when there is none with this id (or, with `customerId`, none of that
  * customer's). Above `itemsLimit` splits, without its items (`itemsOmitted`).
@@ -208,15 +195,32 @@ export async function findPayrollRequestJson(
   customerId: string | null,
   itemsLimit = 2_147_483_647,
 ): Promise<PayrollRequestJson | null> {
-  const rows = await tx.query<PayrollRequestJson>(
-    `SELECT ${REQUEST} AS head, COALESCE(sx.json, '') AS "splitsJson", COALESCE(${TRANSFERS}, '') AS "transfersJson",
-            s.decimals AS "sourceDecimals",
-            COALESCE(sx.returned, '{}') AS "returnedAmounts", ${ITEMS_OMITTED} AS "itemsOmitted"
-       ${REQUEST_FROM}`,
+  const rows = await tx.query<HeadRow & ItemGroupRow>(
+    `WITH req AS MATERIALIZED (
+       SELECT r.id, ${REQUEST} AS head, s.decimals, ${ITEMS_OMITTED} AS omitted ${REQUEST_HEAD_FROM} ${REQUEST_WHERE}
+     )
+     SELECT 0 AS section, 0 AS seq, req.head AS json, req.decimals AS "sourceDecimals", req.omitted AS "itemsOmitted",
+            CASE WHEN req.omitted THEN '{}' ELSE ${returnedAmountsOf('req.id')} END AS "returnedAmounts"
+       FROM req
+     UNION ALL
+     SELECT g.section, g.seq, g.json, NULL, NULL, NULL FROM req CROSS JOIN LATERAL (${itemGroupsSql('req.id')}) g WHERE NOT req.omitted`,
     [requestId, customerId, itemsLimit],
   );
-  return rows[0] ?? null;
+  const head = rows.find((row) => row.section === 0);
+  if (!head) return null;
+  const items = itemSections(rows);
+  return {
+    head: head.json,
+    splitsParts: items.splits,
+    transfersParts: items.transfers,
+    returnedAmounts: head.returnedAmounts,
+    sourceDecimals: head.sourceDecimals,
+    itemsOmitted: head.itemsOmitted,
+  };
 }
+
+/** The head row of findPayrollRequestJson (section 0), its JSON the request's head; null in the items' rows. */
+type HeadRow = Pick<PayrollRequestJson, 'returnedAmounts' | 'sourceDecimals' | 'itemsOmitted'>;
 
 /** The request's head (the JSON object without its items) and what returnedAmount is computed from (the caller's money rule). */
 export type PayrollRequestHead = Pick<PayrollRequestJson, 'head' | 'returnedAmounts' | 'sourceDecimals'>;
@@ -232,8 +236,7 @@ export async function getPayrollRequestHead(tx: Queryable, requestId: string): P
 export async function findPayrollRequestHead(tx: Queryable, requestId: string, customerId: string | null): Promise<PayrollRequestHead | null> {
   const [row] = await tx.query<PayrollRequestHead>(
     `SELECT ${REQUEST} AS head, s.decimals AS "sourceDecimals",
-            COALESCE((SELECT array_agg(sp.returned_source_currency_amount::text) FROM amount_splits sp
-                       WHERE sp.payroll_request_id = r.id AND sp.returned_source_currency_amount IS NOT NULL), '{}') AS "returnedAmounts"
+            ${returnedAmountsOf('r.id')} AS "returnedAmounts"
        ${REQUEST_HEAD_FROM}
       ${REQUEST_WHERE}`,
     [requestId, customerId],

@@ -2,6 +2,7 @@ import type { Queryable } from './db.js';
 import { eventsWrittenFrom } from './events.js';
 import type { PayrollRequestTopLevel } from './payrollRequestTopLevel.js';
 import type { StoredAnswerSize } from './storedAnswers.js';
+import { type ItemGroupRow, type ItemSections, itemGroupsSql, itemSections } from './itemGroups.js';
 import { itemJson, itemsPageSql } from './wireFormat.js';
 
 /**
@@ -49,16 +50,18 @@ export async function insertPayrollRequestEvent(
 }
 
 /**
- * The request's splits' and transfers' JSON objects, comma-separated ('' when none), when it has
- * at most `limit` splits; null when it has more (or there is no such request).
+ * The request's splits' and transfers' JSON objects as parts (store/itemGroups.ts), when it has at
+ * most `limit` splits; null when it has more (or there is no such request).
  */
-export async function findPayrollItemsUpTo(tx: Queryable, requestId: string, limit: number): Promise<{ splitsJson: string; transfersJson: string } | null> {
-  const rows = await tx.query<{ splitsJson: string; transfersJson: string }>(
-    `SELECT COALESCE(${itemsOf('amount_splits', 'true')}, '') AS "splitsJson", COALESCE(${itemsOf('transfers', 'true')}, '') AS "transfersJson"
-       FROM payroll_requests r WHERE r.id = $1 AND ${SPLIT_COUNT} <= $2`,
+export async function findPayrollItemsUpTo(tx: Queryable, requestId: string, limit: number): Promise<ItemSections | null> {
+  const rows = await tx.query<ItemGroupRow>(
+    `WITH req AS MATERIALIZED (SELECT r.id FROM payroll_requests r WHERE r.id = $1 AND ${SPLIT_COUNT} <= $2)
+     SELECT 0 AS section, 0 AS seq, '' AS json FROM req
+     UNION ALL
+     SELECT g.section, g.seq, g.json FROM req CROSS JOIN LATERAL (${itemGroupsSql('req.id')}) g`,
     [requestId, limit],
   );
-  return rows[0] ?? null;
+  return rows.length > 0 ? itemSections(rows) : null;
 }
 
 /**

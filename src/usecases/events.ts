@@ -92,7 +92,7 @@ async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date)
 export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<PayrollRequestAnswer> {
   const top = await payrollRequestChanged(tx, requestId, at);
   const items = await findPayrollItemsUpTo(tx, requestId, STORED_ANSWER_ABOVE_SPLITS);
-  if (items) return new JsonText([top.opening, items.splitsJson, top.between, items.transfersJson, top.closing]);
+  if (items) return new JsonText([top.opening, ...items.splits, top.between, ...items.transfers, top.closing]);
   const answerId = randomUUID();
   const size = await insertPayrollRequestAnswer(tx, { answerId, requestId, top, at, itemsPerPart: ITEMS_PER_PART });
   if (!size) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);

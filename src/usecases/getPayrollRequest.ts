@@ -102,10 +102,10 @@ async function* itemPages(pageAfter: (afterPosition: number) => Promise<PayrollI
   }
 }
 
-/** The request's JSON parts as the answer's text: its top level around its items (the large texts stay parts of their own). */
+/** The request's JSON parts as the answer's text: its top level around its items' parts (never joined: JsonText says why). */
 function payrollRequestJsonText(found: PayrollRequestJson): JsonText<PayrollRequest> {
   const top = payrollRequestTopLevel(returnedAmountOf(found.returnedAmounts, found.sourceDecimals), found.head);
-  return new JsonText([top.opening, found.splitsJson, top.between, found.transfersJson, top.closing]);
+  return new JsonText([top.opening, ...found.splitsParts, top.between, ...found.transfersParts, top.closing]);
 }
 
 /** The same request as a value (for callers inside the process). */

@@ -82,3 +82,32 @@ describe('free text with quotes, backslashes, control characters and non-ASCII i
     expect(sql.text).toContain(JSON.stringify(hostile));
   });
 });
+
+describe('a request of many splits and transfers is read in groups of items', () => {
+  it('the groups join to the items in their order, as the TypeScript view lists them', async () => {
+    const fresh = await freshDatabase();
+    opened.push(fresh);
+    const { db } = fresh;
+    const id = ids.requestACompleted;
+    // Copies of the request's splits and transfers after its own, enough for several groups each.
+    const copy = (table: string, columns: string) =>
+      db.query(
+        `INSERT INTO ${table} (id, position, ${columns})
+         SELECT gen_random_uuid(), (SELECT max(position) FROM ${table} WHERE payroll_request_id = $1) + n * 100 + x.position + 1, ${columns}
+           FROM ${table} x CROSS JOIN generate_series(1, 40) n WHERE x.payroll_request_id = $1`,
+        [id],
+      );
+    await copy(
+      'amount_splits',
+      'payroll_request_id, beneficiary_id, beneficiary_snapshot, source_currency_amount, amount, purpose_code, created_at, amount_currency_type',
+    );
+    await copy('transfers', 'payroll_request_id, transfer_type, status, amount, currency_code, created_at');
+    await db.query('UPDATE payroll_requests SET split_count = NULL WHERE id = $1', [id]);
+    const expected = JSON.parse(JSON.stringify(await loadPayrollRequest(db, id))) as { amountSplitDetails: unknown[]; transfers: unknown[] };
+    expect(expected.amountSplitDetails.length).toBeGreaterThan(80);
+    expect(expected.transfers.length).toBeGreaterThan(80);
+    const sql = await getPayrollRequestJson({ db }, admin, id);
+    expect(sql.parts.length).toBeGreaterThan(8);
+    expect(JSON.parse(sql.text)).toEqual(expected);
+  });
+});
