@@ -51,7 +51,7 @@ const UNLINKED = `,"payoutTransferId":null,"createdAt":`;
  * text replaced occurs once in the row's JSON: the split's only free texts, its snapshot (jsonb
  * text, whose keys are followed by `": "`) and purpose code, are JSON with their quotes escaped.
  */
-export const splitJson = (split: string): string =>
+const splitJson = (split: string): string =>
   `CASE WHEN ${split}.payout_transfer_id IS NOT NULL THEN ${split}.api_json
         ELSE COALESCE(replace(${split}.api_json, '${UNLINKED}', ',"payoutTransferId":"' || ${payoutOf(split)} || '","createdAt":'), ${split}.api_json) END`;
 
