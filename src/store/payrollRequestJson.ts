@@ -10,10 +10,10 @@ type Schemas = components['schemas'];
  * One payroll request as the API's JSON, built by PostgreSQL in one statement (the largest
  * read the API serves, a request of 1,000 splits) by string concatenation (store/jsonSql.ts), as
  * texts the caller joins: the request without its splits and transfers, then its items in groups
- * (store/itemGroups.ts). The route sends the texts as they are. Each object's fields are a table keyed by the spec's names (`satisfies JsonFields<…>`), so
- * `tsc` fails when the spec and the table disagree on a field. It must say exactly what the
- * TypeScript oracle of the tests (test/support/oracles/payrollRequest.ts) says, for every request
- * of the test and demo worlds:
+ * (store/itemGroups.ts). The route sends the texts as they are. Each object's fields are a table
+ * keyed by the spec's names (`satisfies JsonFields<…>`), so `tsc` fails when the spec and the
+ * table disagree on a field. It must say exactly what the TypeScript oracle of the tests
+ * (test/support/oracles/payrollRequest.ts) says, for every request of the test and demo worlds:
  * - amounts are `numeric::text`, as the view's reads cast them: the stored scale, as is;
  * - timestamps are written as Date#toISOString writes them: UTC, milliseconds truncated;
  * - a transfer's optional fields are absent, not null, until they apply;
