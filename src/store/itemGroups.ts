@@ -21,11 +21,23 @@ export interface ItemGroupRow {
   json: string;
 }
 
-/** The items of one section, numbered into groups in position order (`requestId`: an SQL expression). */
-const sectionItems = (table: keyof typeof SECTION, requestId: string): string =>
-  `SELECT ${SECTION[table]} AS section, ${itemJson(table, 'i')} AS json, i.position,
-          (row_number() OVER (ORDER BY i.position) - 1) / ${ITEMS_PER_GROUP} AS seq
-     FROM ${table} i WHERE i.payroll_request_id = ${requestId}`;
+/**
+ * The groups of one section: the positions that open a group (every ITEMS_PER_GROUP-th of the
+ * section's distinct positions, in order), each group the items from its opening position up to
+ * the next one's, read through the request's index. Each group is aggregated from a range of
+ * ITEMS_PER_GROUP rows, never from a sort of the whole section, and the ranges partition the
+ * section whatever its positions are (`requestId`: an SQL expression).
+ */
+const sectionGroups = (table: keyof typeof SECTION, requestId: string): string =>
+  `SELECT ${SECTION[table]} AS section, b.seq,
+          (SELECT CASE WHEN b.seq > 0 THEN ',' ELSE '' END || string_agg(${itemJson(table, 'i')}, ',' ORDER BY i.position)
+             FROM ${table} i WHERE i.payroll_request_id = ${requestId} AND i.position >= b.opening AND i.position < b.closing) AS json
+     FROM (SELECT o.opening, COALESCE(lead(o.opening) OVER (ORDER BY o.opening), 2147483647) AS closing,
+                  (row_number() OVER (ORDER BY o.opening) - 1)::int AS seq
+             FROM (SELECT d.position AS opening
+                     FROM (SELECT p.position, row_number() OVER (ORDER BY p.position) AS n
+                             FROM (SELECT DISTINCT x.position FROM ${table} x WHERE x.payroll_request_id = ${requestId}) p) d
+                    WHERE (d.n - 1) % ${ITEMS_PER_GROUP} = 0) o) b`;
 
 /**
  * The rows (section, seq, json) of request `requestId`'s items (an SQL expression, a lateral
@@ -33,9 +45,7 @@ const sectionItems = (table: keyof typeof SECTION, requestId: string): string =>
  * The rows come in no promised order: each names its place (itemSections).
  */
 export const itemGroupsSql = (requestId: string): string =>
-  `SELECT g.section, g.seq::int AS seq, CASE WHEN g.seq > 0 THEN ',' ELSE '' END || string_agg(g.json, ',' ORDER BY g.position) AS json
-     FROM (${sectionItems('amount_splits', requestId)} UNION ALL ${sectionItems('transfers', requestId)}) g
-    GROUP BY g.section, g.seq`;
+  `${sectionGroups('amount_splits', requestId)} UNION ALL ${sectionGroups('transfers', requestId)}`;
 
 /** The parts of each section, in order: joined, a section's comma-separated JSON objects. */
 export interface ItemSections {
