@@ -44,8 +44,7 @@ const sectionGroups = (table: keyof typeof SECTION, requestId: string): string =
  * reference say): section 1 its splits, 2 its transfers, each group's JSON as ItemGroupRow says.
  * The rows come in no promised order: each names its place (itemSections).
  */
-export const itemGroupsSql = (requestId: string): string =>
-  `${sectionGroups('amount_splits', requestId)} UNION ALL ${sectionGroups('transfers', requestId)}`;
+export const itemGroupsSql = (requestId: string): string => `${sectionGroups('amount_splits', requestId)} UNION ALL ${sectionGroups('transfers', requestId)}`;
 
 /** The parts of each section, in order: joined, a section's comma-separated JSON objects. */
 export interface ItemSections {
