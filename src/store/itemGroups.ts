@@ -26,13 +26,14 @@ export interface ItemGroupRow {
  * section's distinct positions, in order), each group the items from its opening position up to
  * the next one's, read through the request's index. Each group is aggregated from a range of
  * ITEMS_PER_GROUP rows, never from a sort of the whole section, and the ranges partition the
- * section whatever its positions are (`requestId`: an SQL expression).
+ * section whatever its positions are (the last closes past any integer position; `requestId`: an SQL
+ * expression).
  */
 const sectionGroups = (table: keyof typeof SECTION, requestId: string): string =>
   `SELECT ${SECTION[table]} AS section, b.seq,
           (SELECT CASE WHEN b.seq > 0 THEN ',' ELSE '' END || string_agg(${itemJson(table, 'i')}, ',' ORDER BY i.position)
              FROM ${table} i WHERE i.payroll_request_id = ${requestId} AND i.position >= b.opening AND i.position < b.closing) AS json
-     FROM (SELECT o.opening, COALESCE(lead(o.opening) OVER (ORDER BY o.opening), 2147483647) AS closing,
+     FROM (SELECT o.opening, COALESCE(lead(o.opening) OVER (ORDER BY o.opening), 2147483648) AS closing,
                   (row_number() OVER (ORDER BY o.opening) - 1)::int AS seq
              FROM (SELECT d.position AS opening
                      FROM (SELECT p.position, row_number() OVER (ORDER BY p.position) AS n
