@@ -3,11 +3,11 @@ import { itemJson } from './wireFormat.js';
 /**
  * A request's splits and transfers as an answer sends them, read as rows of a few dozen items each
  * rather than as one text per section. Every row is a protocol message the driver gathers whole
- * and then a JavaScript string the route writes: a section of 1,000 splits in one row is a
- * megabyte-and-a-half message, gathered in a buffer doubled again and again, and a string too
- * large for the young generation, which only a full collection frees. Rows of a few tens of
- * kilobytes keep the driver's buffer at one size and die young; PostgreSQL also sends the first
- * groups while it still builds the later ones.
+ * and then a JavaScript string the route writes: a whole section in one row is a message of
+ * megabytes, gathered in a buffer doubled again and again, and a string too large for the young
+ * generation, which only a full collection frees. Rows of a few tens of kilobytes keep the
+ * driver's buffer at one size and die young; PostgreSQL also sends the first groups while it
+ * still builds the later ones.
  */
 const ITEMS_PER_GROUP = 32;
 
