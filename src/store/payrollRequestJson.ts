@@ -185,6 +185,16 @@ const REQUEST_HEAD_FROM = `FROM payroll_requests r
        LEFT JOIN users q ON q.id = r.quoted_by_user_id`;
 const REQUEST_WHERE = 'WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)';
 
+/** The request's head as row 0, then its items' groups unless omitted (findPayrollRequestJson). */
+const REQUEST_WITH_ITEM_GROUPS = `WITH req AS MATERIALIZED (
+       SELECT r.id, ${REQUEST} AS head, s.decimals, ${ITEMS_OMITTED} AS omitted ${REQUEST_HEAD_FROM} ${REQUEST_WHERE}
+     )
+     SELECT 0 AS section, 0 AS seq, req.head AS json, req.decimals AS "sourceDecimals", req.omitted AS "itemsOmitted",
+            CASE WHEN req.omitted THEN '{}' ELSE ${returnedAmountsOf('req.id')} END AS "returnedAmounts"
+       FROM req
+     UNION ALL
+     SELECT g.section, g.seq, g.json, NULL, NULL, NULL FROM req CROSS JOIN LATERAL (${itemGroupsSql('req.id')}) g WHERE NOT req.omitted`;
+
 /**
  * The request, or null when there is none with this id (or, with `customerId`, none of that
  * customer's). Above `itemsLimit` splits, without its items (`itemsOmitted`).
@@ -195,17 +205,7 @@ export async function findPayrollRequestJson(
   customerId: string | null,
   itemsLimit = 2_147_483_647,
 ): Promise<PayrollRequestJson | null> {
-  const rows = await tx.query<HeadRow & ItemGroupRow>(
-    `WITH req AS MATERIALIZED (
-       SELECT r.id, ${REQUEST} AS head, s.decimals, ${ITEMS_OMITTED} AS omitted ${REQUEST_HEAD_FROM} ${REQUEST_WHERE}
-     )
-     SELECT 0 AS section, 0 AS seq, req.head AS json, req.decimals AS "sourceDecimals", req.omitted AS "itemsOmitted",
-            CASE WHEN req.omitted THEN '{}' ELSE ${returnedAmountsOf('req.id')} END AS "returnedAmounts"
-       FROM req
-     UNION ALL
-     SELECT g.section, g.seq, g.json, NULL, NULL, NULL FROM req CROSS JOIN LATERAL (${itemGroupsSql('req.id')}) g WHERE NOT req.omitted`,
-    [requestId, customerId, itemsLimit],
-  );
+  const rows = await tx.query<HeadRow & ItemGroupRow>(REQUEST_WITH_ITEM_GROUPS, [requestId, customerId, itemsLimit]);
   const head = rows.find((row) => row.section === 0);
   if (!head) return null;
   const items = itemSections(rows);

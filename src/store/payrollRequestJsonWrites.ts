@@ -49,18 +49,18 @@ export async function insertPayrollRequestEvent(
   );
 }
 
+/** A row for the request when it has at most $2 splits (so that one without items is told from none), then its items' groups. */
+const ITEMS_UP_TO = `WITH req AS MATERIALIZED (SELECT r.id FROM payroll_requests r WHERE r.id = $1 AND ${SPLIT_COUNT} <= $2)
+     SELECT 0 AS section, 0 AS seq, '' AS json FROM req
+     UNION ALL
+     SELECT g.section, g.seq, g.json FROM req CROSS JOIN LATERAL (${itemGroupsSql('req.id')}) g`;
+
 /**
  * The request's splits' and transfers' JSON objects as parts (store/itemGroups.ts), when it has at
  * most `limit` splits; null when it has more (or there is no such request).
  */
 export async function findPayrollItemsUpTo(tx: Queryable, requestId: string, limit: number): Promise<ItemSections | null> {
-  const rows = await tx.query<ItemGroupRow>(
-    `WITH req AS MATERIALIZED (SELECT r.id FROM payroll_requests r WHERE r.id = $1 AND ${SPLIT_COUNT} <= $2)
-     SELECT 0 AS section, 0 AS seq, '' AS json FROM req
-     UNION ALL
-     SELECT g.section, g.seq, g.json FROM req CROSS JOIN LATERAL (${itemGroupsSql('req.id')}) g`,
-    [requestId, limit],
-  );
+  const rows = await tx.query<ItemGroupRow>(ITEMS_UP_TO, [requestId, limit]);
   return rows.length > 0 ? itemSections(rows) : null;
 }
 
