@@ -3,8 +3,10 @@ import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { bearerAuthHandler } from './auth.js';
 import type { Handlers } from './operations.js';
+import { OperationDispatch } from './operationDispatch.js';
 import { operationHandlers } from './operationRouter.js';
 import { cacheValidatorRouteRegexps } from './routeRegexpCache.js';
+import { memoiseLiteralRouteLookups } from './validatorRouteLookup.js';
 
 const SPEC_PATH = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
 
@@ -28,7 +30,10 @@ export function contractValidator(validateResponses: boolean, table: Handlers): 
   if (!middleware) {
     // The validator compiles the spec's routes on every request; compiled once instead (see the module).
     cacheValidatorRouteRegexps();
-    middleware = OpenApiValidator.middleware({
+    // A path that is a route of the spec as written is routed once, then remembered (see the module).
+    memoiseLiteralRouteLookups();
+    const dispatch = new OperationDispatch();
+    const validator = OpenApiValidator.middleware({
       apiSpec: SPEC_PATH,
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
       // A response that breaks the spec becomes a 500 (and a log line) instead of reaching the client.
@@ -37,8 +42,10 @@ export function contractValidator(validateResponses: boolean, table: Handlers): 
       ajvFormats: { mode: 'full' },
       // The spec is split across files; dereferencing resolves them (the default bundle mode fails on them).
       $refParser: { mode: 'dereference' },
-      operationHandlers: operationHandlers(table, { validateResponses }),
+      operationHandlers: operationHandlers(table, { validateResponses }, dispatch),
     });
+    // The handler runs from the route the validator found, not after its router matched every route again.
+    middleware = dispatch.placeIn(validator);
     compiled.set(validateResponses, middleware);
   }
   return middleware;

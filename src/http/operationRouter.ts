@@ -8,6 +8,7 @@ import { StoredJson, readStoredJson, storedJsonParts } from '../usecases/storedJ
 import { sendData, streamData } from './envelope.js';
 import type { CustomerBulkhead } from './customerBulkhead.js';
 import type { HeavyOperationGate } from './heavyOperations.js';
+import type { OperationDispatch } from './operationDispatch.js';
 import { answerIdempotently } from './idempotent.js';
 import { type InputTraits, refuseOutsideContract } from './strictRequest.js';
 import type { Locals } from './locals.js';
@@ -76,9 +77,10 @@ export function operationsOf(app: Application): AppOperations {
  * `/payouts/estimate` is not taken for a `{payoutId}`) and asks `resolver` for the handler of
  * each path and method; the resolver finds it by the operation's operationId, which must be one
  * of `table`'s (every app's table is allHandlers's). A path is written once, in the spec. Each
- * request runs the handler of the app serving it (operationsOf).
+ * request runs the handler of the app serving it (operationsOf). Each handler is registered with
+ * `dispatch` too, which runs it from the route the validator found (operationDispatch.ts).
  */
-export function operationHandlers(table: Handlers, options: SendOptions = { validateResponses: false }): OperationHandlerOptions {
+export function operationHandlers(table: Handlers, options: SendOptions = { validateResponses: false }, dispatch?: OperationDispatch): OperationHandlerOptions {
   return {
     // Where the validator's default resolver would look for handler modules; ours are in the table.
     basePath: '',
@@ -89,7 +91,9 @@ export function operationHandlers(table: Handlers, options: SendOptions = { vali
       const operation = pathItem?.[methodOf(route)];
       const id = operation?.operationId;
       if (!pathItem || !operation || !id || !isOperationId(table, id)) throw new Error(`no handler for ${where} (operationId ${id ?? 'missing'})`);
-      return bind(id, traitsOf(apiDoc, pathItem, operation, where), options);
+      const handler = bind(id, traitsOf(apiDoc, pathItem, operation, where), options);
+      dispatch?.register(route.method, route.expressRoute, handler as unknown as RequestHandler);
+      return handler;
     },
   };
 }
