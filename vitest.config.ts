@@ -13,7 +13,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  */
 const UNIT = [
   'test/domain/**/*.test.ts',
-  'test/http/{envelope,routeRegexpCache,serverStubs,validatorRouting}.test.ts',
+  'test/http/{accessLog,envelope,routeRegexpCache,serverStubs,validatorRouting}.test.ts',
   'test/worldSettlement.test.ts',
   'test/spec/demoIds.test.ts',
   'test/spec/eventSchemas.test.ts',

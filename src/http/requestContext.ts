@@ -28,9 +28,12 @@ export function requestFields(res: Response): { requestId: unknown; traceId?: un
 
 /**
  * One structured line per request. Only method, path, status and timing: never headers
- * (tokens), bodies or query strings (account details).
+ * (tokens), bodies or query strings (account details). The line is built here of those scalar
+ * fields alone, so none of the logger's redaction paths can match it: it is written by a child
+ * without them, which spares every request the redaction's walk of the line.
  */
-export function accessLog(logger: Logger): RequestHandler {
+export function accessLog(parent: Logger): RequestHandler {
+  const logger = parent.child({}, { redact: [] });
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
