@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { validatorRequire } from './validatorModules.js';
 
 type PathToRegexp = (path: unknown, options?: Record<string, unknown>) => { regexp: RegExp; keys: unknown[] };
 interface PathToRegexpModule {
@@ -19,7 +19,6 @@ const MAX_ROUTES = 1_000;
  * (arrays, token data, other options) goes straight through. Idempotent.
  */
 export function cacheValidatorRouteRegexps(): void {
-  const validatorRequire = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
   const module = validatorRequire('path-to-regexp') as PathToRegexpModule;
   const compile = module.pathToRegexp;
   if (compile.cached) return;

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { validatorRequire } from './validatorModules.js';
 
 /** What the validator's metadata middleware leaves on a request it routed (express-openapi-validator 5.6). */
 interface OpenApiMetadata {
@@ -32,7 +32,6 @@ const MAX_LITERAL_ROUTES = 1_000;
  * module instance the validator requires, before the validator is made; idempotent.
  */
 export function memoiseLiteralRouteLookups(): void {
-  const validatorRequire = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
   const module = validatorRequire('./middlewares/openapi.metadata') as MetadataModule;
   const original = module.applyOpenApiMetadata;
   if (original.memoised) return;
