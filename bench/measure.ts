@@ -39,7 +39,7 @@ export async function measure(
   });
   let readAnswerBytes: number | null = null;
   let loadFigures: Awaited<ReturnType<typeof runRounds>> = { baseline: null, baselineRead: null, estimate5: null, read: null };
-  if (loadWanted) {
+  if (loadWanted()) {
     const baseline = await launchBaseline(tmp, base, {
       estimate: { path: estimatePath, init: { method: 'POST', headers: post, body: body5 } },
       read: { path: readPath, init: { headers: auth } },

@@ -14,13 +14,14 @@
  *   payroll-1k    the main job whole (bench/payroll.ts): a 1,000-line payroll from its CSV estimate
  *                 to COMPLETED with an instant simulated bank, each phase timed
  *   payroll-10k   the same with 10,000 lines
- *   payroll-100k  the same with 100,000 lines (opt-in: --only payroll-100k; the world then holds
- *                 100,000 beneficiaries)
+ *   payroll-100k  the same with 100,000 lines, on a server of its own started on a world of 100,000
+ *                 beneficiaries once the scenarios above are done (named without them, on the bench's
+ *                 one server, its world then of 100,000)
  *   slow-readers-100k  after payroll-100k (named alone, it runs it too): four clients read the finished
  *                 100,000-split request slowly at once while another customer GETs its small request;
- *                 node's peak RSS, the neighbour's p99 against idle (bench/slowReaders.ts; opt-in)
+ *                 node's peak RSS, the neighbour's p99 against idle (bench/slowReaders.ts)
  *   seed-100k     the server started on an empty database with a 100,000-beneficiary world, then on the
- *                 seeded database: both RSS printed (bench/seeding.ts; opt-in: --only seed-100k)
+ *                 seeded database: both RSS printed (bench/seeding.ts); with the big world's scenarios
  *   estimate5Observability  estimate-5 with metrics on, with tracing on (at its default sampling) and
  *                 with neither (twice: the control), the server's CPU per request and req/s, in rounds of
  *                 their own; tracing's cost against its target, at most 10 % of the req/s
@@ -54,7 +55,7 @@ import { camtScenario } from './camt.js';
 import { firstAnswerScenario } from './firstAnswer.js';
 import { inboxReportsScenario } from './inboxReports.js';
 import { measure } from './measure.js';
-import { args, only, wanted } from './options.js';
+import { args, only, phases, wanted, withScenarios } from './options.js';
 import { children, stop, tail } from './processes.js';
 import { type Figures, formatTable } from './report.js';
 import { externalDatabase, launchServer, seedingScenario, variantLauncher, withBenchDatabase } from './server.js';
@@ -75,6 +76,28 @@ async function main(): Promise<number> {
   }
   // Alone on the machine's share of the bench: before the bench's own server starts.
   const firstAnswer = wanted('firstAnswer') ? await firstAnswerScenario() : null;
+  let measured: PhaseFigures | null = null;
+  for (const phase of phases()) {
+    const figures = await withScenarios(phase, runPhase);
+    if (figures === 'seeding only') return 0;
+    if (figures === 'failed') return 1;
+    measured = measured ? mergePhases(measured, figures) : figures;
+  }
+  const figures: Figures = { ...measured!, firstAnswer, loadAverage: { start: loadStart, end: loadAverage() } };
+  const table = formatTable(figures);
+  if (args.json) {
+    console.error(table);
+    console.log(JSON.stringify(figures));
+  } else {
+    console.log(table);
+  }
+  return outcome.failed ? 1 : 0;
+}
+
+type PhaseFigures = Omit<Figures, 'firstAnswer' | 'loadAverage'>;
+
+/** The scenarios of one phase on a server of their own: a fresh data directory (or a new database at --database-url), its world seeded. */
+async function runPhase(): Promise<PhaseFigures | 'seeding only' | 'failed'> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'payroll-bench-'));
   await chmod(tmp, 0o711); // as root, the embedded PostgreSQL runs as "postgres" and must reach tmp/data
   const serverLog = path.join(tmp, 'server.log');
@@ -83,37 +106,36 @@ async function main(): Promise<number> {
     const seeding = wanted('seed100k') ? await seedingScenario(tmp) : null;
     if (only.size === 1 && seeding) {
       console.log(JSON.stringify(seeding));
-      return 0;
+      return 'seeding only';
     }
     const server = await launchServer(tmp, serverLog, external);
     const measured = await measure(tmp, server, external?.name, variantLauncher(tmp, external, server.jwtSecret), (fn) => withBenchDatabase(tmp, external, fn));
     await server.stop();
-    const figures: Figures = {
-      database: external ? 'postgres' : 'embedded',
-      startSeconds: server.startSeconds,
-      firstAnswer,
-      ...measured,
-      seeding,
-      loadAverage: { start: loadStart, end: loadAverage() },
-    };
-    const table = formatTable(figures);
-    if (args.json) {
-      console.error(table);
-      console.log(JSON.stringify(figures));
-    } else {
-      console.log(table);
-    }
-    return outcome.failed ? 1 : 0;
+    return { database: external ? 'postgres' : 'embedded', startSeconds: server.startSeconds, ...measured, seeding };
   } catch (error) {
     log((error as Error).message);
     log(`server log (last lines):\n${tail(serverLog)}`);
-    return 1;
+    return 'failed';
   } finally {
     await Promise.all([...children].map(stop));
     await external?.drop().catch((error: unknown) => log(`could not drop the bench database: ${(error as Error).message}`));
     if (process.env.BENCH_KEEP) log(`kept ${tmp} (server.log, world.json)`);
     else await rm(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * The big world's phase added to the first: its payrolls, slow readers and seeding; the request
+ * paths, the memory while serving and the server's start keep the first phase's figures.
+ */
+function mergePhases(first: PhaseFigures, big: PhaseFigures): PhaseFigures {
+  return {
+    ...first,
+    payrolls: { ...first.payrolls, ...big.payrolls },
+    slowReaders: big.slowReaders ?? first.slowReaders,
+    seeding: big.seeding ?? first.seeding,
+    rssMb: Math.max(first.rssMb, big.rssMb),
+  };
 }
 
 process.on('SIGINT', () => {
