@@ -30,6 +30,8 @@ const OPT_IN: readonly Scenario[] = ['estimate5Observability', 'camt100k', 'inbo
  * aftermath in the database.
  */
 export const BIG_WORLD: readonly Scenario[] = ['payroll100k', 'slowReaders100k', 'seed100k'];
+/** Scenarios that start no bench server of their own (their own process, or a fresh `npm start`). */
+const WITHOUT_BENCH_SERVER: readonly Scenario[] = ['camt100k', 'inboxReports', 'firstAnswer'];
 
 export const { values: args } = parseArgs({
   options: {
@@ -70,7 +72,7 @@ export const loadWanted = () => wanted('estimate5') || wanted('read');
 export function phases(): Set<string>[] {
   const big = new Set([...only].filter((name) => (BIG_WORLD as readonly string[]).includes(name)));
   const rest = new Set([...only].filter((name) => !big.has(name)));
-  const restNeedsServer = [...rest].some((name) => !['camt100k', 'inboxReports', 'firstAnswer'].includes(name));
+  const restNeedsServer = [...rest].some((name) => !(WITHOUT_BENCH_SERVER as readonly string[]).includes(name));
   return big.size > 0 && restNeedsServer ? [rest, big] : [new Set(only)];
 }
 

@@ -20,7 +20,7 @@ export class OperationDispatch {
 
   /** Called by the resolver with the handler the validator mounts at `method` `expressRoute`. */
   register(method: string, expressRoute: string, handler: RequestHandler): void {
-    this.handlers.set(keyOf(method, expressRoute), handler);
+    this.handlers.set(keyOf(method.toUpperCase(), expressRoute), handler);
   }
 
   /** The validator's middlewares with this dispatch placed before the validator's router. */
@@ -41,6 +41,7 @@ export class OperationDispatch {
   };
 }
 
+/** `method` in capitals: Node gives a request's so, and register writes the resolver's so. */
 function keyOf(method: string, expressRoute: string): string {
-  return `${method.toUpperCase()} ${expressRoute}`;
+  return `${method} ${expressRoute}`;
 }

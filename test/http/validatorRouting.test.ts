@@ -1,13 +1,12 @@
 // The validator's routing, shortened: literal routes remembered (validatorRouteLookup.ts) and the
 // handler run from the route found (operationDispatch.ts). The whole suite drives both through the
 // real server; these pin what each promises on its own.
-import { createRequire } from 'node:module';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { OperationDispatch } from '../../src/http/operationDispatch.js';
+import { validatorRequire } from '../../src/http/validatorModules.js';
 import { memoiseLiteralRouteLookups } from '../../src/http/validatorRouteLookup.js';
 
-const validatorRequire = createRequire(createRequire(import.meta.url).resolve('express-openapi-validator'));
 type Context = { expressRouteMap: Record<string, unknown> };
 const { OpenApiContext } = validatorRequire('./framework/openapi.context') as { OpenApiContext: new (spec: object) => Context };
 const metadata = () =>
