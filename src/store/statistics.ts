@@ -61,12 +61,15 @@ export const refreshPlannerStatisticsAfterPayoutsCreated = (db: Database, payout
   analyzeAfterBulkWrite(db, 'transfers', payoutCount);
 
 /**
- * The ledger's checks (a posting's references, an entry's balance) run plans PostgreSQL keeps for
- * the session. A worker whose session began while journal_entries was small (a young database)
- * kept a scan of the whole table, and a chunk's thousands of checks then grew with the ledger.
- * Forgotten before each chunk of settlements, the plans are made again for the tables as they are
- * now: one index probe per check (planning every check instead cost more than the checks).
+ * PostgreSQL keeps a session's plans of its prepared statements, made for the tables as they were
+ * when planned. A plan made while a table was small (a young database, or before a payroll's
+ * thousands of payouts were inserted in this very transaction) scans the whole table where an
+ * index probe is wanted, and a statement that runs such a scan once per row grows with the square
+ * of the payroll. Forgotten after a bulk write (and before each chunk of settlements, whose ledger
+ * checks meet a ledger that grows), the plans are made again for the tables as they are now:
+ * PostgreSQL scales the last statistics by the table's current size. Planning every statement
+ * instead cost more than the statements.
  */
-export async function replanLedgerChecksForTheTablesAsTheyAreNow(tx: Queryable): Promise<void> {
+export async function replanForTheTablesAsTheyAreNow(tx: Queryable): Promise<void> {
   await tx.query('DISCARD PLANS');
 }

@@ -15,7 +15,7 @@ import {
   settleBatchItems,
 } from '../store/payoutBatches.js';
 import { getLockedPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
-import { replanLedgerChecksForTheTablesAsTheyAreNow } from '../store/statistics.js';
+import { replanForTheTablesAsTheyAreNow } from '../store/statistics.js';
 import type { UseCaseDeps } from './deps.js';
 import { recordStatusChange } from './events.js';
 import { postPayoutsSettled } from './settlementPostings.js';
@@ -101,7 +101,7 @@ async function settle(deps: BatchExecutionDeps, batch: ClaimedBatch, reported: r
       reason: status.state === 'FAILED' ? status.reason : null,
     }));
     settled += await inTransaction(deps, batch, async (tx) => {
-      await replanLedgerChecksForTheTablesAsTheyAreNow(tx);
+      await replanForTheTablesAsTheyAreNow(tx);
       // The request is locked first, as every move of it is: one worker at a time books its payouts.
       const request = await getLockedPayrollRequest(tx, batch.payrollRequestId);
       const now = deps.clock();

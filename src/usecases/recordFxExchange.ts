@@ -11,7 +11,7 @@ import type { TransferType } from '../domain/transfers.js';
 import { metrics } from '../observability/telemetry.js';
 import { postJournalEntry } from '../store/ledger.js';
 import { insertPayoutBatch } from '../store/payoutBatches.js';
-import { refreshPlannerStatisticsAfterPayoutsCreated } from '../store/statistics.js';
+import { refreshPlannerStatisticsAfterPayoutsCreated, replanForTheTablesAsTheyAreNow } from '../store/statistics.js';
 import type { Queryable } from '../store/db.js';
 import { insertFxExchange, insertPayoutsOfSplits, quotedPayoutAmountsOf, transferStatuses } from '../store/payrollLifecycle.js';
 import { type LockedPayrollRequest, quotedRequest } from '../store/payrollRequestUpdates.js';
@@ -91,4 +91,6 @@ async function createPayouts(tx: Queryable, request: LockedPayrollRequest, split
   await insertPayoutBatch(tx, { id: batchId, requestId: request.id, currencyCode, itemCount: splitCount, at: now });
   const made = await insertPayoutsOfSplits(tx, { id: request.id, currencyCode, batchId }, now);
   if (made !== splitCount) throw new Error(`Payroll request ${request.id}: ${made} payouts made for ${splitCount} splits`);
+  // The answer and the event read each split's new payout: planned for the table as it is now.
+  await replanForTheTablesAsTheyAreNow(tx);
 }
