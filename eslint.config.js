@@ -59,7 +59,7 @@ const LAYERS = {
 };
 
 const layers = Object.entries(LAYERS);
-// `partialMatch: false`: the folder is matched from the project root, so test/client/ is not `client`.
+// `partialMatch: false`: the folder is matched from the project root, so test/contract/client/ is not `client`.
 const elements = layers.filter(([, l]) => l.folder).map(([type, l]) => ({ type, pattern: l.folder, partialMatch: false }));
 const files = layers.flatMap(([category, l]) => (l.files ?? []).map((pattern) => ({ category, pattern })));
 const isFolder = (name) => Boolean(LAYERS[name].folder);

@@ -4,7 +4,7 @@
 //  - `--inlineBundle` puts Redoc's script in the page instead of loading it from Redocly's CDN;
 //  - the only other remote resource, the "API docs by Redocly" logo image, is replaced by an inline
 //    SVG (the attribution text and link stay).
-// The browser test (test/docs/docs.test.ts) opens the page with every non-local request blocked.
+// The browser test (test/browser/docs/docs.test.ts) opens the page with every non-local request blocked.
 // It prints nothing unless something is wrong: Redocly's own banners and progress lines are shown
 // only when a step fails.
 import { execFileSync } from 'node:child_process';

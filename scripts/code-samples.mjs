@@ -5,7 +5,7 @@
 //    from `$PAYROLL_API` and the bearer token from `$TOKEN`;
 //  - TypeScript through the published client (`payroll-fee-service`), one per request example too.
 // Redoc shows them beside each operation (`npm run docs`), and the bundle (dist/openapi.json) carries
-// them. test/docs/codeSamples.test.ts compiles every TypeScript sample and runs every curl sample.
+// them. test/browser/docs/codeSamples.test.ts compiles every TypeScript sample and runs every curl sample.
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 

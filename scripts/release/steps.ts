@@ -1,7 +1,7 @@
 /**
  * The pure steps of `npm run release` (scripts/release.ts): version order, the changelog's dated
  * heading, where a release is stored, and the client package's version rule. Kept free of I/O so the
- * rules are tested on their own (test/spec/release.test.ts).
+ * rules are tested on their own (test/process/spec/release.test.ts).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -36,7 +36,7 @@ async function expectError(body: EstimateRequest, status: number, code: string, 
 /** The place of an entry's field. */
 const at = (entryIndex: number, name: string) => ({ field: `/amountSplitDetails/${entryIndex}/${name}`, entryIndex });
 
-describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/domain/payrollFees.test.ts)', () => {
+describe('POST /v1/customers/payroll/estimate: figures (hand-computed; see test/unit/domain/payrollFees.test.ts)', () => {
   it('USD → AED with a 50 bips profile, two SOURCE entries', async () => {
     const { data, response } = await estimate(
       usdToAed([

@@ -4,7 +4,7 @@
 // the query as form encoding, so each spelling of the same value gets the same answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../reliability/spec.js';
-import { DEMO_WORLD } from '../spec/examples.js';
+import { DEMO_WORLD } from '../support/examples/examples.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 const DANA = '7b1e0003-0000-4000-8000-000000000001';

@@ -13,7 +13,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inRepo } from '../support/build.js';
 import { type Service, freePort, killLeftovers, startService, stop } from '../support/processes.js';
-import { documents } from '../client/readme.js';
+import { documents } from '../support/clientReadme.js';
 
 const SKIP = /^<!-- guide-test: skip — (.+) -->$/;
 const REPO_CHECK = 'run this in the payroll-fee-service repository, or set PAYROLL_REPO to it';

@@ -26,7 +26,7 @@ import { TestClock } from '../support/server.js';
 import { drain } from '../support/worker.js';
 
 /**
- * Settlement keeps every promise (test/domain/settlement.property.test.ts's property), through the real use cases on the real database (PostgreSQL when
+ * Settlement keeps every promise (test/unit/domain/settlement.property.test.ts's property), through the real use cases on the real database (PostgreSQL when
  * TEST_DATABASE_URL is set): random payrolls of mixed entry types over four currency pairs (USD 2
  * places, USDC 8, JPY 0, and the same currency on both sides), random quotes and FX records within
  * the tolerance, random payout failures (beneficiaries whose reference starts with FAIL bounce at

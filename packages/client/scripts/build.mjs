@@ -4,7 +4,7 @@
 // as `./api.js`, which every module resolution finds, Node10's included) and the bundled
 // spec (redocly bundle → dist/openapi.json, written without indentation). The spec ships once, as JSON
 // (which any YAML 1.2 parser reads too): a second, YAML copy would add a third of a megabyte, and the
-// installed package (with openapi-fetch) must stay under 1 MB (test/client/pack.test.ts).
+// installed package (with openapi-fetch) must stay under 1 MB (test/process/client/pack.test.ts).
 import { execFileSync } from 'node:child_process';
 import process from 'node:process';
 import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * The JSON Schema of a world file, written in TypeScript so that the World types are derived
  * from it (src/world/types.ts). src/world/world.schema.json is the same schema as JSON, for
- * editors (worlds/*.json name it in `$schema`); test/world.test.ts fails when the two differ.
+ * editors (worlds/*.json name it in `$schema`); test/contract/world.test.ts fails when the two differ.
  */
 import { payrollRequestDefs } from './payrollRequests.js';
 import { referenceDataDefs } from './referenceData.js';
