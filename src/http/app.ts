@@ -10,7 +10,6 @@ import { auditApiKeyUse } from './apiKeyAudit.js';
 import { contractValidator } from './contractValidator.js';
 import { requestBody } from './body.js';
 import { securityHeaders } from './securityHeaders.js';
-import { adminPathsForAdmins } from './roles.js';
 import { errorHandler, notFoundHandler } from './errorHandler.js';
 import { allHandlers } from './handlers/index.js';
 import { CustomerBulkhead } from './customerBulkhead.js';
@@ -69,7 +68,6 @@ export function createApp(options: AppOptions): Express {
   app.use(authenticateRequest(options.authenticate));
   app.use(auditApiKeyUse(options.deps));
   app.use(options.rateLimit);
-  app.use(adminPathsForAdmins());
   const heavyOperations = new HeavyOperationGate(options.heavyOperations, options.sharedLimits);
   app.use(heavyOperations.admitByDeclaredSize());
   app.use(requestBody(options.bodyLimit));

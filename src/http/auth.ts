@@ -1,4 +1,4 @@
-import { DomainError, type ErrorReason } from '../domain/errors.js';
+import { DomainError, type ErrorReason, forbidden } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import type { Request, RequestHandler, Response } from 'express';
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
@@ -194,12 +194,23 @@ export function authenticateRequest(authenticate: Authenticate): RequestHandler 
   };
 }
 
-/** The validator's bearerAuth handler: the outcome of authenticateRequest, as a principal or a 401 (500 when the check itself failed). */
-export function bearerAuthHandler(): (req: Request) => Promise<boolean> {
-  return async (req) => {
+/**
+ * The validator's bearerAuth handler: the outcome of authenticateRequest, as a principal or a 401
+ * (500 when the check itself failed). The roles an operation names in its security requirement
+ * (`bearerAuth: [admin]`, as OpenAPI 3.1 lets a non-OAuth scheme list role names) are checked
+ * here, before the request is validated against the spec, so that a refusal never depends on what
+ * the body holds (and never says what a valid one would be); the use cases check roles again.
+ */
+export function bearerAuthHandler(): (req: Request, roles: readonly string[]) => Promise<boolean> {
+  return async (req, roles) => {
     const res = req.res!;
     const { principal, failure } = res.locals.authentication ?? {};
     if (principal) {
+      if (roles.length > 0 && !roles.includes(principal.role)) {
+        // The validator keeps only a refusal's status: the refusal itself waits here for the error handler.
+        res.locals.roleRefusal = forbidden(`This operation requires the ${roles.join(' or ')} role`, 'ROLE_NOT_ALLOWED');
+        throw Object.assign(new Error('role not allowed'), { status: 403 });
+      }
       res.locals.principal = principal;
       return true;
     }

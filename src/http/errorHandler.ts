@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { DomainError, type ErrorCode, type ErrorDetail, type ErrorPlace } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/ids.js';
@@ -50,13 +50,16 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     const refusal = asDomainError(error, req.method, req.path, logger, requestFields(res));
-    // A token refused: the validator's own error has lost why, the request's authentication has it.
-    const answer =
-      refusal.code === 'UNAUTHORIZED' && refusal.reason === undefined
-        ? new DomainError('UNAUTHORIZED', refusal.message, { reason: unauthorizedReason(res) })
-        : refusal;
-    sendErrorResponse(res, errorResponse(answer));
+    sendErrorResponse(res, errorResponse(withWhyOfSecurityRefusal(refusal, res)));
   };
+}
+
+/** A token or a role refused: the validator's own error has lost why, the request's locals have it. */
+function withWhyOfSecurityRefusal(refusal: DomainError, res: Response): DomainError {
+  if (refusal.reason !== undefined) return refusal;
+  if (refusal.code === 'UNAUTHORIZED') return new DomainError('UNAUTHORIZED', refusal.message, { reason: unauthorizedReason(res) });
+  if (refusal.code === 'FORBIDDEN' && res.locals.roleRefusal) return res.locals.roleRefusal;
+  return refusal;
 }
 
 function asDomainError(error: unknown, method: string, path: string, logger: Logger, request: ReturnType<typeof requestFields>): DomainError {

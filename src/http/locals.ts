@@ -1,3 +1,4 @@
+import type { DomainError } from '../domain/errors.js';
 import type { Principal } from '../usecases/principal.js';
 
 /** What authenticating a request gave (authenticateRequest): a principal, or why not; nothing when it carried no token. */
@@ -18,6 +19,8 @@ export interface Locals {
   traceId?: string;
   /** What the bearer token gave, set by authenticateRequest for every request before its body is read. */
   authentication?: Authentication;
+  /** Why the caller's role may not run the operation, set by the bearerAuth security handler. */
+  roleRefusal?: DomainError;
   /** The authenticated caller, set by the bearerAuth security handler on the operations that require one. */
   principal?: Principal;
   /** The spec operation the request was routed to: the metrics' label and the server span's name. */

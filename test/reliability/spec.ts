@@ -97,6 +97,11 @@ type RawOperation = {
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema; examples?: Record<string, { value: unknown }> }> };
 };
 
+/** The roles an operation's security requirements name (`bearerAuth: [admin]`): OpenAPI 3.1's role names of a non-OAuth scheme. */
+export function rolesOf(security: unknown[]): string[] {
+  return security.flatMap((requirement) => Object.values(requirement as Record<string, string[]>).flat());
+}
+
 function parseSpec(raw: Spec['raw'] & { security?: unknown[] }): Spec {
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(raw.paths)) {
@@ -106,7 +111,7 @@ function parseSpec(raw: Spec['raw'] & { security?: unknown[] }): Spec {
       if (!op) continue;
       const security = op.security ?? raw.security ?? [];
       const tags = op.tags ?? [];
-      const role: Role = security.length === 0 ? 'public' : tags.includes('Admin') ? 'admin' : 'customer';
+      const role: Role = security.length === 0 ? 'public' : rolesOf(security).includes('admin') ? 'admin' : 'customer';
       const json = op.requestBody?.content['application/json'];
       operations.push({
         operationId: op.operationId,
