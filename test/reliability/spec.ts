@@ -98,7 +98,7 @@ type RawOperation = {
 };
 
 /** The roles an operation's security requirements name (`bearerAuth: [admin]`): OpenAPI 3.1's role names of a non-OAuth scheme. */
-export function rolesOf(security: unknown[]): string[] {
+function rolesOf(security: unknown[]): string[] {
   return security.flatMap((requirement) => Object.values(requirement as Record<string, string[]>).flat());
 }
 
