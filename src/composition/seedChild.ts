@@ -3,13 +3,13 @@
  * parsing, validating and writing a world file of 100,000 beneficiaries grows a process by hundreds
  * of megabytes that V8 keeps once the work is done; in a child they go back to the system when it exits.
  * Database URL in PAYROLL_SEED_DATABASE_URL (the environment, not the command line, which `ps` shows),
- * the world file as the one argument. Answers with one JSON line on stdout; a world the checks refuse
- * exits 3 with the reason on stderr.
+ * the world file as the one argument. Answers with one JSON line on stdout: the outcome, or for a world
+ * the checks refuse `{"refused":{"path","problem"}}` and exit code 3.
  */
 import { analyze, openDatabase } from '../store/open.js';
 import { seedIfEmpty } from '../world/load.js';
 import { WorldValidationError } from '../world/validationError.js';
-import { REFUSED_WORLD } from './seedProcess.js';
+import { REFUSED_WORLD, type SeedRefusal } from './seedProcess.js';
 
 async function seed(): Promise<number> {
   const databaseUrl = process.env.PAYROLL_SEED_DATABASE_URL;
@@ -30,7 +30,8 @@ async function seed(): Promise<number> {
     return 0;
   } catch (error) {
     if (!(error instanceof WorldValidationError)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    const refusal: SeedRefusal = { refused: { path: error.path, problem: error.problem } };
+    process.stdout.write(`${JSON.stringify(refusal)}\n`);
     return REFUSED_WORLD;
   } finally {
     await db.close();

@@ -7,8 +7,13 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { WorldValidationError } from '../world/validationError.js';
 
-/** Exit code of a world file the checks refuse (the parent reports its message as it is). */
+/** Exit code of a world file the checks refuse: its last stdout line is a SeedRefusal. */
 export const REFUSED_WORLD = 3;
+
+/** What the child answers for a world the checks refuse: the offending path and the problem, as data. */
+export interface SeedRefusal {
+  refused: { path: string; problem: string };
+}
 
 export interface SeedOutcome {
   /** False when another process loaded a world first. */
@@ -37,19 +42,22 @@ export function seedInChildProcess(databaseUrl: string, worldFile: string): Prom
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.once('error', reject);
     child.once('exit', (code, signal) => {
-      if (code === 0) {
-        try {
-          resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as SeedOutcome);
-        } catch {
-          reject(new Error(`the world's seeding answered what it should not: ${stdout.slice(0, 500)}`));
-        }
-        return;
+      const answer = lastJsonLine(stdout);
+      if (code === 0 && answer) return resolve(answer as SeedOutcome);
+      if (code === REFUSED_WORLD && answer) {
+        const { path, problem } = (answer as SeedRefusal).refused;
+        return reject(new WorldValidationError(path, problem));
       }
-      const message = stderr.trim();
-      if (code === REFUSED_WORLD) {
-        const path = /^(world[^:]*):/.exec(message)?.[1] ?? 'world';
-        reject(new WorldValidationError(path, message.slice(path.length + 2)));
-      } else reject(new Error(`seeding ${worldFile} failed (${signal ?? `exit code ${code}`}): ${message}`));
+      reject(new Error(`seeding ${worldFile} failed (${signal ?? `exit code ${code}`}): ${stderr.trim() || stdout.slice(0, 500)}`));
     });
   });
+}
+
+/** The child's answer: its last line of stdout as JSON, or undefined when it wrote none. */
+function lastJsonLine(stdout: string): unknown {
+  try {
+    return JSON.parse(stdout.trim().split('\n').at(-1) ?? '');
+  } catch {
+    return undefined;
+  }
 }

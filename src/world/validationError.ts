@@ -4,11 +4,14 @@
 export class WorldValidationError extends Error {
   /** The offending JSON path, e.g. `world.beneficiaries[3].nationality`. */
   readonly path: string;
+  /** What is wrong there, in words. */
+  readonly problem: string;
 
   constructor(path: string, problem: string) {
     super(`${path}: ${problem}`);
     this.name = 'WorldValidationError';
     this.path = path;
+    this.problem = problem;
   }
 }
 
