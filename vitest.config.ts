@@ -12,6 +12,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * (`vitest run --config vitest.<suite>.config.ts`), never under `npm test`.
  */
 const UNIT = [
+  'test/unit/**/*.test.ts',
   'test/domain/**/*.test.ts',
   'test/http/{accessLog,envelope,routeRegexpCache,serverStubs,validatorRouting}.test.ts',
   'test/worldSettlement.test.ts',
