@@ -8,7 +8,7 @@
  * (`npm run build:server` first) started on it three times, each timed from its spawn to its
  * "listening" line and stopped with SIGTERM; then what the batched JSON rewrite
  * (`npm run store:rewrite-json`) costs on it, with nothing to rewrite and with every row stale.
- * The database is dropped at the end. docs/performance.md gives the figures.
+ * The database is dropped at the end (docs/performance.md, "Start-up on a big database").
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';

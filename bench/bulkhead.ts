@@ -4,7 +4,7 @@
  * another, first with the server idle, then while a connection of the bench's own holds the bench
  * customer's USD account currency row (SELECT … FOR UPDATE, as a long transaction would) and 20 of
  * that customer's creations wait on it. Prints the neighbour's p50/p99 in both and the ratio of the
- * p99s (target: at most 2×), with what became of the creations. The server runs at its defaults
+ * p99s (its target in bench/targets.ts), with what became of the creations. The server runs at its defaults
  * (DATABASE_POOL_SIZE, CUSTOMER_CONCURRENT_WRITES, DATABASE_LOCK_TIMEOUT_MS). Figures printed, not asserted.
  */
 import pg from 'pg';

@@ -4,7 +4,7 @@
  * payouts by split), in interleaved pairs on one request, each run rolled back and the tables
  * vacuumed; then the reads of the request's splits with the link read from the payout against
  * stored on the split. On a database of its own (it adds a request of `splits` splits to the test
- * world; docs/payroll-at-scale.md, "The FX record writes no split"):
+ * world; docs/decisions/0011-payout-link-on-the-payout.md):
  *
  *   npx tsx bench/fxRecordPayoutLink.ts postgres://…/scratch [splits=10000] [pairs=3]
  *

@@ -36,6 +36,8 @@ const WITHOUT_BENCH_SERVER: readonly Scenario[] = ['camt100k', 'inboxReports', '
 export const { values: args } = parseArgs({
   options: {
     json: { type: 'boolean', default: false },
+    /** Prints one markdown table of every target (bench/targetTable.ts) on stdout; the usual table goes to stderr. */
+    markdown: { type: 'boolean', default: false },
     'database-url': { type: 'string' },
     rounds: { type: 'string' },
     /** Writes the server's V8 CPU profile (.cpuprofile) into this directory (and each observability variant's, named after it). */
@@ -44,6 +46,10 @@ export const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
+if (args.json && args.markdown) {
+  console.error('--json and --markdown both write stdout: choose one');
+  process.exit(2);
+}
 export const seconds = Number(process.env.BENCH_DURATION || 10);
 export const rounds = Number(args.rounds ?? (process.env.BENCH_ROUNDS || 3));
 if (!Number.isFinite(seconds) || seconds < 1 || !Number.isInteger(rounds) || rounds < 1) {

@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --json] [-- --database-url postgres://…] [-- --rounds N] [-- --profile <dir>] [-- --only a,b]
+ * npm run bench [-- --json | --markdown] [-- --database-url postgres://…] [-- --rounds N] [-- --profile <dir>] [-- --only a,b]
  *
  * Measures the service against the stack's own limit on this machine, in one run:
  *   baseline      a bare Express 5 app (bench/baseline.ts) answering the estimate's envelope, and
@@ -24,7 +24,7 @@
  *                 seeded database: both RSS printed (bench/seeding.ts); with the big world's scenarios
  *   estimate5Observability  estimate-5 with metrics on, with tracing on (at its default sampling) and
  *                 with neither (twice: the control), the server's CPU per request and req/s, in rounds of
- *                 their own; tracing's cost against its target, at most 10 % of the req/s
+ *                 their own; tracing's cost against its target
  *                 (bench/observability.ts; opt-in: --only estimate5Observability)
  *   camt-100k     the bank's statement of a 100,000-payout payroll day (camt.053, 100,000 DBIT entries)
  *                 read as the worker's inbox reads it, in a process of its own, and applied and reconciled
@@ -36,7 +36,7 @@
  *                 (bench/inboxReports.ts; opt-in: --only inbox-reports; needs no server)
  *   bulkhead      another customer's small GET p50/p99 idle, then while the bench customer's account row is
  *                 held by a connection of the bench's own and 20 of its creations wait on it: the p99s'
- *                 ratio against its target, at most 2× (bench/bulkhead.ts; opt-in: --only bulkhead)
+ *                 ratio against its target (bench/bulkhead.ts; opt-in: --only bulkhead)
  * Scenario names are written either way: payroll-10k or payroll10k.
  * The load scenarios run in rounds (BENCH_ROUNDS or --rounds, default 3), each between two runs of
  * its baseline (bench/rounds.ts); figures are medians over the rounds. Each run lasts BENCH_DURATION
@@ -44,7 +44,10 @@
  * process (`node dist/server/src/main.js`, built as `npm start` builds it) with NODE_ENV=production
  * on a fresh data directory of the embedded PostgreSQL (as `npm start` runs it), or on a new
  * database at --database-url. Memory is the
- * server's RSS and the database's PSS, sampled together. Figures are printed, never asserted.
+ * server's RSS and the database's PSS, sampled together. Figures are printed, never asserted, each
+ * target (bench/targets.ts) beside its figure. --json prints the figures as one JSON object on
+ * stdout, --markdown one markdown table of every target with the run's load average and baseline
+ * (the guides' table); either way the usual table goes to stderr.
  * BENCH_KEEP=1 keeps the temporary directory (the server's log, one JSON line per request).
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -58,6 +61,7 @@ import { measure } from './measure.js';
 import { args, only, phases, wanted, withScenarios } from './options.js';
 import { children, stop, tail } from './processes.js';
 import { type Figures, formatTable } from './report.js';
+import { markdownTable } from './targetTable.js';
 import { externalDatabase, launchServer, seedingScenario, variantLauncher, withBenchDatabase } from './server.js';
 
 const loadAverage = () => os.loadavg().map((value) => Math.round(value * 100) / 100);
@@ -88,6 +92,9 @@ async function main(): Promise<number> {
   if (args.json) {
     console.error(table);
     console.log(JSON.stringify(figures));
+  } else if (args.markdown) {
+    console.error(table);
+    console.log(markdownTable(figures));
   } else {
     console.log(table);
   }

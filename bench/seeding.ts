@@ -10,6 +10,7 @@ import path from 'node:path';
 import { log } from './load.js';
 import { kbOf } from './processes.js';
 import { mbOf } from './report.js';
+import { TARGETS } from './targets.js';
 import { benchWorld } from './world.js';
 
 export interface SeedingFigures {
@@ -65,7 +66,7 @@ export async function measureSeeding(
   };
   log(
     `seeding: server RSS ${figures.afterSeeding.rssMb} MB after seeding, ${figures.onSeeded.rssMb} MB on the seeded database ` +
-      `(difference ${figures.afterSeeding.rssMb - figures.onSeeded.rssMb} MB, target within 30 MB); the seeding process's peak ${figures.seedingProcessPeakMb ?? '?'} MB`,
+      `(difference ${figures.afterSeeding.rssMb - figures.onSeeded.rssMb} MB, target within ${TARGETS.seedingRssMb.value} MB); the seeding process's peak ${figures.seedingProcessPeakMb ?? '?'} MB`,
   );
   return figures;
 }

@@ -26,7 +26,7 @@ export function bankConfig(env: NodeJS.ProcessEnv): BankConfig {
     inboxDir: env.BANK_INBOX_DIR || `${dataDir}/bank/inbox`,
     // Business days after pain.002 reported a payout paid within which a statement must book it (else MISSING_BOOKING).
     bookingGraceDays: integer(env, 'BANK_BOOKING_GRACE_DAYS', 3, 0, 30),
-    // About five times a 100,000-transaction camt.053 (54 MB), the largest report the bank sends (docs/operations.md).
+    // About five times a 100,000-transaction camt.053, the largest report the bank sends (docs/operations.md gives its size).
     reportMaxBytes: integer(env, 'BANK_REPORT_MAX_BYTES', 256 * 1024 * 1024, 1024, 2 ** 31 - 1),
     reportSettleMs: integer(env, 'BANK_REPORT_SETTLE_MS', 2000, 0, 600_000),
     // A bank answers a file within minutes (ACCP) and settles it the same business day: half a day

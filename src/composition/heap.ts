@@ -6,7 +6,7 @@ import v8 from 'node:v8';
  * concurrent estimates a heap whose live part is small grows to several times it, past the memory
  * budget the service has beside its database. 100% keeps the heap near twice its live part with
  * as many estimates a second; lower values save a little more memory but cost throughput and tail
- * latency (the performance guide has the figures). The flag is read at every collection, so
+ * latency (docs/decisions/0008-heap-growing-percent.md). The flag is read at every collection, so
  * setting it at start-up takes effect; it is not a heap limit, so no request can run out of heap
  * because of it. HEAP_GROWING_PERCENT=0 leaves V8's own choice.
  */

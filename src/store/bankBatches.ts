@@ -1,7 +1,7 @@
 import type { Queryable } from './db.js';
 
 /**
- * The operator's view of the payment files (migration 031): each batch with how far the bank has
+ * The operator's view of the payment files (with the operator's resends and failures): each batch with how far the bank has
  * answered it, the actions taken about one it left unanswered, and the failure of named payouts on
  * the bank's written word, recorded where a status report's rejection is (bank_file_items).
  */

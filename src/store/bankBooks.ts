@@ -3,7 +3,7 @@ import type { TransferStatus } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
 
 /**
- * What the bank booked (migration 026): the messages applied, the bookings matched to our payouts,
+ * What the bank booked (its camt.054/053 messages): the messages applied, the bookings matched to our payouts,
  * credits and returns, and what matching needs to read of ours. SQL only; the rules are in
  * src/domain/bankReconciliation.ts and the use case.
  */

@@ -1,7 +1,7 @@
 import type { BankExceptionKind } from '../domain/bankReconciliation.js';
 import type { Queryable } from './db.js';
 
-/** The statements reconciled and the exceptions found (migration 026): their rows, pages and resolution. */
+/** The statements reconciled and the exceptions found (the bank's books reconciled): their rows, pages and resolution. */
 
 export interface NewBankException {
   kind: BankExceptionKind;

@@ -2,7 +2,7 @@ import type { PayoutBatch } from '../domain/payoutBatch.js';
 import type { Queryable } from './db.js';
 import { creditorJson, debtorJson } from './payoutBatchParties.js';
 
-/** The ISO 20022 rail's record of a payment file (migration 017). */
+/** The ISO 20022 rail's record of a payment file (bank_files). */
 export interface BankFileBatch {
   batchId: string;
   msgId: string;

@@ -22,7 +22,7 @@ export interface PayrollFeeEstimateRecord {
 
 const ESTIMATE_COLUMNS = `fee_hash, customer_id, created_by_user_id, source_account_currency_id, payroll_account_currency_id,
   entries, fee_breakdown, source_currency_amount, fee_amount, total_amount, estimated_received_amount, created_at, expires_at`;
-// $6 is cast to json, the column's type (migration 013): a jsonb cast would parse 2 MB of entries and print them back.
+// $6 is cast to json, the column's type (the entries kept as text): a jsonb cast would parse 2 MB of entries and print them back.
 const ESTIMATE_VALUES = `$1::text, $2::uuid, $3::uuid, $4::uuid, $5::uuid, $6::json, $7::jsonb,
   $8::numeric, $9::numeric, $10::numeric, $11::numeric, $12::timestamptz, $13::timestamptz`;
 

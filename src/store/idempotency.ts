@@ -11,7 +11,7 @@ export type IdempotencyRecord = { requestHash: string; createdAt: Date } & (
 
 /**
  * What a completed key keeps: the response body exactly as first sent (JSON text), or the stored
- * answer (migration 018) whose text is the body's `data`, with its length in bytes.
+ * answer (storedAnswers.ts) whose text is the body's `data`, with its length in bytes.
  */
 type KeptAnswer =
   { responseBody: string; responseAnswerId: null; responseAnswerBytes: null } | { responseBody: null; responseAnswerId: string; responseAnswerBytes: number };
@@ -71,7 +71,7 @@ export async function takeOverIdempotencyKey(tx: Queryable, userId: string, key:
 
 /**
  * The key's answer: its body as JSON text, or (`answerId`) a stored answer's text as its data, moved
- * from the transient answers to the kept ones (migration 023) in the same statement.
+ * from the transient answers to the kept ones (answer_parts) in the same statement.
  */
 export async function completeIdempotencyKey(
   tx: Queryable,

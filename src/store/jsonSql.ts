@@ -41,7 +41,7 @@ type FieldOf<T, K extends keyof T> = JsonField<
 /** Every field of schema T, each written as `FieldOf` allows; use with `satisfies`. */
 export type JsonFields<T> = { readonly [K in keyof T]-?: FieldOf<T, K> };
 
-/** A timestamptz as Date#toISOString writes it: UTC, milliseconds truncated, "Z" (migration 011's api_timestamp). */
+/** A timestamptz as Date#toISOString writes it: UTC, milliseconds truncated, "Z" (the wire format's api_timestamp). */
 export const iso = (column: string): string => `api_timestamp(${column})`;
 
 /** Field constructors, required unless `orNull` or `orAbsent` says otherwise. */

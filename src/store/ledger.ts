@@ -12,7 +12,7 @@ import type { Queryable } from './db.js';
  * posting to a customer's or the partner bank's account currency moves its balance and available
  * by the same amount, in the same statement. So balance and available always equal Σ postings,
  * and the postings of each currency sum to zero (checked again by the database at commit).
- * `ledger_entries` (before migration 005) stays as history; nothing writes it any more.
+ * `ledger_entries` (the single-entry ledger before the journal) stays as history; nothing writes it any more.
  */
 
 /** An entry and when it happened (the world loader replays history at its own dates). */

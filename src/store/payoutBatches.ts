@@ -5,7 +5,7 @@ import { initiatedTransferJson } from './wireFormat.js';
 import type { PayoutBatch } from '../domain/payoutBatch.js';
 
 /**
- * The payouts of a payroll request as one batch (migration 016): the batch row, written before the
+ * The payouts of a payroll request as one batch (the payout_batches row): the batch row, written before the
  * bank hears of it, and the set-based moves of its items. Every move is one statement for a chunk of
  * items: the transfers' status, their transfer.status_changed events (the payload is the row's own
  * API JSON, kept by its trigger: store/wireFormat.ts) and the webhook deliveries of those events.

@@ -257,7 +257,7 @@ export async function payrollItemsBytes(tx: Queryable, requestId: string): Promi
   return row?.bytes ?? 0;
 }
 
-/** A page of a request's splits or transfers: their JSON (kept on each row, migration 011), comma-separated. */
+/** A page of a request's splits or transfers: their JSON (kept on each row, `api_json`), comma-separated. */
 export interface PayrollItemsJson {
   /** The items' JSON objects, comma-separated ('' when none). */
   json: string;

@@ -7,7 +7,7 @@ import { itemJson, itemsPageSql } from './wireFormat.js';
 
 /**
  * The payroll request's JSON written where it is kept: into a `payroll_request.status_changed`
- * event, and into an operation's stored answer (migration 018). Its items (each split's and
+ * event, and into an operation's stored answer (storedAnswers.ts). Its items (each split's and
  * transfer's JSON, kept on its row, a split's with its payout: store/wireFormat.ts itemJson) are
  * joined by PostgreSQL, never through the process; its top level is the caller's
  * (store/payrollRequestTopLevel.ts), as the read writes it.
@@ -17,7 +17,7 @@ import { itemJson, itemsPageSql } from './wireFormat.js';
 const itemsOf = (table: 'amount_splits' | 'transfers', when: string): string =>
   `(SELECT string_agg(${itemJson(table, 'i')}, ',' ORDER BY i.position) FROM ${table} i WHERE i.payroll_request_id = r.id AND ${when})`;
 
-/** The number of splits, kept on the request (migration 016) or, for a request written before it was, counted. */
+/** The number of splits, kept on the request (split_count) or, for a request written before it was, counted. */
 const SPLIT_COUNT = 'COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits c WHERE c.payroll_request_id = r.id))';
 
 /**
@@ -124,7 +124,7 @@ async function writeSectionParts(tx: Queryable, answer: AnswerBeingWritten, tabl
 
 /**
  * The request as the operation that changed it answers it (its GET's JSON), written as the stored
- * answer `answerId` (migrations 018 and 023: transient until an Idempotency-Key keeps it) in parts
+ * answer `answerId` (a stored answer: transient until an Idempotency-Key keeps it) in parts
  * of at most `itemsPerPart` splits or transfers: the top level's opening, the splits, its `between`,
  * the transfers, and its closing (`top`). Each part is built and written by PostgreSQL from a page
  * of the items, so neither the process nor a sort holds more than a part. Null when there is no

@@ -22,12 +22,12 @@ export interface LockedPayrollRequest {
   debitedAmount: string;
   quoteRate: string | null;
   quoteExpiresAt: Date | null;
-  /** The quote's figures; null before the quote (and for requests quoted before migration 005). */
+  /** The quote's figures; null before the quote (and for requests quoted before quotes kept their figures). */
   quoteSourceAmountForExchange: string | null;
   quoteTotalAmount: string | null;
   quoteAdjustmentAmount: string | null;
   metadata: components['schemas']['PayrollRequestMetadata'];
-  /** Four-eyes approval: who created the request (null before migration 010) and whether it needs an approval. */
+  /** Four-eyes approval: who created the request (null for requests made before four-eyes approval) and whether it needs an approval. */
   createdByUserId: string | null;
   approvalRequired: boolean;
   payrollCurrencyCode: string;
@@ -117,7 +117,7 @@ export async function setQuote(
   );
 }
 
-/** Accepted: the quote's figures become final (a request quoted before migration 005 keeps its own). */
+/** Accepted: the quote's figures become final (a request quoted before quotes kept their figures keeps its own). */
 export async function setAcceptance(tx: Queryable, requestId: string, acceptedAt: Date): Promise<void> {
   await tx.query(
     `UPDATE payroll_requests SET accepted_by_customer_at = $2, total_amount = COALESCE(quote_total_amount, total_amount),

@@ -26,7 +26,7 @@ export type PayrollRequestRecord = QuotedBy & {
   /** What creation debited; totalAmount becomes the quote's total at accept. */
   debitedAmount: string;
   quoteRate: string | null;
-  /** The figures at the quote rate (null before the quote, and for requests quoted before migration 005). */
+  /** The figures at the quote rate (null before the quote, and for requests quoted before quotes kept their figures). */
   quoteSourceAmountForExchange: string | null;
   quoteTotalAmount: string | null;
   quoteReceivedAmount: string | null;

@@ -211,8 +211,8 @@ function boundedClient(connectTimeoutMs: number): typeof pg.Client {
 /**
  * Every statement is sent as a named prepared statement, its name derived from its text: each
  * connection parses and plans it once and then only binds and executes it. Unnamed, PostgreSQL
- * plans the statement again on every execution (0.3–0.6 ms for a 9-table join, ~4 ms for a big
- * CTE). The store's SQL is a bounded set of texts; past MAX_NAMED distinct texts (a bug building
+ * plans the statement again on every execution, which for a join of many tables or a big CTE is
+ * a cost of its own (docs/decisions/0002-named-prepared-statements.md). The store's SQL is a bounded set of texts; past MAX_NAMED distinct texts (a bug building
  * SQL from data, say) statements go unnamed rather than filling every connection with plans.
  */
 const MAX_NAMED = 2_000;

@@ -157,7 +157,7 @@ export async function findBeneficiaries(tx: Queryable, customerId: string, ids: 
  * elements escaped one by one and 100,000 result rows parsed one by one, several times the cost of
  * JSON's. A few names are looked up in the indexes, one probe each; past HASHED_LOOKUP_NAMES, the
  * customer's beneficiaries are read once against a hash of the names, cheaper than as many probes
- * (docs/performance.md has the figures).
+ * (docs/decisions/0014-plain-csv-reader.md).
  */
 export async function findBeneficiariesByIdOrReference(
   tx: Queryable,

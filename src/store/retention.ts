@@ -24,7 +24,7 @@ export async function deleteUnusedFeeEstimates(tx: Queryable, before: Date, limi
   return payroll.length + payout.length;
 }
 
-/** Idempotency keys created before `before`, and their stored answers (kept in the row, or in answer_parts: migration 018). */
+/** Idempotency keys created before `before`, and their stored answers (kept in the row, or as a stored answer in answer_parts). */
 export async function deleteIdempotencyKeys(tx: Queryable, before: Date, limit: number): Promise<number> {
   const [row] = await tx.query<{ n: number }>(
     `WITH gone AS (

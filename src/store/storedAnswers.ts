@@ -1,9 +1,9 @@
 import type { Queryable } from './db.js';
 
 /**
- * An operation's answer as JSON text in parts (migration 018), written by the statement that builds
+ * An operation's answer as JSON text in parts (a stored answer), written by the statement that builds
  * it (store/payrollRequestJsonWrites.ts) and read back here a few parts at a time: the parts of one
- * answer, joined in `seq` order, are its JSON text. It is written transient (migration 023: an
+ * answer, joined in `seq` order, are its JSON text. It is written transient (transient_answer_parts: an
  * unlogged table, read once and deleted as it is read) and moves to answer_parts when an
  * Idempotency-Key keeps it (completeIdempotencyKey).
  */

@@ -6,7 +6,7 @@ type Schemas = components['schemas'];
 /**
  * The JSON each split and transfer keeps on its row (`api_json`), which the request's read joins
  * and the batch rail copies into transfer events set-based. Its writers are the trigger functions
- * amount_split_api_json() and transfer_api_json() (the triggers themselves are migration 011's):
+ * amount_split_api_json() and transfer_api_json() (the triggers themselves came with the stored JSON):
  * their bodies are generated here from field tables keyed by the spec's schemas, and written into a
  * migration by `npm run migration:wire-format` (store/derivedObjects.ts), so these tables are the one
  * source of the format in SQL; a test fails while the migrations define another text.
@@ -34,12 +34,12 @@ const splitFields = (row: string) =>
 
 /**
  * The payout of split `split` (NULL while it has none): a payout names its split
- * (transfers.amount_split_id, one payout per split: migration 032), which is how the FX record
+ * (transfers.amount_split_id, one payout per split: the payout link on the payout), which is how the FX record
  * links them; it writes no split.
  */
 const payoutOf = (split: string): string => `(SELECT p.id FROM transfers p WHERE p.amount_split_id = ${split}.id)`;
 
-/** A split's payoutTransferId: its own column where a release before migration 032 set it (the same payout), else its payout's. */
+/** A split's payoutTransferId: its own column where a release before the link moved to the payout set it (the same payout), else its payout's. */
 export const payoutTransferIdOf = (split: string): string => `COALESCE(${split}.payout_transfer_id, ${payoutOf(split)})`;
 
 /** The text a split's stored JSON has around a payoutTransferId its column leaves null (splitFields' order: createdAt follows). */
@@ -140,7 +140,7 @@ export const initiatedTransferJson = (row: string): string =>
 
 /** A trigger function whose body is derived from the field tables, and which of its rows it wrote otherwise. */
 export interface DerivedFunction {
-  /** Its signature, as migration 011's triggers call it. */
+  /** Its signature, as the stored JSON's triggers call it. */
   signature: string;
   /** Its plpgsql body. */
   body: string;

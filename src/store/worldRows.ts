@@ -108,7 +108,7 @@ export async function insertWorldRows(tx: Queryable, rows: WorldTableRows): Prom
     }
   }
   // Payouts were written before their splits (a payout names its split): touching them lets the
-  // transfers trigger (migration 011) copy each split's instruction into the payout's JSON.
+  // transfers trigger (the rows' stored API JSON) copy each split's instruction into the payout's JSON.
   await tx.query('UPDATE transfers SET payout_instruction_json = NULL WHERE amount_split_id IS NOT NULL AND payout_instruction_json IS NULL');
   await batchOpenPayouts(tx);
   // A request's split count is kept on it, so that lists never count its splits.

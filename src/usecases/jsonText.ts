@@ -1,7 +1,7 @@
 /**
  * A JSON text already built (by PostgreSQL) that the route sends as it is, without parsing and
  * serialising it again. It is kept as the parts it was built from (a request of 1,000 splits is
- * 1.5 MB in three large parts), which the route writes one after the other: joined, they would be
+ * megabytes in a few large parts), which the route writes one after the other: joined, they would be
  * copied into one more string of the whole size for every answer, which is what brings on full
  * garbage collections under load. `T` is the shape it has, so the handler
  * types still check the operation.

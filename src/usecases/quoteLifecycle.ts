@@ -125,7 +125,7 @@ export async function acceptPayrollQuote(deps: UseCaseDeps, caller: Principal, r
     if (!request.quoteExpiresAt || request.quoteExpiresAt <= now) {
       throw new DomainError('QUOTE_EXPIRED', `The quote expired at ${request.quoteExpiresAt?.toISOString()}; ask for a new quote`);
     }
-    // A request quoted before migration 005 has no adjustment: it keeps its creation figures.
+    // A request quoted before quotes kept their figures (the double-entry ledger) has no adjustment: it keeps its creation figures.
     const adjustment = new Money(request.quoteAdjustmentAmount ?? 0);
     await postWithinAvailable(
       tx,

@@ -10,7 +10,7 @@ export const ITEMS_PER_PART = 1000;
 
 /**
  * An operation's answer as JSON text that PostgreSQL wrote, in parts, inside the operation's
- * transaction (migration 018): the route sends it a few parts at a time after the commit, so a
+ * transaction (a stored answer): the route sends it a few parts at a time after the commit, so a
  * request of 100,000 splits (over 100 MB of JSON) is never whole in the process. An answer kept
  * for an Idempotency-Key is sent again, the same bytes, to every repeat; any other is deleted as
  * it is read. `T` is the shape it has, so the handler types still check the operation.
