@@ -72,3 +72,4 @@ h1, [data-component-name="Menu/Menu"] label, [data-component-name="Menu/Menu"] s
 `;
 html = html.replace('</head>', `<style id="payroll-docs-reading">${READING_CSS}</style>\n</head>`);
 writeFileSync(file, html);
+console.log(`reference docs written to ${output}: open it in a browser (it loads nothing from the network)`);
