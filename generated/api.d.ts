@@ -2245,6 +2245,11 @@ export interface paths {
          *     - A named payout that already has a final status (settled, rejected, failed before) gets 409
          *       `INVALID_STATE`, reason `PAYOUT_ALREADY_SETTLED`, `field` naming it (`/transferIds/0`).
          *     - A named payout not in the batch gets 400 `VALIDATION_ERROR`, reason `PAYOUT_NOT_IN_BATCH`.
+         *     - While a copy of the file (the first, or one `resendBankBatch` wrote) still waits in the outbox
+         *       for the transport, 409 `INVALID_STATE`, reason `BANK_FILE_IN_OUTBOX`: the bank may yet receive
+         *       and pay it. Ask again once the transport has delivered it and the bank confirms it will not
+         *       pay. A resend and a failure of the same file are ordered: whichever comes second is refused
+         *       (the resend with `PAYOUT_ALREADY_SETTLED`).
          *     - `transferIds` 1 to 1,000 distinct ids, `reason` 1 to 500 characters and `bankReference` 1 to
          *       140 characters are required; otherwise 400 `VALIDATION_ERROR`.
          *     - A batch that does not exist gets 404 `NOT_FOUND`.
@@ -2556,6 +2561,7 @@ export interface components {
          *     | `BANK_BATCH_NOT_AWAITING` | `INVALID_STATE` | A payment file that is not `AWAITING_BANK` (not yet written, never sent, or answered in full) cannot be resent or have payouts failed. |
          *     | `PAYOUT_ALREADY_SETTLED` | `INVALID_STATE` | A payout the bank has already given a final status (or an operator failed) cannot be failed; a file with such a payout cannot be resent. |
          *     | `BANK_FILE_MISSING` | `INVALID_STATE` | The payment file to resend is neither in the outbox nor in its `processed/` folder. |
+         *     | `BANK_FILE_IN_OUTBOX` | `INVALID_STATE` | A copy of the payment file (the first or a resend) still waits in the outbox for the transport: its payouts cannot be failed until it is delivered and the bank confirms it will not pay them. |
          *     | `PAYOUT_NOT_IN_BATCH` | `VALIDATION_ERROR` | A named payout is not in the payment file. |
          *     | `TOKEN_MISSING` | `UNAUTHORIZED` | No bearer token: no `Authorization` header, or not `Bearer <token>`. |
          *     | `TOKEN_EXPIRED` | `UNAUTHORIZED` | The token is past its `exp`: get a new one. |
@@ -2572,7 +2578,7 @@ export interface components {
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "PAYOUT_NOT_IN_BATCH";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
