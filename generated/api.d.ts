@@ -5328,23 +5328,45 @@ export interface components {
          *     | `AMOUNT_MISMATCH` | A booking of one of ours for another amount than we sent or expected (a return larger than the payout included). |
          *     | `DUPLICATE_BOOKING` | A second, different booking of something the bank had already booked (a second copy of a return included). |
          *     | `UNEXPECTED_CREDIT` | Money credited that we did not expect: a credit without a reference, or a return of a payout that was never paid (`FAILED`, `RETURNED`, still `PROCESSING`). |
-         *     | `MISSING_BOOKING` | A payout the bank reported paid (pain.002) that no statement booked within `BANK_BOOKING_GRACE_DAYS` business days. |
+         *     | `MISSING_BOOKING` | A payout the bank reported paid (pain.002) that no statement booked within `BANK_BOOKING_GRACE_DAYS` business days. Resolved by the bank's own file when a later booking (or return) of the payout arrives. |
+         *     | `BOOKED_AFTER_FAILURE` | The bank booked, for its amount, a payout that had been failed (by an operator on the bank's confirmation, or by the bank's status report) and credited back to the customer: the bank paid what we credited back. |
          *     | `BALANCE_DRIFT` | A statement's closing booked balance differs from the ledger's balance of the account at the statement's end (`difference` = closing − ledger). |
          * @example UNKNOWN_REFERENCE
          * @enum {string}
          */
-        BankExceptionKind: "UNKNOWN_REFERENCE" | "AMOUNT_MISMATCH" | "DUPLICATE_BOOKING" | "UNEXPECTED_CREDIT" | "MISSING_BOOKING" | "BALANCE_DRIFT";
-        /** @description An operator's resolution of a bank exception. Resolving moves no money. */
+        BankExceptionKind: "UNKNOWN_REFERENCE" | "AMOUNT_MISMATCH" | "DUPLICATE_BOOKING" | "UNEXPECTED_CREDIT" | "MISSING_BOOKING" | "BOOKED_AFTER_FAILURE" | "BALANCE_DRIFT";
+        /**
+         * @description How a bank exception was resolved. Resolving moves no money. An operator resolves one with a note
+         *     (`resolvedBy` `OPERATOR`, `resolvedByUserId`); a `MISSING_BOOKING` is also resolved by the bank's
+         *     own file when a later booking or return of the payout arrives (`resolvedBy` `BANK_FILE`, with the
+         *     message's `messageId` and the booking's `bankReference`).
+         */
         BankExceptionResolution: {
             /**
-             * @description What the operator found and did.
+             * @description What the operator found and did, or which booking of the bank answered it.
              * @example Bank charge booked twice; the bank reversed it on 2026-11-27
              */
             note: string;
             /** @description When it was resolved. */
             resolvedAt: components["schemas"]["Timestamp"];
-            /** @description The admin user who resolved it. */
-            resolvedByUserId: components["schemas"]["Uuid"];
+            /**
+             * @description An operator (`resolveBankException`), or the bank's own file (a booking or return of the payout).
+             * @example OPERATOR
+             * @enum {string}
+             */
+            resolvedBy: "OPERATOR" | "BANK_FILE";
+            /** @description The admin user who resolved it; present when `resolvedBy` is `OPERATOR`. */
+            resolvedByUserId?: components["schemas"]["Uuid"];
+            /**
+             * @description The `MsgId` of the camt message whose booking resolved it; present when `resolvedBy` is `BANK_FILE`.
+             * @example N7c0b3d5e9f1a4b2c8d6e0f1a2b3c4d5e
+             */
+            messageId?: string;
+            /**
+             * @description That booking's `AcctSvcrRef`, when the bank gave one; only when `resolvedBy` is `BANK_FILE`.
+             * @example B0f5c2d1e9a8b4c7d8e6f5a4b3c2d1e0f
+             */
+            bankReference?: string;
         };
         /**
          * @description One thing the bank booked (or did not book) that does not match our books. Nothing is corrected
