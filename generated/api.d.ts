@@ -1559,7 +1559,7 @@ export interface paths {
          *     with `cursor` as every list is, each with `prefix`, `name`, `createdAt`, `expiresAt`,
          *     `lastUsedAt` and `revokedAt`. Secrets are never returned here.
          *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `API_KEY_NOT_ALLOWED`.
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `FORBIDDEN` with reason `API_KEY_NOT_ALLOWED`.
          *     A malformed `limit` or `cursor`, or any other query parameter, gets 400 `VALIDATION_ERROR`.
          */
         get: operations["listApiKeys"];
@@ -1574,7 +1574,7 @@ export interface paths {
          *     The key is sent like a token, `Authorization: Bearer sk_…` (see `bearerAuth`). It acts as the
          *     caller's customer with the role the creating user has at the time of each use (a user removed
          *     from the service takes their keys with them), and never as an admin: every admin operation
-         *     answers it 403 `FORBIDDEN`. It cannot create, list or revoke keys (403 `API_KEY_NOT_ALLOWED`):
+         *     answers it 403 `FORBIDDEN`. It cannot create, list or revoke keys (403 `FORBIDDEN`, reason `API_KEY_NOT_ALLOWED`):
          *     a leaked key cannot mint more. Each key has its own rate-limit budget (the per-user budget,
          *     `RATE_LIMIT_PER_MINUTE`), and every use is written to the service's audit log with the key's
          *     id, never its secret.
@@ -1620,7 +1620,7 @@ export interface paths {
          *     `API_KEY_REVOKED`. Revocation is final; revoking a key already revoked returns it unchanged.
          *     The key stays listed (`listApiKeys`) with its `revokedAt`.
          *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `API_KEY_NOT_ALLOWED`
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `FORBIDDEN` with reason `API_KEY_NOT_ALLOWED`
          *     (a key cannot revoke keys: use a user's access token). A key that does not exist and one of
          *     another customer get the same 404 `NOT_FOUND`. A malformed `apiKeyId` gets 400
          *     `VALIDATION_ERROR`.
