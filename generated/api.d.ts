@@ -1559,7 +1559,7 @@ export interface paths {
          *     with `cursor` as every list is, each with `prefix`, `name`, `createdAt`, `expiresAt`,
          *     `lastUsedAt` and `revokedAt`. Secrets are never returned here.
          *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `API_KEY_NOT_ALLOWED`.
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `FORBIDDEN` with reason `API_KEY_NOT_ALLOWED`.
          *     A malformed `limit` or `cursor`, or any other query parameter, gets 400 `VALIDATION_ERROR`.
          */
         get: operations["listApiKeys"];
@@ -1574,7 +1574,7 @@ export interface paths {
          *     The key is sent like a token, `Authorization: Bearer sk_…` (see `bearerAuth`). It acts as the
          *     caller's customer with the role the creating user has at the time of each use (a user removed
          *     from the service takes their keys with them), and never as an admin: every admin operation
-         *     answers it 403 `FORBIDDEN`. It cannot create, list or revoke keys (403 `API_KEY_NOT_ALLOWED`):
+         *     answers it 403 `FORBIDDEN`. It cannot create, list or revoke keys (403 `FORBIDDEN`, reason `API_KEY_NOT_ALLOWED`):
          *     a leaked key cannot mint more. Each key has its own rate-limit budget (the per-user budget,
          *     `RATE_LIMIT_PER_MINUTE`), and every use is written to the service's audit log with the key's
          *     id, never its secret.
@@ -1620,7 +1620,7 @@ export interface paths {
          *     `API_KEY_REVOKED`. Revocation is final; revoking a key already revoked returns it unchanged.
          *     The key stays listed (`listApiKeys`) with its `revokedAt`.
          *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `API_KEY_NOT_ALLOWED`
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`, an API key 403 `FORBIDDEN` with reason `API_KEY_NOT_ALLOWED`
          *     (a key cannot revoke keys: use a user's access token). A key that does not exist and one of
          *     another customer get the same 404 `NOT_FOUND`. A malformed `apiKeyId` gets 400
          *     `VALIDATION_ERROR`.
@@ -2245,6 +2245,11 @@ export interface paths {
          *     - A named payout that already has a final status (settled, rejected, failed before) gets 409
          *       `INVALID_STATE`, reason `PAYOUT_ALREADY_SETTLED`, `field` naming it (`/transferIds/0`).
          *     - A named payout not in the batch gets 400 `VALIDATION_ERROR`, reason `PAYOUT_NOT_IN_BATCH`.
+         *     - While a copy of the file (the first, or one `resendBankBatch` wrote) still waits in the outbox
+         *       for the transport, 409 `INVALID_STATE`, reason `BANK_FILE_IN_OUTBOX`: the bank may yet receive
+         *       and pay it. Ask again once the transport has delivered it and the bank confirms it will not
+         *       pay. A resend and a failure of the same file are ordered: whichever comes second is refused
+         *       (the resend with `PAYOUT_ALREADY_SETTLED`).
          *     - `transferIds` 1 to 1,000 distinct ids, `reason` 1 to 500 characters and `bankReference` 1 to
          *       140 characters are required; otherwise 400 `VALIDATION_ERROR`.
          *     - A batch that does not exist gets 404 `NOT_FOUND`.
@@ -2556,6 +2561,7 @@ export interface components {
          *     | `BANK_BATCH_NOT_AWAITING` | `INVALID_STATE` | A payment file that is not `AWAITING_BANK` (not yet written, never sent, or answered in full) cannot be resent or have payouts failed. |
          *     | `PAYOUT_ALREADY_SETTLED` | `INVALID_STATE` | A payout the bank has already given a final status (or an operator failed) cannot be failed; a file with such a payout cannot be resent. |
          *     | `BANK_FILE_MISSING` | `INVALID_STATE` | The payment file to resend is neither in the outbox nor in its `processed/` folder. |
+         *     | `BANK_FILE_IN_OUTBOX` | `INVALID_STATE` | A copy of the payment file (the first or a resend) still waits in the outbox for the transport: its payouts cannot be failed until it is delivered and the bank confirms it will not pay them. |
          *     | `PAYOUT_NOT_IN_BATCH` | `VALIDATION_ERROR` | A named payout is not in the payment file. |
          *     | `TOKEN_MISSING` | `UNAUTHORIZED` | No bearer token: no `Authorization` header, or not `Bearer <token>`. |
          *     | `TOKEN_EXPIRED` | `UNAUTHORIZED` | The token is past its `exp`: get a new one. |
@@ -2572,7 +2578,7 @@ export interface components {
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "PAYOUT_NOT_IN_BATCH";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -5322,23 +5328,45 @@ export interface components {
          *     | `AMOUNT_MISMATCH` | A booking of one of ours for another amount than we sent or expected (a return larger than the payout included). |
          *     | `DUPLICATE_BOOKING` | A second, different booking of something the bank had already booked (a second copy of a return included). |
          *     | `UNEXPECTED_CREDIT` | Money credited that we did not expect: a credit without a reference, or a return of a payout that was never paid (`FAILED`, `RETURNED`, still `PROCESSING`). |
-         *     | `MISSING_BOOKING` | A payout the bank reported paid (pain.002) that no statement booked within `BANK_BOOKING_GRACE_DAYS` business days. |
+         *     | `MISSING_BOOKING` | A payout the bank reported paid (pain.002) that no statement booked within `BANK_BOOKING_GRACE_DAYS` business days. Resolved by the bank's own file when a later booking (or return) of the payout arrives. |
+         *     | `BOOKED_AFTER_FAILURE` | The bank booked, for its amount, a payout that had been failed (by an operator on the bank's confirmation, or by the bank's status report) and credited back to the customer: the bank paid what we credited back. |
          *     | `BALANCE_DRIFT` | A statement's closing booked balance differs from the ledger's balance of the account at the statement's end (`difference` = closing − ledger). |
          * @example UNKNOWN_REFERENCE
          * @enum {string}
          */
-        BankExceptionKind: "UNKNOWN_REFERENCE" | "AMOUNT_MISMATCH" | "DUPLICATE_BOOKING" | "UNEXPECTED_CREDIT" | "MISSING_BOOKING" | "BALANCE_DRIFT";
-        /** @description An operator's resolution of a bank exception. Resolving moves no money. */
+        BankExceptionKind: "UNKNOWN_REFERENCE" | "AMOUNT_MISMATCH" | "DUPLICATE_BOOKING" | "UNEXPECTED_CREDIT" | "MISSING_BOOKING" | "BOOKED_AFTER_FAILURE" | "BALANCE_DRIFT";
+        /**
+         * @description How a bank exception was resolved. Resolving moves no money. An operator resolves one with a note
+         *     (`resolvedBy` `OPERATOR`, `resolvedByUserId`); a `MISSING_BOOKING` is also resolved by the bank's
+         *     own file when a later booking or return of the payout arrives (`resolvedBy` `BANK_FILE`, with the
+         *     message's `messageId` and the booking's `bankReference`).
+         */
         BankExceptionResolution: {
             /**
-             * @description What the operator found and did.
+             * @description What the operator found and did, or which booking of the bank answered it.
              * @example Bank charge booked twice; the bank reversed it on 2026-11-27
              */
             note: string;
             /** @description When it was resolved. */
             resolvedAt: components["schemas"]["Timestamp"];
-            /** @description The admin user who resolved it. */
-            resolvedByUserId: components["schemas"]["Uuid"];
+            /**
+             * @description An operator (`resolveBankException`), or the bank's own file (a booking or return of the payout).
+             * @example OPERATOR
+             * @enum {string}
+             */
+            resolvedBy: "OPERATOR" | "BANK_FILE";
+            /** @description The admin user who resolved it; present when `resolvedBy` is `OPERATOR`. */
+            resolvedByUserId?: components["schemas"]["Uuid"];
+            /**
+             * @description The `MsgId` of the camt message whose booking resolved it; present when `resolvedBy` is `BANK_FILE`.
+             * @example N7c0b3d5e9f1a4b2c8d6e0f1a2b3c4d5e
+             */
+            messageId?: string;
+            /**
+             * @description That booking's `AcctSvcrRef`, when the bank gave one; only when `resolvedBy` is `BANK_FILE`.
+             * @example B0f5c2d1e9a8b4c7d8e6f5a4b3c2d1e0f
+             */
+            bankReference?: string;
         };
         /**
          * @description One thing the bank booked (or did not book) that does not match our books. Nothing is corrected

@@ -88,7 +88,7 @@ export interface CurrencyPeg {
 export interface RateConfig {
   source: 'world' | 'feed';
   /** RATE_SOURCE=feed only: the feed, its format, how often the worker polls it and the jump it refuses. */
-  feed: { url: string; format: 'ecb-xml' | 'json'; pollIntervalSeconds: number; maxJumpBps: number } | undefined;
+  feed: { url: string; format: 'ecb-xml' | 'json'; pollIntervalSeconds: number; maxJumpBps: number; maxWindowBps: number } | undefined;
   maxAgeMs: number | null;
   manualMaxAgeMs: number | null;
   pegs: CurrencyPeg[];
@@ -195,6 +195,7 @@ function rateConfig(env: NodeJS.ProcessEnv): RateConfig {
           format,
           pollIntervalSeconds: integer(env, 'RATE_POLL_INTERVAL_S', 900, 1, 86_400),
           maxJumpBps: integer(env, 'RATE_MAX_JUMP_BPS', 1000, 1, 1_000_000),
+          maxWindowBps: integer(env, 'RATE_MAX_WINDOW_BPS', 2000, 1, 1_000_000),
         }
       : undefined;
   const maxAgeMs = source === 'feed' ? duration(env, 'RATE_MAX_AGE', format === 'ecb-xml' ? '4d' : '1d') : null;

@@ -10,4 +10,6 @@ export interface ResentFile {
 export interface BankOutbox {
   /** Null when neither the outbox nor its delivered files hold `<msgId>.xml`. */
   resend(msgId: string): Promise<ResentFile | null>;
+  /** Whether `<msgId>.xml` is in the outbox: written (or resent) and not yet taken by the transport. */
+  waiting(msgId: string): Promise<boolean>;
 }

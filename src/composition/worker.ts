@@ -48,7 +48,16 @@ function rateFeed(config: Config, db: Database, logger: Logger, clock: () => Dat
   const feed = config.rates.feed;
   if (config.rates.source !== 'feed' || !feed) return {};
   const http = new HttpRateFeed(feed.url, feed.format);
-  const deps = { db, feed: http, clock, logger, pollIntervalSeconds: feed.pollIntervalSeconds, maxJumpBps: feed.maxJumpBps };
+  const deps = {
+    db,
+    feed: http,
+    clock,
+    logger,
+    pollIntervalSeconds: feed.pollIntervalSeconds,
+    maxJumpBps: feed.maxJumpBps,
+    maxWindowBps: feed.maxWindowBps,
+    pegs: config.rates.pegs,
+  };
   logger.info({ url: feed.url, format: feed.format, pollIntervalSeconds: feed.pollIntervalSeconds }, 'rates: polling a rate feed');
   return { rateFeed: { poll: () => pollRateFeedWhenDue(deps) } };
 }

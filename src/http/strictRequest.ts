@@ -10,7 +10,7 @@ export interface InputTraits {
 }
 
 /** What the checks read of a request, whatever its typed params, query and body. */
-type RequestLine = Pick<Request, 'originalUrl' | 'method' | 'path' | 'headers'>;
+type RequestLine = Pick<Request, 'originalUrl' | 'method' | 'path' | 'headers' | 'body'>;
 
 const DECIMAL_DIGITS = /^[0-9]+$/;
 
@@ -34,6 +34,17 @@ export function refuseOutsideContract(req: RequestLine, traits: InputTraits): vo
   }
 }
 
+/**
+ * Whether the request carries a body the operation would ignore. Clients of release 2.0.0 send a
+ * JSON `{}` (or an empty body, chunked or not) to operations that take none, and that release
+ * accepted it: both mean "nothing", so neither counts. The JSON parser has read any JSON body by now
+ * (an empty one as `{}`); a body of another type is unread, so only its framing can tell.
+ */
 function hasBody(req: RequestLine): boolean {
+  if (isEmptyObject(req.body)) return false;
   return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+}
+
+function isEmptyObject(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0;
 }

@@ -33,3 +33,14 @@ export function defineBankBatchGauges(gauge: SnapshotGauge): void {
     fill((batches) => batches.maxAgeSeconds),
   );
 }
+
+/** Every kind of bank exception (docs/bank-files.md), reported at 0 when none is open. */
+export const BANK_EXCEPTION_KINDS = [
+  'UNKNOWN_REFERENCE',
+  'AMOUNT_MISMATCH',
+  'DUPLICATE_BOOKING',
+  'UNEXPECTED_CREDIT',
+  'MISSING_BOOKING',
+  'BALANCE_DRIFT',
+  'BOOKED_AFTER_FAILURE',
+];

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { type UnansweredBatches, defineBankBatchGauges } from './bankBatchGauges.js';
+import { BANK_EXCEPTION_KINDS, type UnansweredBatches, defineBankBatchGauges } from './bankBatchGauges.js';
 import { type RateAgeRow, defineRateGauges } from './rateGauges.js';
 import type { Metrics } from './telemetry.js';
 
@@ -30,9 +30,6 @@ export interface ScrapeSources {
     bankBatches?: UnansweredBatches;
   }>;
 }
-
-/** Every kind of bank exception (docs/bank-files.md), reported at 0 when none is open. */
-const BANK_EXCEPTION_KINDS = ['UNKNOWN_REFERENCE', 'AMOUNT_MISMATCH', 'DUPLICATE_BOOKING', 'UNEXPECTED_CREDIT', 'MISSING_BOOKING', 'BALANCE_DRIFT'];
 
 /** Every kind of pending work, reported at 0 when there is none (a gauge that disappears cannot go back to zero). */
 const BACKLOG_KINDS = ['PAYROLL_START', 'PROCESSOR_INTERNAL_DEBIT', 'PROCESSOR_TO_BANK', 'BANK_TO_BENEFICIARY', 'PAYOUT', 'WEBHOOK_DELIVERY'];

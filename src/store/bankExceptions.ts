@@ -28,13 +28,17 @@ export interface BankExceptionRow extends NewBankException {
   resolvedAt: Date | null;
   resolvedByUserId: string | null;
   resolutionNote: string | null;
+  /** Set when the bank's own file resolved it (a MISSING_BOOKING booked at last). */
+  resolvedByMsgId: string | null;
+  resolvedByBankReference: string | null;
 }
 
 const EXCEPTION_COLUMNS = `id, kind, status, detail, msg_id AS "msgId", statement_id AS "statementId", account_currency_id AS "accountCurrencyId",
   transfer_id AS "transferId", end_to_end_id AS "endToEndId", account_servicer_reference AS "bankReference", entry_reference AS "entryReference",
   credit_debit AS "creditDebit", booked_amount::text AS "bookedAmount", expected_amount::text AS "expectedAmount", difference::text AS difference,
   currency_code AS "currencyCode", booked_at AS "bookedAt", created_at AS "createdAt", resolved_at AS "resolvedAt",
-  resolved_by_user_id AS "resolvedByUserId", resolution_note AS "resolutionNote"`;
+  resolved_by_user_id AS "resolvedByUserId", resolution_note AS "resolutionNote", resolved_by_msg_id AS "resolvedByMsgId",
+  resolved_by_bank_reference AS "resolvedByBankReference"`;
 
 /** Inserts exceptions in one statement; a second MISSING_BOOKING of a payout is skipped. Returns how many were inserted. */
 export async function insertBankExceptions(
@@ -170,4 +174,24 @@ export async function openBankExceptions(db: Queryable, now: Date): Promise<{ ki
        FROM bank_exceptions WHERE status = 'OPEN' GROUP BY kind`,
     [now],
   );
+}
+
+/**
+ * The open MISSING_BOOKINGs of the payouts this message booked or returned, resolved by it: the bank's
+ * own books answered them. Its MsgId and the booking's AcctSvcrRef are recorded. Returns how many.
+ */
+export async function resolveMissingBookingsBookedIn(tx: Queryable, msgId: string, at: Date): Promise<number> {
+  const rows = await tx.query(
+    `UPDATE bank_exceptions e
+        SET status = 'RESOLVED', resolved_at = $2, resolved_by_msg_id = $1,
+            resolved_by_bank_reference = CASE m.kind WHEN 'PAYOUT' THEN t.bank_booking->>'bankReference' ELSE t.bank_return->>'bankReference' END,
+            resolution_note = 'The bank ' || CASE m.kind WHEN 'PAYOUT' THEN 'booked' ELSE 'returned' END || ' the payout in message ' || $1
+              || coalesce(' (AcctSvcrRef ' || CASE m.kind WHEN 'PAYOUT' THEN t.bank_booking->>'bankReference' ELSE t.bank_return->>'bankReference' END || ')', '')
+       FROM bank_matched_bookings m JOIN transfers t ON t.id::text = m.reference
+      WHERE m.msg_id = $1 AND m.kind IN ('PAYOUT', 'RETURN')
+        AND e.transfer_id = t.id AND e.kind = 'MISSING_BOOKING' AND e.status = 'OPEN'
+      RETURNING e.id`,
+    [msgId, at],
+  );
+  return rows.length;
 }

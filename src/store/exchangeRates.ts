@@ -72,6 +72,38 @@ export async function saveFedRates(tx: Queryable, base: string, changed: readonl
      ON CONFLICT (base_code, currency_code) DO UPDATE SET rate = EXCLUDED.rate, as_of = EXCLUDED.as_of, fetched_at = EXCLUDED.fetched_at`,
     [base, fetchedAt, JSON.stringify(changed.map((quote) => ({ currency: quote.currency, rate: quote.rate, as_of: quote.asOf.toISOString() })))],
   );
+  await tx.query(
+    `INSERT INTO fed_rate_history (base_code, currency_code, rate, fetched_at)
+     SELECT $1, q.currency, q.rate::numeric, $2 FROM jsonb_to_recordset($3::jsonb) AS q(currency text, rate text)
+     ON CONFLICT DO NOTHING`,
+    [base, fetchedAt, JSON.stringify(changed.map((quote) => ({ currency: quote.currency, rate: quote.rate })))],
+  );
+  // What the window no longer needs: rows older than its start, but the last of them, which stood at it.
+  await tx.query(
+    `DELETE FROM fed_rate_history h
+      WHERE h.base_code = $1 AND h.fetched_at < $2
+        AND EXISTS (SELECT 1 FROM fed_rate_history n
+                     WHERE n.base_code = h.base_code AND n.currency_code = h.currency_code AND n.fetched_at > h.fetched_at AND n.fetched_at <= $2)`,
+    [base, new Date(fetchedAt.getTime() - RATE_WINDOW_MS)],
+  );
+}
+
+/** How far back a fed rate is bounded (RATE_MAX_WINDOW_BPS): a day. */
+export const RATE_WINDOW_MS = 24 * 3600_000;
+
+/**
+ * Per currency quoted against `base`, the rate that stood at `at` (the last stored at or before it),
+ * or, for a feed younger than that, the first it stored: what a new rate is bounded against over
+ * the window.
+ */
+export async function findFedRatesAt(tx: Queryable, base: string, at: Date): Promise<Map<string, string>> {
+  const rows = await tx.query<{ currency: string; rate: string }>(
+    `SELECT DISTINCT ON (currency_code) currency_code AS currency, rate::text AS rate
+       FROM fed_rate_history WHERE base_code = $1
+      ORDER BY currency_code, (fetched_at <= $2) DESC, CASE WHEN fetched_at <= $2 THEN -extract(epoch FROM fetched_at) ELSE extract(epoch FROM fetched_at) END`,
+    [base, at],
+  );
+  return new Map(rows.map((row) => [row.currency, row.rate]));
 }
 
 export async function recordFeedFailure(tx: Queryable, at: Date, reason: string): Promise<void> {

@@ -11,7 +11,7 @@ import {
   recordBankBooksMessage,
   unbookedPayouts,
 } from '../store/bankBooks.js';
-import { insertBankExceptions, insertBankStatement, settleStatementStatus } from '../store/bankExceptions.js';
+import { insertBankExceptions, insertBankStatement, resolveMissingBookingsBookedIn, settleStatementStatus } from '../store/bankExceptions.js';
 import type { Queryable } from '../store/db.js';
 import { type LineContext, atScale } from './bankBookContext.js';
 import { applyBookedEntries } from './bankBookBulk.js';
@@ -55,6 +55,8 @@ async function applyBankBooks(deps: BankBooksDeps, message: BankToCustomerMessag
       entries += await applyReport(context, report, message);
       exceptions += await recordFindings(deps, context, report, message);
     }
+    // A payout this message booked (or returned) was paid after all: its MISSING_BOOKING is answered.
+    await resolveMissingBookingsBookedIn(tx, message.msgId, now);
     await countBankBooksMessage(tx, message.msgId, entries, exceptions);
     return { kind: 'applied', entries, exceptions };
   });
@@ -71,6 +73,11 @@ async function accountsOf(tx: Queryable, reports: readonly BankAccountReport[]):
     if (!account) {
       const named = iban ? `IBAN ${iban}${currency ? ` in ${currency}` : ''}` : `account ${report.account.otherId ?? '(none)'} without an IBAN`;
       return `Report ${report.reportId} is of ${named}, which is none of our accounts`;
+    }
+    // A statement's balances in another currency than the account's would reconcile nothing.
+    const foreign = report.balances.find((balance) => balance.currency !== account.currencyCode);
+    if (foreign) {
+      return `Report ${report.reportId}: its ${foreign.type} balance is in ${foreign.currency}, and account IBAN ${iban} is in ${account.currencyCode}`;
     }
     accounts.push(account);
   }

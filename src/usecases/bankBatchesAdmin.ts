@@ -98,7 +98,8 @@ export async function resendBankBatch(deps: UseCaseDeps, caller: Principal, batc
 
 /**
  * Named payouts of a batch the bank left unanswered, failed with the bank's written confirmation:
- * all or none. Each is recorded FAILED as a rejection in a status report is; the worker's next step
+ * all or none, and only once no copy of its file waits in the outbox. The batch's lock orders this
+ * against a resend: whichever comes second sees what the first did (a failed payout, a waiting file). Each is recorded FAILED as a rejection in a status report is; the worker's next step
  * of the batch (within a second) moves the transfer, posts the credit back and writes its events.
  */
 export async function failBankBatchPayouts(
@@ -110,7 +111,7 @@ export async function failBankBatchPayouts(
   requireAdmin(caller);
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
-    await awaitingBatch(tx, batchId);
+    const batch = await awaitingBatch(tx, batchId);
     const states = await bankItemStates(tx, batchId, body.transferIds);
     states.forEach(({ transferId, status }, index) => {
       if (status === null) {
@@ -123,6 +124,16 @@ export async function failBankBatchPayouts(
         });
       }
     });
+    // A copy still in the outbox (the first file or a resend) will reach the bank whatever we record
+    // here: failing now would credit back what the bank may then pay. Refused rather than withdrawn,
+    // since no transaction can take a file back from a transport that may be reading it this moment.
+    if (await deps.bankFiles.outbox.waiting(batch.msgId)) {
+      throw new DomainError(
+        'INVALID_STATE',
+        `Batch ${batchId}: ${batch.msgId}.xml still waits in the outbox for the transport to deliver it; fail its payouts once it is delivered and the bank confirms it will not pay them`,
+        { reason: 'BANK_FILE_IN_OUTBOX' },
+      );
+    }
     const actionId = randomUUID();
     const failureReason = `Failed by an operator on the bank's written confirmation ${body.bankReference}: ${body.reason}`;
     await recordBatchAction(tx, {

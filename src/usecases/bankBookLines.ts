@@ -73,6 +73,11 @@ async function applyDebit(context: LineContext, line: BookedLine): Promise<void>
   // A payout the bank reported rejected (pain.002), even before the worker has recorded it, sent nothing.
   const rejected = payout.status === 'FAILED' || payout.fileStatus === 'FAILED';
   const sent = rejected ? new Money(0) : new Money(payout.amount);
+  if (rejected && line.amount.equals(payout.amount)) {
+    // Not a wrong amount: the bank paid, in full, a payout we failed and credited back to the customer.
+    const detail = `${describe(line, context.account.decimals)}: the payout was failed and credited back to the customer, and the bank has now paid it; the money left twice`;
+    return lineException(context, line, { kind: 'BOOKED_AFTER_FAILURE', detail, transferId: payout.transferId, expected: sent });
+  }
   if (!line.amount.equals(sent)) {
     const detail = `${describe(line, context.account.decimals)}: the payout is ${rejected ? 'FAILED' : payout.status} for ${payout.amount} ${payout.currencyCode}`;
     return lineException(context, line, { kind: 'AMOUNT_MISMATCH', detail, transferId: payout.transferId, expected: sent });

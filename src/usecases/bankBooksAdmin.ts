@@ -123,9 +123,19 @@ function toBankException(row: BankExceptionRow): Schemas['BankException'] {
     ...present('currencyCode', row.currencyCode),
     ...present('bookedAt', row.bookedAt && row.bookedAt.toISOString()),
     createdAt: row.createdAt.toISOString(),
-    ...(row.resolvedAt &&
-      row.resolvedByUserId && {
-        resolution: { note: row.resolutionNote ?? '', resolvedAt: row.resolvedAt.toISOString(), resolvedByUserId: row.resolvedByUserId },
-      }),
+    ...(row.resolvedAt && { resolution: resolutionOf(row, row.resolvedAt) }),
   };
+}
+
+function resolutionOf(row: BankExceptionRow, resolvedAt: Date): Schemas['BankExceptionResolution'] {
+  const common = { note: row.resolutionNote ?? '', resolvedAt: resolvedAt.toISOString() };
+  if (row.resolvedByMsgId !== null) {
+    return {
+      ...common,
+      resolvedBy: 'BANK_FILE',
+      messageId: row.resolvedByMsgId,
+      ...(row.resolvedByBankReference !== null && { bankReference: row.resolvedByBankReference }),
+    };
+  }
+  return { ...common, resolvedBy: 'OPERATOR', ...(row.resolvedByUserId !== null && { resolvedByUserId: row.resolvedByUserId }) };
 }

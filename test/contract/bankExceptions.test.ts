@@ -129,7 +129,12 @@ describe('POST /v1/admin/bank/exceptions/{exceptionId}/resolve', () => {
     expect(resolved.data!.data).toMatchObject({
       id: exceptionId,
       status: 'RESOLVED',
-      resolution: { note: 'Interest credited by the bank; booked by hand', resolvedByUserId: demo.admin, resolvedAt: world.server.clock.now().toISOString() },
+      resolution: {
+        note: 'Interest credited by the bank; booked by hand',
+        resolvedBy: 'OPERATOR',
+        resolvedByUserId: demo.admin,
+        resolvedAt: world.server.clock.now().toISOString(),
+      },
     });
     const again = await admin().POST('/v1/admin/bank/exceptions/{exceptionId}/resolve', { ...path, body: { note: 'again' } });
     expect(again.response.status).toBe(409);

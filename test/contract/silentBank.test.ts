@@ -155,6 +155,12 @@ describe('POST /v1/admin/bank/batches/{batchId}/fail-payouts', () => {
     expect(notInBatch.response.status).toBe(400);
     expect(notInBatch.error).toMatchObject({ error: { code: 'VALIDATION_ERROR', reason: 'PAYOUT_NOT_IN_BATCH', field: '/transferIds/1' } });
 
+    // The resent copy still waits in the outbox: the bank may yet pay it, so nothing is failed.
+    const waiting = await admin().POST('/v1/admin/bank/batches/{batchId}/fail-payouts', { ...batchPath(), body: failBody([first]) });
+    expect(waiting.response.status).toBe(409);
+    expect(waiting.error).toMatchObject({ error: { code: 'INVALID_STATE', reason: 'BANK_FILE_IN_OUTBOX' } });
+    await rename(join(world.outbox, `${msgId}.xml`), join(world.outbox, 'processed', `${msgId}.xml`));
+
     const failed = await admin().POST('/v1/admin/bank/batches/{batchId}/fail-payouts', { ...batchPath(), body: failBody([first, second]) });
     expect(failed.response.status).toBe(200);
     expect(failed.data!.data).toMatchObject({ transferIds: [first, second], failedByUserId: demo.admin, batch: { openPayoutCount: 1 } });

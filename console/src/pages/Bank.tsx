@@ -71,7 +71,11 @@ function ExceptionDetails({ item }: { item: BankException }) {
       'Resolution',
       item.resolution && (
         <>
-          {item.resolution.note} (<Time value={item.resolution.resolvedAt} />, user {item.resolution.resolvedByUserId})
+          {item.resolution.note} (<Time value={item.resolution.resolvedAt} />,{' '}
+          {item.resolution.resolvedBy === 'BANK_FILE'
+            ? `the bank's message ${item.resolution.messageId ?? ''}`
+            : `user ${item.resolution.resolvedByUserId ?? ''}`}
+          )
         </>
       ),
     ],

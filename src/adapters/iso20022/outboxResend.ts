@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BankOutbox, ResentFile } from '../bankOutbox.js';
 import { writeFileAtomically } from './files.js';
@@ -24,6 +24,16 @@ export class OutboxResender implements BankOutbox {
     if (!delivered) return null;
     await writeFileAtomically(this.outboxDir, name, delivered);
     return { outcome: 'WRITTEN', ...fingerprint(delivered) };
+  }
+
+  async waiting(msgId: string): Promise<boolean> {
+    try {
+      await access(join(this.outboxDir, `${msgId}.xml`));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
   }
 }
 
