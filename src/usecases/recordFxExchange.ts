@@ -71,10 +71,13 @@ export async function recordFxExchange(
       recordedByUserId: caller.userId,
       at: now,
     });
-    await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
     await createPayouts(tx, request, quoted.length, now);
+    const answer = await recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now);
+    // Last: the entry locks the platform's bank accounts, which every customer's money moves
+    // through, so they are held only from here to the commit, not while thousands of payouts are written.
+    await postJournalEntry(tx, fxConverted(payrollLedgerOf(request), fx, requestRefs(request)), now);
     tx.afterCommit(() => metrics.fxResult(request.payrollCurrencyCode, fx.fxResultAmount.toString()));
-    return { answer: await recordStatusChangeAnswered(tx, request, 'PAYOUT_INITIATED', now), payouts: quoted.length };
+    return { answer, payouts: quoted.length };
   });
   await refreshPlannerStatisticsAfterPayoutsCreated(deps.db, payouts);
   return answer;
