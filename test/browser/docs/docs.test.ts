@@ -300,7 +300,8 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
     } finally {
       await sized.close();
     }
-  }, 180_000);
+    // A hang bound, not a target: every page twice takes minutes on a loaded 2-core host.
+  }, 900_000);
 
   /**
    * Every page of the site, each with how to get there and the heading that must then be visible:
