@@ -10,6 +10,7 @@ import { PostgresDatabase } from '../../src/store/postgres.js';
 import type { WorkerLoop } from '../../src/worker/loop.js';
 import { testWorld } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
+import { waitFor } from '../support/polling.js';
 import { type FeedServer, rateFixture, startFeedServer } from '../support/rateFeedServer.js';
 import { TestClock } from '../support/server.js';
 
@@ -46,25 +47,25 @@ afterAll(async () => {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await pause(10);
-  }
-}
-
 describe('the rate feed polled by a fleet of two workers', () => {
   it('polls once per interval between them, and its rates serve the pairs through the base', async () => {
     const loops: WorkerLoop[] = [database.db, second].map((db) => buildWorker(config(feed.url), db, createLogger('silent'), clock.now).loop);
     loops.forEach((loop) => loop.start());
     try {
-      await until(() => feed.requests === 1);
+      await waitFor(
+        'the first poll',
+        () => feed.requests,
+        (n) => n >= 1,
+      );
       // Dozens of passes of both loops within the interval: no second poll.
       await pause(500);
       expect(feed.requests).toBe(1);
       clock.advance(3600);
-      await until(() => feed.requests === 2);
+      await waitFor(
+        'the poll of the next interval',
+        () => feed.requests,
+        (n) => n >= 2,
+      );
       await pause(500);
       expect(feed.requests).toBe(2);
     } finally {

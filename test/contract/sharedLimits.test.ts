@@ -10,7 +10,8 @@ import { signAccessToken } from '../../src/http/tokens.js';
 import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';
 import { freshDatabase } from '../support/database.js';
-import { connectedSharedLimits, redisAnswers, waitFor } from '../support/redis.js';
+import { waitFor } from '../support/polling.js';
+import { connectedSharedLimits, redisAnswers, sharedLimits } from '../support/redis.js';
 import { TcpRelay } from '../support/relay.js';
 import { serveApp } from '../support/server.js';
 
@@ -42,7 +43,7 @@ describe('probes', () => {
 
 describe('Redis away', () => {
   it('unreachable at start: the service serves, /readyz is 200 degraded, the limits hold in memory', async () => {
-    const limits = await connectedSharedLimits('redis://127.0.0.1:1', `payroll-test-${Date.now()}:`, 300);
+    const limits = sharedLimits('redis://127.0.0.1:1', `payroll-test-${Date.now()}:`);
     expect(limits.state()).toBe('degraded');
     const { url, close } = await serveApp(config, db, { sharedLimits: limits });
     const started = Date.now();
@@ -64,13 +65,14 @@ describe('Redis away', () => {
     const b = await serveApp(config, db, { sharedLimits: two });
     const token = await signAccessToken(config.jwt, ids.userB);
     const read = (base: string) => fetch(base + readPath, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.status);
+    const states = () => [one.state(), two.state()];
     // Each app's rate limiter gives its window when the app is made; its Redis store is made then (a script load), not at once.
-    expect(await waitFor(() => one.state() === 'connected' && two.state() === 'connected', 15_000)).toBe(true);
+    await waitFor('both instances on Redis', states, (now) => now.every((state) => state === 'connected'), { deadlineMs: 15_000 });
     expect((await readyz(a.url)).data.redis).toBe('connected');
     expect([await read(a.url), await read(b.url)]).toEqual([404, 404]); // two of the shared budget of 4
 
     relay.refuse();
-    expect(await waitFor(() => one.state() === 'degraded' && two.state() === 'degraded', 5000)).toBe(true);
+    await waitFor('both instances degraded', states, (now) => now.every((state) => state === 'degraded'));
     const started = Date.now();
     // Each instance now counts alone, from zero: four more each before its own 429.
     const away = [];
@@ -80,7 +82,7 @@ describe('Redis away', () => {
     expect((await readyz(a.url)).data).toMatchObject({ status: 'ready', redis: 'degraded' });
 
     relay.restore();
-    expect(await waitFor(() => one.state() === 'connected' && two.state() === 'connected', 10_000)).toBe(true);
+    await waitFor('both instances back on Redis', states, (now) => now.every((state) => state === 'connected'));
     // Back on the shared budget: the two earlier requests count, so two more pass between both instances.
     expect([await read(a.url), await read(b.url), await read(a.url)]).toEqual([404, 404, 429]);
     await a.close();
