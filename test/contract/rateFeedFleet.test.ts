@@ -45,12 +45,30 @@ afterAll(async () => {
   await feed.close();
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** A worker loop on `db` on the test clock, counting its passes: each asks whether the feed's poll is due. */
+function countedLoop(db: Database): { loop: WorkerLoop; passes: number } {
+  const { loop, deps } = buildWorker(config(feed.url), db, createLogger('silent'), clock.now);
+  const feedPoll = deps.rateFeed!;
+  const counted = { loop, passes: 0 };
+  deps.rateFeed = {
+    poll: () => {
+      counted.passes += 1;
+      return feedPoll.poll();
+    },
+  };
+  return counted;
+}
 
 describe('the rate feed polled by a fleet of two workers', () => {
   it('polls once per interval between them, and its rates serve the pairs through the base', async () => {
-    const loops: WorkerLoop[] = [database.db, second].map((db) => buildWorker(config(feed.url), db, createLogger('silent'), clock.now).loop);
-    loops.forEach((loop) => loop.start());
+    const workers = [database.db, second].map(countedLoop);
+    const passes = () => workers.map((worker) => worker.passes);
+    /** Both loops' passes once each has made `more` since now: the feed's requests are read after them. */
+    const afterPasses = async (more: number) => {
+      const from = passes();
+      await waitFor(`${more} more passes of each loop`, passes, (now) => now.every((n, i) => n >= from[i]! + more));
+    };
+    workers.forEach((worker) => worker.loop.start());
     try {
       await waitFor(
         'the first poll',
@@ -58,7 +76,7 @@ describe('the rate feed polled by a fleet of two workers', () => {
         (n) => n >= 1,
       );
       // Dozens of passes of both loops within the interval: no second poll.
-      await pause(500);
+      await afterPasses(20);
       expect(feed.requests).toBe(1);
       clock.advance(3600);
       await waitFor(
@@ -66,10 +84,10 @@ describe('the rate feed polled by a fleet of two workers', () => {
         () => feed.requests,
         (n) => n >= 2,
       );
-      await pause(500);
+      await afterPasses(20);
       expect(feed.requests).toBe(2);
     } finally {
-      await Promise.all(loops.map((loop) => loop.stop()));
+      await Promise.all(workers.map((worker) => worker.loop.stop()));
     }
     const rates = buildRateSource(config(feed.url), database.db, clock.now);
     const usdAed = await rates.getRate('USD', 'AED');

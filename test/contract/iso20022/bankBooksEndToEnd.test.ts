@@ -45,8 +45,19 @@ const demo = {
   youssefReturn: '7b1e0006-0000-4000-8000-000000000010',
 };
 const ACCOUNT = { iban: demo.partnerIban, currency: 'AED' };
-/** The simulator's statement period: long enough for a payroll's settlement, booking and return to fall in one. */
-const PERIOD_MS = 30_000;
+/** The longest statement period periodJustBegun may choose. */
+const MAX_PERIOD_MS = 45_000;
+
+/**
+ * The simulator's statement period: long enough for a payroll's settlement, booking and return to
+ * fall in one. Its periods start at multiples of it since the epoch, so of the lengths from 30 s the
+ * first whose current period began within the last second is taken: the payroll that starts now has
+ * a whole period ahead, without waiting on the wall clock for a boundary.
+ */
+function periodJustBegun(now = Date.now()): number {
+  for (let period = 30_000; period <= MAX_PERIOD_MS; period++) if (now % period < 1000) return period;
+  throw new Error(`no statement period of 30 to ${MAX_PERIOD_MS / 1000} s begins within a second of ${now}`);
+}
 
 let database: FreshDatabase;
 let listening: Listening;
@@ -79,7 +90,18 @@ beforeAll(async () => {
   worker = workerOn(folder('outbox'), folder('inbox'));
   await mkdir(folder('inbox'), { recursive: true });
   const args = ['--import', 'tsx', inRepo('scripts/bank-simulator.ts'), '--outbox', folder('outbox'), '--inbox', folder('inbox'), '--delay-ms', '300'];
-  args.push('--poll-ms', '50', '--charge', '2.50', '--return-after-ms', '4000', '--statement-every-ms', String(PERIOD_MS), '--database-url', database.url);
+  args.push(
+    '--poll-ms',
+    '50',
+    '--charge',
+    '2.50',
+    '--return-after-ms',
+    '4000',
+    '--statement-every-ms',
+    String(periodJustBegun()),
+    '--database-url',
+    database.url,
+  );
   simulator = spawn(process.execPath, args, { cwd: inRepo(), stdio: 'ignore' });
 }, 120_000);
 
@@ -91,7 +113,6 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const admin = () => server.as(demo.admin);
 const payoutsOf = (request: PayrollRequest) => request.transfers.filter((transfer) => transfer.transferType === 'BANK_TO_BENEFICIARY');
 
@@ -167,8 +188,7 @@ describe('the bank’s books with BANK_RAIL=iso20022 and the bank simulator', ()
   let requestId: string;
 
   it('a payroll with a FAIL… and a RETURN… beneficiary ends PARTIALLY_COMPLETED; the return (AC04) then makes its payout RETURNED, the customer credited back', async () => {
-    // Start early in a statement period, so that the whole life of the payroll falls in one.
-    while (PERIOD_MS - (Date.now() % PERIOD_MS) < 24_000) await sleep(200);
+    // Early in a statement period (periodJustBegun), so that the whole life of the payroll falls in one.
     requestId = await payrollExchanged([demo.priya, demo.mohammed, demo.youssefReturn, demo.olenaFail], ['1000', '1500.50', '800', '640'], worker);
 
     const completed = await passUntil(requestId, (request) => ['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(request.status), 'a final status');
@@ -208,7 +228,7 @@ describe('the bank’s books with BANK_RAIL=iso20022 and the bank simulator', ()
         return statements();
       };
       // The simulator closes the period on the wall clock, in its own process.
-      await waitFor('a statement from the simulator', afterPass, (listed) => listed.length > 0, { deadlineMs: PERIOD_MS + 30_000, everyMs: 250 });
+      await waitFor('a statement from the simulator', afterPass, (listed) => listed.length > 0, { deadlineMs: MAX_PERIOD_MS + 30_000, everyMs: 250 });
       const [stated, ...others] = await statements();
       expect(stated, 'a statement from the simulator').toBeDefined();
       expect(others).toEqual([]);
@@ -217,7 +237,7 @@ describe('the bank’s books with BANK_RAIL=iso20022 and the bank simulator', ()
       expect(await exceptions()).toEqual([]);
       expect(await inboxFiles('rejected')).toEqual([]);
     },
-    PERIOD_MS + 60_000,
+    MAX_PERIOD_MS + 60_000,
   );
 
   it('the same camt files dropped twice change nothing', async () => {
@@ -303,9 +323,15 @@ describe('a worker process SIGKILLed while applying a camt file', () => {
     expect(await readdir(inbox)).toContain(`${big.msgId}.xml`);
 
     const second = startEntry('src/worker/main.ts', env);
-    const again = Date.now() + 120_000;
-    while (Date.now() < again && (await readdir(inbox)).includes(`${big.msgId}.xml`)) await sleep(200);
-    await sleep(500);
+    // The file leaves the inbox once its transaction has committed; the request then completes.
+    const settled = async () => ({
+      inInbox: (await readdir(inbox)).includes(`${big.msgId}.xml`),
+      status: (await readRequest(server, requestId, demo.dana)).status,
+    });
+    await waitFor('the big file applied by the second worker', settled, (now) => !now.inInbox && now.status === 'COMPLETED', {
+      deadlineMs: 120_000,
+      everyMs: 200,
+    });
     await stop(second.child);
 
     expect((await readdir(inbox)).filter((name) => name.endsWith('.xml'))).toEqual([]);
