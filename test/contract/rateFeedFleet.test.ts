@@ -124,7 +124,7 @@ describe('pegs declared in the world file', () => {
 
   it('are checked when the world loads: a peg of an unknown currency is refused', async () => {
     const world = { ...testWorld, pegs: [{ anchor: 'USD', currency: 'SAR', rate: '3.75' }] };
-    await expect(freshDatabase(world)).rejects.toThrow(/pegs\[0\]\.currency/);
+    await expect(freshDatabase(world)).rejects.toMatchObject({ path: 'world.pegs[0].currency' });
   });
 });
 
