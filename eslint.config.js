@@ -113,6 +113,21 @@ export function resolve(source, file) {
   return found ? { found: true, path: found } : { found: false };
 }
 
+// Assertions on the words of an error's message, refused in the tests (the test/** block below).
+const ON_MESSAGE = "asserts on an error's message; assert on its code, reason, field or class (docs/contributing.md#errors)";
+const ERROR_MESSAGE_ASSERTIONS = [
+  // expect(error.message), expect(error?.message), expect((error as DomainError).message)
+  "CallExpression[callee.name='expect'] > MemberExpression.arguments[property.name='message']",
+  "CallExpression[callee.name='expect'] > ChainExpression.arguments > MemberExpression[property.name='message']",
+  // expect(answer.error.message …) anywhere in the expectation: the envelope's message
+  "CallExpression[callee.name='expect'] MemberExpression[property.name='message'][object.property.name='error']",
+  // toThrow('text'), toThrow(/text/), rejects.toThrow(`text`)
+  'CallExpression[callee.property.name=/^toThrow(Error)?$/] > :matches(Literal, TemplateLiteral).arguments',
+  // toEqual({ code, message: 'text' }), toHaveProperty('message', 'text'): an expected message written out
+  "CallExpression[callee.property.name=/^(toEqual|toStrictEqual|toMatchObject)$/] Property[key.name='message'][value.type=/^(Literal|TemplateLiteral)$/]",
+  "CallExpression[callee.property.name='toHaveProperty'][arguments.0.value='message']",
+].map((selector) => ({ selector, message: ON_MESSAGE }));
+
 export default defineConfig(
   { ignores: ['generated/', '.ci/generators/generated/', 'dist/', 'packages/*/dist/', 'data/', 'coverage/', 'node_modules/'] },
   js.configs.recommended,
@@ -156,5 +171,17 @@ export default defineConfig(
   {
     files: ['src/**/*.ts'],
     rules: { 'boundaries/no-unknown-files': 'error' },
+  },
+  {
+    // Errors are data in tests (docs/contributing.md#errors): a test decides by an error's code, reason,
+    // field or class, never by the words of its message, which are written for people and change with them.
+    files: ['test/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...ERROR_MESSAGE_ASSERTIONS] },
+  },
+  {
+    // A world file's and a setting's refusals are plain errors whose message names what is wrong (a
+    // path into the world, a variable's name): there the message is the data an operator reads.
+    files: ['test/contract/world.test.ts', 'test/unit/worldSettlement.test.ts', 'test/browser/console/serving.test.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
 );

@@ -203,7 +203,7 @@ describe('Authorization: Bearer <API key>', () => {
       for (let i = 0; i < 4; i++) expect((await keyClient(first.secret, base).GET('/v1/customers/accounts')).response.status).toBe(200);
       const refused = await keyClient(first.secret, base).GET('/v1/customers/accounts');
       expect(refused.response.status).toBe(429);
-      expect(refused.error!.error.message).toContain('per API key');
+      expect(refused.error!.error.code).toBe('RATE_LIMITED');
       expect((await keyClient(second.secret, base).GET('/v1/customers/accounts')).response.status).toBe(200);
       expect((await userClient(ids.userA, base).GET('/v1/customers/accounts')).response.status).toBe(200);
     } finally {

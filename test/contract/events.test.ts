@@ -10,6 +10,7 @@ import { recordEvent } from '../../src/store/events.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
 import { type Listening, listen } from '../support/http.js';
+import { waitFor } from '../support/polling.js';
 import { accept, estimateAndCreate, quote, recordFx } from '../support/payroll.js';
 import type { TestServer } from '../support/server.js';
 import { drain, startServerWithWorker } from '../support/worker.js';
@@ -47,12 +48,7 @@ async function readAll(cursor?: string, limit = 3, type?: EventType[]): Promise<
  * just-written event may show up a moment later, never out of order.
  */
 async function eventsOnce(cursor: string | undefined, ready: (events: Event[]) => boolean): Promise<Event[]> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const { events } = await readAll(cursor, 100);
-    if (ready(events) || Date.now() > deadline) return events;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return waitFor('the events listed', async () => (await readAll(cursor, 100)).events, ready, { deadlineMs: 60_000, everyMs: 50 });
 }
 
 async function runPayroll(entries = [{ beneficiaryId: ids.beneficiaryA1, amount: '100' }]): Promise<string> {

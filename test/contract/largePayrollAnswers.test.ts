@@ -15,6 +15,7 @@ import type { components } from '../../packages/client/src/index.js';
 import { testWorld, ids } from '../fixtures/world.js';
 import type { Listening } from '../support/http.js';
 import type { PayrollRequest } from '../support/payroll.js';
+import { waitFor } from '../support/polling.js';
 import { getPayrollRequestJson } from '../../src/usecases/getPayrollRequest.js';
 import { type TestServer, serveApp, startTestServer, testConfig } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
@@ -72,8 +73,7 @@ const unkeptParts = async () =>
  * is listed once every older transaction has ended (listEvents): another file's may hold it back.
  */
 async function firstEventOf(requestId: string): Promise<Event | undefined> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  const find = async () => {
     let cursor: string | undefined;
     for (;;) {
       const { data } = await server.as(ids.userA).GET('/v1/customers/events', {
@@ -82,11 +82,10 @@ async function firstEventOf(requestId: string): Promise<Event | undefined> {
       const mine = data!.data.items.find((event) => event.data.id === requestId);
       if (mine) return mine;
       cursor = data!.data.nextCursor;
-      if (!data!.data.hasMore) break;
+      if (!data!.data.hasMore) return undefined;
     }
-    if (Date.now() > deadline) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  };
+  return waitFor(`the first event of ${requestId}`, find, (event) => event !== undefined, { deadlineMs: 60_000, everyMs: 50 });
 }
 
 async function createLarge(headers: Record<string, string> = {}, cents = 0) {
@@ -136,13 +135,7 @@ describe('a payroll request of more than 1,000 splits', () => {
     });
     const held = () => count(server.db, "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'");
     // One sample decides: another transaction of the app may be between two statements at any instant.
-    const deadline = Date.now() + 10_000;
-    let idle = await held();
-    while (idle > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      idle = await held();
-    }
-    expect(idle).toBe(0);
+    await waitFor('no transaction idle in the database', held, (idle) => idle === 0, { everyMs: 50 });
   });
 
   it('its events leave the splits and transfers out, with itemsOmitted; at 1,000 splits they are whole', async () => {
@@ -212,8 +205,6 @@ describe('a payroll request of more than 1,000 splits', () => {
       req.on('error', reject);
       req.end(body);
     });
-    const deadline = Date.now() + 10_000;
-    while ((await unkeptParts()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await unkeptParts()).toBe(0);
+    await waitFor('no answer parts left unkept', unkeptParts, (parts) => parts === 0, { everyMs: 50 });
   });
 });

@@ -6,13 +6,15 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayrollClient } from '../../packages/client/src/index.js';
+import { loadConfig } from '../../src/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
 import { ids } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 import type { Listening } from '../support/http.js';
 import { payrollBodies } from '../support/payroll.js';
-import { serveApp, testConfig } from '../support/server.js';
+import { settlesWithin, waitFor } from '../support/polling.js';
+import { TEST_ENV, serveApp, testConfig } from '../support/server.js';
 
 const session = {
   connectTimeoutMs: 5000,
@@ -82,48 +84,64 @@ describe('a lock wait inside an idempotent operation', () => {
   });
 });
 
-/** The 99th percentile of `count` sequential calls' durations, in milliseconds. */
-async function p99(count: number, call: () => Promise<unknown>): Promise<number> {
-  const durations: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    await call();
-    durations.push(performance.now() - started);
-  }
-  durations.sort((a, b) => a - b);
-
-  return durations[Math.ceil(count * 0.99) - 1]!;
+/** How many of the database's sessions wait on a lock now. */
+async function lockWaiters(): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+  );
+  return row!.n;
 }
 
 describe("one customer's locked account", () => {
-  it("holds at most its share of the pool: another customer's reads stay within 2x their idle p99", async () => {
-    const client = customerA();
-    const neighbour = createPayrollClient({ baseUrl: app.url, token: () => signAccessToken(testConfig.jwt, ids.userB, 600) });
+  // The p99 of the other customer's reads against their idle p99 is the benchmark's (bench/bulkhead.ts):
+  // here, the behaviour. Creations wait on the lock for as long as the row is held, and in the bulkhead
+  // for as long as the test needs, so that nothing but the bulkhead can free a connection for the reads.
+  const patient = loadConfig({ ...TEST_ENV, CUSTOMER_WRITE_WAIT_MS: '600000' });
+  let patientDb: PostgresDatabase;
+  let patientApp: Listening;
+  beforeAll(async () => {
+    patientDb = await PostgresDatabase.open(fresh.url, { session: { ...session, lockTimeoutMs: 600_000 }, maxConnections: 5 });
+    patientApp = await serveApp(patient, patientDb);
+  });
+  afterAll(async () => {
+    await patientApp?.close();
+    await patientDb?.close();
+  });
+
+  it("holds at most its share of the pool: another customer's reads are answered while its creations wait", async () => {
+    const token = (userId: string) => () => signAccessToken(patient.jwt, userId, 600);
+    const client = createPayrollClient({ baseUrl: patientApp.url, token: token(ids.userA) });
+    const neighbour = createPayrollClient({ baseUrl: patientApp.url, token: token(ids.userB) });
     const bodies = payrollBodies([{ beneficiaryId: ids.beneficiaryA2, amount: '10.00', amountCurrencyType: 'PAYROLL' }]);
     const feeHashes: string[] = [];
     for (let i = 0; i < 20; i++) feeHashes.push((await client.POST('/v1/customers/payroll/estimate', { body: bodies.estimate })).data!.data.feeHash);
-    const read = async () => expect((await neighbour.GET('/v1/customers/accounts')).response.status).toBe(200);
-    await p99(10, read);
-    const idle = await p99(100, read);
+    const share = patient.customerWrites.concurrent;
 
     const held = await holdAccountRow(ids.acAUsd);
+    let answered = 0;
     let creations: Promise<number[]> | undefined;
-    let busy: number;
     try {
       creations = Promise.all(
-        feeHashes.map(async (feeHash) => (await client.POST('/v1/customers/payroll/requests', { body: bodies.create(feeHash) })).response.status),
+        feeHashes.map(async (feeHash) => {
+          const { response } = await client.POST('/v1/customers/payroll/requests', { body: bodies.create(feeHash) });
+          answered += 1;
+          return response.status;
+        }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      busy = await p99(100, read);
+      await waitFor("A's creations waiting on its account", lockWaiters, (waiting) => waiting >= share);
+      // A hang bound: without the bulkhead the creations take every connection until the row is released.
+      const reads = await settlesWithin(
+        "the other customer's reads",
+        Promise.all(Array.from({ length: 10 }, async () => (await neighbour.GET('/v1/customers/accounts')).response.status)),
+        10_000,
+      );
+      expect(reads).toEqual(Array(10).fill(200));
+      expect(answered, 'no creation answered while the row is held').toBe(0);
+      expect(await lockWaiters(), 'only its share of the pool waits on the lock').toBe(share);
     } finally {
       await held.release();
     }
     const statuses = await creations;
-    // Each creation either ran once the row was free or waited past the lock timeout (503).
-    expect(statuses.every((status) => status === 201 || status === 503)).toBe(true);
-    // A floor of 200 ms: idle reads take a few milliseconds, and on a shared machine scheduling
-    // noise alone is of that size. Without the bulkhead every read waits for a pool connection
-    // until a creation's lock wait runs out: seconds.
-    expect(busy, `idle p99 ${idle.toFixed(1)} ms, with A's account locked ${busy.toFixed(1)} ms`).toBeLessThanOrEqual(Math.max(2 * idle, 200));
+    expect(statuses).toEqual(Array(feeHashes.length).fill(201));
   });
 });

@@ -10,6 +10,7 @@ import type { components } from '../../generated/api.js';
 import { Money } from '../../src/domain/money.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
+import { waitFor } from '../support/polling.js';
 import { type PayrollEntry, type PayrollRequest, accept, cancel, estimateAndCreate, noApproval, quote, readRequest, recordFx } from '../support/payroll.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
@@ -52,8 +53,7 @@ async function createAwaiting(entries: PayrollEntry[] = [{ beneficiaryId: ids.be
 /** The request's payroll_request.status_changed events, oldest first, as listEvents serves them. */
 async function eventsOf(requestId: string, expected: number): Promise<PayrollRequest[]> {
   // Events show once every older transaction has ended (listEvents): on the shared test server another file's long transaction can hold them back for a while.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  const mine = async () => {
     const found: Event[] = [];
     let cursor: string | undefined;
     for (;;) {
@@ -64,10 +64,9 @@ async function eventsOf(requestId: string, expected: number): Promise<PayrollReq
       cursor = data!.data.nextCursor;
       if (!data!.data.hasMore) break;
     }
-    const mine = found.map((event) => event.data as PayrollRequest).filter((request) => request.id === requestId);
-    if (mine.length >= expected || Date.now() > deadline) return mine;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    return found.map((event) => event.data as PayrollRequest).filter((request) => request.id === requestId);
+  };
+  return waitFor(`${expected} events of ${requestId}`, mine, (events) => events.length >= expected, { deadlineMs: 60_000, everyMs: 50 });
 }
 
 describe('PATCH /v1/admin/customers/{customerId}/settings', () => {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/store/embeddedProcesses.js';
+import { waitFor } from '../support/polling.js';
 import { builtEntry } from '../support/processes.js';
 
 const dirs: string[] = [];
@@ -45,16 +46,15 @@ function startService(dataDir: string, port: number): { child: ChildProcess; log
 /** Milliseconds until /healthz answers 200; fails if the process exits first or after `timeoutMs`. */
 async function healthy(child: ChildProcess, port: number, timeoutMs: number): Promise<number> {
   const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
+  const status = () => {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+    return fetch(`http://127.0.0.1:${port}/healthz`).then(
       (response) => response.status,
-      () => 0,
+      (error: Error) => (error.cause as { code?: string } | undefined)?.code ?? error.message,
     );
-    if (status === 200) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no 200 from /healthz within ${timeoutMs} ms`);
+  };
+  await waitFor('200 from /healthz', status, (answer) => answer === 200, { deadlineMs: timeoutMs, everyMs: 50 });
+  return Date.now() - started;
 }
 
 const postmasterOf = async (dataDir: string): Promise<number> => Number((await readFile(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);

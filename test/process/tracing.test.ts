@@ -11,6 +11,7 @@ import { ids } from '../fixtures/world.js';
 import { inRepo } from '../support/build.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 import { type ExportedSpan, type OtlpReceiver, otlpReceiver } from '../support/otlp.js';
+import { pollUntil, waitFor } from '../support/polling.js';
 import { payrollBodies } from '../support/payroll.js';
 import { type Service, freePort, killLeftovers, startService, stop } from '../support/processes.js';
 import { testConfig } from '../support/server.js';
@@ -79,10 +80,12 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     });
     expect(response.status).toBe(200);
 
-    const deadline = Date.now() + 15_000;
-    while (!spans.some((span) => span.name === 'estimatePayrollFee') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    const server = spans.find((span) => span.name === 'estimatePayrollFee');
-    expect(server, JSON.stringify(spans.map((span) => span.name))).toBeDefined();
+    const server = await waitFor(
+      'the server span of the estimate',
+      () => spans.find((span) => span.name === 'estimatePayrollFee'),
+      (found) => found !== undefined,
+      { deadlineMs: 15_000, everyMs: 100, context: () => JSON.stringify(spans.map((span) => span.name)) },
+    );
     expect(server!.kind).toBe(2); // SERVER
     const trace = await spansOf(server!.traceId, (found) => found.some(isSql));
     const useCase = trace.find((span) => span.name === 'usecase estimatePayrollFee');
@@ -117,11 +120,13 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       body: JSON.stringify(payrollBodies([{ beneficiaryId: ids.beneficiaryA1, amount: '1234.56' }]).estimate),
     });
     expect(estimate.status).toBe(200);
-    const deadline = Date.now() + 15_000;
     const named = ['listBeneficiaries', 'getBeneficiary', 'estimatePayrollFee'];
     const seen = () => named.every((name) => count(name) >= (name === 'estimatePayrollFee' ? estimatesBefore + 1 : 1));
-    while (!seen() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(seen(), JSON.stringify(spans.map((span) => span.name))).toBe(true);
+    await pollUntil('the spans of the three requests', seen, {
+      deadlineMs: 15_000,
+      everyMs: 100,
+      context: () => JSON.stringify(spans.map((span) => span.name)),
+    });
     const exported = JSON.stringify(spans);
     for (const secret of ['q=Amal', 'Amal', 'AE500261014000000000011', ids.beneficiaryA1, '1234.56']) {
       expect(exported.includes(secret), `an exported span contains ${secret}`).toBe(false);
@@ -157,24 +162,22 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const expiresAt = new Date(Date.now() + 3600_000).toISOString();
     expect((await call(admin, 'POST', `/v1/admin/payroll/requests/${id}/quote`, { exchangeRate: '3.6530', expiresAt })).status).toBe(200);
     expect((await call(customer, 'POST', `/v1/customers/payroll/requests/${id}/accept`)).status).toBe(200);
-    const until = async (what: string, done: () => Promise<boolean>) => {
-      const deadline = Date.now() + 20_000;
-      while (!(await done())) {
-        if (Date.now() > deadline) throw new Error(`${what}: not within 20 s`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
+    const patiently = { deadlineMs: 20_000, everyMs: 100 };
     // The FX record is refused (409) while the worker still moves the source legs.
-    await until(
-      'the FX record',
-      async () => (await call(admin, 'POST', `/v1/admin/payroll/requests/${id}/fx-exchange`, { exchangeRate: '3.6520' })).status === 200,
-    );
+    const fxRecord = async () => (await call(admin, 'POST', `/v1/admin/payroll/requests/${id}/fx-exchange`, { exchangeRate: '3.6520' })).status;
+    await waitFor('the FX record', fxRecord, (status) => status === 200, patiently);
     const newest = async () =>
       (await call(customer, 'GET', '/v1/customers/payroll/requests?limit=1')).body.data as unknown as { items: { id: string; status: string }[] };
-    await until('COMPLETED', async () => (await newest()).items[0]?.status === 'COMPLETED');
-    expect((await newest()).items[0]?.id).toBe(id);
+    const completed = await waitFor(
+      'COMPLETED',
+      async () => (await newest()).items[0],
+      (item) => item?.status === 'COMPLETED',
+      patiently,
+    );
+    expect(completed?.id).toBe(id);
     const named = ['createPayrollRequest', 'providePayrollQuote', 'acceptPayrollQuote', 'recordFxExchange', 'usecase stepWorkItem', 'rails submitBatch'];
-    await until('the lifecycle spans', async () => named.every((name) => spans.some((span) => span.name === name)));
+    const missing = () => named.filter((name) => !spans.some((span) => span.name === name));
+    await waitFor('the lifecycle spans', missing, (names) => names.length === 0, patiently);
     const exported = JSON.stringify(spans);
     for (const secret of ['Arjun', 'AE290350000410000000022', ids.beneficiaryA2, '2345.67', 'limit=1']) {
       expect(exported.includes(secret), `an exported span contains ${secret}`).toBe(false);

@@ -8,6 +8,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inRepo, run, withBuildLock } from '../support/build.js';
+import { waitFor } from '../support/polling.js';
 import { type Service, freePort, killLeftovers, startService, stop } from '../support/processes.js';
 
 const blocks = (file: string, language: string) =>
@@ -71,12 +72,13 @@ describe('docs/webhooks.md, followed on a running service', () => {
     const requestId = /^payroll request ([0-9a-f-]{36}): COMPLETED$/m.exec(walked.stdout)?.[1];
     expect(requestId).toBeDefined();
 
-    const deadline = Date.now() + 60_000;
-    while (!printed.some((line) => line.includes(`${requestId} COMPLETED`)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
-    expect(
-      printed.filter((line) => line.includes(requestId!)).map((line) => line.split(' ')[2]),
-      printed.join('\n'),
-    ).toEqual(expect.arrayContaining(['PENDING', 'QUOTE_PROVIDED', 'COMPLETED']));
+    const statuses = () => printed.filter((line) => line.includes(requestId!)).map((line) => line.split(' ')[2]);
+    await waitFor('the receiver printing COMPLETED', statuses, (seen) => seen.includes('COMPLETED'), {
+      deadlineMs: 60_000,
+      everyMs: 250,
+      context: () => printed.join('\n'),
+    });
+    expect(statuses(), printed.join('\n')).toEqual(expect.arrayContaining(['PENDING', 'QUOTE_PROVIDED', 'COMPLETED']));
     expect(printed.filter((line) => line.startsWith('stderr'))).toEqual([]);
   }, 240_000);
 

@@ -15,6 +15,7 @@ import { SimulatedRails } from '../../src/adapters/rails.js';
 import { ids } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
 import type { Listening } from '../support/http.js';
+import { waitFor } from '../support/polling.js';
 import { killLeftovers, startEntry } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
@@ -73,6 +74,12 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
   }
 
+  /** The payouts' statuses, as long as `worker` runs. */
+  const statusesWhile = (worker: ReturnType<typeof startWorker>, requestId: string) => () => {
+    if (worker.child.exitCode !== null) throw new Error(`the worker exited early:\n${worker.output()}`);
+    return payoutStatuses(requestId);
+  };
+
   it('every beneficiary is paid exactly once and the request reaches COMPLETED', async () => {
     // Through the API: estimate, create, quote, accept; the debit and the move to the bank by an
     // in-test worker; the FX record creates the 200 payouts (PAYOUT_INITIATED).
@@ -90,19 +97,17 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
     // Worker 1 runs until about a third of the payouts are COMPLETED (others still PENDING,
     // INITIATED or PROCESSING at the rails); then SIGKILL: no clean-up, its leases left behind.
     const first = startWorker('worker 1');
-    const deadline = Date.now() + 60_000;
-    let atKill: Record<string, number> | undefined;
-    for (;;) {
-      const statuses = await payoutStatuses(id);
-      if ((statuses.COMPLETED ?? 0) >= KILL_AFTER_COMPLETED) {
-        first.child.kill('SIGKILL');
-        atKill = statuses;
-        break;
-      }
-      expect(first.child.exitCode, `worker 1 exited early:\n${first.output()}`).toBeNull();
-      expect(Date.now(), `worker 1 completed nothing within 60 s:\n${first.output()}`).toBeLessThan(deadline);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const atKill = await waitFor(
+      `${KILL_AFTER_COMPLETED} payouts COMPLETED by worker 1`,
+      statusesWhile(first, id),
+      (now) => (now.COMPLETED ?? 0) >= KILL_AFTER_COMPLETED,
+      {
+        deadlineMs: 60_000,
+        everyMs: 10,
+        context: first.output,
+      },
+    );
+    first.child.kill('SIGKILL');
     const [, signal] = await once(first.child, 'exit');
     expect(signal).toBe('SIGKILL');
     const afterKill = await payoutStatuses(id);
@@ -111,17 +116,19 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
     // Worker 2 resumes (items the dead worker held come back when their 2 s lease runs out).
     const started = Date.now();
     const second = startWorker('worker 2');
-    let status = '';
-    while (Date.now() - started < 60_000) {
-      status = (await read(api, id)).status;
-      if (['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(status)) break;
-      expect(second.child.exitCode, `worker 2 exited early:\n${second.output()}`).toBeNull();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const requestStatus = async () => {
+      if (second.child.exitCode !== null) throw new Error(`worker 2 exited early:\n${second.output()}`);
+      return (await read(api, id)).status;
+    };
+    const status = await waitFor('the request finished by worker 2', requestStatus, (now) => ['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(now), {
+      deadlineMs: 60_000,
+      everyMs: 50,
+      context: () => second.output(),
+    });
     const resumedMs = Date.now() - started;
     second.child.kill('SIGTERM');
     await once(second.child, 'exit');
-    expect(status, `the request did not finish within 60 s: ${JSON.stringify(await payoutStatuses(id))}`).toBe('COMPLETED');
+    expect(status, JSON.stringify(await payoutStatuses(id))).toBe('COMPLETED');
 
     // Every beneficiary has exactly one payout, COMPLETED, with its own external id.
     const payouts = await database.db.query<{ beneficiary_id: string; transfer_id: string; status: string; amount: string; external_id: string | null }>(

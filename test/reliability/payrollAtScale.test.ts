@@ -18,7 +18,8 @@ import type { Database } from '../../src/store/db.js';
 import { loadPayoutBatch } from '../../src/store/payoutBatches.js';
 import { ids } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
-import { killLeftovers, startEntry } from '../support/processes.js';
+import { waitFor } from '../support/polling.js';
+import { type Started, killLeftovers, startEntry } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 import {
@@ -184,30 +185,31 @@ describe(`payroll at scale: ${PAYOUTS} payouts as one batch`, () => {
       });
     // Killed once some payouts are settled and others not: mid-settlement of the batch.
     const first = startWorker();
-    const deadline = Date.now() + 120_000;
-    let atKill: Record<string, number>;
-    for (;;) {
-      atKill = await statuses();
-      const settled = (atKill.COMPLETED ?? 0) + (atKill.FAILED ?? 0);
-      if (settled > 0) break;
-      expect(first.child.exitCode, first.stderr.join('\n')).toBeNull();
-      expect(Date.now()).toBeLessThan(deadline);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    const running = (worker: Started) => {
+      if (worker.child.exitCode !== null) throw new Error(`the worker exited (${worker.child.exitCode}):\n${worker.stderr.join('\n')}`);
+    };
+    const settledSoFar = () => {
+      running(first);
+      return statuses();
+    };
+    const atKill = await waitFor('some payouts settled', settledSoFar, (now) => (now.COMPLETED ?? 0) + (now.FAILED ?? 0) > 0, {
+      deadlineMs: 120_000,
+      everyMs: 5,
+    });
     first.child.kill('SIGKILL');
     await once(first.child, 'exit');
     const afterKill = await statuses();
     expect((afterKill.COMPLETED ?? 0) + (afterKill.FAILED ?? 0), `the kill must land in the middle: ${JSON.stringify(afterKill)}`).toBeLessThan(PAYOUTS);
 
     const second = startWorker();
-    let status = '';
-    const resumeDeadline = Date.now() + 120_000;
-    while (Date.now() < resumeDeadline) {
-      status = (await read(scale.api, id)).status;
-      if (['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(status)) break;
-      expect(second.child.exitCode, second.stderr.join('\n')).toBeNull();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const requestStatus = async () => {
+      running(second);
+      return (await read(scale.api, id)).status;
+    };
+    const status = await waitFor('the request finished', requestStatus, (now) => ['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(now), {
+      deadlineMs: 120_000,
+      everyMs: 100,
+    });
     second.child.kill('SIGTERM');
     await once(second.child, 'exit');
     expect(status, JSON.stringify(await statuses())).toBe('PARTIALLY_COMPLETED');

@@ -54,6 +54,7 @@ export function withBuildLock<T>(fn: () => T): T {
       const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
       if (age > 300_000) rmSync(lock, { recursive: true, force: true }); // left by a killed run
       if (Date.now() > deadline) throw new Error(`${lock} held for more than 3 minutes`, { cause: error });
+      // A pause between attempts, synchronous as withBuildLock's callers are (waitFor is asynchronous).
       sleep(200);
     }
   }

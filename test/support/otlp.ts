@@ -1,4 +1,5 @@
 import { type Listening, listen } from './http.js';
+import { waitFor } from './polling.js';
 
 /** One span of an OTLP/JSON export (the fields the tests read). */
 export interface ExportedSpan {
@@ -13,7 +14,7 @@ export interface ExportedSpan {
 /** An OTLP/HTTP receiver (OTEL_EXPORTER_OTLP_PROTOCOL=http/json) on loopback: every exported span, in the order received. */
 export interface OtlpReceiver extends Listening {
   spans: ExportedSpan[];
-  /** The spans of `traceId` once `until` holds of them, or after 15 s whatever they are. */
+  /** The spans of `traceId` once `until` holds of them; a failure showing them when it does not within 15 s. */
   spansOf(traceId: string, until: (trace: ExportedSpan[]) => boolean): Promise<ExportedSpan[]>;
 }
 
@@ -30,13 +31,7 @@ export async function otlpReceiver(): Promise<OtlpReceiver> {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
   });
-  const spansOf = async (traceId: string, until: (trace: ExportedSpan[]) => boolean) => {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const trace = spans.filter((span) => span.traceId === traceId);
-      if (until(trace) || Date.now() > deadline) return trace;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  };
+  const spansOf = (traceId: string, until: (trace: ExportedSpan[]) => boolean) =>
+    waitFor(`the spans of trace ${traceId}`, () => spans.filter((span) => span.traceId === traceId), until, { deadlineMs: 15_000, everyMs: 100 });
   return { ...receiver, spans, spansOf };
 }

@@ -1,6 +1,7 @@
 import { Socket } from 'node:net';
 import { SharedLimits } from '../../src/http/sharedLimits.js';
 import { createLogger } from '../../src/logger.js';
+import { waitFor } from './polling.js';
 
 /**
  * Whether a Redis server answers at `url` (a PING within `timeoutMs`): the Redis tests skip, saying
@@ -22,15 +23,19 @@ export function redisAnswers(url: string, timeoutMs = 1000): Promise<boolean> {
   });
 }
 
-/** SharedLimits on `url`, once connected (or once `timeoutMs` has passed, degraded). */
-export async function connectedSharedLimits(url: string, prefix: string, timeoutMs = 15_000): Promise<SharedLimits> {
-  const limits = new SharedLimits(url, prefix, createLogger(process.env.TEST_LOG ?? 'silent'));
-  await waitFor(() => limits.state() === 'connected', timeoutMs);
-  return limits;
+/** SharedLimits on `url`, as the service makes them: degraded until they connect. */
+export function sharedLimits(url: string, prefix: string): SharedLimits {
+  return new SharedLimits(url, prefix, createLogger(process.env.TEST_LOG ?? 'silent'));
 }
 
-export async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
-  return condition();
+/** SharedLimits on `url`, once connected. */
+export async function connectedSharedLimits(url: string, prefix: string, deadlineMs = 15_000): Promise<SharedLimits> {
+  const limits = sharedLimits(url, prefix);
+  await waitFor(
+    `shared limits connected to ${url}`,
+    () => limits.state(),
+    (state) => state === 'connected',
+    { deadlineMs, everyMs: 25 },
+  );
+  return limits;
 }

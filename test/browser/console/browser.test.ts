@@ -34,6 +34,7 @@ let workerLoop: Promise<void>;
 async function runWorker(): Promise<void> {
   const deps = workerFor(server);
   while (working) {
+    // The idle worker's pause between passes, as the real loop's WORKER_POLL_MS: no assertion waits on it.
     if ((await executePendingWork(deps)) === 0) await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -28,6 +28,7 @@ import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 import { demoWorld } from '../../support/globalSetupTemplates.js';
 import type { Listening } from '../../support/http.js';
 import { type PayrollRequest, estimateAndCreate, readRequest } from '../../support/payroll.js';
+import { waitFor } from '../../support/polling.js';
 import { killLeftovers, startEntry, stop } from '../../support/processes.js';
 import { TestClock, type TestServer, serveApp, testConfig } from '../../support/server.js';
 
@@ -44,8 +45,19 @@ const demo = {
   youssefReturn: '7b1e0006-0000-4000-8000-000000000010',
 };
 const ACCOUNT = { iban: demo.partnerIban, currency: 'AED' };
-/** The simulator's statement period: long enough for a payroll's settlement, booking and return to fall in one. */
-const PERIOD_MS = 30_000;
+/** The longest statement period periodJustBegun may choose. */
+const MAX_PERIOD_MS = 45_000;
+
+/**
+ * The simulator's statement period: long enough for a payroll's settlement, booking and return to
+ * fall in one. Its periods start at multiples of it since the epoch, so of the lengths from 30 s the
+ * first whose current period began within the last second is taken: the payroll that starts now has
+ * a whole period ahead, without waiting on the wall clock for a boundary.
+ */
+function periodJustBegun(now = Date.now()): number {
+  for (let period = 30_000; period <= MAX_PERIOD_MS; period++) if (now % period < 1000) return period;
+  throw new Error(`no statement period of 30 to ${MAX_PERIOD_MS / 1000} s begins within a second of ${now}`);
+}
 
 let database: FreshDatabase;
 let listening: Listening;
@@ -78,7 +90,18 @@ beforeAll(async () => {
   worker = workerOn(folder('outbox'), folder('inbox'));
   await mkdir(folder('inbox'), { recursive: true });
   const args = ['--import', 'tsx', inRepo('scripts/bank-simulator.ts'), '--outbox', folder('outbox'), '--inbox', folder('inbox'), '--delay-ms', '300'];
-  args.push('--poll-ms', '50', '--charge', '2.50', '--return-after-ms', '4000', '--statement-every-ms', String(PERIOD_MS), '--database-url', database.url);
+  args.push(
+    '--poll-ms',
+    '50',
+    '--charge',
+    '2.50',
+    '--return-after-ms',
+    '4000',
+    '--statement-every-ms',
+    String(periodJustBegun()),
+    '--database-url',
+    database.url,
+  );
   simulator = spawn(process.execPath, args, { cwd: inRepo(), stdio: 'ignore' });
 }, 120_000);
 
@@ -90,11 +113,10 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const admin = () => server.as(demo.admin);
 const payoutsOf = (request: PayrollRequest) => request.transfers.filter((transfer) => transfer.transferType === 'BANK_TO_BENEFICIARY');
 
-/** Worker passes until `done` holds of the request, or the time is up. */
+/** Worker passes until `done` holds of the request. */
 const passUntil = (requestId: string, done: (request: PayrollRequest) => boolean, what: string) => passUntilWith(worker, requestId, done, what);
 
 async function passUntilWith(
@@ -104,14 +126,11 @@ async function passUntilWith(
   what: string,
   timeoutMs = 60_000,
 ): Promise<PayrollRequest> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const read = async () => {
     await executePendingWork(run);
-    const request = await readRequest(server, requestId, demo.dana);
-    if (done(request)) return request;
-    await sleep(50);
-  }
-  throw new Error(`payroll request ${requestId}: ${what} not reached in ${timeoutMs} ms`);
+    return readRequest(server, requestId, demo.dana);
+  };
+  return waitFor(`payroll request ${requestId}: ${what}`, read, done, { deadlineMs: timeoutMs, everyMs: 50 });
 }
 
 /** Created, quoted, accepted, its processor legs done and its FX recorded: its payment file goes to the bank on the next pass. */
@@ -129,15 +148,13 @@ async function payrollExchanged(beneficiaries: string[], amounts: string[], run:
   );
   expect((await dana.POST('/v1/customers/payroll/requests/{requestId}/accept', path)).response.status).toBe(200);
   // The processor's legs (the source debit, the move to the bank) settle over a few passes; then the FX is recorded.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  const fxRecord = async () => {
     await executePendingWork(run);
     const recorded = await admin().POST('/v1/admin/payroll/requests/{requestId}/fx-exchange', { ...path, body: { exchangeRate: '3.6520' } });
-    if (recorded.response.status === 200) break;
-    expect(recorded.error).toMatchObject({ error: { code: 'INVALID_STATE' } });
-    expect(Date.now(), 'the processor legs settled').toBeLessThan(deadline);
-    await sleep(100);
-  }
+    if (recorded.response.status !== 200) expect(recorded.error).toMatchObject({ error: { code: 'INVALID_STATE' } });
+    return recorded.response.status;
+  };
+  await waitFor('the processor legs settled: the FX recorded', fxRecord, (status) => status === 200, { deadlineMs: 60_000, everyMs: 100 });
   return requestId;
 }
 
@@ -171,8 +188,7 @@ describe('the bank’s books with BANK_RAIL=iso20022 and the bank simulator', ()
   let requestId: string;
 
   it('a payroll with a FAIL… and a RETURN… beneficiary ends PARTIALLY_COMPLETED; the return (AC04) then makes its payout RETURNED, the customer credited back', async () => {
-    // Start early in a statement period, so that the whole life of the payroll falls in one.
-    while (PERIOD_MS - (Date.now() % PERIOD_MS) < 24_000) await sleep(200);
+    // Early in a statement period (periodJustBegun), so that the whole life of the payroll falls in one.
     requestId = await payrollExchanged([demo.priya, demo.mohammed, demo.youssefReturn, demo.olenaFail], ['1000', '1500.50', '800', '640'], worker);
 
     const completed = await passUntil(requestId, (request) => ['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(request.status), 'a final status');
@@ -207,11 +223,12 @@ describe('the bank’s books with BANK_RAIL=iso20022 and the bank simulator', ()
   it(
     'the period’s camt.053 reconciles with no exception',
     async () => {
-      const deadline = Date.now() + PERIOD_MS + 30_000;
-      while (Date.now() < deadline && (await statements()).length === 0) {
+      const afterPass = async () => {
         await executePendingWork(worker);
-        await sleep(250);
-      }
+        return statements();
+      };
+      // The simulator closes the period on the wall clock, in its own process.
+      await waitFor('a statement from the simulator', afterPass, (listed) => listed.length > 0, { deadlineMs: MAX_PERIOD_MS + 30_000, everyMs: 250 });
       const [stated, ...others] = await statements();
       expect(stated, 'a statement from the simulator').toBeDefined();
       expect(others).toEqual([]);
@@ -220,7 +237,7 @@ describe('the bank’s books with BANK_RAIL=iso20022 and the bank simulator', ()
       expect(await exceptions()).toEqual([]);
       expect(await inboxFiles('rejected')).toEqual([]);
     },
-    PERIOD_MS + 60_000,
+    MAX_PERIOD_MS + 60_000,
   );
 
   it('the same camt files dropped twice change nothing', async () => {
@@ -262,11 +279,11 @@ describe('a worker process SIGKILLed while applying a camt file', () => {
     await mkdir(inbox, { recursive: true });
     const here = workerOn(outbox, inbox);
     const requestId = await payrollExchanged([demo.priya, demo.mohammed, demo.joseph], ['300', '400', '500'], here);
-    for (let pass = 0; pass < 20 && (await readdir(outbox).catch(() => [] as string[])).filter((name) => name.endsWith('.xml')).length === 0; pass++) {
+    const paymentFiles = async () => {
       await executePendingWork(here);
-      await sleep(50);
-    }
-    const [paymentFile] = (await readdir(outbox)).filter((name) => name.endsWith('.xml'));
+      return (await readdir(outbox).catch(() => [] as string[])).filter((name) => name.endsWith('.xml'));
+    };
+    const [paymentFile] = await waitFor('the payment file in the outbox', paymentFiles, (names) => names.length > 0);
     const answer = await answerPaymentFile(await readFile(join(outbox, paymentFile!), 'utf8'), () => false, new Date());
     await writeFile(join(inbox, `${answer.immediate.msgId}.xml`), answer.immediate.xml);
     const processing = await passUntilWith(here, requestId, (request) => payoutsOf(request).every((payout) => payout.status === 'PROCESSING'), 'PROCESSING');
@@ -290,26 +307,31 @@ describe('a worker process SIGKILLed while applying a camt file', () => {
     };
     const first = startEntry('src/worker/main.ts', env);
     // Killed once its transaction has been applying for a while, before it commits.
-    const deadline = Date.now() + 60_000;
-    let applying = false;
-    while (!applying && Date.now() < deadline && first.child.exitCode === null) {
+    const output = () => [...first.stdout, ...first.stderr].join('\n');
+    const applying = async () => {
+      if (first.child.exitCode !== null) throw new Error(`the worker exited (${first.child.exitCode}):\n${output()}`);
       const [open] = await database.db.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
             AND xact_start < now() - interval '1 second' AND state <> 'idle'`,
       );
-      applying = open!.n > 0;
-      if (!applying) await sleep(100);
-    }
-    expect(applying, `the worker never applied the file:\n${[...first.stdout, ...first.stderr].join('\n')}`).toBe(true);
+      return open!.n;
+    };
+    await waitFor('the worker applying the file', applying, (open) => open > 0, { deadlineMs: 60_000, everyMs: 100, context: output });
     first.child.kill('SIGKILL');
     await stop(first.child);
     expect(await database.db.query('SELECT 1 FROM bank_books_messages WHERE msg_id = $1', [big.msgId])).toEqual([]);
     expect(await readdir(inbox)).toContain(`${big.msgId}.xml`);
 
     const second = startEntry('src/worker/main.ts', env);
-    const again = Date.now() + 120_000;
-    while (Date.now() < again && (await readdir(inbox)).includes(`${big.msgId}.xml`)) await sleep(200);
-    await sleep(500);
+    // The file leaves the inbox once its transaction has committed; the request then completes.
+    const settled = async () => ({
+      inInbox: (await readdir(inbox)).includes(`${big.msgId}.xml`),
+      status: (await readRequest(server, requestId, demo.dana)).status,
+    });
+    await waitFor('the big file applied by the second worker', settled, (now) => !now.inInbox && now.status === 'COMPLETED', {
+      deadlineMs: 120_000,
+      everyMs: 200,
+    });
     await stop(second.child);
 
     expect((await readdir(inbox)).filter((name) => name.endsWith('.xml'))).toEqual([]);

@@ -153,9 +153,7 @@ describe('parseBankToCustomer: camt.053.001.08', () => {
 describe('parseBankToCustomer: what it refuses', () => {
   it('throws CamtError for a document that is not well-formed or not a bank-to-customer message', () => {
     expect(() => parseBankToCustomer('<Document><BkToCstmrStmt>')).toThrow(CamtError);
-    expect(() => parseBankToCustomer('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.11"><CstmrPmtStsRpt/></Document>')).toThrow(
-      /Not a bank-to-customer statement or notification/,
-    );
+    expect(() => parseBankToCustomer('<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pain.002.001.11"><CstmrPmtStsRpt/></Document>')).toThrow(CamtError);
   });
 
   it('an invalid or truncated file is refused by the XSD with the reason', async () => {

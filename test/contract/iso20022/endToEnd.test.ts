@@ -19,6 +19,7 @@ import { loadConfig } from '../../../src/config.js';
 import { createLogger } from '../../../src/logger.js';
 import { type ExecutionDeps, executePendingWork } from '../../../src/usecases/execution.js';
 import { inRepo } from '../../support/build.js';
+import { waitFor } from '../../support/polling.js';
 import { demoWorld } from '../../support/globalSetupTemplates.js';
 import { type PayrollRequest, estimateAndCreate, readRequest } from '../../support/payroll.js';
 import { type TestServer, startTestServer } from '../../support/server.js';
@@ -58,17 +59,24 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** Worker passes (the clock moved past each recheck) until the request is settled, or the time is up. */
-async function runUntilSettled(requestId: string, timeoutMs = 60_000): Promise<PayrollRequest> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+/**
+ * `read` after each worker pass (the clock moved past the recheck before the next), until `done`
+ * holds of it: the simulator reads and answers the files meanwhile, in its own time.
+ */
+function afterPasses<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, deadlineMs = 60_000): Promise<T> {
+  let passes = 0;
+  const pass = async () => {
+    if (passes++ > 0) server.clock.advance(2);
     await executePendingWork(worker);
-    const request = await readRequest(server, requestId, demo.dana);
-    if (['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(request.status)) return request;
-    server.clock.advance(2);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`payroll request ${requestId} not settled after ${timeoutMs} ms`);
+    return read();
+  };
+  return waitFor(what, pass, done, { deadlineMs, everyMs: 50 });
+}
+
+/** Worker passes until the request is settled. */
+function runUntilSettled(requestId: string): Promise<PayrollRequest> {
+  const settled = (request: PayrollRequest) => ['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED'].includes(request.status);
+  return afterPasses(`payroll request ${requestId} settled`, () => readRequest(server, requestId, demo.dana), settled);
 }
 
 async function xmlFiles(folder: string): Promise<string[]> {
@@ -82,10 +90,9 @@ async function filesOf(message: string, folder: string): Promise<string[]> {
   return files.filter((_, index) => holding[index]);
 }
 
-/** The EndToEndIds the simulated bank booked as DBIT entries (camt.054, processed or rejected), waiting a little for them. */
+/** The EndToEndIds the simulated bank booked as DBIT entries (camt.054, processed or rejected), once there are some. */
 async function bookedEndToEndIds(): Promise<string[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
+  const booked = async () => {
     const notifications = [...(await filesOf('camt.054.001.08', join(inbox(), 'processed'))), ...(await filesOf('camt.054.001.08', join(inbox(), 'rejected')))];
     const ids: string[] = [];
     for (const file of notifications) {
@@ -94,10 +101,9 @@ async function bookedEndToEndIds(): Promise<string[]> {
       for (const report of parseBankToCustomer(xml).reports)
         for (const entry of report.entries.filter((booked) => booked.creditDebit === 'DBIT')) ids.push(...entry.transactions.map((tx) => tx.endToEndId!));
     }
-    if (ids.length > 0 || Date.now() > deadline) return ids;
-    await executePendingWork(worker);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+    return ids;
+  };
+  return afterPasses('DBIT entries booked by the bank', booked, (ids) => ids.length > 0, 10_000);
 }
 
 describe('BANK_RAIL=iso20022 with the bank simulator', () => {
@@ -193,12 +199,8 @@ describe('BANK_RAIL=iso20022 with the bank simulator', () => {
     const bounced = await payoutTo(demo.olenaFail);
     const read = async (payoutId: string) =>
       (await dana.GET('/v1/accounts/{accountId}/payouts/{payoutId}', { params: { path: { accountId, payoutId } } })).data!.data;
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && ((await read(paid)).status !== 'COMPLETED' || (await read(bounced)).status !== 'FAILED')) {
-      await executePendingWork(worker);
-      server.clock.advance(2);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const statuses = async () => [(await read(paid)).status, (await read(bounced)).status];
+    await afterPasses('the payouts COMPLETED and FAILED', statuses, ([first, second]) => first === 'COMPLETED' && second === 'FAILED');
     expect(await read(paid)).toMatchObject({ status: 'COMPLETED', externalId: paid.replace(/-/g, '') });
     expect(await read(bounced)).toMatchObject({ status: 'FAILED', failureReason: 'AC04 closed account' });
     const delivered = await readdir(join(outbox(), 'processed'));

@@ -12,6 +12,7 @@ import { bankBooksApplier } from '../../../src/usecases/applyBankBooks.js';
 import { type RawResponse, send } from '../../reliability/spec.js';
 import { type BankWorld, entry, message, report, startBankWorld } from '../../support/bankBooks.js';
 import { unansweredBatch } from '../../support/examples/exampleBankBatch.js';
+import { waitFor } from '../../support/polling.js';
 import { type TestServer, startTestServer } from '../../support/server.js';
 import { drain, workerFor } from '../../support/worker.js';
 import { DEMO_WORLD, type ExampleCase, type ExampleSpec, loadExampleSpec } from '../../support/examples/examples.js';
@@ -60,12 +61,8 @@ async function pingedEndpoint(replay: Replay): Promise<{ endpointId: string; del
 
 /** Waits (up to 60 s) until the customer's event log lists `count` events. */
 async function eventsListed(server: TestServer, count: number): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const { data } = await server.as(CUSTOMER).GET('/v1/customers/events', { params: { query: { limit: 100 } } });
-    if ((data?.data.items.length ?? 0) >= count || Date.now() > deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const listed = async () => (await server.as(CUSTOMER).GET('/v1/customers/events', { params: { query: { limit: 100 } } })).data?.data.items.length ?? 0;
+  await waitFor(`${count} events listed`, listed, (n) => n >= count, { deadlineMs: 60_000, everyMs: 100 });
 }
 
 /** Keyed by operationId, or by the request example's name where one operation's examples differ. */

@@ -124,24 +124,26 @@ describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgre
       reason: 'EXPIRED',
       expiresAt: new Date(now.getTime() - 1),
     });
+    const refused = new Error('insufficient funds, say');
     await expect(
       db.transaction(async (tx) => {
         await consumePayrollFeeEstimate(tx, 'rolled-back-fee-hash-012345', ids.customerA, ids.customerA, now);
-        throw new Error('insufficient funds, say');
+        throw refused;
       }),
-    ).rejects.toThrow('insufficient funds');
+    ).rejects.toBe(refused);
     expect((await db.transaction((tx) => consumePayrollFeeEstimate(tx, 'rolled-back-fee-hash-012345', ids.customerA, ids.customerA, now))).ok).toBe(true);
   });
 
   it('an effect runs once after its commit: never after a rollback, once for a retried conflict', async () => {
     const ran: string[] = [];
     await db.transaction(async (tx) => tx.afterCommit(() => ran.push('committed')));
+    const boom = new Error('boom');
     await expect(
       db.transaction(async (tx) => {
         tx.afterCommit(() => ran.push('rolled back'));
-        throw new Error('boom');
+        throw boom;
       }),
-    ).rejects.toThrow('boom');
+    ).rejects.toBe(boom);
     let attempts = 0;
     await db.transaction(async (tx) => {
       attempts++;
@@ -157,12 +159,13 @@ describe(`transactions on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded Postgre
     await db.transaction(async (tx) => {
       const joined = joinTransaction(tx, db.kind);
       await joined.transaction(async (inner) => inner.afterCommit(() => ran.push('released')));
+      const boom = new Error('boom');
       await expect(
         joined.transaction(async (inner) => {
           inner.afterCommit(() => ran.push('rolled back'));
-          throw new Error('boom');
+          throw boom;
         }),
-      ).rejects.toThrow('boom');
+      ).rejects.toBe(boom);
       expect(ran).toEqual([]);
     });
     expect(ran).toEqual(['released']);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayrollApiError, createPayrollClient, unwrap } from '../../../packages/client/src/index.js';
 import { bundledSpecCopy, inRepo } from '../../support/build.js';
+import { pollUntil } from '../../support/polling.js';
 import { freePort } from '../../support/processes.js';
 
 interface Parameter {
@@ -43,13 +44,12 @@ let scratch: string;
 
 /** Waits until `child`'s output matches `pattern`; rejects with the output when it exits first. */
 async function outputMatches(child: ChildProcess, read: () => string, pattern: RegExp, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (pattern.test(read())) return;
+  const matched = () => {
+    if (pattern.test(read())) return true;
     if (child.exitCode !== null) throw new Error(`the mock exited (${child.exitCode}):\n${read()}`);
-    if (Date.now() > deadline) throw new Error(`the mock did not start within ${timeoutMs / 1000} s:\n${read()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    return false;
+  };
+  await pollUntil(`the mock's output to match ${pattern}`, matched, { deadlineMs: timeoutMs, everyMs: 100, context: read });
 }
 
 /** `npm run -s mock -- …args` in a process group of its own; its output collected in `sink`. */

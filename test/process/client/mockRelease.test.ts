@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayrollClient, unwrap } from '../../../packages/client/src/index.js';
 import { inRepo } from '../../support/build.js';
+import { pollUntil } from '../../support/polling.js';
 import { freePort } from '../../support/processes.js';
 
 type Json = Record<string, unknown>;
@@ -33,11 +34,12 @@ beforeAll(async () => {
   });
   mock.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   mock.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 45_000;
-  while (!/listening on http/.test(output)) {
-    if (mock.exitCode !== null || Date.now() > deadline) throw new Error(`the mock of ${RELEASE} did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const listening = () => {
+    if (/listening on http/.test(output)) return true;
+    if (mock.exitCode !== null) throw new Error(`the mock of ${RELEASE} exited (${mock.exitCode}):\n${output}`);
+    return false;
+  };
+  await pollUntil(`the mock of ${RELEASE} listening`, listening, { deadlineMs: 45_000, everyMs: 100, context: () => output });
 }, 60_000);
 
 afterAll(async () => {

@@ -42,7 +42,6 @@ describe('the journal entry builder', () => {
   it('refuses an entry that does not sum to zero in a currency', () => {
     const postings = [...move(CUSTOMER_USD, EXTERNAL, 'USD', m('10')), { account: EXTERNAL, currency: 'AED', amount: m('1') }];
     expect(() => journalEntry('PAYROLL_CREATED', postings)).toThrow(UnbalancedJournalEntryError);
-    expect(() => journalEntry('PAYROLL_CREATED', postings)).toThrow('Journal entry PAYROLL_CREATED does not balance in AED: its postings sum to 1');
   });
 
   it('balances per currency, not overall: two currencies in one entry', () => {

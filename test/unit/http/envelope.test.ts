@@ -18,9 +18,10 @@ describe('errorResponse: a domain error as it is answered', () => {
         error: { code: 'VALIDATION_ERROR', message: error.message, reason: 'AMOUNT_NOT_POSITIVE', field: '/amountSplitDetails/2/amount', entryIndex: 2 },
       },
     });
-    const withDetails = new DomainError('VALIDATION_ERROR', 'two problems', { details: [{ row: 2, message: 'a' }] });
-    expect(errorResponse(withDetails).body.error.details).toEqual([{ row: 2, message: 'a' }]);
-    expect(errorResponse(new DomainError('NOT_FOUND', 'gone')).body.error).toEqual({ code: 'NOT_FOUND', message: 'gone' });
+    const details = [{ row: 2, message: 'a' }];
+    expect(errorResponse(new DomainError('VALIDATION_ERROR', 'two problems', { details })).body.error.details).toEqual(details);
+    const gone = new DomainError('NOT_FOUND', 'gone');
+    expect(errorResponse(gone).body.error).toEqual({ code: 'NOT_FOUND', message: gone.message });
   });
 
   it('says where several problems are as where one is: the place of the first on the error', () => {
