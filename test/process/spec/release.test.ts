@@ -25,17 +25,17 @@ function release(args: string[]): Promise<{ code: number; output: string }> {
 describe('release rules (scripts/release/steps.ts)', () => {
   it('orders versions numerically and refuses anything but MAJOR.MINOR.PATCH', () => {
     expect(['10.0.0', '2.0.0', '2.10.0', '2.9.1'].sort(compareVersions)).toEqual(['2.0.0', '2.9.1', '2.10.0', '10.0.0']);
-    expect(() => parseVersion('3.0.0-rc.1')).toThrow(Error);
-    expect(() => parseVersion('v3.0.0')).toThrow(Error);
+    expect(() => parseVersion('3.0.0-rc.1')).toThrow(/not a release version/);
+    expect(() => parseVersion('v3.0.0')).toThrow(/not a release version/);
   });
 
   it('dates the "not yet released" section once, and refuses a missing or already dated one', () => {
     const dated = dateChangelog(CHANGELOG, '3.0.0', '2026-12-01');
     expect(dated).toContain('\n## 3.0.0 (2026-12-01)\n');
     expect(dated.replace('## 3.0.0 (2026-12-01)', '## 3.0.0 (not yet released)')).toBe(CHANGELOG);
-    expect(() => dateChangelog(dated, '3.0.0', '2026-12-02')).toThrow(Error);
-    expect(() => dateChangelog(CHANGELOG, '1.0.0', '2026-12-01')).toThrow(Error);
-    expect(() => dateChangelog(CHANGELOG, '4.0.0', '2026-12-01')).toThrow(Error);
+    expect(() => dateChangelog(dated, '3.0.0', '2026-12-02')).toThrow(/already "## 3\.0\.0 \(2026-12-01\)"/);
+    expect(() => dateChangelog(CHANGELOG, '1.0.0', '2026-12-01')).toThrow(/already/);
+    expect(() => dateChangelog(CHANGELOG, '4.0.0', '2026-12-01')).toThrow(/no "## 4\.0\.0 \(not yet released\)" section/);
   });
 
   it('lists the stored releases, lowest first, each a folder holding openapi.json', () => {

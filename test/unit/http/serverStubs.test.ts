@@ -59,14 +59,14 @@ describe('mounting from the spec', () => {
   });
 
   it('refuses an operation without a handler, or a path the spec does not have', () => {
-    expect(() => resolver('', route('POST', '/x'), spec({ operationId: 'launchRocket' }))).toThrow(Error);
-    expect(() => resolver('', route('POST', '/y'), spec({ operationId: 'acceptPayrollQuote' }))).toThrow(Error);
+    expect(() => resolver('', route('POST', '/x'), spec({ operationId: 'launchRocket' }))).toThrow('no handler for POST /x (operationId launchRocket)');
+    expect(() => resolver('', route('POST', '/y'), spec({ operationId: 'acceptPayrollQuote' }))).toThrow('no handler for POST /y');
   });
 
   it('refuses security the types do not expect: a caller exactly where 401 is listed', () => {
-    expect(() => resolver('', route('POST', '/x'), spec({ operationId: 'acceptPayrollQuote', security: [] }))).toThrow(Error);
+    expect(() => resolver('', route('POST', '/x'), spec({ operationId: 'acceptPayrollQuote', security: [] }))).toThrow('must list 401');
     const withoutUnauthorized = { operationId: 'acceptPayrollQuote', responses: { '200': { description: 'ok' } } };
-    expect(() => resolver('', route('POST', '/x'), spec(withoutUnauthorized))).toThrow(Error);
+    expect(() => resolver('', route('POST', '/x'), spec(withoutUnauthorized))).toThrow('must list 401');
   });
 
   it('refuses an Idempotency-Key on an operation without a caller to scope it', () => {
@@ -76,6 +76,6 @@ describe('mounting from the spec', () => {
       responses: { '200': { description: 'ok' } },
       parameters: [{ in: 'header', name: 'Idempotency-Key' }],
     };
-    expect(() => resolver('', route('POST', '/x'), spec(publicIdempotent))).toThrow(Error);
+    expect(() => resolver('', route('POST', '/x'), spec(publicIdempotent))).toThrow('needs security');
   });
 });
