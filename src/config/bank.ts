@@ -1,4 +1,4 @@
-import { integer, oneOf } from './configValues.js';
+import { integer, oneOf } from './values.js';
 
 /**
  * The partner bank: `simulated` (in-database, the default) or `iso20022` (pain.001 files written to

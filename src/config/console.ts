@@ -1,5 +1,5 @@
 /** The browser console's settings (docs/console.md). */
-import { ConfigError } from './configValues.js';
+import { ConfigError } from './values.js';
 
 /** What the console needs to sign in through the identity provider (OpenID Connect, authorization code with PKCE). */
 export interface ConsoleOidc {

@@ -1,6 +1,6 @@
 /**
  * Reading one setting from the environment: each reader returns the parsed value or its default,
- * and refuses a value it cannot read with a ConfigError naming the setting (src/config.ts).
+ * and refuses a value it cannot read with a ConfigError naming the setting (src/config/config.ts).
  */
 
 export class ConfigError extends Error {}

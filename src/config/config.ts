@@ -2,9 +2,9 @@
  * Every setting the service reads from its environment, parsed once at start-up.
  * The configuration table of docs/operations.md mirrors this file.
  */
-import { ConfigError, boolean, duration, integer, list, oneOf, ports } from './configValues.js';
-import { type BankConfig, bankConfig } from './bankConfig.js';
-import { type ConsoleConfig, consoleConfig } from './consoleConfig.js';
+import { ConfigError, boolean, duration, integer, list, oneOf, ports } from './values.js';
+import { type BankConfig, bankConfig } from './bank.js';
+import { type ConsoleConfig, consoleConfig } from './console.js';
 
 export { ConfigError };
 
@@ -49,7 +49,7 @@ export interface Config {
   bodyLimit: string;
   logLevel: string;
   worker: { inProcess: boolean; pollMs: number; leaseMs: number; simulatedSettlementMs: number };
-  /** The partner bank (docs/bank-files.md): src/bankConfig.ts. */
+  /** The partner bank (docs/bank-files.md): src/config/bank.ts. */
   bank: BankConfig;
   rateLimitPerMinute: number;
   /** Requests a minute per client address for requests without a valid token. */
