@@ -3,7 +3,7 @@
 // access token is invalid": see scripts/support/tokenUser.ts for where it is looked up. --help lists
 // the world file's users, so a reader needs no id table to start.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { signAccessToken } from '../src/http/tokens.js';
 import { type UserName, describeWorldUsers, resolveUser } from './support/tokenUser.js';
 

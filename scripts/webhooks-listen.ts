@@ -4,7 +4,7 @@
 // it to <url>. For a developer's machine: refused where `npm run token` is (an identity provider's
 // JWKS configured) and in production.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { signAccessToken } from '../src/http/tokens.js';
 import { resolveUser } from './support/tokenUser.js';
 import { startListener } from './support/webhookListener.js';

@@ -1,13 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { type RequestListener, type Server, createServer } from 'node:http';
-import { type Config, ConfigError, loadConfig, productionProblems } from './config.js';
+import { type Config, ConfigError, loadConfig, productionProblems } from './config/config.js';
 import { SharedLimits } from './http/sharedLimits.js';
 import { buildApp } from './composition/app.js';
 import { setHeapGrowing } from './composition/heap.js';
 import { countTransactionRetry, startMetrics, workerGauges } from './composition/observability.js';
 import { buildWorker } from './composition/worker.js';
 import { exitOnUnhandledFailures } from './composition/processFailures.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './observability/logger.js';
 import type { Logger } from 'pino';
 import type { Database } from './store/db.js';
 import { type DatabaseSettings, openDatabase, withDatabaseUrl } from './store/open.js';

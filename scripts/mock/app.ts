@@ -21,7 +21,7 @@ import { refuseCsvQueryWithJson, requireCsvQuery } from '../../src/domain/payrol
 import { sendError } from '../../src/http/envelope.js';
 import { errorHandler, notFoundHandler } from '../../src/http/errorHandler.js';
 import { requestId } from '../../src/http/requestContext.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 
 interface Example {
   value?: unknown;

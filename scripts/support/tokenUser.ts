@@ -2,7 +2,7 @@
 // where the running service finds it — the database at DATABASE_URL when set, else the world file the
 // embedded database was seeded from (WORLD_FILE; the running server holds the data directory open).
 import { readFile } from 'node:fs/promises';
-import type { loadConfig } from '../../src/config.js';
+import type { loadConfig } from '../../src/config/config.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
 import { findUser, findUsersByEmail } from '../../src/store/referenceData.js';
 

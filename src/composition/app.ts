@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { createApp } from '../http/app.js';
 import { createAuthenticator } from '../http/auth.js';
 import { rateLimiter } from '../http/rateLimit.js';

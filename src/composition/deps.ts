@@ -7,7 +7,7 @@
 import { OutboxResender } from '../adapters/iso20022/outboxResend.js';
 import { SimulatedProcessor } from '../adapters/processor.js';
 import { FeedRateSource, type RateSource, TableRateSource } from '../adapters/rates.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 

@@ -1,5 +1,5 @@
 import type { RateSource } from '../adapters/rates.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { MetricsServer } from '../observability/metricsServer.js';
 import { rateAgeMs } from '../domain/rates.js';
 import type { RateAgeRow } from '../observability/rateGauges.js';

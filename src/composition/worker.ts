@@ -9,7 +9,7 @@ import { SimulatedBatchRails } from '../adapters/simulatedBatchRails.js';
 import { tracedBatchRails, tracedRails, tracedWebhookSender } from '../adapters/traced.js';
 import { HttpWebhookSender } from '../adapters/webhookSender.js';
 import { tracer } from '../observability/telemetry.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { ApplyBankBooks } from '../domain/bankBooks.js';
 import type { Database } from '../store/db.js';
 import { withBankInboxLock } from '../store/inboxLock.js';

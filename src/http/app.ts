@@ -3,7 +3,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { metrics } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { type Authenticate, authenticateRequest } from './auth.js';
 import { type ConsoleOptions, consoleRouter } from './console.js';
 import { auditApiKeyUse } from './apiKeyAudit.js';

@@ -2,7 +2,7 @@ import { DomainError, type ErrorReason, forbidden } from '../domain/errors.js';
 import { isUuid } from '../domain/ids.js';
 import type { Request, RequestHandler, Response } from 'express';
 import { type JWTPayload, type JWTVerifyGetKey, createRemoteJWKSet, jwtVerify } from 'jose';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type Principal, findPrincipal } from '../usecases/principal.js';
 import { authenticateApiKey } from '../usecases/apiKeys.js';

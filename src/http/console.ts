@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { canSignIn, signInUsers } from '../usecases/developmentSignIn.js';
 import { signedInUser } from '../usecases/consoleSession.js';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { metrics } from '../observability/telemetry.js';
 import { sendError } from './envelope.js';
 

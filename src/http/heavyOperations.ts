@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { metrics } from '../observability/telemetry.js';
 import type { Principal } from '../usecases/principal.js';
 import { principalOf } from './auth.js';

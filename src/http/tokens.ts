@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 /** Signs an HS256 access token for a user with the local secret (development, tests, demos). */
 export async function signAccessToken(

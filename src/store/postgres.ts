@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { DatabaseSessionLimits } from '../config.js';
+import type { DatabaseSessionLimits } from '../config/config.js';
 import type { Database, PoolStats, Queryable, Row } from './db.js';
 import { asStoreError, isDatabaseUnavailable, isRetryableConflict } from './unavailable.js';
 
@@ -17,7 +17,7 @@ export interface PoolOptions {
   onTransactionRetry?: ((sqlState: string) => void) | undefined;
 }
 
-/** Bounds of every session of a pool: the settings' DatabaseSessionLimits (src/config.ts); defaults below. */
+/** Bounds of every session of a pool: the settings' DatabaseSessionLimits (src/config/config.ts); defaults below. */
 export type SessionLimits = DatabaseSessionLimits;
 
 const DEFAULT_SESSION_LIMITS: SessionLimits = {

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { BankOutbox } from '../adapters/bankOutbox.js';
 import type { PaymentProcessor } from '../adapters/processor.js';
 import type { RateSource } from '../adapters/rates.js';

@@ -1,7 +1,7 @@
 /**
  * Fault injection for the crash tests, and for nothing else: with NODE_ENV=test and
  * TEST_FAULT=<point>, the process kills itself (SIGKILL: no clean-up, no response) when it reaches
- * that point. The setting is read only under NODE_ENV=test (src/config.ts), so production can never
+ * that point. The setting is read only under NODE_ENV=test (src/config/config.ts), so production can never
  * reach these kills.
  */
 export type FaultPoint =

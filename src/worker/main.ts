@@ -1,9 +1,9 @@
 import { setHeapGrowing } from '../composition/heap.js';
 import { countTransactionRetry, startMetrics, workerGauges } from '../composition/observability.js';
 import { buildWorker } from '../composition/worker.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { exitOnUnhandledFailures } from '../composition/processFailures.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../observability/logger.js';
 import { openDatabase } from '../store/open.js';
 
 /** `npm run worker`: the transfer worker on its own, beside servers started with WORKER_IN_PROCESS=false. */

@@ -6,7 +6,7 @@
  * heavy operations at once, so that one customer's 10,000-entry estimates do not slow the others.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPayrollClient } from '../../packages/client/src/index.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
 import { ids } from '../fixtures/world.js';

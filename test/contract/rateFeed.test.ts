@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
 import { buildWorker } from '../../src/composition/worker.js';
-import { type Config, loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { ids } from '../fixtures/world.js';
 import { type FeedServer, rateFixture, startFeedServer } from '../support/rateFeedServer.js';
 import { type TestServer, startTestServer } from '../support/server.js';

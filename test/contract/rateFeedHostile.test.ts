@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorker } from '../../src/composition/worker.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { installMetrics, metrics } from '../../src/observability/telemetry.js';
 import { type FeedServer, startFeedServer } from '../support/rateFeedServer.js';
 import { type TestServer, startTestServer } from '../support/server.js';

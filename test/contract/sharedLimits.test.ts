@@ -5,7 +5,7 @@
  * probes are never rate limited.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import type { Database } from '../../src/store/db.js';
 import { ids } from '../fixtures/world.js';

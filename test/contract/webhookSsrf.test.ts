@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpWebhookSender, type ResolvedAddress, type Resolver } from '../../src/adapters/webhookSender.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { deliverDueWebhooks } from '../../src/usecases/webhookDispatch.js';
 import { ids } from '../fixtures/world.js';
 import { type Listening, listen } from '../support/http.js';

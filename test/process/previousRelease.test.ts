@@ -7,7 +7,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import { PostgresDatabase } from '../../src/store/postgres.js';
 import type { FreshDatabase } from '../support/database.js';

@@ -4,7 +4,7 @@
  * contract only, and every answer is checked to be the envelope.
  */
 import { expect } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import type { Database } from '../../src/store/db.js';
 import { ids, testWorld } from '../fixtures/world.js';

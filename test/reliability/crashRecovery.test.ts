@@ -7,8 +7,8 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Money } from '../../src/domain/money.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { buildWorker } from '../../src/composition/worker.js';
 import type { Database } from '../../src/store/db.js';
 import { SimulatedRails } from '../../src/adapters/rails.js';

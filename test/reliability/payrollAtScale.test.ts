@@ -11,9 +11,9 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorker } from '../../src/composition/worker.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { Money } from '../../src/domain/money.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import type { Database } from '../../src/store/db.js';
 import { loadPayoutBatch } from '../../src/store/payoutBatches.js';
 import { ids } from '../fixtures/world.js';

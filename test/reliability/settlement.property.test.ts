@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { buildDeps } from '../../src/composition/deps.js';
 import { buildWorker } from '../../src/composition/worker.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { openingBalance } from '../../src/domain/journalEntries.js';
 import { Money } from '../../src/domain/money.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import type { Database } from '../../src/store/db.js';
 import { ledgerMismatches, postJournalEntry } from '../../src/store/ledger.js';
 import { createPayrollRequest } from '../../src/usecases/createPayrollRequest.js';

@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
 import { SharedLimits } from '../../src/http/sharedLimits.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { waitFor } from './polling.js';
 
 /**

@@ -1,7 +1,7 @@
 import { type PayrollClient, createPayrollClient } from '../../packages/client/src/index.js';
-import { type Config, loadConfig } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { buildApp } from '../../src/composition/app.js';
 import type { SharedLimits } from '../../src/http/sharedLimits.js';
 import type { Database } from '../../src/store/db.js';

@@ -4,7 +4,7 @@
  * mode (RS256, issuer and audience).
  */
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
-import { type Config, loadConfig } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
 import { ids } from '../fixtures/world.js';
 import { listen } from './http.js';
 import { testConfig } from './server.js';

@@ -1,5 +1,5 @@
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
+import { loadConfig } from '../../src/config/config.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { buildWorker } from '../../src/composition/worker.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { executePendingWork } from '../../src/usecases/execution.js';

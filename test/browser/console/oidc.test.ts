@@ -12,7 +12,7 @@ import { exportJWK, generateKeyPair } from 'jose';
 import Provider, { errors } from 'oidc-provider';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config/config.js';
 import { ensureConsole, inRepo } from '../../support/build.js';
 import { hasChromium, launchChromium, warnIfNoChromium } from '../../support/chromium.js';
 import { TEST_ENV, type TestServer, startTestServer } from '../../support/server.js';

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config/config.js';
 import { ensureConsole } from '../../support/build.js';
 import { freshDatabase } from '../../support/database.js';
 import { type Listening } from '../../support/http.js';

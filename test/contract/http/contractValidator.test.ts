@@ -3,7 +3,7 @@
 // where its configuration says so.
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config.js';
+import { loadConfig } from '../../../src/config/config.js';
 import { buildApp } from '../../../src/composition/app.js';
 import { contractValidator } from '../../../src/http/contractValidator.js';
 import { allHandlers } from '../../../src/http/handlers/index.js';

@@ -15,8 +15,8 @@ import { parseBankToCustomer } from '../../../src/adapters/iso20022/camtParse.js
 import { child, children, parseXml, text } from '../../../src/adapters/iso20022/xml.js';
 import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
 import { buildWorker } from '../../../src/composition/worker.js';
-import { loadConfig } from '../../../src/config.js';
-import { createLogger } from '../../../src/logger.js';
+import { loadConfig } from '../../../src/config/config.js';
+import { createLogger } from '../../../src/observability/logger.js';
 import { type ExecutionDeps, executePendingWork } from '../../../src/usecases/execution.js';
 import { inRepo } from '../../support/build.js';
 import { waitFor } from '../../support/polling.js';

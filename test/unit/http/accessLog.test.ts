@@ -4,7 +4,7 @@ import { EventEmitter } from 'node:events';
 import type { NextFunction, Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
 import { accessLog } from '../../../src/http/requestContext.js';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/observability/logger.js';
 
 describe('the access log', () => {
   it('writes method, path, status, time and request id, and leaves the other lines redacted', () => {

@@ -1,15 +1,13 @@
 /**
- * Every setting the service reads from its environment, parsed once at start-up.
- * The configuration table of docs/operations.md mirrors this file.
+ * Every setting the service reads from its environment, parsed once at start-up: each value is read
+ * through its declaration (src/config/settings.ts: kind, range, default), so none is written here.
  */
-import { ConfigError, boolean, duration, integer, list, oneOf, ports } from './configValues.js';
-import { type BankConfig, bankConfig } from './bankConfig.js';
-import { type ConsoleConfig, consoleConfig } from './consoleConfig.js';
+import { ConfigError, read } from './values.js';
+import { DEMO_WORLD_FILE, DEVELOPMENT_FEE_HASH_SECRET, DEVELOPMENT_JWT_SECRET, SETTINGS } from './settings.js';
+import { type BankConfig, bankConfig } from './bank.js';
+import { type ConsoleConfig, consoleConfig } from './console.js';
 
 export { ConfigError };
-
-const DEVELOPMENT_JWT_SECRET = 'development-only-jwt-secret-change-me-0123456789';
-const DEVELOPMENT_FEE_HASH_SECRET = 'development-only-fee-hash-secret-change-me-012345';
 
 export interface Config {
   port: number;
@@ -49,7 +47,7 @@ export interface Config {
   bodyLimit: string;
   logLevel: string;
   worker: { inProcess: boolean; pollMs: number; leaseMs: number; simulatedSettlementMs: number };
-  /** The partner bank (docs/bank-files.md): src/bankConfig.ts. */
+  /** The partner bank (docs/bank-files.md): src/config/bank.ts. */
   bank: BankConfig;
   rateLimitPerMinute: number;
   /** Requests a minute per client address for requests without a valid token. */
@@ -113,98 +111,89 @@ export interface DatabaseSessionLimits {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const nodeEnv = env.NODE_ENV ?? 'development';
+  const nodeEnv = read(env, SETTINGS.NODE_ENV);
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST || '127.0.0.1',
+    port: read(env, SETTINGS.PORT),
+    host: read(env, SETTINGS.HOST),
     httpTimeouts: httpTimeouts(env),
     nodeEnv,
-    databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: env.DATA_DIR || './data',
-    embeddedPort: env.EMBEDDED_PG_PORT ? integer(env, 'EMBEDDED_PG_PORT', 0, 1, 65535) : undefined,
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 5, 1, 100),
+    databaseUrl: read(env, SETTINGS.DATABASE_URL),
+    dataDir: read(env, SETTINGS.DATA_DIR),
+    embeddedPort: read(env, SETTINGS.EMBEDDED_PG_PORT),
+    databasePoolSize: read(env, SETTINGS.DATABASE_POOL_SIZE),
     databaseSession: databaseSessionLimits(env),
-    worldFile: env.WORLD_FILE === '' ? undefined : (env.WORLD_FILE ?? 'worlds/demo.json'),
+    worldFile: read(env, SETTINGS.WORLD_FILE),
     jwt: jwtConfig(env),
-    console: consoleConfig(env, nodeEnv, DEVELOPMENT_JWT_SECRET),
-    feeHashSecret: env.FEE_HASH_SECRET || DEVELOPMENT_FEE_HASH_SECRET,
-    feeHashTtlSeconds: integer(env, 'FEE_HASH_TTL_SECONDS', 900, 60, 3600),
-    fxRecordToleranceBps: env.FX_RECORD_TOLERANCE_BPS ? integer(env, 'FX_RECORD_TOLERANCE_BPS', 0, 0, 10_000) : undefined,
-    quoteToleranceBps: env.QUOTE_TOLERANCE_BPS ? integer(env, 'QUOTE_TOLERANCE_BPS', 0, 0, 10_000) : undefined,
-    // Response validation is the contract's safety net: on by default, off by default in production
-    // where its cost grows with response size (VALIDATE_RESPONSES=true turns it back on).
-    validateResponses: boolean(env, 'VALIDATE_RESPONSES', nodeEnv !== 'production'),
-    bodyLimit: env.BODY_LIMIT || '12mb',
-    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'silent' : 'info'),
+    console: consoleConfig(env, nodeEnv),
+    feeHashSecret: read(env, SETTINGS.FEE_HASH_SECRET),
+    feeHashTtlSeconds: read(env, SETTINGS.FEE_HASH_TTL_SECONDS),
+    fxRecordToleranceBps: read(env, SETTINGS.FX_RECORD_TOLERANCE_BPS),
+    quoteToleranceBps: read(env, SETTINGS.QUOTE_TOLERANCE_BPS),
+    validateResponses: read(env, SETTINGS.VALIDATE_RESPONSES),
+    bodyLimit: read(env, SETTINGS.BODY_LIMIT),
+    logLevel: read(env, SETTINGS.LOG_LEVEL),
     worker: {
-      inProcess: boolean(env, 'WORKER_IN_PROCESS', true),
-      pollMs: integer(env, 'WORKER_POLL_MS', 250, 10, 60_000),
-      leaseMs: integer(env, 'WORKER_LEASE_MS', 30_000, 1000, 600_000),
-      simulatedSettlementMs: integer(env, 'SIMULATED_SETTLEMENT_MS', 1000, 0, 600_000),
+      inProcess: read(env, SETTINGS.WORKER_IN_PROCESS),
+      pollMs: read(env, SETTINGS.WORKER_POLL_MS),
+      leaseMs: read(env, SETTINGS.WORKER_LEASE_MS),
+      simulatedSettlementMs: read(env, SETTINGS.SIMULATED_SETTLEMENT_MS),
     },
     bank: bankConfig(env),
-    // Per bearer token; the test suite sends thousands of requests with one token, hence its default.
-    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', nodeEnv === 'test' ? 1_000_000 : 600, 1, 10_000_000),
-    // Per client address, for requests without a valid token (junk tokens included): a flood of
-    // them costs its sender its address's budget. The suite sends thousands such requests, hence its default.
-    rateLimitAnonymousPerMinute: integer(env, 'RATE_LIMIT_ANONYMOUS_PER_MINUTE', nodeEnv === 'test' ? 1_000_000 : 60, 1, 10_000_000),
+    rateLimitPerMinute: read(env, SETTINGS.RATE_LIMIT_PER_MINUTE),
+    rateLimitAnonymousPerMinute: read(env, SETTINGS.RATE_LIMIT_ANONYMOUS_PER_MINUTE),
     heavyOperations: {
-      entries: integer(env, 'HEAVY_OPERATION_ENTRIES', 1000, 1, 100_000),
-      perCustomer: integer(env, 'HEAVY_OPERATIONS_PER_CUSTOMER', 2, 1, 1000),
+      entries: read(env, SETTINGS.HEAVY_OPERATION_ENTRIES),
+      perCustomer: read(env, SETTINGS.HEAVY_OPERATIONS_PER_CUSTOMER),
     },
     customerWrites: customerWrites(env),
-    heapGrowingPercent: integer(env, 'HEAP_GROWING_PERCENT', 100, 0, 300),
-    // Webhook endpoints on loopback over plain http: development and tests only.
-    webhookAllowLoopback: boolean(env, 'WEBHOOK_ALLOW_LOOPBACK', nodeEnv === 'test'),
-    webhookAllowedPorts: ports(env, 'WEBHOOK_ALLOWED_PORTS', [443]),
+    heapGrowingPercent: read(env, SETTINGS.HEAP_GROWING_PERCENT),
+    webhookAllowLoopback: read(env, SETTINGS.WEBHOOK_ALLOW_LOOPBACK),
+    webhookAllowedPorts: read(env, SETTINGS.WEBHOOK_ALLOWED_PORTS),
     retention: retentionWindows(env),
-    testFault: nodeEnv === 'test' ? env.TEST_FAULT || undefined : undefined,
-    redisUrl: env.REDIS_URL || undefined,
-    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'payroll:',
-    corsOrigins: list(env.CORS_ORIGINS),
-    trustProxy: trustProxy(env.TRUST_PROXY),
-    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65535) : undefined,
+    testFault: nodeEnv === 'test' ? read(env, SETTINGS.TEST_FAULT) : undefined,
+    redisUrl: read(env, SETTINGS.REDIS_URL),
+    redisKeyPrefix: read(env, SETTINGS.REDIS_KEY_PREFIX),
+    corsOrigins: read(env, SETTINGS.CORS_ORIGINS),
+    trustProxy: trustProxy(read(env, SETTINGS.TRUST_PROXY)),
+    metricsPort: read(env, SETTINGS.METRICS_PORT),
     rates: rateConfig(env),
   };
 }
 
 function jwtConfig(env: NodeJS.ProcessEnv): Config['jwt'] {
   return {
-    secret: env.JWT_SECRET || DEVELOPMENT_JWT_SECRET,
-    jwksUrl: env.JWT_JWKS_URL || undefined,
-    issuer: env.JWT_ISSUER || undefined,
-    audience: env.JWT_AUDIENCE || undefined,
-    clockSkewSeconds: integer(env, 'JWT_CLOCK_SKEW_SECONDS', 60, 0, 600),
-    maxLifetimeSeconds: integer(env, 'JWT_MAX_LIFETIME_SECONDS', 24 * 3600, 60, 7 * 24 * 3600),
+    secret: read(env, SETTINGS.JWT_SECRET),
+    jwksUrl: read(env, SETTINGS.JWT_JWKS_URL),
+    issuer: read(env, SETTINGS.JWT_ISSUER),
+    audience: read(env, SETTINGS.JWT_AUDIENCE),
+    clockSkewSeconds: read(env, SETTINGS.JWT_CLOCK_SKEW_SECONDS),
+    maxLifetimeSeconds: read(env, SETTINGS.JWT_MAX_LIFETIME_SECONDS),
   };
 }
 
-/**
- * RATE_MAX_AGE defaults to 4d for the ECB (Friday's rates must last past a weekend and a one-day
- * holiday) and to 1d for a JSON feed, which publishes every day. World rates never age; a manual
- * rate ages by RATE_MANUAL_MAX_AGE, by default RATE_MAX_AGE with a feed and no bound without.
- */
+/** World rates never age; with a feed, rates age by RATE_MAX_AGE and a manual rate by RATE_MANUAL_MAX_AGE. */
 function rateConfig(env: NodeJS.ProcessEnv): RateConfig {
-  const source = oneOf(env, 'RATE_SOURCE', ['world', 'feed'] as const, 'world');
-  const format = oneOf(env, 'RATE_FEED_FORMAT', ['ecb-xml', 'json'] as const, 'ecb-xml');
-  if (source === 'feed' && !env.RATE_FEED_URL) throw new ConfigError('RATE_FEED_URL must be set when RATE_SOURCE=feed');
+  const source = read(env, SETTINGS.RATE_SOURCE);
+  const format = read(env, SETTINGS.RATE_FEED_FORMAT);
+  const url = read(env, SETTINGS.RATE_FEED_URL);
+  if (source === 'feed' && !url) throw new ConfigError('RATE_FEED_URL must be set when RATE_SOURCE=feed');
   const feed =
     source === 'feed'
       ? {
-          url: env.RATE_FEED_URL ?? '',
+          url: url ?? '',
           format,
-          pollIntervalSeconds: integer(env, 'RATE_POLL_INTERVAL_S', 900, 1, 86_400),
-          maxJumpBps: integer(env, 'RATE_MAX_JUMP_BPS', 1000, 1, 1_000_000),
-          maxWindowBps: integer(env, 'RATE_MAX_WINDOW_BPS', 2000, 1, 1_000_000),
+          pollIntervalSeconds: read(env, SETTINGS.RATE_POLL_INTERVAL_S),
+          maxJumpBps: read(env, SETTINGS.RATE_MAX_JUMP_BPS),
+          maxWindowBps: read(env, SETTINGS.RATE_MAX_WINDOW_BPS),
         }
       : undefined;
-  const maxAgeMs = source === 'feed' ? duration(env, 'RATE_MAX_AGE', format === 'ecb-xml' ? '4d' : '1d') : null;
-  return { source, feed, maxAgeMs, manualMaxAgeMs: env.RATE_MANUAL_MAX_AGE ? duration(env, 'RATE_MANUAL_MAX_AGE', '') : maxAgeMs, pegs: pegs(env) };
+  const maxAgeMs = source === 'feed' ? read(env, SETTINGS.RATE_MAX_AGE) : null;
+  return { source, feed, maxAgeMs, manualMaxAgeMs: read(env, SETTINGS.RATE_MANUAL_MAX_AGE), pegs: pegs(env) };
 }
 
 /** RATE_PEGS: "USD/AED=3.6725,USD/SAR=3.75" (1 USD = 3.6725 AED); the rate stays a decimal string. */
 function pegs(env: NodeJS.ProcessEnv): CurrencyPeg[] {
-  return list(env.RATE_PEGS).map((item) => {
+  return read(env, SETTINGS.RATE_PEGS).map((item) => {
     const match = /^([A-Z0-9]{3,5})\/([A-Z0-9]{3,5})=(\d{1,9}(?:\.\d{1,12})?)$/.exec(item);
     if (!match || !/[1-9]/.test(match[3]!)) throw new ConfigError(`RATE_PEGS items must read ANCHOR/CURRENCY=RATE (USD/AED=3.6725), got "${item}"`);
     return { anchor: match[1]!, currency: match[2]!, rate: match[3]! };
@@ -213,36 +202,35 @@ function pegs(env: NodeJS.ProcessEnv): CurrencyPeg[] {
 
 function httpTimeouts(env: NodeJS.ProcessEnv): Config['httpTimeouts'] {
   return {
-    headersTimeoutMs: integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000, 1000, 600_000),
-    requestTimeoutMs: integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000),
+    headersTimeoutMs: read(env, SETTINGS.HTTP_HEADERS_TIMEOUT_MS),
+    requestTimeoutMs: read(env, SETTINGS.HTTP_REQUEST_TIMEOUT_MS),
   };
 }
 
 function retentionWindows(env: NodeJS.ProcessEnv): Config['retention'] {
   return {
-    // The spec promises a stored answer for 24 hours: never less.
-    idempotencyKeyHours: integer(env, 'IDEMPOTENCY_KEY_RETENTION_HOURS', 24, 24, 24 * 365),
-    eventDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
-    expiredEstimateHours: integer(env, 'EXPIRED_ESTIMATE_RETENTION_HOURS', 1, 0, 24 * 365),
-    intervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 60, 1, 86_400),
+    idempotencyKeyHours: read(env, SETTINGS.IDEMPOTENCY_KEY_RETENTION_HOURS),
+    eventDays: read(env, SETTINGS.EVENT_RETENTION_DAYS),
+    expiredEstimateHours: read(env, SETTINGS.EXPIRED_ESTIMATE_RETENTION_HOURS),
+    intervalSeconds: read(env, SETTINGS.RETENTION_INTERVAL_SECONDS),
   };
 }
 
 function databaseSessionLimits(env: NodeJS.ProcessEnv): DatabaseSessionLimits {
   return {
-    connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5000, 100, 600_000),
-    poolWaitMs: integer(env, 'DATABASE_POOL_WAIT_MS', 30_000, 100, 600_000),
-    statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
-    lockTimeoutMs: integer(env, 'DATABASE_LOCK_TIMEOUT_MS', 10_000, 100, 3_600_000),
-    idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 30_000, 1000, 3_600_000),
-    keepAliveMs: integer(env, 'DATABASE_KEEPALIVE_MS', 10_000, 1000, 600_000),
-    workMemMb: integer(env, 'DATABASE_WORK_MEM_MB', 128, 1, 2048),
+    connectTimeoutMs: read(env, SETTINGS.DATABASE_CONNECT_TIMEOUT_MS),
+    poolWaitMs: read(env, SETTINGS.DATABASE_POOL_WAIT_MS),
+    statementTimeoutMs: read(env, SETTINGS.DATABASE_STATEMENT_TIMEOUT_MS),
+    lockTimeoutMs: read(env, SETTINGS.DATABASE_LOCK_TIMEOUT_MS),
+    idleInTransactionTimeoutMs: read(env, SETTINGS.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS),
+    keepAliveMs: read(env, SETTINGS.DATABASE_KEEPALIVE_MS),
+    workMemMb: read(env, SETTINGS.DATABASE_WORK_MEM_MB),
   };
 }
 
 /** Express's 'trust proxy': off by default; a hop count, true, or a list such as "loopback, 10.0.0.0/8". */
-function trustProxy(raw: string | undefined): string | number | boolean {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
+function trustProxy(raw: string): string | number | boolean {
+  if (raw === 'false') return false;
   if (raw === 'true') return true;
   return /^\d+$/.test(raw) ? Number(raw) : raw;
 }
@@ -257,19 +245,15 @@ export function productionProblems(config: Config, env: NodeJS.ProcessEnv = proc
   if (!config.jwt.jwksUrl && config.jwt.secret === DEVELOPMENT_JWT_SECRET)
     problems.push('JWT_SECRET is the development secret (set JWT_SECRET or JWT_JWKS_URL)');
   if (config.feeHashSecret === DEVELOPMENT_FEE_HASH_SECRET) problems.push('FEE_HASH_SECRET is the development secret');
-  if (env.WORLD_FILE === undefined || config.worldFile === 'worlds/demo.json')
+  if (env.WORLD_FILE === undefined || config.worldFile === DEMO_WORLD_FILE)
     problems.push('WORLD_FILE is the demo world (set WORLD_FILE to your reference data, or to an empty string)');
   return problems;
 }
 
-/**
- * At most half the request pool (at least one connection) for one customer's state-changing
- * operations, so that a customer whose account is locked leaves the other half to everyone else.
- */
+/** The per-customer bulkhead: its default share of the pool is CUSTOMER_CONCURRENT_WRITES's declaration. */
 function customerWrites(env: NodeJS.ProcessEnv): Config['customerWrites'] {
-  const poolSize = integer(env, 'DATABASE_POOL_SIZE', 5, 1, 100);
   return {
-    concurrent: integer(env, 'CUSTOMER_CONCURRENT_WRITES', Math.max(1, Math.floor(poolSize / 2)), 1, 100),
-    waitMs: integer(env, 'CUSTOMER_WRITE_WAIT_MS', 10_000, 100, 600_000),
+    concurrent: read(env, SETTINGS.CUSTOMER_CONCURRENT_WRITES),
+    waitMs: read(env, SETTINGS.CUSTOMER_WRITE_WAIT_MS),
   };
 }

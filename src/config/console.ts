@@ -1,5 +1,6 @@
 /** The browser console's settings (docs/console.md). */
-import { ConfigError } from './configValues.js';
+import { DEVELOPMENT_JWT_SECRET, SETTINGS } from './settings.js';
+import { ConfigError, read } from './values.js';
 
 /** What the console needs to sign in through the identity provider (OpenID Connect, authorization code with PKCE). */
 export interface ConsoleOidc {
@@ -27,22 +28,28 @@ export interface ConsoleConfig {
  * secret already lets anyone mint them (no identity provider, not production) and on the embedded
  * database, never against a real one (DATABASE_URL).
  */
-export function consoleConfig(env: NodeJS.ProcessEnv, nodeEnv: string, developmentSecret: string): ConsoleConfig {
-  const secretIsDevelopment = !env.JWT_JWKS_URL && (env.JWT_SECRET || developmentSecret) === developmentSecret;
+export function consoleConfig(env: NodeJS.ProcessEnv, nodeEnv: string): ConsoleConfig {
+  const secretIsDevelopment = !read(env, SETTINGS.JWT_JWKS_URL) && read(env, SETTINGS.JWT_SECRET) === DEVELOPMENT_JWT_SECRET;
   return {
-    dir: env.CONSOLE_DIR || 'dist/console',
-    developmentSignIn: secretIsDevelopment && nodeEnv !== 'production' && !env.DATABASE_URL,
+    dir: read(env, SETTINGS.CONSOLE_DIR),
+    developmentSignIn: secretIsDevelopment && nodeEnv !== 'production' && !read(env, SETTINGS.DATABASE_URL),
     oidc: consoleOidc(env),
   };
 }
 
 /** The provider's tokens are verified with its keys (JWT_JWKS_URL): without them the API would refuse every token it issues. */
 function consoleOidc(env: NodeJS.ProcessEnv): ConsoleOidc | null {
-  const clientId = env.CONSOLE_OIDC_CLIENT_ID;
+  const clientId = read(env, SETTINGS.CONSOLE_OIDC_CLIENT_ID);
   if (!clientId) return null;
-  const issuer = env.CONSOLE_OIDC_ISSUER || env.JWT_ISSUER;
+  const issuer = read(env, SETTINGS.CONSOLE_OIDC_ISSUER);
   if (!issuer) throw new ConfigError('CONSOLE_OIDC_CLIENT_ID needs the identity provider: set JWT_ISSUER (or CONSOLE_OIDC_ISSUER)');
   if (!URL.canParse(issuer)) throw new ConfigError(`CONSOLE_OIDC_ISSUER (or JWT_ISSUER) must be a URL, got "${issuer}"`);
-  if (!env.JWT_JWKS_URL) throw new ConfigError("CONSOLE_OIDC_CLIENT_ID needs JWT_JWKS_URL, the identity provider's keys the API verifies its tokens with");
-  return { issuer, clientId, scope: env.CONSOLE_OIDC_SCOPE || 'openid', resource: env.CONSOLE_OIDC_RESOURCE || env.JWT_AUDIENCE || null };
+  if (!read(env, SETTINGS.JWT_JWKS_URL))
+    throw new ConfigError("CONSOLE_OIDC_CLIENT_ID needs JWT_JWKS_URL, the identity provider's keys the API verifies its tokens with");
+  return {
+    issuer,
+    clientId,
+    scope: read(env, SETTINGS.CONSOLE_OIDC_SCOPE),
+    resource: read(env, SETTINGS.CONSOLE_OIDC_RESOURCE) ?? null,
+  };
 }
