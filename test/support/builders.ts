@@ -16,6 +16,17 @@ import { testWorld } from '../fixtures/world.js';
 
 type Schemas = components['schemas'];
 
+/** PATCH a beneficiary of the client's customer (absent fields keep their value, null removes one); asserts the 200. */
+export async function updateBeneficiary(
+  client: PayrollClient,
+  beneficiaryId: string,
+  patch: Schemas['UpdateBeneficiaryRequest'],
+): Promise<Schemas['Beneficiary']> {
+  const { data, error, response } = await client.PATCH('/v1/customers/beneficiaries/{beneficiaryId}', { params: { path: { beneficiaryId } }, body: patch });
+  expect(response.status, JSON.stringify(error)).toBe(200);
+  return data!.data;
+}
+
 let accountsOpened = 0;
 
 /**
