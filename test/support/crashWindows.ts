@@ -19,4 +19,27 @@ export const crashWindow = {
     await db.query('DELETE FROM simulated_operations WHERE transfer_id = $1', [transferId]);
     await db.query("UPDATE transfers SET status = 'PENDING', executed_at = NULL, external_id = NULL WHERE id = $1", [transferId]);
   },
+
+  /**
+   * A worker marked a transfer INITIATED at `at` and died, before or after its submit to the rails
+   * and in any case before recording it: its lease has run out at `at`. (The test submits it to the
+   * rails itself when the dead worker had.)
+   */
+  async transferInitiatedNotRecorded(db: Queryable, transferId: string, at: Date): Promise<void> {
+    await db.query("UPDATE transfers SET status = 'INITIATED', executed_at = $2, locked_until = $2 WHERE id = $1", [transferId, at]);
+  },
+
+  /**
+   * A worker marked a payout batch's items INITIATED at `at`, submitted the batch (the test does
+   * that with the rails) and died before recording it: the batch still CREATED, its lease run out at `at`.
+   */
+  async batchSubmittedNotRecorded(db: Queryable, batchId: string, at: Date): Promise<void> {
+    await db.query("UPDATE transfers SET status = 'INITIATED', executed_at = $2 WHERE batch_id = $1", [batchId, at]);
+    await db.query('UPDATE payout_batches SET locked_until = $2 WHERE id = $1', [batchId, at]);
+  },
+
+  /** The ISO 20022 rail wrote a batch's payment file and died before recording it: the file exists, the record says it was never written. */
+  async bankFileWrittenNotRecorded(db: Queryable, batchId: string): Promise<void> {
+    await db.query('UPDATE bank_file_batches SET written_at = NULL WHERE batch_id = $1', [batchId]);
+  },
 };
