@@ -52,6 +52,30 @@ export async function addBeneficiary(client: PayrollClient, body: Schemas['Creat
   return data!.data.id;
 }
 
+/** Registers a webhook endpoint of the client's customer; asserts the 201 and returns its id. */
+export async function registerWebhookEndpoint(
+  client: PayrollClient,
+  url: string,
+  eventTypes: Schemas['WebhookEventType'][] = ['payroll_request.status_changed'],
+): Promise<string> {
+  const { data, error, response } = await client.POST('/v1/customers/webhook-endpoints', { body: { url, eventTypes } });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  return data!.data.id;
+}
+
+/** Deletes every webhook endpoint of the client's customer: their pending deliveries are abandoned with them. */
+export async function deleteEveryWebhookEndpoint(client: PayrollClient): Promise<void> {
+  for (;;) {
+    const { data } = await client.GET('/v1/customers/webhook-endpoints', {});
+    const endpoints = data!.data.items;
+    if (endpoints.length === 0) return;
+    for (const { id: endpointId } of endpoints) {
+      const { response } = await client.DELETE('/v1/customers/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } });
+      expect(response.status).toBe(200);
+    }
+  }
+}
+
 type WorldCustomer = World['customers'][number];
 type WorldAccount = World['accounts'][number];
 type WorldBeneficiary = World['beneficiaries'][number];
