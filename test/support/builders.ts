@@ -52,6 +52,16 @@ export async function addBeneficiary(client: PayrollClient, body: Schemas['Creat
   return data!.data.id;
 }
 
+/** The admin records money arriving in a customer's account currency (a FUNDING journal entry); asserts the 201. */
+export async function fundAccount(admin: PayrollClient, accountCurrencyId: string, amount: string, reference = 'WIRE TEST'): Promise<Schemas['Funding']> {
+  const { data, error, response } = await admin.POST('/v1/admin/account-currencies/{accountCurrencyId}/fundings', {
+    params: { path: { accountCurrencyId } },
+    body: { amount, reference },
+  });
+  expect(response.status, JSON.stringify(error)).toBe(201);
+  return data!.data;
+}
+
 /** Registers a webhook endpoint of the client's customer; asserts the 201 and returns its id. */
 export async function registerWebhookEndpoint(
   client: PayrollClient,
