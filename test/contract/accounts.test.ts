@@ -1,7 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
+import { openingBalance } from '../../src/domain/journalEntries.js';
 import { Money } from '../../src/domain/money.js';
+import { type DatedEntry, postJournalEntries } from '../../src/store/ledger.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
@@ -312,29 +314,19 @@ describe('GET /v1/customers/account-currencies/{accountCurrencyId}/transactions'
   });
 
   it('refuses a CSV range of more than 10,000 postings with 400 (nothing truncated) and serves a narrower range whole', async () => {
-    // 10,001 postings of 0.01 AED to A's AED account currency, one a second from 2001-01-01, each
-    // balanced by EXTERNAL, with the running balance the ledger would have stored. The tables grow
-    // from a few rows to 20,000 here, so they are analysed after each insert: the plans this file's
-    // sessions kept while they were small (foreign-key checks, the statement queries) scan whole
-    // tables, and a new analysis makes PostgreSQL plan them again (else this test takes many times longer).
-    await server.db.transaction(async (tx) => {
-      const [account] = await tx.query<{ balance: string }>('SELECT balance::text FROM account_currencies WHERE id = $1 FOR UPDATE', [ids.acAAed]);
-      await tx.query(
-        `INSERT INTO journal_entries (kind, created_at)
-         SELECT 'OPENING_BALANCE', timestamptz '2001-01-01T00:00:00Z' + n * interval '1 second' FROM generate_series(1, 10001) n`,
-      );
-      await tx.query('ANALYZE journal_entries');
-      await tx.query(
-        `WITH numbered AS (SELECT id, row_number() OVER (ORDER BY id) AS n FROM journal_entries WHERE created_at < timestamptz '2002-01-01')
-         INSERT INTO postings (journal_entry_id, account_key, account_currency_id, currency_code, amount, balance_after)
-         SELECT id, side.key, side.ac, 'AED', side.amount, side.after
-           FROM numbered, LATERAL (VALUES ('EXTERNAL', NULL::uuid, -0.01, NULL::numeric, 1),
-                                          ('CUSTOMER:' || $1, $1::uuid, 0.01, $2::numeric + n * 0.01, 2)) AS side(key, ac, amount, after, o)
-          ORDER BY id, side.o`,
-        [ids.acAAed, account!.balance],
-      );
-      await tx.query('UPDATE account_currencies SET balance = balance + 100.01, available = available + 100.01 WHERE id = $1', [ids.acAAed]);
+    // 10,001 opening balances of 0.01 AED to A's AED account currency, one a second from 2001-01-01,
+    // posted by the ledger's one writer (as the world loader replays history at its own dates): each
+    // balanced by EXTERNAL, with its running balance. The tables grow from a few rows to 20,000 here,
+    // so they are analysed afterwards: the plans this file's sessions kept while they were small
+    // (foreign-key checks, the statement queries) scan whole tables, and a new analysis makes
+    // PostgreSQL plan them again (else this test takes many times longer).
+    const opening = (n: number): DatedEntry => ({
+      entry: openingBalance({ kind: 'CUSTOMER', accountCurrencyId: ids.acAAed }, 'AED', new Money('0.01')),
+      at: new Date(Date.UTC(2001, 0, 1, 0, 0, n)),
     });
+    const entries = Array.from({ length: 10_001 }, (_, i) => opening(i + 1));
+    await server.db.transaction((tx) => postJournalEntries(tx, entries));
+    await server.db.query('ANALYZE journal_entries');
     await server.db.query('ANALYZE postings');
     const csv = (query: StatementFilter) =>
       server.as(ids.userA).GET(STATEMENT, { params: { path: { accountCurrencyId: ids.acAAed }, query }, headers: { Accept: 'text/csv' }, parseAs: 'text' });

@@ -272,13 +272,12 @@ describe('POST /v1/customers/payroll/estimate: not found and rates', () => {
   });
 
   it('400 EXCHANGE_RATE_UNAVAILABLE when no rate exists for the pair', async () => {
-    await server.db.query('DELETE FROM exchange_rates WHERE from_code = $1 AND to_code = $2', ['USD', 'JPY']);
+    // The test world has USD → JPY and USDC → AED, but no USDC → JPY.
     await expectError(
-      usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { payrollAccountCurrencyId: ids.acPartnerJpy }),
+      usdToAed([{ beneficiaryId: ids.beneficiaryA1, amount: '10' }], { sourceAccountCurrencyId: ids.acAUsdc, payrollAccountCurrencyId: ids.acPartnerJpy }),
       400,
       'EXCHANGE_RATE_UNAVAILABLE',
     );
-    await server.db.query("INSERT INTO exchange_rates (from_code, to_code, rate) VALUES ('USD', 'JPY', 151.37)");
   });
 
   it('a rejected estimate stores no feeHash', async () => {

@@ -4,8 +4,10 @@
  * the customer's funds through balanced journal entries, whatever leg the execution had reached.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executePendingWork } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
+import { crashWindow } from '../support/crashWindows.js';
 import { accept, estimateAndCreate, quote, readRequest, recordFx } from '../support/payroll.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
@@ -49,25 +51,19 @@ describe('POST /v1/admin/payroll/requests/{requestId}/fail', () => {
     const worker = workerFor(server);
     // Every leg settles ten minutes after it is sent: EXECUTING with the source debit at the processor.
     await drain(workerFor(server, 600_000));
-    const legs = 'SELECT id FROM transfers WHERE payroll_request_id = $1';
     const inFlight = await fail(id);
     expect(inFlight.response.status).toBe(409);
     expect(inFlight.error?.error).toMatchObject({ code: 'INVALID_STATE', reason: 'TRANSFER_IN_FLIGHT' });
     if (steps === 0) {
       // As right after the worker started the request: the debit created, not yet sent.
-      await server.db.query(`DELETE FROM simulated_operations WHERE transfer_id IN (${legs})`, [id]);
-      await server.db.query(`UPDATE transfers SET status = 'PENDING', executed_at = NULL, external_id = NULL WHERE id IN (${legs})`, [id]);
+      const [debit] = (await readRequest(server, id)).transfers;
+      await crashWindow.legCreatedNotSent(server.db, debit!.id);
     } else {
-      await server.db.query(`UPDATE simulated_operations SET settles_at = $2 WHERE transfer_id IN (${legs})`, [id, server.clock.now()]);
-      server.clock.advance(5); // past the worker's recheck of the leg it left PROCESSING
-      await drain(steps === 1 ? workerFor(server, 600_000) : worker);
-      if (steps === 1) {
-        await server.db.query(`DELETE FROM simulated_operations WHERE transfer_id IN (${legs} AND transfer_type = 'PROCESSOR_TO_BANK')`, [id]);
-        await server.db.query(
-          `UPDATE transfers SET status = 'PENDING', executed_at = NULL, external_id = NULL WHERE id IN (${legs} AND transfer_type = 'PROCESSOR_TO_BANK')`,
-          [id],
-        );
-      }
+      // Ten minutes pass: the processor has settled the debit, and the worker's recheck of the leg it left PROCESSING is due.
+      server.clock.advance(600 + 5);
+      // After the source debit: one pass records it and creates the second leg, which the next pass would send.
+      if (steps === 1) await executePendingWork(workerFor(server, 600_000));
+      else await drain(worker);
       if (steps === 2) expect((await recordFx(server, id, '9.9')).response.status).toBe(400);
     }
     const executing = await readRequest(server, id);

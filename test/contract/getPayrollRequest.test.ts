@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
 import { beneficiaryA1Snapshot, ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer, testConfig } from '../support/server.js';
+import { updateBeneficiary, worldWith } from '../support/builders.js';
+import { type TestServer, serveApp, startTestServer, testConfig } from '../support/server.js';
 import { noApproval } from '../support/payroll.js';
 
 let server: TestServer;
@@ -151,7 +152,7 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
     }
     expect(request.amountSplitDetails[0]!.beneficiarySnapshot).toEqual(beneficiaryA1Snapshot);
     // A later change of the beneficiary does not reach the snapshot.
-    await server.db.query("UPDATE beneficiaries SET bank_name = 'Changed Bank' WHERE id = $1", [ids.beneficiaryA1]);
+    await updateBeneficiary(server.as(ids.userA), ids.beneficiaryA1, { bankName: 'Changed Bank' });
     const again = await server.as(ids.userA).GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: ids.requestACompleted } } });
     expect(again.data!.data.amountSplitDetails[0]!.beneficiarySnapshot.bankName).toBe('Emirates NBD');
   });
@@ -192,26 +193,28 @@ describe('GET /v1/customers/payroll/requests/{requestId}', () => {
   });
 
   it('with response validation off (production), the same answer, written in parts under an exact Content-Length', async () => {
-    // Non-ASCII names make the UTF-8 byte count differ from the character count.
-    await server.db.query('UPDATE customers SET company_legal_name = $1 WHERE id = $2', ['Société Générale d’Émirats 😀', ids.customerA]);
-    const production = await startTestServer({ config: { ...testConfig, validateResponses: false } });
+    // Non-ASCII names make the UTF-8 byte count differ from the character count: customer A's legal name in the world file.
+    const world = worldWith({ customers: { [ids.customerA]: { companyLegalName: 'Société Générale d’Émirats 😀' } } });
+    const validating = await startTestServer({ world });
+    // The same database served as production serves it: responses not validated.
+    const production = await serveApp({ ...testConfig, validateResponses: false }, validating.db, { now: validating.clock.now });
     try {
-      await production.db.query('UPDATE customers SET company_legal_name = $1 WHERE id = $2', ['Société Générale d’Émirats 😀', ids.customerA]);
       const path = `/v1/customers/payroll/requests/${ids.requestACompleted}`;
-      const read = async (target: TestServer) => {
-        const response = await fetch(target.baseUrl + path, { headers: { authorization: `Bearer ${await target.token(ids.userA)}` } });
+      const read = async (baseUrl: string) => {
+        const response = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${await validating.token(ids.userA)}` } });
         const bytes = Buffer.from(await response.arrayBuffer());
         expect(response.status).toBe(200);
         expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
         expect(Number(response.headers.get('content-length'))).toBe(bytes.length);
         return JSON.parse(bytes.toString('utf8')) as { data: PayrollRequest };
       };
-      const [validated, unvalidated] = [await read(server), await read(production)];
+      const [validated, unvalidated] = [await read(validating.baseUrl), await read(production.url)];
       expect(unvalidated.data.customer.company.legalName).toBe('Société Générale d’Émirats 😀');
       expect(unvalidated.data.transfers.length).toBeGreaterThan(0);
       expect(unvalidated.data).toEqual(validated.data);
     } finally {
       await production.close();
+      await validating.close();
     }
   });
 });

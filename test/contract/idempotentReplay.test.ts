@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/usecases/idempotency.js';
 import { ids } from '../fixtures/world.js';
+import { earlierRelease } from '../support/earlierReleases.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -30,11 +31,8 @@ async function post(key: string, sent: unknown = body) {
 
 /** A key completed as the previous release completed it: the answer's status and envelope text. */
 async function keptByPreviousRelease(key: string, status: number, text: string): Promise<void> {
-  await server.db.query(
-    `INSERT INTO idempotency_keys (user_id, key, request_hash, status, response_status, response_body, created_at, locked_at)
-     VALUES ($1, $2, $3, 'COMPLETED', $4, $5, $6, $6)`,
-    [ids.userA, key, fingerprint('POST', PATH, body, {}), status, text, server.clock.now()],
-  );
+  const requestHash = fingerprint('POST', PATH, body, {});
+  await earlierRelease.keptIdempotencyKey(server.db, { userId: ids.userA, key, requestHash, status, text, at: server.clock.now() });
 }
 
 async function keptRow(key: string) {

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
+import { addBeneficiary, closedAccountBeneficiary } from '../support/builders.js';
 import type { TestServer } from '../support/server.js';
 import { drain, startServerWithWorker } from '../support/worker.js';
 
@@ -54,10 +55,10 @@ describe('POST /v1/accounts/{accountId}/payouts and GET …/payouts/{payoutId}',
   });
 
   it('a payout that bounces returns the whole total', async () => {
-    await server.db.query("UPDATE beneficiaries SET reference = 'FAIL-X' WHERE id = $1", [ids.beneficiaryA2]);
+    const closed = await addBeneficiary(customer(), closedAccountBeneficiary('FAIL-X'));
     const before = await available();
-    const estimate = await estimateHash(ids.beneficiaryA2);
-    const created = await create({ feeHash: estimate.feeHash, beneficiaryId: ids.beneficiaryA2 });
+    const estimate = await estimateHash(closed);
+    const created = await create({ feeHash: estimate.feeHash, beneficiaryId: closed });
     await drain(worker);
     const { data } = await customer().GET('/v1/accounts/{accountId}/payouts/{payoutId}', {
       params: { path: { accountId: ids.accountAUsd, payoutId: created.data!.data.id } },

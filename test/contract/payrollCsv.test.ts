@@ -6,17 +6,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../fixtures/world.js';
 import { balancesOf } from '../support/balances.js';
+import { worldWith } from '../support/builders.js';
 import { type PayrollEntry, usdToAed } from '../support/payroll.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-  // References as a finance team's spreadsheet knows its people (A1's comes from the world).
-  await server.db.query(`UPDATE beneficiaries SET reference = 'A-EMP-' || right(id::text, 1) WHERE id = ANY($1::uuid[])`, [
-    [ids.beneficiaryA2, ids.beneficiaryA3, ids.beneficiaryAInactive],
-  ]);
+// References as a finance team's spreadsheet knows its people (A1's is the test world's own).
+const world = worldWith({
+  beneficiaries: {
+    [ids.beneficiaryA2]: { reference: 'A-EMP-2' },
+    [ids.beneficiaryA3]: { reference: 'A-EMP-3' },
+    [ids.beneficiaryAInactive]: { reference: 'A-EMP-6' },
+  },
 });
+beforeAll(async () => (server = await startTestServer({ world })));
 afterAll(() => server.close());
 
 const csvInit = (csv: string, query: Record<string, string>) => ({

@@ -4,8 +4,9 @@ import { Money } from '../../src/domain/money.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced, expectSameBalances } from '../support/balances.js';
+import { addBeneficiary, closedAccountBeneficiary, worldWith } from '../support/builders.js';
 import { accept, cancel, estimateAndCreate, quote, readRequest, recordFx, usdToAed } from '../support/payroll.js';
-import type { TestServer } from '../support/server.js';
+import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, startServerWithWorker, workerFor } from '../support/worker.js';
 
 let server: TestServer;
@@ -139,9 +140,9 @@ describe('the payroll lifecycle, end to end', () => {
   });
 
   it('a payout to a FAIL… reference fails, the others complete: PARTIALLY_COMPLETED', async () => {
-    await server.db.query("UPDATE beneficiaries SET reference = 'FAIL-CLOSED' WHERE id = $1", [ids.beneficiaryA3]);
+    const closed = await addBeneficiary(customer(), closedAccountBeneficiary());
     const { created } = await estimateAndCreate(customer(), [
-      { beneficiaryId: ids.beneficiaryA3, amount: '100', purposeCode: 'SAL' },
+      { beneficiaryId: closed, amount: '100', purposeCode: 'SAL' },
       { beneficiaryId: ids.beneficiaryA4, amount: '200', purposeCode: 'SAL' },
     ]);
     const id = created.data!.data.id;
@@ -157,29 +158,34 @@ describe('the payroll lifecycle, end to end', () => {
     expect(failed[0]).toMatchObject({
       transferType: 'BANK_TO_BENEFICIARY',
       failureReason: 'Beneficiary account closed',
-      payoutInstruction: { beneficiaryId: ids.beneficiaryA3 },
+      payoutInstruction: { beneficiaryId: closed },
     });
-    await server.db.query('UPDATE beneficiaries SET reference = NULL WHERE id = $1', [ids.beneficiaryA3]);
   });
 
   it('a failed source debit fails the request and returns the funds', async () => {
-    await server.db.query("UPDATE accounts SET account_provider = 'FAILING_PROCESSOR' WHERE id = $1", [ids.accountAUsdc]);
-    const before = await balanceOf(ids.acAUsdc);
-    const { created } = await estimateAndCreate(customer(), [{ beneficiaryId: ids.beneficiaryA1, amount: '50', purposeCode: 'SAL' }], {
-      accounts: { sourceAccountCurrencyId: ids.acAUsdc },
-    });
-    const id = created.data!.data.id;
-    expect((await balanceOf(ids.acAUsdc)).balance.lessThan(before.balance)).toBe(true);
-    await quote(server, id, '3.66');
-    await accept(server, id);
-    await drain(worker);
-    const failed = await readRequest(server, id);
-    expect(failed).toMatchObject({ status: 'FAILED', failureReason: expect.stringContaining('PROCESSOR_INTERNAL_DEBIT failed') });
-    expect(failed.transfers).toEqual([
-      expect.objectContaining({ transferType: 'PROCESSOR_INTERNAL_DEBIT', status: 'FAILED', failureReason: 'Processor declined the debit' }),
-    ]);
-    expectSameBalances(await balanceOf(ids.acAUsdc), before);
-    await server.db.query("UPDATE accounts SET account_provider = 'CIRCLE' WHERE id = $1", [ids.accountAUsdc]);
+    // Customer A's USDC account at a processor that declines every debit (src/adapters/rails.ts).
+    const declining = await startTestServer({ world: worldWith({ accounts: { [ids.accountAUsdc]: { accountProvider: 'FAILING_PROCESSOR' } } }) });
+    try {
+      const balanceThere = (accountCurrencyId: string) => balancesOf(declining.db, accountCurrencyId);
+      const before = await balanceThere(ids.acAUsdc);
+      const { created } = await estimateAndCreate(declining.as(ids.userA), [{ beneficiaryId: ids.beneficiaryA1, amount: '50', purposeCode: 'SAL' }], {
+        accounts: { sourceAccountCurrencyId: ids.acAUsdc },
+      });
+      const id = created.data!.data.id;
+      expect((await balanceThere(ids.acAUsdc)).balance.lessThan(before.balance)).toBe(true);
+      await quote(declining, id, '3.66');
+      await accept(declining, id);
+      await drain(workerFor(declining));
+      const failed = await readRequest(declining, id);
+      expect(failed).toMatchObject({ status: 'FAILED', failureReason: expect.stringContaining('PROCESSOR_INTERNAL_DEBIT failed') });
+      expect(failed.transfers).toEqual([
+        expect.objectContaining({ transferType: 'PROCESSOR_INTERNAL_DEBIT', status: 'FAILED', failureReason: 'Processor declined the debit' }),
+      ]);
+      expectSameBalances(await balanceThere(ids.acAUsdc), before);
+      await expectBooksBalanced(declining.db);
+    } finally {
+      await declining.close();
+    }
   });
 
   it('cancel from PENDING or QUOTE_PROVIDED returns the debited funds', async () => {

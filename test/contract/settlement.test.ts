@@ -3,6 +3,7 @@ import type { Money } from '../../src/domain/money.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
+import { addBeneficiary, closedAccountBeneficiary } from '../support/builders.js';
 import { type PayrollAccounts, type PayrollEntry, accept, estimateAndCreate, quote, readRequest, recordFx, usdToAed } from '../support/payroll.js';
 import { type TestServer, anyQuoteConfig, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
@@ -51,9 +52,9 @@ const specEntries = (sourceBeneficiary: string, payrollBeneficiary: string): Pay
 
 describe('the honoured quote (POST …/quote, …/accept)', () => {
   it('a better quote refunds the excess at accept; FX recorded below it changes no payout; a failed payout is credited back', async () => {
-    await server.db.query("UPDATE beneficiaries SET reference = 'FAIL-CLOSED' WHERE id = $1", [ids.beneficiaryA3]);
+    const closed = await addBeneficiary(server.as(ids.userA), closedAccountBeneficiary());
     const before = await flow.balance(ids.acAUsd);
-    const { estimate, request } = await flow.create(ids.userA, usdToAed, specEntries(ids.beneficiaryA1, ids.beneficiaryA3));
+    const { estimate, request } = await flow.create(ids.userA, usdToAed, specEntries(ids.beneficiaryA1, closed));
     expect(estimate).toMatchObject({ totalAmount: '1560.36', sourceCurrencyAmount: '1547.33', feeAmount: '13.03' });
     expect(request).toMatchObject({ totalAmount: '1560.36', quote: null, returnedAmount: '0.00' });
 
@@ -95,7 +96,6 @@ describe('the honoured quote (POST …/quote, …/accept)', () => {
     expect(done.amountSplitDetails.map((split) => split.returnedSourceCurrencyAmount)).toEqual([null, '544.96']);
     expect(done.returnedAmount).toBe('544.96');
     expect((await flow.balance(ids.acAUsd)).equals(before.minus('1557.99').plus('544.96'))).toBe(true);
-    await server.db.query('UPDATE beneficiaries SET reference = NULL WHERE id = $1', [ids.beneficiaryA3]);
   });
 
   it('a worse quote is topped up at accept, and the payouts pay exactly the quoted amounts', async () => {

@@ -14,6 +14,8 @@ import { HttpWebhookSender, type ResolvedAddress, type Resolver } from '../../sr
 import { loadConfig } from '../../src/config/config.js';
 import { deliverDueWebhooks } from '../../src/usecases/webhookDispatch.js';
 import { ids } from '../fixtures/world.js';
+import { deleteEveryWebhookEndpoint, registerWebhookEndpoint } from '../support/builders.js';
+import { earlierRelease } from '../support/earlierReleases.js';
 import { type Listening, listen } from '../support/http.js';
 import { estimateAndCreate } from '../support/payroll.js';
 import { REVIEWED_WEBHOOK_URLS } from '../support/webhookUrls.js';
@@ -46,9 +48,8 @@ afterAll(async () => {
 
 beforeEach(async () => {
   hits.length = 0;
-  // Each test starts with no endpoint: earlier ones neither get nor spend this test's deliveries.
-  await server.db.query("UPDATE webhook_deliveries SET status = 'ABANDONED', next_attempt_at = NULL WHERE status = 'PENDING'");
-  await server.db.query('UPDATE webhook_endpoints SET deleted_at = now() WHERE deleted_at IS NULL');
+  // Each test starts with no endpoint: earlier ones neither get nor spend this test's deliveries (deleting abandons them).
+  await deleteEveryWebhookEndpoint(customer());
 });
 
 const customer = () => server.as(ids.userA);
@@ -67,15 +68,8 @@ function resolverOf(table: Record<string, string[] | ((call: number) => string[]
   return { resolve, calls };
 }
 
-/** An endpoint stored as is (as one registered before the URL rules tightened would be). */
-async function storedEndpoint(url: string): Promise<string> {
-  const [row] = await server.db.query<{ id: string }>(
-    `INSERT INTO webhook_endpoints (id, customer_id, url, event_types, description, secret, status, created_at, updated_at)
-     VALUES (gen_random_uuid(), $1, $2, ARRAY['payroll_request.status_changed'], NULL, 'whsec_test', 'ENABLED', $3, $3) RETURNING id`,
-    [ids.customerA, url, server.clock.now()],
-  );
-  return row!.id;
-}
+/** An endpoint stored as is (as one registered before the URL rules tightened would be): today's registration refuses its URL. */
+const storedEndpoint = (url: string) => earlierRelease.webhookEndpointBeforeUrlRules(server.db, { customerId: ids.customerA, url, at: server.clock.now() });
 
 /** A change of A's (a new payroll request), then one delivery pass with `sender`; each endpoint's latest attempt. */
 async function deliverWith(sender: HttpWebhookSender, endpointIds: string[]) {
@@ -133,7 +127,7 @@ describe('delivery resolves the host, checks every address and connects only to 
 
   it('every address is checked: one private address among public ones refuses the delivery', async () => {
     const name = 'hooks.mixed-answers.com';
-    const endpointId = await storedEndpoint(`https://${name}:${port}/hook`);
+    const endpointId = await registerWebhookEndpoint(customer(), `https://${name}:${port}/hook`);
     const { resolve } = resolverOf({ [name]: ['93.184.216.34', '2606:4700:4700::1111', '10.0.0.7'] });
     const [result] = await deliverWith(new HttpWebhookSender({ allowLoopback: false, resolve }), [endpointId]);
     expect(result!.attempt.error).toContain('resolves to 10.0.0.7, which is not public (10.0.0.7 is in the private range)');
@@ -172,7 +166,7 @@ describe('delivery resolves the host, checks every address and connects only to 
   });
 
   it('a name that does not resolve is a failed attempt, retried', async () => {
-    const endpointId = await storedEndpoint(`https://hooks.nowhere-at-all.com:${port}/hook`);
+    const endpointId = await registerWebhookEndpoint(customer(), `https://hooks.nowhere-at-all.com:${port}/hook`);
     const { resolve } = resolverOf({});
     const [result] = await deliverWith(new HttpWebhookSender({ allowLoopback: false, resolve }), [endpointId]);
     expect(result).toMatchObject({ status: 'PENDING', attempt: { statusCode: null, error: 'could not resolve hooks.nowhere-at-all.com' } });

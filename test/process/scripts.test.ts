@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../fixtures/world.js';
 import { inRepo } from '../support/build.js';
+import { worldWith } from '../support/builders.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 import { redisAnswers } from '../support/redis.js';
 
@@ -91,9 +92,14 @@ describe('npm run token', () => {
 });
 
 describe('npm run token with DATABASE_URL: the users table is asked', () => {
+  // A world where two users have Bilal's email, spelled in two cases.
+  const twin = '7b1e0003-0000-4000-8000-0000000000aa';
+  const world = worldWith({
+    moreUsers: [{ id: twin, firstName: 'Bil', lastName: 'Twin', email: 'BILAL@BETA.EXAMPLE', role: 'customer', customerId: ids.customerB }],
+  });
   let database: FreshDatabase;
   beforeAll(async () => {
-    database = await freshDatabase();
+    database = await freshDatabase(world);
   });
   afterAll(() => database?.drop());
 
@@ -107,14 +113,9 @@ describe('npm run token with DATABASE_URL: the users table is asked', () => {
     expect({ code: missing.code, stdout: missing.stdout }).toEqual({ code: 1, stdout: '' });
     expect(missing.stderr).toContain('no user with email dana.haddad@acme-trading.example in the database at DATABASE_URL');
 
-    const twin = '7b1e0003-0000-4000-8000-0000000000aa';
-    await database.db.query(
-      `INSERT INTO users (id, first_name, last_name, email, role, customer_id) SELECT $1, 'Al', 'Twin', upper(email), role, customer_id FROM users WHERE id = $2`,
-      [twin, ids.userA],
-    );
-    const ambiguous = await npmRun('token', ['--email', 'alice@alpha.example'], env);
+    const ambiguous = await npmRun('token', ['--email', 'bilal@beta.example'], env);
     expect({ code: ambiguous.code, stdout: ambiguous.stdout }).toEqual({ code: 1, stdout: '' });
-    expect(ambiguous.stderr).toContain('2 users have email alice@alpha.example');
+    expect(ambiguous.stderr).toContain('2 users have email bilal@beta.example');
     expect(ambiguous.stderr).toContain(twin);
   }, 120_000);
 });

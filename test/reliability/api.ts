@@ -7,7 +7,8 @@ import { expect } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { signAccessToken } from '../../src/http/tokens.js';
 import type { Database } from '../../src/store/db.js';
-import { ids, testWorld } from '../fixtures/world.js';
+import { ids } from '../fixtures/world.js';
+import { worldWith } from '../support/builders.js';
 import { freshPostgres, testServerUrl } from '../support/database.js';
 import type { Listening } from '../support/http.js';
 import { type PayrollEntry, type PayrollFeeEstimate, type PayrollRequest, payrollBodies } from '../support/payroll.js';
@@ -109,7 +110,7 @@ export async function requestWithPayouts(server: TestServer, api: Api, firstAmou
 export const read = async (api: Api, requestId: string, userId: string = ids.userA) =>
   dataOf<PayrollRequest>(await call(api, 'GET', `/v1/customers/payroll/requests/${requestId}`, userId));
 
-/** `n` more active beneficiaries of a customer, inserted directly (ids 7e570006-…-0001xxxxxxxx). */
+/** `n` more active beneficiaries of a customer, for a world file (ids 7e570006-…-0001xxxxxxxx). */
 export function extraBeneficiaries(customerId: string, n: number, offset = 0) {
   return Array.from({ length: n }, (_unused, i) => {
     const number = offset + i + 1;
@@ -137,20 +138,10 @@ export interface ApiOnDatabase {
 
 /** The test world with `beneficiaries` added (extraBeneficiaries), every limit at its default. */
 export async function apiWithBeneficiaries(beneficiaries: ReturnType<typeof extraBeneficiaries>, validateResponses: boolean): Promise<ApiOnDatabase> {
-  const database = await freshPostgres(testServerUrl(), { ...testWorld, beneficiaries: [...testWorld.beneficiaries, ...beneficiaries] });
+  const database = await freshPostgres(testServerUrl(), worldWith({ moreBeneficiaries: beneficiaries }));
   const config = loadConfig({ NODE_ENV: 'test', VALIDATE_RESPONSES: String(validateResponses), WORKER_IN_PROCESS: 'false' });
   const http = await serveApp(config, database.db);
   return { database, http, api: apiAt(http.url, (userId) => signAccessToken(config.jwt, userId, 3600)) };
-}
-
-export async function insertBeneficiaries(db: Database, beneficiaries: ReturnType<typeof extraBeneficiaries>): Promise<void> {
-  for (const b of beneficiaries) {
-    await db.query(
-      `INSERT INTO beneficiaries (id, customer_id, first_name, last_name, display_name, type, nationality, bank_name, iban, reference, active)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, true)`,
-      [b.id, b.customerId, b.firstName, b.lastName, b.displayName, b.type, b.nationality, b.bankName, b.iban, b.reference],
-    );
-  }
 }
 
 export async function count(db: Database, sql: string, params: unknown[] = []): Promise<number> {

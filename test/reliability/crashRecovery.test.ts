@@ -14,6 +14,7 @@ import type { Database } from '../../src/store/db.js';
 import { SimulatedRails } from '../../src/adapters/rails.js';
 import { ids } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
+import { crashWindow } from '../support/crashWindows.js';
 import type { Listening } from '../support/http.js';
 import { waitFor } from '../support/polling.js';
 import { killLeftovers, startEntry } from '../support/processes.js';
@@ -215,8 +216,7 @@ describe('crash window between the submit to the rails and its record', () => {
       [id],
     );
     // The dead worker's last acts: INITIATED under a lease that has run out, then the submit.
-    const past = new Date(server.clock.now().getTime() - 1000);
-    await server.db.query("UPDATE transfers SET status = 'INITIATED', executed_at = $2, locked_until = $2 WHERE id = $1", [victim!.id, past]);
+    await crashWindow.transferInitiatedNotRecorded(server.db, victim!.id, new Date(server.clock.now().getTime() - 1000));
     const rails = new SimulatedRails(server.db, 0, server.clock.now);
     const { externalId } = await rails.submit({
       transferId: victim!.id,

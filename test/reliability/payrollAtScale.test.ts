@@ -18,6 +18,7 @@ import type { Database } from '../../src/store/db.js';
 import { loadPayoutBatch } from '../../src/store/payoutBatches.js';
 import { ids } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
+import { crashWindow } from '../support/crashWindows.js';
 import { waitFor } from '../support/polling.js';
 import { type Started, killLeftovers, startEntry } from '../support/processes.js';
 import { type TestServer, startTestServer } from '../support/server.js';
@@ -248,9 +249,7 @@ describe('crash window between the batch submission and its record', () => {
     const id = await requestWithPayouts(server, api, 40);
     // The dead worker's acts: the items INITIATED, the batch submitted, nothing recorded, the lease run out.
     const [batch] = await server.db.query<{ id: string }>('SELECT id FROM payout_batches WHERE payroll_request_id = $1', [id]);
-    const past = new Date(server.clock.now().getTime() - 1000);
-    await server.db.query("UPDATE transfers SET status = 'INITIATED', executed_at = $2 WHERE batch_id = $1", [batch!.id, past]);
-    await server.db.query('UPDATE payout_batches SET locked_until = $2 WHERE id = $1', [batch!.id, past]);
+    await crashWindow.batchSubmittedNotRecorded(server.db, batch!.id, new Date(server.clock.now().getTime() - 1000));
     const first = await worker.batchRails.submitBatch(await loadPayoutBatch(server.db, batch!.id, '2026-11-25'));
 
     await drain(worker);

@@ -8,26 +8,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Money } from '../../src/domain/money.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
+import { worldWith } from '../support/builders.js';
 import { TEST_DATABASE_URL } from '../support/database.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
-import {
-  type Api,
-  type Entry,
-  accept,
-  apiOf,
-  call,
-  cancel,
-  count,
-  createRequest,
-  dataOf,
-  estimate,
-  extraBeneficiaries,
-  insertBeneficiaries,
-  quote,
-  read,
-  recordFx,
-} from './api.js';
+import { type Api, type Entry, accept, apiOf, call, cancel, count, createRequest, dataOf, estimate, extraBeneficiaries, quote, read, recordFx } from './api.js';
 
 let server: TestServer;
 let api: Api;
@@ -35,9 +20,8 @@ const extra = extraBeneficiaries(ids.customerA, 40);
 const outcomes: string[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ world: worldWith({ moreBeneficiaries: extra }) });
   api = apiOf(server);
-  await insertBeneficiaries(server.db, extra);
 });
 afterAll(async () => {
   console.log(`[races] on ${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded'}:\n  ${outcomes.join('\n  ')}`);

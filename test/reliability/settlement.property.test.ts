@@ -15,12 +15,14 @@ import type { UseCaseDeps } from '../../src/usecases/deps.js';
 import { estimatePayrollFee } from '../../src/usecases/estimatePayrollFee.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';
 import { getPayrollRequest } from '../../src/usecases/getPayrollRequest.js';
+import { createBeneficiary } from '../../src/usecases/manageBeneficiaries.js';
 import type { Principal } from '../../src/usecases/principal.js';
 import { acceptPayrollQuote, cancelPayrollRequest, providePayrollQuote } from '../../src/usecases/quoteLifecycle.js';
 import { recordFxExchange } from '../../src/usecases/recordFxExchange.js';
 import { readStoredJson } from '../../src/usecases/storedJson.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf } from '../support/balances.js';
+import { closedAccountBeneficiary } from '../support/builders.js';
 import { TEST_DATABASE_URL, freshDatabase } from '../support/database.js';
 import { TestClock } from '../support/server.js';
 import { drain } from '../support/worker.js';
@@ -45,6 +47,8 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
 const customer: Principal = { userId: ids.userA, role: 'customer', customerId: ids.customerA };
 const admin: Principal = { userId: ids.admin, role: 'admin', customerId: null };
 const BENEFICIARIES = [ids.beneficiaryA1, ids.beneficiaryA2, ids.beneficiaryA3, ids.beneficiaryA4, ids.beneficiaryA5];
+/** Entry n's beneficiary when its payout is to fail: one of A's whose account is closed (reference FAIL-PROPERTY-n), made in beforeAll. */
+const CLOSED: string[] = [];
 
 /** Source → payroll account currencies of customer A, with the scales of their amounts. */
 const PAIRS = [
@@ -94,6 +98,7 @@ beforeAll(async () => {
       await postJournalEntry(tx, openingBalance({ kind: 'CUSTOMER', accountCurrencyId }, currency, new Money('10000000')), clock.now());
     }
   });
+  for (const n of BENEFICIARIES.keys()) CLOSED.push((await createBeneficiary(deps, customer, closedAccountBeneficiary(`FAIL-PROPERTY-${n}`))).id);
 }, 120_000);
 afterAll(async () => drop());
 
@@ -114,11 +119,9 @@ async function unlessZeroRefused<T>(run: () => Promise<T>): Promise<T | null> {
 async function createPayroll(p: Payroll) {
   const entries = p.entries.map((entry, n) => {
     const scale = entry.type === 'SOURCE' ? p.pair.sourceScale : p.pair.payrollScale;
-    return { beneficiaryId: BENEFICIARIES[n]!, amount: amountOf(entry.units, Math.min(entry.places, scale)), amountCurrencyType: entry.type };
+    const beneficiaryId = entry.fails ? CLOSED[n]! : BENEFICIARIES[n]!;
+    return { beneficiaryId, amount: amountOf(entry.units, Math.min(entry.places, scale)), amountCurrencyType: entry.type };
   });
-  for (const [n, entry] of p.entries.entries()) {
-    await db.query('UPDATE beneficiaries SET reference = $2 WHERE id = $1', [BENEFICIARIES[n], entry.fails ? `FAIL-PROPERTY-${n}` : null]);
-  }
   const accounts = { sourceAccountCurrencyId: p.pair.source, payrollAccountCurrencyId: p.pair.payroll };
   const estimate = await unlessZeroRefused(() => estimatePayrollFee(deps, customer, { ...accounts, amountSplitDetails: entries }));
   if (!estimate) return null;

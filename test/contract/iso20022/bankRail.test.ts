@@ -10,6 +10,7 @@ import { Iso20022Inbox } from '../../../src/adapters/iso20022/inbox.js';
 import { buildPain002 } from '../../../src/adapters/iso20022/pain002Build.js';
 import { Iso20022BankRail } from '../../../src/adapters/iso20022/rail.js';
 import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
+import { crashWindow } from '../../support/crashWindows.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 import { payoutBatch, payoutItem } from './fixtures.js';
 
@@ -70,12 +71,12 @@ describe('Iso20022BankRail.submitBatch', () => {
     const submitted = batch(2, 2);
     await rail().submitBatch(submitted);
     // The crash: the file exists, the record says it was never written.
-    await database.db.query('UPDATE bank_file_batches SET written_at = NULL WHERE batch_id = $1', [submitted.batchId]);
+    await crashWindow.bankFileWrittenNotRecorded(database.db, submitted.batchId);
     const before = await readFile(join(outbox(), '7b1e00ba000040008000000000000002.xml'), 'utf8');
     await rail().submitBatch(submitted);
     expect(await readFile(join(outbox(), '7b1e00ba000040008000000000000002.xml'), 'utf8')).toBe(before);
     // The transport has since delivered it (moved it to processed/): still no second file.
-    await database.db.query('UPDATE bank_file_batches SET written_at = NULL WHERE batch_id = $1', [submitted.batchId]);
+    await crashWindow.bankFileWrittenNotRecorded(database.db, submitted.batchId);
     await bankAnswers('7b1e00ba000040008000000000000002');
     const { moveInto } = await import('../../../src/adapters/iso20022/files.js');
     await moveInto(outbox(), 'processed', '7b1e00ba000040008000000000000002.xml');

@@ -18,7 +18,9 @@ import { buildWorker } from '../../../src/composition/worker.js';
 import { loadConfig } from '../../../src/config/config.js';
 import { createLogger } from '../../../src/observability/logger.js';
 import { type ExecutionDeps, executePendingWork } from '../../../src/usecases/execution.js';
+import type { World } from '../../../src/world/types.js';
 import { inRepo } from '../../support/build.js';
+import { worldWith } from '../../support/builders.js';
 import { waitFor } from '../../support/polling.js';
 import { demoWorld } from '../../support/globalSetupTemplates.js';
 import { type PayrollRequest, estimateAndCreate, readRequest } from '../../support/payroll.js';
@@ -45,7 +47,9 @@ const inbox = () => join(dir, 'inbox');
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'bank-files-'));
-  server = await startTestServer({ world: demoWorld() });
+  // Acme's FIREBLOCKS account has an IBAN at a bank, so that its single payouts go to the bank as files.
+  const world = worldWith({ accounts: { [demo.acmeFireblocks]: { iban: 'AE070331234567890123456', bic: 'EBILAEAD' } } }, demoWorld() as World);
+  server = await startTestServer({ world });
   const config = loadConfig({ NODE_ENV: 'test', BANK_RAIL: 'iso20022', BANK_OUTBOX_DIR: outbox(), BANK_INBOX_DIR: inbox(), SIMULATED_SETTLEMENT_MS: '0' });
   worker = buildWorker(config, server.db, createLogger('silent'), server.clock.now).deps;
   const args = ['--import', 'tsx', inRepo('scripts/bank-simulator.ts'), '--outbox', outbox(), '--inbox', inbox(), '--delay-ms', '300', '--poll-ms', '50'];
@@ -182,7 +186,6 @@ describe('BANK_RAIL=iso20022 with the bank simulator', () => {
   }, 120_000);
 
   it('a single payout from an account with an IBAN goes to the bank as a file of its own: ACSC completes it, AC04 fails it', async () => {
-    await server.db.query("UPDATE accounts SET iban = 'AE070331234567890123456', bic = 'EBILAEAD' WHERE id = $1", [demo.acmeFireblocks]);
     const dana = server.as(demo.dana);
     const accountId = demo.acmeFireblocks;
     const payoutTo = async (beneficiaryId: string) => {

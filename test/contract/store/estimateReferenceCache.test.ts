@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ids } from '../fixtures/world.js';
-import { type TestServer, startTestServer } from '../support/server.js';
+import { ids } from '../../fixtures/world.js';
+import { fundAccount } from '../../support/builders.js';
+import { type TestServer, startTestServer } from '../../support/server.js';
 
 /**
  * The estimate computes from reference data cached in the process. A change
  * made behind this process's back (another instance, an operator's SQL) bumps reference_version,
  * which the estimate's one statement checks: the next estimate is computed from the new data.
+ * A test of the store's triggers, so the changes are made in SQL, as an operator would make them.
  */
 let server: TestServer;
 beforeAll(async () => (server = await startTestServer()));
@@ -40,7 +42,7 @@ describe('estimate: cached reference data never outlives a change', () => {
 
   it('a balance moving (the ledger) does not invalidate the cache', async () => {
     const [{ version: before }] = (await server.db.query<{ version: string }>('SELECT version::text FROM reference_version')) as [{ version: string }];
-    await server.db.query('UPDATE account_currencies SET balance = balance + 1, available = available + 1 WHERE id = $1', [ids.acAUsd]);
+    await fundAccount(server.as(ids.admin), ids.acAUsd, '1.00');
     const [{ version: after }] = (await server.db.query<{ version: string }>('SELECT version::text FROM reference_version')) as [{ version: string }];
     expect(after).toBe(before);
   });
