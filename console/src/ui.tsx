@@ -2,7 +2,9 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { PayrollApiError } from 'payroll-fee-service';
+import { formatDecimal } from './money.js';
 import { BASE, navigate } from './router.js';
+import { Table } from './table.js';
 
 export function Link(props: { to: string; children: ComponentChildren; class?: string }) {
   const onClick = (event: MouseEvent) => {
@@ -16,6 +18,8 @@ export function Link(props: { to: string; children: ComponentChildren; class?: s
     </a>
   );
 }
+
+type Place = { row?: number; column?: string; field?: string; reason?: string; message: string };
 
 /** An error where it happened: the envelope's code and message, and each of its details (row, column, field). */
 export function ErrorBox({ error }: { error: unknown }) {
@@ -33,42 +37,33 @@ export function ErrorBox({ error }: { error: unknown }) {
         {error.field ? ` (field ${error.field})` : ''}
       </p>
       {error.details && error.details.length > 0 && (
-        <table>
-          <caption>Problems ({error.details.length})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Column</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Message</th>
-            </tr>
-          </thead>
-          <tbody>
-            {error.details.map((detail, index) => {
-              const place = detail as { row?: number; column?: string; field?: string; reason?: string; message: string };
-              return (
-                <tr key={index}>
-                  <td>{place.row ?? ''}</td>
-                  <td>{place.column ?? place.field ?? ''}</td>
-                  <td>{place.reason ?? ''}</td>
-                  <td>{place.message}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <Table
+          caption={`Problems (${error.details.length})`}
+          rows={error.details.map((detail, index) => ({ ...(detail as Place), index }))}
+          rowKey={(place) => String(place.index)}
+          columns={[
+            { header: 'Row', cell: (place) => place.row ?? '', numeric: true },
+            { header: 'Column', cell: (place) => place.column ?? place.field ?? '' },
+            { header: 'Reason', cell: (place) => place.reason ?? '' },
+            { header: 'Message', cell: (place) => place.message },
+          ]}
+        />
       )}
       {error.requestId && <p class="muted">Request id {error.requestId}</p>}
     </div>
   );
 }
 
-/** An amount exactly as the API wrote it (a decimal string), with its currency: never through a float. */
-export function Amount({ value, currency }: { value: string | null | undefined; currency: string | null | undefined }) {
+/**
+ * An amount as the API wrote it (a decimal string, never through a float), grouped by thousands,
+ * with its currency; `decimals` (the currency's minor units, where known) only pads with zeros.
+ */
+export function Amount({ value, currency, decimals }: { value: string | null | undefined; currency: string | null | undefined; decimals?: number }) {
   if (value === null || value === undefined) return <span>—</span>;
   return (
     <span class="amount">
-      {value} {currency ?? ''}
+      {formatDecimal(value, decimals)}
+      {currency ? `\u00a0${currency}` : ''}
     </span>
   );
 }

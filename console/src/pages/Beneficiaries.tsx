@@ -3,6 +3,7 @@ import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { navigate } from '../router.js';
+import { Table } from '../table.js';
 import { ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
 
 type CreateBeneficiary = components['schemas']['CreateBeneficiaryRequest'];
@@ -87,31 +88,17 @@ export function BeneficiariesPage() {
       </form>
       <ErrorBox error={page.error} />
       {page.data && (
-        <table>
-          <caption>Beneficiaries (bank details masked)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Reference</th>
-              <th scope="col">Active</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((beneficiary) => (
-              <tr key={beneficiary.id}>
-                <td>
-                  <Link to={`/beneficiaries/${beneficiary.id}`}>{beneficiary.displayName}</Link>
-                </td>
-                <td>{beneficiary.reference ?? ''}</td>
-                <td>{beneficiary.active ? 'yes' : 'no'}</td>
-                <td>
-                  <Time value={beneficiary.createdAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption="Beneficiaries (bank details masked)"
+          rows={page.data.items}
+          rowKey={(beneficiary) => beneficiary.id}
+          columns={[
+            { header: 'Name', cell: (beneficiary) => <Link to={`/beneficiaries/${beneficiary.id}`}>{beneficiary.displayName}</Link> },
+            { header: 'Reference', cell: (beneficiary) => beneficiary.reference ?? '' },
+            { header: 'Active', cell: (beneficiary) => (beneficiary.active ? 'yes' : 'no') },
+            { header: 'Created', cell: (beneficiary) => <Time value={beneficiary.createdAt} /> },
+          ]}
+        />
       )}
       {page.data?.nextCursor && (
         <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
@@ -139,7 +126,7 @@ export function BeneficiaryPage({ beneficiaryId }: { beneficiaryId: string }) {
       {data && (
         <dl>
           <dt>Type</dt>
-          <dd>{data.type}</dd>
+          <dd>{data.type === 'BUSINESS' ? 'Business' : 'Individual'}</dd>
           <dt>Bank</dt>
           <dd>{data.bankName}</dd>
           <dt>IBAN or account</dt>

@@ -5,6 +5,7 @@
 import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
+import { formatDecimal } from '../money.js';
 import { navigate } from '../router.js';
 import { Amount, ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
 
@@ -68,7 +69,7 @@ export function PayrollPage() {
           <select value={sourceId} onChange={(event) => setSource(event.currentTarget.value)}>
             {sources.map((currency) => (
               <option key={currency.id} value={currency.id}>
-                {currency.currency.currencyCode} — available {currency.available}
+                {currency.currency.currencyCode} — available {formatDecimal(currency.available, currency.currency.decimals)}
               </option>
             ))}
           </select>

@@ -6,6 +6,8 @@
 import { PAYROLL_POLL_INTERVAL_MS, isFinalPayrollStatus, unwrap } from 'payroll-fee-service';
 import { useEffect, useState } from 'preact/hooks';
 import { api, session } from '../session.js';
+import { payrollStatusLabel, transferStatusLabel, transferTypeLabel } from '../labels.js';
+import { Table } from '../table.js';
 import { Amount, ErrorBox, Link, Page, Time, useLoad } from '../ui.js';
 import { RequestActions } from './RequestActions.js';
 
@@ -27,29 +29,16 @@ function Splits({ requestId, currency }: { requestId: string; currency: string }
       <h2>Splits</h2>
       <ErrorBox error={page.error} />
       {page.data && (
-        <table>
-          <caption>Beneficiaries and what each receives</caption>
-          <thead>
-            <tr>
-              <th scope="col">Beneficiary</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Quoted amount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((split) => (
-              <tr key={split.id}>
-                <td>{split.beneficiarySnapshot?.displayName ?? split.beneficiaryId}</td>
-                <td>
-                  <Amount value={split.amount} currency={currency} />
-                </td>
-                <td>
-                  <Amount value={split.quotedAmount} currency={currency} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption="Beneficiaries and what each receives"
+          rows={page.data.items}
+          rowKey={(split) => split.id}
+          columns={[
+            { header: 'Beneficiary', cell: (split) => split.beneficiarySnapshot?.displayName ?? split.beneficiaryId },
+            { header: 'Amount', cell: (split) => <Amount value={split.amount} currency={currency} />, numeric: true },
+            { header: 'Quoted amount', cell: (split) => <Amount value={split.quotedAmount} currency={currency} />, numeric: true },
+          ]}
+        />
       )}
       {page.data?.nextCursor && (
         <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
@@ -77,31 +66,17 @@ function Transfers({ requestId, version }: { requestId: string; version: string 
       <ErrorBox error={page.error} />
       {page.data && page.data.items.length === 0 && <p>No transfers yet.</p>}
       {page.data && page.data.items.length > 0 && (
-        <table>
-          <caption>Money movements of this request</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Completed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((transfer) => (
-              <tr key={transfer.id}>
-                <td>{transfer.transferType}</td>
-                <td>{transfer.status}</td>
-                <td>
-                  <Amount value={transfer.amount} currency={transfer.currencyCode} />
-                </td>
-                <td>
-                  <Time value={transfer.completedAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption="Money movements of this request"
+          rows={page.data.items}
+          rowKey={(transfer) => transfer.id}
+          columns={[
+            { header: 'Type', cell: (transfer) => transferTypeLabel(transfer.transferType) },
+            { header: 'Status', cell: (transfer) => transferStatusLabel(transfer.status) },
+            { header: 'Amount', cell: (transfer) => <Amount value={transfer.amount} currency={transfer.currencyCode} />, numeric: true },
+            { header: 'Completed', cell: (transfer) => <Time value={transfer.completedAt} /> },
+          ]}
+        />
       )}
       {page.data?.nextCursor && (
         <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
@@ -129,7 +104,10 @@ export function RequestPage({ requestId }: { requestId: string }) {
       {data && (
         <>
           <p>
-            Status: <strong data-testid="status">{data.status}</strong>{' '}
+            Status:{' '}
+            <strong data-testid="status" data-status={data.status}>
+              {payrollStatusLabel(data.status)}
+            </strong>{' '}
             {!isFinalPayrollStatus(data.status) && (
               <button type="button" onClick={request.reload}>
                 Refresh now

@@ -5,6 +5,8 @@
 import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api, session } from '../session.js';
+import { payrollStatusLabel } from '../labels.js';
+import { Table } from '../table.js';
 import { Amount, ErrorBox, Field, Link, Page, Time, useLoad } from '../ui.js';
 
 type Status = components['schemas']['PayrollRequestStatus'];
@@ -52,7 +54,7 @@ export function RequestsPage() {
           <option value="">Any status</option>
           {STATUSES.map((value) => (
             <option key={value} value={value}>
-              {value}
+              {payrollStatusLabel(value)}
             </option>
           ))}
         </select>
@@ -60,41 +62,28 @@ export function RequestsPage() {
       <ErrorBox error={page.error} />
       {page.data && page.data.items.length === 0 && <p>No payroll request in this status.</p>}
       {page.data && page.data.items.length > 0 && (
-        <table>
-          <caption>{admin ? 'Oldest first' : 'Newest first'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Request</th>
-              <th scope="col">Status</th>
-              <th scope="col">Total</th>
-              <th scope="col">Indicative rate</th>
-              <th scope="col">Beneficiaries</th>
-              <th scope="col">Created</th>
-              {admin && <th scope="col">Age</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((item) => (
-              <tr key={item.id}>
-                <td>
-                  <Link to={`/requests/${item.id}`}>Request {item.id.slice(0, 8)}</Link>
-                </td>
-                <td>{item.status}</td>
-                <td>
-                  <Amount value={item.totalAmount} currency={item.sourceCurrencyCode} />
-                </td>
-                <td>
+        <Table
+          caption={admin ? 'Oldest first' : 'Newest first'}
+          rows={page.data.items}
+          rowKey={(item) => item.id}
+          columns={[
+            { header: 'Request', cell: (item) => <Link to={`/requests/${item.id}`}>Request {item.id.slice(0, 8)}</Link> },
+            { header: 'Status', cell: (item) => payrollStatusLabel(item.status) },
+            { header: 'Total', cell: (item) => <Amount value={item.totalAmount} currency={item.sourceCurrencyCode} />, numeric: true },
+            {
+              header: 'Indicative rate',
+              cell: (item) => (
+                <span class="amount">
                   {item.estimatedFxRate} {item.sourceCurrencyCode}→{item.payrollCurrencyCode}
-                </td>
-                <td>{item.beneficiaryCount}</td>
-                <td>
-                  <Time value={item.createdAt} />
-                </td>
-                {admin && <td>{age(item.createdAt)}</td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </span>
+              ),
+              numeric: true,
+            },
+            { header: 'Beneficiaries', cell: (item) => item.beneficiaryCount, numeric: true },
+            { header: 'Created', cell: (item) => <Time value={item.createdAt} /> },
+            admin && { header: 'Age', cell: (item) => age(item.createdAt), numeric: true },
+          ]}
+        />
       )}
       {page.data?.nextCursor && (
         <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>

@@ -2,6 +2,8 @@
 import { unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
+import { transactionKindLabel } from '../labels.js';
+import { Table } from '../table.js';
 import { Amount, ErrorBox, Link, Page, Time, useAction, useLoad } from '../ui.js';
 
 const PAGE = 50;
@@ -16,7 +18,9 @@ export function StatementPage({ accountCurrencyId }: { accountCurrencyId: string
     return unwrap({ ...answer, data: answer.data });
   }, [accountCurrencyId, cursor]);
   const accounts = useLoad(async () => unwrap(await api.GET('/v1/customers/accounts')), []);
-  const currency = accounts.data?.accounts.flatMap((account) => account.currencies).find((item) => item.id === accountCurrencyId)?.currency.currencyCode;
+  const currency = accounts.data?.accounts.flatMap((account) => account.currencies).find((item) => item.id === accountCurrencyId)?.currency;
+  const code = currency?.currencyCode;
+  const decimals = currency?.decimals;
   const download = useAction(async () => {
     const { data, error, response } = await api.GET('/v1/customers/account-currencies/{accountCurrencyId}/transactions', {
       params: { path: { accountCurrencyId } },
@@ -32,41 +36,27 @@ export function StatementPage({ accountCurrencyId }: { accountCurrencyId: string
     URL.revokeObjectURL(url);
   });
   return (
-    <Page title={`Statement${currency ? ` of ${currency}` : ''}`}>
+    <Page title={`Statement${code ? ` of ${code}` : ''}`}>
       <button type="button" onClick={() => void download.run()} disabled={download.busy}>
         Download the statement as CSV
       </button>
       <ErrorBox error={download.error ?? page.error} />
       {page.data && (
-        <table>
-          <caption>Transactions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Balance after</th>
-              <th scope="col">Payroll request</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((item) => (
-              <tr key={item.id}>
-                <td>
-                  <Time value={item.createdAt} />
-                </td>
-                <td>{item.kind}</td>
-                <td>
-                  <Amount value={item.amount} currency={currency} />
-                </td>
-                <td>
-                  <Amount value={item.balanceAfter} currency={currency} />
-                </td>
-                <td>{item.payrollRequestId ? <Link to={`/requests/${item.payrollRequestId}`}>Request {item.payrollRequestId.slice(0, 8)}</Link> : ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption="Transactions, newest first"
+          rows={page.data.items}
+          rowKey={(item) => item.id}
+          columns={[
+            { header: 'When', cell: (item) => <Time value={item.createdAt} /> },
+            { header: 'Kind', cell: (item) => transactionKindLabel(item.kind) },
+            { header: 'Amount', cell: (item) => <Amount value={item.amount} currency={code} decimals={decimals} />, numeric: true },
+            { header: 'Balance after', cell: (item) => <Amount value={item.balanceAfter} currency={code} decimals={decimals} />, numeric: true },
+            {
+              header: 'Payroll request',
+              cell: (item) => item.payrollRequestId && <Link to={`/requests/${item.payrollRequestId}`}>Request …{item.payrollRequestId.slice(-12)}</Link>,
+            },
+          ]}
+        />
       )}
       {page.data?.nextCursor && (
         <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>

@@ -58,6 +58,8 @@ afterAll(async () => {
 /** A new browser (its own memory: its own signed-in user) opened at a console address, signed in as `name`. */
 async function openAs(name: string, path: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // A shared two-core machine runs these: every wait of Playwright's is given a minute.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
   await page.goto(`${server.baseUrl}/console${path}`);
   await signIn(page, name);
@@ -70,6 +72,12 @@ async function signIn(page: Page, name: string): Promise<void> {
 }
 
 const started = Date.now();
+
+/** An amount as the console shows it: the API's digits, grouped by thousands. */
+function grouped(value: string): string {
+  const [whole = '', fraction] = value.split('.');
+  return whole.replace(/\B(?=(\d{3})+$)/g, ',') + (fraction === undefined ? '' : `.${fraction}`);
+}
 
 /** No serious or critical axe violation; screenshots at 1280 and 390 px. */
 async function check(page: Page, name: string): Promise<void> {
@@ -87,17 +95,23 @@ async function check(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-const statusOf = (page: Page) => page.getByTestId('status').textContent();
+/** The request's (or exception's) status as the API names it; the page shows it in words. */
+const statusOf = (page: Page) => page.getByTestId('status').getAttribute('data-status');
 
 /** Waits for the request's status, refreshing now and then as a reader would (the page polls every 30 s). */
 async function waitForStatus(page: Page, wanted: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if ((await statusOf(page)) === wanted) return;
-    const refresh = page.getByRole('button', { name: 'Refresh now' });
-    if (await refresh.isVisible()) await refresh.click();
-    await page.waitForTimeout(200);
-  }
-  expect(await statusOf(page)).toBe(wanted);
+  await expect
+    .poll(
+      async () => {
+        const status = await statusOf(page);
+        const refresh = page.getByRole('button', { name: 'Refresh now' });
+        // The page re-renders as it polls: a click that lands on a replaced button is simply tried again next turn.
+        if (status !== wanted && (await refresh.isVisible())) await refresh.click({ timeout: 5_000 }).catch(() => undefined);
+        return status;
+      },
+      { timeout: 120_000, interval: 300 },
+    )
+    .toBe(wanted);
 }
 
 async function chooseOption(page: Page, label: string, startsWith: string): Promise<void> {
@@ -128,7 +142,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await admin.getByLabel('Customer id').fill(ACME);
     await admin.getByLabel("Payroll requests need a second person's approval (four-eyes)").check();
     await admin.getByRole('button', { name: 'Save the settings' }).click();
-    await expect.poll(() => admin.getByText('Rania Saleh').count()).toBeGreaterThan(0);
+    await expect.poll(() => admin.getByText('Rania Saleh').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await check(admin, 'admin-customer-settings');
 
     const dana = await openAs('Dana Haddad', '/payroll/new');
@@ -139,13 +153,16 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     const problems = dana.getByRole('table', { name: /Problems/ });
     for (const detail of refused.error!.details!) {
       const row = problems.getByRole('row').filter({ hasText: detail.message });
-      await expect.poll(() => row.count()).toBe(1);
+      await expect.poll(() => row.count(), { timeout: 60_000 }).toBe(1);
       expect(await row.getByRole('cell').nth(0).textContent()).toBe(String(detail.row));
       expect(await row.getByRole('cell').nth(1).textContent()).toBe(detail.column);
     }
     await check(dana, 'customer-csv-problems');
     const estimate = await upload(dana, GOOD_CSV);
-    await dana.getByText(`${estimate.data!.totalAmount} USD`).first().waitFor();
+    await dana
+      .getByText(`${grouped(estimate.data!.totalAmount)} USD`)
+      .first()
+      .waitFor();
     await check(dana, 'customer-estimate');
     await dana.getByRole('button', { name: 'Create the payroll request' }).click();
     await dana.waitForURL(/\/console\/requests\/[0-9a-f-]{36}$/);
@@ -166,7 +183,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     const quoteAnswer = admin.waitForResponse((response) => response.url().endsWith('/quote'));
     await admin.getByRole('button', { name: 'Provide the quote' }).click();
     const refusal = (await (await quoteAnswer).json()) as { error: { code: string; message: string } };
-    await expect.poll(() => admin.getByRole('alert').textContent()).toContain(`${refusal.error.code}: ${refusal.error.message}`);
+    await expect.poll(() => admin.getByRole('alert').textContent(), { timeout: 60_000 }).toContain(`${refusal.error.code}: ${refusal.error.message}`);
     await check(admin, 'admin-quote-refused');
     await admin.getByLabel('Quoted exchange rate').fill('3.6700');
     await admin.getByRole('button', { name: 'Provide the quote' }).click();
@@ -175,22 +192,25 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await dana.reload();
     await signIn(dana, 'Dana Haddad');
     await dana.getByRole('button', { name: 'Accept the quote' }).click();
-    await expect.poll(() => statusOf(dana)).not.toBe('QUOTE_PROVIDED');
+    await expect.poll(() => statusOf(dana), { timeout: 60_000 }).not.toBe('QUOTE_PROVIDED');
     await check(dana, 'customer-quote-accepted');
 
     await admin.reload();
     await signIn(admin, 'Omar Nasser');
-    for (let attempt = 0; attempt < 50 && (await statusOf(admin)) !== 'COMPLETED'; attempt++) {
-      const rate = admin.getByLabel('Exchange rate obtained');
-      if (await rate.isVisible()) {
-        await rate.fill('3.665');
-        await admin.getByRole('button', { name: 'Record the FX exchange' }).click();
-      }
-      await admin.waitForTimeout(300);
-      const refresh = admin.getByRole('button', { name: 'Refresh now' });
-      // The page re-renders as it polls: a click that lands on a replaced button is simply tried again next turn.
-      if (await refresh.isVisible()) await refresh.click({ timeout: 2_000 }).catch(() => undefined);
-    }
+    await waitForStatus(admin, 'EXECUTING');
+    // The FX exchange can be recorded once the worker has completed both legs; until then the API
+    // refuses it (409) and the admin, as a person would, tries again.
+    await expect
+      .poll(
+        async () => {
+          await admin.getByLabel('Exchange rate obtained').fill('3.665');
+          const answer = admin.waitForResponse((response) => response.url().endsWith('/fx-exchange'));
+          await admin.getByRole('button', { name: 'Record the FX exchange' }).click();
+          return (await answer).status();
+        },
+        { timeout: 120_000, interval: 500 },
+      )
+      .toBe(200);
     await waitForStatus(dana, 'COMPLETED');
     await check(dana, 'customer-request-completed');
 
