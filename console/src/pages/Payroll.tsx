@@ -95,7 +95,7 @@ export function PayrollPage() {
         <section aria-label="Estimate">
           <h2>Estimate</h2>
           <dl>
-            <dt>Total debited</dt>
+            <dt>Total to debit (source amount and fees)</dt>
             <dd>
               <Amount value={estimate.totalAmount} currency={sourceCode} />
             </dd>
@@ -107,7 +107,7 @@ export function PayrollPage() {
             <dd>
               <Amount value={estimate.feeAmount} currency={sourceCode} />
             </dd>
-            <dt>Beneficiaries receive</dt>
+            <dt>Beneficiaries receive (estimate)</dt>
             <dd>
               <Amount value={estimate.estimatedReceivedAmount} currency={payrollCode} />
             </dd>

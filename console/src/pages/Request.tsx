@@ -3,17 +3,26 @@
  * and transfers a page at a time (never all of a 100,000-split request at once), polled at the
  * documented interval until its status is final.
  */
-import { PAYROLL_POLL_INTERVAL_MS, isFinalPayrollStatus, unwrap } from 'payroll-fee-service';
+import { type components, PAYROLL_POLL_INTERVAL_MS, isFinalPayrollStatus, unwrap } from 'payroll-fee-service';
 import { useEffect, useState } from 'preact/hooks';
 import { api, session } from '../session.js';
-import { payrollStatusLabel, transferStatusLabel, transferTypeLabel } from '../labels.js';
+import { amountCurrencyTypeLabel, payrollStatusLabel, transferStatusLabel, transferTypeLabel } from '../labels.js';
 import { Table } from '../table.js';
 import { Amount, ErrorBox, Link, Page, Time, useLoad } from '../ui.js';
+import { QuoteToDecide, RequestFigures, currenciesOf } from './RequestFigures.js';
 import { RequestActions } from './RequestActions.js';
+
+type PayrollRequest = components['schemas']['PayrollRequest'];
 
 const PAGE = 25;
 
-function Splits({ requestId, currency }: { requestId: string; currency: string }) {
+/**
+ * Each beneficiary's share in both currencies: the figure the customer entered (source or payroll
+ * currency) and the other one, at the quote once there is one, at the estimate before.
+ */
+function Splits({ request }: { request: PayrollRequest }) {
+  const requestId = request.id;
+  const money = currenciesOf(request);
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const page = useLoad(
     async () =>
@@ -22,21 +31,29 @@ function Splits({ requestId, currency }: { requestId: string; currency: string }
           params: { path: { requestId }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    [requestId, cursor],
+    [requestId, cursor, request.status, request.quotedFxRate],
   );
+  const stage = request.quote ? 'at the quote' : 'estimate';
+  const returned = page.data?.items.some((split) => split.returnedSourceCurrencyAmount !== null) ?? false;
   return (
     <section aria-label="Splits">
       <h2>Splits</h2>
       <ErrorBox error={page.error} />
       {page.data && (
         <Table
-          caption="Beneficiaries and what each receives"
+          caption={`Beneficiaries and what each receives (${stage})`}
           rows={page.data.items}
           rowKey={(split) => split.id}
           columns={[
             { header: 'Beneficiary', cell: (split) => split.beneficiarySnapshot?.displayName ?? split.beneficiaryId },
-            { header: 'Amount', cell: (split) => <Amount value={split.amount} currency={currency} />, numeric: true },
-            { header: 'Quoted amount', cell: (split) => <Amount value={split.quotedAmount} currency={currency} />, numeric: true },
+            { header: 'Entered in', cell: (split) => amountCurrencyTypeLabel(split.amountCurrencyType) },
+            { header: 'Source amount', cell: (split) => money.source(split.quotedSourceCurrencyAmount ?? split.sourceCurrencyAmount), numeric: true },
+            { header: 'Payroll amount', cell: (split) => money.payroll(split.quotedAmount ?? split.amount), numeric: true },
+            returned && {
+              header: 'Returned',
+              cell: (split) => split.returnedSourceCurrencyAmount && money.source(split.returnedSourceCurrencyAmount),
+              numeric: true,
+            },
           ]}
         />
       )}
@@ -96,8 +113,6 @@ export function RequestPage({ requestId }: { requestId: string }) {
     return () => clearInterval(timer);
   }, [status, request.reload]);
   const data = request.data;
-  const source = data?.sourceAccountCurrency.currency.currencyCode;
-  const payroll = data?.payrollAccountCurrency.currency.currencyCode;
   return (
     <Page title="Payroll request">
       <ErrorBox error={request.error} />
@@ -126,21 +141,9 @@ export function RequestPage({ requestId }: { requestId: string }) {
                 data.customer.company.legalName
               )}
             </dd>
-            <dt>Total debited</dt>
+            <dt>Created</dt>
             <dd>
-              <Amount value={data.totalAmount} currency={source} />
-            </dd>
-            <dt>Estimated rate</dt>
-            <dd>{data.estimatedFxRate}</dd>
-            <dt>Beneficiaries receive (estimate)</dt>
-            <dd>
-              <Amount value={data.estimatedReceivedAmount} currency={payroll} />
-            </dd>
-            <dt>Quoted rate</dt>
-            <dd>{data.quotedFxRate ?? '—'}</dd>
-            <dt>Quote expires</dt>
-            <dd>
-              <Time value={data.quoteExpiresAt} />
+              <Time value={data.createdAt} />
             </dd>
             {data.failureReason && (
               <>
@@ -154,13 +157,11 @@ export function RequestPage({ requestId }: { requestId: string }) {
                 <dd>{data.cancellationReason}</dd>
               </>
             )}
-            <dt>Created</dt>
-            <dd>
-              <Time value={data.createdAt} />
-            </dd>
           </dl>
+          <RequestFigures request={data} />
+          <QuoteToDecide request={data} />
           <RequestActions request={data} changed={request.reload} />
-          <Splits requestId={requestId} currency={payroll ?? ''} />
+          <Splits request={data} />
           <Transfers requestId={requestId} version={data.status} />
         </>
       )}

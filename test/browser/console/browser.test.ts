@@ -6,7 +6,7 @@
 // screenshotted at 1280 and 390 px into test-results/console/ (docs/console.md shows them).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankBooksApplier } from '../../../src/usecases/applyBankBooks.js';
 import { executePendingWork } from '../../../src/usecases/execution.js';
@@ -114,6 +114,40 @@ async function waitForStatus(page: Page, wanted: string): Promise<void> {
     .toBe(wanted);
 }
 
+/** A part's text with its white space (the no-break space between an amount and its currency too) as single spaces. */
+async function textOf(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ');
+}
+
+interface Quote {
+  exchangeRate: string;
+  totalAmount: string;
+  receivedAmount: string;
+  debitedAmount: string;
+  adjustmentAmount: string;
+}
+
+/** The customer sees the quote — its rate, total, what comes back to her account — above the button that accepts it. */
+async function seesTheQuoteBeforeAccepting(page: Page, quote: Quote): Promise<void> {
+  const offer = page.getByRole('region', { name: 'The quote', exact: true });
+  const accept = page.getByRole('button', { name: 'Accept the quote' });
+  await accept.waitFor();
+  const text = await textOf(offer);
+  expect(text).toContain(`${quote.exchangeRate} USD→AED`);
+  expect(text).toContain(`Total at the quote${grouped(quote.totalAmount)} USD`);
+  expect(text).toContain(`Debited at creation${grouped(quote.debitedAmount)} USD`);
+  expect(text).toContain(`Beneficiaries receive${grouped(quote.receivedAmount)} AED`);
+  expect(text).toContain('Valid until');
+  // 3.67 AED a dollar is better than the estimate's rate: the difference comes back at accepting.
+  expect(quote.adjustmentAmount.startsWith('-')).toBe(true);
+  expect(text).toContain(`Comes back to your account on accepting${grouped(quote.adjustmentAmount.slice(1))} USD`);
+  const quoteFirst = await offer.evaluate(
+    (section, button) => Boolean(button && section.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING),
+    await accept.elementHandle(),
+  );
+  expect(quoteFirst).toBe(true);
+}
+
 async function chooseOption(page: Page, label: string, startsWith: string): Promise<void> {
   const select = page.getByLabel(label);
   // The options come with the accounts, read after the page shows: wait for the one wanted.
@@ -186,11 +220,17 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await expect.poll(() => admin.getByRole('alert').textContent(), { timeout: 60_000 }).toContain(`${refusal.error.code}: ${refusal.error.message}`);
     await check(admin, 'admin-quote-refused');
     await admin.getByLabel('Quoted exchange rate').fill('3.6700');
+    const quoted = admin.waitForResponse((response) => response.url().endsWith('/quote'));
     await admin.getByRole('button', { name: 'Provide the quote' }).click();
+    const { quote } = ((await (await quoted).json()) as { data: { quote: Quote } }).data;
     await waitForStatus(admin, 'QUOTE_PROVIDED');
 
     await dana.reload();
     await signIn(dana, 'Dana Haddad');
+    await dana.setViewportSize({ width: 390, height: 900 });
+    await seesTheQuoteBeforeAccepting(dana, quote);
+    await dana.setViewportSize({ width: 1280, height: 900 });
+    await check(dana, 'customer-quote');
     await dana.getByRole('button', { name: 'Accept the quote' }).click();
     await expect.poll(() => statusOf(dana), { timeout: 60_000 }).not.toBe('QUOTE_PROVIDED');
     await check(dana, 'customer-quote-accepted');
