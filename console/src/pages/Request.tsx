@@ -66,6 +66,12 @@ function Splits({ request }: { request: PayrollRequest }) {
   );
 }
 
+/** Who a transfer pays: the beneficiary of a payout, the accounts of the two legs before it. */
+function payee(transfer: components['schemas']['Transfer']): string {
+  if (transfer.payoutInstruction) return transfer.payoutInstruction.beneficiarySnapshot.displayName;
+  return transfer.transferType === 'PROCESSOR_INTERNAL_DEBIT' ? 'From your account' : 'To the payroll bank account';
+}
+
 function Transfers({ requestId, version }: { requestId: string; version: string }) {
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const page = useLoad(
@@ -89,6 +95,7 @@ function Transfers({ requestId, version }: { requestId: string; version: string 
           rowKey={(transfer) => transfer.id}
           columns={[
             { header: 'Type', cell: (transfer) => transferTypeLabel(transfer.transferType) },
+            { header: 'Beneficiary', cell: payee },
             { header: 'Status', cell: (transfer) => transferStatusLabel(transfer.status) },
             { header: 'Amount', cell: (transfer) => <Amount value={transfer.amount} currency={transfer.currencyCode} />, numeric: true },
             { header: 'Completed', cell: (transfer) => <Time value={transfer.completedAt} /> },

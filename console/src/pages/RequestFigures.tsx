@@ -1,15 +1,18 @@
 /**
  * A payroll request's money, told for the stage it is in: the estimate until a quote, the quote
- * (rate, total, what comes back or is added, expiry) before the customer decides and what was
- * debited once accepted.
+ * (rate, total, what comes back or is added, expiry) before the customer decides, what was
+ * debited once accepted, and what the payouts actually paid once they have.
  */
 import { type components } from 'payroll-fee-service';
 import type { ComponentChildren } from 'preact';
-import { isZero, magnitude } from '../money.js';
+import { isZero, magnitude, sumDecimals } from '../money.js';
 import { Amount, Time } from '../ui.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 type Quote = components['schemas']['PayrollQuoteFigures'];
+
+/** Statuses whose payouts have been sent: from here the beneficiaries' figure is what was paid, not a forecast. */
+const PAYING: readonly PayrollRequest['status'][] = ['PAYOUT_INITIATED', 'COMPLETED', 'PARTIALLY_COMPLETED'];
 
 /** The two currencies of a request with their minor units, so that every amount is shown at them. */
 export function currenciesOf(request: PayrollRequest) {
@@ -20,6 +23,15 @@ export function currenciesOf(request: PayrollRequest) {
     payroll: (value: string | null | undefined) => <Amount value={value} currency={payroll.currencyCode} decimals={payroll.decimals} />,
     pair: `${source.currencyCode}→${payroll.currencyCode}`,
   };
+}
+
+/** What the payouts paid: the sum of the completed payouts' amounts (exact, from their decimal strings). */
+function paidToBeneficiaries(request: PayrollRequest): string {
+  return sumDecimals(
+    request.transfers
+      .filter((transfer) => transfer.transferType === 'BANK_TO_BENEFICIARY' && transfer.status === 'COMPLETED')
+      .map((transfer) => transfer.amount),
+  );
 }
 
 function Rows({ rows }: { rows: [string, ComponentChildren][] }) {
@@ -94,7 +106,10 @@ export function RequestFigures({ request }: { request: PayrollRequest }) {
   rows.push(['Estimated rate', <span class="amount">{`${request.estimatedFxRate} ${money.pair}`}</span>]);
   if (quote && request.status !== 'QUOTE_PROVIDED')
     rows.push([accepted ? 'Accepted rate' : 'Quoted rate', <span class="amount">{`${quote.exchangeRate} ${money.pair}`}</span>]);
-  if (accepted) rows.push(['Beneficiaries receive (the accepted quote)', money.payroll(quote.receivedAmount)]);
+  if (PAYING.includes(request.status) || (request.status === 'FAILED' && request.fxExchange)) {
+    const label = request.status === 'PAYOUT_INITIATED' ? 'Paid to beneficiaries so far' : 'Paid to beneficiaries';
+    rows.push([label, money.payroll(paidToBeneficiaries(request))]);
+  } else if (accepted) rows.push(['Beneficiaries receive (the accepted quote)', money.payroll(quote.receivedAmount)]);
   else if (!quote) rows.push(['Beneficiaries receive (estimate)', money.payroll(request.estimatedReceivedAmount)]);
   if (!isZero(request.returnedAmount)) rows.push(['Returned to your account (failed or returned payouts)', money.source(request.returnedAmount)]);
   return <Rows rows={rows} />;

@@ -252,6 +252,13 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
       )
       .toBe(200);
     await waitForStatus(dana, 'COMPLETED');
+    // Once paid, the page says what the payouts paid (every one exactly its quoted amount), and to whom.
+    await expect.poll(() => textOf(dana.getByRole('main')), { timeout: 60_000 }).toContain(`Paid to beneficiaries${grouped(quote.receivedAmount)} AED`);
+    expect(await dana.getByText('Beneficiaries receive (estimate)').count()).toBe(0);
+    const payouts = dana.getByRole('table', { name: 'Money movements of this request' });
+    for (const name of ['Priya Nair', 'Mohammed Al Mansoori']) {
+      await expect.poll(() => payouts.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Payout' }).count(), { timeout: 60_000 }).toBe(1);
+    }
     await check(dana, 'customer-request-completed');
 
     await dana.getByRole('link', { name: 'Accounts' }).click();
