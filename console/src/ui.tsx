@@ -21,6 +21,18 @@ export function Link(props: { to: string; children: ComponentChildren; class?: s
 
 type Place = { row?: number; column?: string; field?: string; reason?: string; message: string };
 
+/**
+ * A link to a payroll request, named by the end of its id: ids made together share their start, so
+ * the end tells them apart (the whole id is the link's title).
+ */
+export function RequestLink({ id }: { id: string }) {
+  return (
+    <span title={id}>
+      <Link to={`/requests/${id}`}>Request {id.slice(-12)}</Link>
+    </span>
+  );
+}
+
 /** An error where it happened: the envelope's code and message, and each of its details (row, column, field). */
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;

@@ -3,7 +3,7 @@ import { type components, unwrap } from 'payroll-fee-service';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
-import { creditDebitLabel, exceptionKindLabel, exceptionStatusLabel } from '../labels.js';
+import { creditDebitLabel, exceptionKindLabel, exceptionStatusLabel, statementStatusLabel } from '../labels.js';
 import { Table } from '../table.js';
 import { Amount, ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
 
@@ -138,6 +138,8 @@ export function BankPage() {
             { header: 'IBAN', cell: (item) => item.iban },
             { header: 'Opening', cell: (item) => <Amount value={item.openingBalance} currency={item.currencyCode} />, numeric: true },
             { header: 'Closing', cell: (item) => <Amount value={item.closingBalance} currency={item.currencyCode} />, numeric: true },
+            { header: 'Ledger balance', cell: (item) => <Amount value={item.ledgerBalance} currency={item.currencyCode} />, numeric: true },
+            { header: 'Status', cell: (item) => statementStatusLabel(item.status) },
             { header: 'Entries', cell: (item) => item.entryCount, numeric: true },
             { header: 'Exceptions', cell: (item) => item.exceptionCount, numeric: true },
           ]}

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, session } from '../session.js';
 import { payrollStatusLabel } from '../labels.js';
 import { Table } from '../table.js';
-import { Amount, ErrorBox, Field, Link, Page, Time, useLoad } from '../ui.js';
+import { Amount, ErrorBox, Field, Link, Page, RequestLink, Time, useLoad } from '../ui.js';
 
 type Status = components['schemas']['PayrollRequestStatus'];
 const STATUSES: Status[] = [
@@ -22,6 +22,36 @@ const STATUSES: Status[] = [
   'FAILED',
   'CANCELLED',
 ];
+
+type Summary = components['schemas']['PayrollRequestSummary'];
+
+const companies = new Map<string, Promise<string>>();
+
+/**
+ * The company of each customer of a page of the admin's queue. A summary names its customer by id
+ * only, so the name is read from one request of that customer — its smallest, the cheapest to read —
+ * once per customer while the console stays open.
+ */
+async function customerNames(items: readonly Summary[]): Promise<Map<string, string>> {
+  const smallest = new Map<string, Summary>();
+  for (const item of items) {
+    const known = smallest.get(item.customerId);
+    if (!known || item.beneficiaryCount < known.beneficiaryCount) smallest.set(item.customerId, item);
+  }
+  const names = await Promise.all(
+    [...smallest.values()].map(async (item) => {
+      let name = companies.get(item.customerId);
+      if (!name) {
+        const read = api.GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: item.id } } });
+        name = read.then((answer) => unwrap(answer).customer.company.legalName);
+        companies.set(item.customerId, name);
+      }
+      // A name that cannot be read leaves the id shown, and is asked again next time.
+      return [item.customerId, await name.catch(() => (companies.delete(item.customerId), item.customerId.slice(0, 8)))] as const;
+    }),
+  );
+  return new Map(names);
+}
 
 function age(createdAt: string): string {
   const minutes = Math.max(0, Math.floor((Date.now() - new Date(createdAt).getTime()) / 60_000));
@@ -39,7 +69,7 @@ export function RequestsPage() {
       : unwrap(await api.GET('/v1/customers/payroll/requests', { params: { query } }));
     // The admin works the queue from its oldest request.
     const items = admin ? [...answer.items].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : answer.items;
-    return { ...answer, items };
+    return { ...answer, items, customers: admin ? await customerNames(items) : new Map<string, string>() };
   }, [admin, status, cursor]);
   return (
     <Page title={admin ? 'Payroll requests to work on' : 'Payroll requests'}>
@@ -67,20 +97,20 @@ export function RequestsPage() {
           rows={page.data.items}
           rowKey={(item) => item.id}
           columns={[
-            { header: 'Request', cell: (item) => <Link to={`/requests/${item.id}`}>Request {item.id.slice(0, 8)}</Link> },
+            { header: 'Request', cell: (item) => <RequestLink id={item.id} /> },
+            admin && {
+              header: 'Customer',
+              cell: (item) => <Link to={`/customers/${item.customerId}`}>{page.data?.customers.get(item.customerId) ?? item.customerId.slice(0, 8)}</Link>,
+            },
+            { header: 'Created', cell: (item) => <Time value={item.createdAt} /> },
             { header: 'Status', cell: (item) => payrollStatusLabel(item.status) },
             { header: 'Total', cell: (item) => <Amount value={item.totalAmount} currency={item.sourceCurrencyCode} />, numeric: true },
+            { header: 'Beneficiaries', cell: (item) => item.beneficiaryCount, numeric: true },
             {
               header: 'Indicative rate',
-              cell: (item) => (
-                <span class="amount">
-                  {item.estimatedFxRate} {item.sourceCurrencyCode}→{item.payrollCurrencyCode}
-                </span>
-              ),
+              cell: (item) => <span class="amount">{`${item.estimatedFxRate} ${item.sourceCurrencyCode}→${item.payrollCurrencyCode}`}</span>,
               numeric: true,
             },
-            { header: 'Beneficiaries', cell: (item) => item.beneficiaryCount, numeric: true },
-            { header: 'Created', cell: (item) => <Time value={item.createdAt} /> },
             admin && { header: 'Age', cell: (item) => age(item.createdAt), numeric: true },
           ]}
         />

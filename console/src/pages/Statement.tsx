@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { transactionKindLabel } from '../labels.js';
 import { Table } from '../table.js';
-import { Amount, ErrorBox, Link, Page, Time, useAction, useLoad } from '../ui.js';
+import { Amount, ErrorBox, Page, RequestLink, Time, useAction, useLoad } from '../ui.js';
 
 const PAGE = 50;
 
@@ -53,7 +53,7 @@ export function StatementPage({ accountCurrencyId }: { accountCurrencyId: string
             { header: 'Balance after', cell: (item) => <Amount value={item.balanceAfter} currency={code} decimals={decimals} />, numeric: true },
             {
               header: 'Payroll request',
-              cell: (item) => item.payrollRequestId && <Link to={`/requests/${item.payrollRequestId}`}>Request …{item.payrollRequestId.slice(-12)}</Link>,
+              cell: (item) => item.payrollRequestId && <RequestLink id={item.payrollRequestId} />,
             },
           ]}
         />

@@ -209,8 +209,11 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await check(rania, 'approver-request');
 
     await admin.getByRole('link', { name: 'Queue' }).click();
-    const link = admin.getByRole('link', { name: `Request ${requestPath.slice(-36, -28)}` });
+    // Ids made together share their start: the queue names a request by the end of its id, beside its customer.
+    const link = admin.getByRole('link', { name: `Request ${requestPath.slice(-12)}` });
     await link.waitFor();
+    const queued = admin.getByRole('row').filter({ has: link });
+    await expect.poll(() => queued.getByRole('link', { name: 'Acme Trading LLC' }).count(), { timeout: 60_000 }).toBe(1);
     await check(admin, 'admin-queue');
     await link.click();
     await admin.getByLabel('Quoted exchange rate').fill('9.0000');
