@@ -171,3 +171,21 @@ export function Page(props: { title: string; children: ComponentChildren }) {
     </section>
   );
 }
+
+/**
+ * The second step of a destructive act: what it does, said once more, and the act named again on the
+ * button that does it, beside the way out.
+ */
+export function ConfirmStep(props: { act: string; consequence: string; busy: boolean; yes: () => void; no: () => void }) {
+  return (
+    <div class="confirm" role="group" aria-label={`Confirm: ${props.act}`}>
+      <p>{props.consequence}</p>
+      <button type="button" class="danger" disabled={props.busy} onClick={props.yes}>
+        Yes, {props.act.charAt(0).toLowerCase() + props.act.slice(1)}
+      </button>{' '}
+      <button type="button" onClick={props.no}>
+        No, keep it
+      </button>
+    </div>
+  );
+}

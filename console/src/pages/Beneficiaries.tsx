@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { navigate } from '../router.js';
 import { Table } from '../table.js';
-import { ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
+import { ConfirmStep, ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
 
 type CreateBeneficiary = components['schemas']['CreateBeneficiaryRequest'];
 
@@ -115,6 +115,7 @@ export function BeneficiaryPage({ beneficiaryId }: { beneficiaryId: string }) {
     async () => unwrap(await api.GET('/v1/customers/beneficiaries/{beneficiaryId}', { params: { path: { beneficiaryId } } })),
     [beneficiaryId],
   );
+  const [confirming, setConfirming] = useState(false);
   const deactivate = useAction(async () => {
     unwrap(await api.PATCH('/v1/customers/beneficiaries/{beneficiaryId}', { params: { path: { beneficiaryId } }, body: { active: false } }));
     beneficiary.reload();
@@ -137,10 +138,19 @@ export function BeneficiaryPage({ beneficiaryId }: { beneficiaryId: string }) {
           <dd>{data.active ? 'yes' : 'no'}</dd>
         </dl>
       )}
-      {data?.active && (
-        <button type="button" disabled={deactivate.busy} onClick={() => void deactivate.run()}>
+      {data?.active && !confirming && (
+        <button type="button" class="danger" onClick={() => setConfirming(true)}>
           Deactivate this beneficiary
         </button>
+      )}
+      {data?.active && confirming && (
+        <ConfirmStep
+          act="Deactivate this beneficiary"
+          consequence="A deactivated beneficiary can no longer be paid by a new payroll."
+          busy={deactivate.busy}
+          yes={() => void deactivate.run().then(() => setConfirming(false))}
+          no={() => setConfirming(false)}
+        />
       )}
       <ErrorBox error={deactivate.error} />
       <button type="button" onClick={() => navigate('/beneficiaries')}>

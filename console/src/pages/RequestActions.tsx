@@ -2,29 +2,45 @@
 import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api, session } from '../session.js';
-import { ErrorBox, Field, useAction } from '../ui.js';
+import { ConfirmStep, ErrorBox, Field, useAction } from '../ui.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
 /** The quote's validity offered by default: 30 minutes, the spec's example (at most 24 hours). */
 const DEFAULT_QUOTE_SECONDS = 1800;
 
-function ReasonForm(props: { label: string; button: string; act: (reason: string) => Promise<void> }) {
+/**
+ * A form that gives a reason for an act. A destructive one (cancel, reject, fail: nothing undoes
+ * them) is drawn in the danger style and asks for a confirmation naming the act before it is done.
+ */
+function ReasonForm(props: { label: string; button: string; confirm: string; act: (reason: string) => Promise<void> }) {
   const [reason, setReason] = useState('');
+  const [confirming, setConfirming] = useState(false);
   const action = useAction(props.act);
   return (
     <form
       onSubmit={(event) => {
         event.preventDefault();
-        void action.run(reason);
+        setConfirming(true);
       }}
     >
       <Field label={props.label}>
         <input type="text" value={reason} required maxLength={500} onInput={(event) => setReason(event.currentTarget.value)} />
       </Field>
-      <button type="submit" disabled={action.busy}>
-        {props.button}
-      </button>
+      {!confirming && (
+        <button type="submit" class="danger">
+          {props.button}
+        </button>
+      )}
+      {confirming && (
+        <ConfirmStep
+          act={props.button}
+          consequence={`${props.confirm} This cannot be undone.`}
+          busy={action.busy}
+          yes={() => void action.run(reason).then(() => setConfirming(false))}
+          no={() => setConfirming(false)}
+        />
+      )}
       <ErrorBox error={action.error} />
     </form>
   );
@@ -49,7 +65,7 @@ function RateForm(props: { label: string; button: string; withExpiry: boolean; a
           <input type="number" min={1} max={86400} value={seconds} required onInput={(event) => setSeconds(event.currentTarget.value)} />
         </Field>
       )}
-      <button type="submit" disabled={action.busy}>
+      <button type="submit" class="primary" disabled={action.busy}>
         {props.button}
       </button>
       <ErrorBox error={action.error} />
@@ -69,33 +85,39 @@ export function RequestActions({ request, changed }: { request: PayrollRequest; 
     unwrap(await api.POST('/v1/customers/payroll/requests/{requestId}/approve', { ...path, ...key() }));
     changed();
   });
+  const reason = (action: 'reject' | 'cancel') => async (text: string) => {
+    unwrap(await api.POST(`/v1/customers/payroll/requests/{requestId}/${action}`, { ...path, body: { reason: text }, ...key() }));
+    changed();
+  };
   if (!user) return null;
   const status = request.status;
+  // What moves the request on, and apart from it what stops it for good.
   const forms = [];
+  const stops = [];
   if (user.role === 'customer') {
     if (status === 'AWAITING_APPROVAL' && user.permissions.includes('approver') && request.approval?.createdByUserId !== user.userId) {
       forms.push(
         <div key="approve">
-          <button type="button" disabled={approve.busy} onClick={() => void approve.run()}>
+          <button type="button" class="primary" disabled={approve.busy} onClick={() => void approve.run()}>
             Approve this payroll request
           </button>
           <ErrorBox error={approve.error} />
         </div>,
+      );
+      stops.push(
         <ReasonForm
           key="reject"
           label="Reason for rejecting"
           button="Reject this payroll request"
-          act={async (reason) => {
-            unwrap(await api.POST('/v1/customers/payroll/requests/{requestId}/reject', { ...path, body: { reason }, ...key() }));
-            changed();
-          }}
+          confirm="Rejecting cancels the request; nothing was debited."
+          act={reason('reject')}
         />,
       );
     }
     if (status === 'QUOTE_PROVIDED') {
       forms.push(
         <div key="accept">
-          <button type="button" disabled={accept.busy} onClick={() => void accept.run()}>
+          <button type="button" class="primary" disabled={accept.busy} onClick={() => void accept.run()}>
             Accept the quote
           </button>
           <ErrorBox error={accept.error} />
@@ -103,15 +125,13 @@ export function RequestActions({ request, changed }: { request: PayrollRequest; 
       );
     }
     if (status === 'PENDING' || status === 'QUOTE_PROVIDED') {
-      forms.push(
+      stops.push(
         <ReasonForm
           key="cancel"
           label="Reason for cancelling"
           button="Cancel this payroll request"
-          act={async (reason) => {
-            unwrap(await api.POST('/v1/customers/payroll/requests/{requestId}/cancel', { ...path, body: { reason }, ...key() }));
-            changed();
-          }}
+          confirm="Cancelling returns what was debited to your account."
+          act={reason('cancel')}
         />,
       );
     }
@@ -145,24 +165,31 @@ export function RequestActions({ request, changed }: { request: PayrollRequest; 
       );
     }
     if (!['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED', 'CANCELLED'].includes(status)) {
-      forms.push(
+      stops.push(
         <ReasonForm
           key="fail"
           label="Reason for failing"
           button="Fail this payroll request"
-          act={async (reason) => {
-            unwrap(await api.POST('/v1/admin/payroll/requests/{requestId}/fail', { ...path, body: { reason }, ...key() }));
+          confirm="Failing stops the request and returns the customer's funds."
+          act={async (text) => {
+            unwrap(await api.POST('/v1/admin/payroll/requests/{requestId}/fail', { ...path, body: { reason: text }, ...key() }));
             changed();
           }}
         />,
       );
     }
   }
-  if (forms.length === 0) return null;
+  if (forms.length === 0 && stops.length === 0) return null;
   return (
-    <section aria-label="Actions">
-      <h2>Actions</h2>
+    <section aria-labelledby="actions-heading">
+      <h2 id="actions-heading">Actions</h2>
       {forms}
+      {stops.length > 0 && (
+        <section class="danger-zone" aria-labelledby="stop-heading">
+          <h3 id="stop-heading">Stop this request</h3>
+          {stops}
+        </section>
+      )}
     </section>
   );
 }

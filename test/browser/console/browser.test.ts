@@ -148,6 +148,23 @@ async function seesTheQuoteBeforeAccepting(page: Page, quote: Quote): Promise<vo
   expect(quoteFirst).toBe(true);
 }
 
+/** Failing a request is drawn apart from the work and in another colour, and asks before it acts; "No" leaves the request as it was. */
+async function failingLooksRiskyAndAsksFirst(page: Page): Promise<void> {
+  const stop = page.getByRole('region', { name: 'Stop this request' });
+  const fail = stop.getByRole('button', { name: 'Fail this payroll request' });
+  const record = page.getByRole('button', { name: 'Record the FX exchange' });
+  const colour = (button: Locator) => button.evaluate((element) => getComputedStyle(element).backgroundColor);
+  expect(await colour(fail)).not.toBe(await colour(record));
+  expect(await stop.getByRole('button', { name: 'Record the FX exchange' }).count()).toBe(0);
+  await stop.getByLabel('Reason for failing').fill('Testing the confirmation');
+  await fail.click();
+  const confirm = page.getByRole('group', { name: 'Confirm: Fail this payroll request' });
+  await confirm.getByRole('button', { name: 'Yes, fail this payroll request' }).waitFor();
+  await confirm.getByRole('button', { name: 'No, keep it' }).click();
+  await fail.waitFor();
+  expect(await statusOf(page)).toBe('EXECUTING');
+}
+
 async function chooseOption(page: Page, label: string, startsWith: string): Promise<void> {
   const select = page.getByLabel(label);
   // The options come with the accounts, read after the page shows: wait for the one wanted.
@@ -241,6 +258,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await admin.reload();
     await signIn(admin, 'Omar Nasser');
     await waitForStatus(admin, 'EXECUTING');
+    await failingLooksRiskyAndAsksFirst(admin);
     // The FX exchange can be recorded once the worker has completed both legs; until then the API
     // refuses it (409) and the admin, as a person would, tries again.
     await expect
