@@ -16,6 +16,7 @@ export function AccountsPage() {
       <ErrorBox error={accounts.error} />
       {accounts.data && (
         <Table
+          stack
           caption="Your account currencies"
           rows={rows}
           rowKey={(row) => row.id}

@@ -83,6 +83,7 @@ export function RatesPage() {
       <ErrorBox error={rates.error} />
       {rates.data && (
         <Table
+          stack
           caption="Current rates, one unit of the first currency in the second"
           rows={rates.data.items}
           rowKey={pairOf}

@@ -106,6 +106,7 @@ export function BankPage() {
       {exceptions.data && exceptions.data.items.length === 0 && <p>No exception.</p>}
       {exceptions.data && exceptions.data.items.length > 0 && (
         <Table
+          stack
           caption="What the bank booked that does not match what was sent"
           rows={exceptions.data.items}
           rowKey={(item) => item.id}
@@ -130,6 +131,7 @@ export function BankPage() {
       {statements.data && statements.data.items.length === 0 && <p>No statement received.</p>}
       {statements.data && statements.data.items.length > 0 && (
         <Table
+          stack
           caption="The bank's statements (camt.053), newest first"
           rows={statements.data.items}
           rowKey={(item) => item.id}

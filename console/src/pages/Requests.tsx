@@ -93,6 +93,7 @@ export function RequestsPage() {
       {page.data && page.data.items.length === 0 && <p>No payroll request in this status.</p>}
       {page.data && page.data.items.length > 0 && (
         <Table
+          stack
           caption={admin ? 'Oldest first' : 'Newest first'}
           rows={page.data.items}
           rowKey={(item) => item.id}

@@ -90,6 +90,10 @@ async function check(page: Page, name: string): Promise<void> {
   ).toEqual([]);
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
+    // Nothing makes the page wider than the screen: a wide table scrolls in its own box.
+    await expect
+      .poll(() => page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth), { timeout: 30_000, message: name })
+      .toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -163,6 +167,26 @@ async function failingLooksRiskyAndAsksFirst(page: Page): Promise<void> {
   await confirm.getByRole('button', { name: 'No, keep it' }).click();
   await fail.waitFor();
   expect(await statusOf(page)).toBe('EXECUTING');
+}
+
+/** At 390 px each account currency is a card: its balance, what is available and its statement's link all on the screen, uncut. */
+async function accountsFitAt390(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 900 });
+  const rows = page
+    .getByRole('table', { name: 'Your account currencies' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') });
+  await expect.poll(() => rows.count(), { timeout: 60_000 }).toBeGreaterThan(0);
+  for (const row of await rows.all()) {
+    for (const part of [row.getByRole('cell').nth(2), row.getByRole('cell').nth(3), row.getByRole('link', { name: /^Statement of / })]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(await part.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    }
+    expect(await textOf(row.getByRole('cell').nth(3))).toMatch(/^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]+$/);
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 async function chooseOption(page: Page, label: string, startsWith: string): Promise<void> {
@@ -283,6 +307,8 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await check(dana, 'customer-request-completed');
 
     await dana.getByRole('link', { name: 'Accounts' }).click();
+    await accountsFitAt390(dana);
+    await check(dana, 'customer-accounts');
     await dana.getByRole('link', { name: 'Statement of USD' }).first().click();
     await dana.getByRole('table', { name: /Transactions/ }).waitFor();
     await check(dana, 'customer-statement');
