@@ -189,3 +189,13 @@ export function ConfirmStep(props: { act: string; consequence: string; busy: boo
     </div>
   );
 }
+
+/** Hands a CSV text the console has fetched (with the signed-in token) to the browser as a file to save. */
+export function saveCsv(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  URL.revokeObjectURL(url);
+}

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { formatDecimal } from '../money.js';
 import { navigate } from '../router.js';
-import { Amount, ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
+import { Amount, ErrorBox, Field, Link, Page, Time, saveCsv, useAction, useLoad } from '../ui.js';
 
 type Estimate = components['schemas']['PayrollFeeEstimate'];
 
@@ -46,6 +46,13 @@ export function PayrollPage() {
     navigate(`/requests/${created.id}`);
   });
 
+  const template = useAction(async () => {
+    // The file is served to a signed-in customer only: fetched with the token, then saved.
+    const { data, error, response } = await api.GET('/v1/customers/payroll/template.csv', { parseAs: 'text' });
+    if (!response.ok || typeof data !== 'string') unwrap({ data: undefined, error, response });
+    saveCsv('payroll-template.csv', data as string);
+  });
+
   const onFile = async (event: Event) => {
     const file = (event.currentTarget as HTMLInputElement).files?.[0];
     setEstimate(null);
@@ -59,6 +66,13 @@ export function PayrollPage() {
         One row per beneficiary: <code>beneficiaryReference</code> or <code>beneficiaryId</code>, <code>amount</code>, <code>amountCurrencyType</code> (SOURCE
         or PAYROLL), <code>purposeCode</code>.
       </p>
+      <p>
+        <button type="button" onClick={() => void template.run()} disabled={template.busy}>
+          Download the CSV template
+        </button>{' '}
+        <span class="muted">the header row and one example row to fill in</span>
+      </p>
+      <ErrorBox error={template.error} />
       <form
         onSubmit={(event) => {
           event.preventDefault();

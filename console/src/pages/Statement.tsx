@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { transactionKindLabel } from '../labels.js';
 import { Table } from '../table.js';
-import { Amount, ErrorBox, Page, RequestLink, Time, useAction, useLoad } from '../ui.js';
+import { Amount, ErrorBox, Page, RequestLink, Time, saveCsv, useAction, useLoad } from '../ui.js';
 
 const PAGE = 50;
 
@@ -28,12 +28,7 @@ export function StatementPage({ accountCurrencyId }: { accountCurrencyId: string
       parseAs: 'text',
     });
     if (!response.ok || typeof data !== 'string') unwrap({ data: undefined, error, response });
-    const url = URL.createObjectURL(new Blob([data as string], { type: 'text/csv' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `statement-${accountCurrencyId}.csv`;
-    link.click();
-    URL.revokeObjectURL(url);
+    saveCsv(`statement-${accountCurrencyId}.csv`, data as string);
   });
   return (
     <Page title={`Statement${code ? ` of ${code}` : ''}`}>

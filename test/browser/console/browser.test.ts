@@ -29,6 +29,8 @@ let server: TestServer;
 let browser: Browser;
 let working = true;
 let workerLoop: Promise<void>;
+/** Every address a console page asked for and got 404 (a missing favicon would be one on every load). */
+const notFound: string[] = [];
 
 /** The worker, as `npm start` runs it in-process: a pass whenever the last one ends. */
 async function runWorker(): Promise<void> {
@@ -61,6 +63,9 @@ async function openAs(name: string, path: string): Promise<Page> {
   // A shared two-core machine runs these: every wait of Playwright's is given a minute.
   context.setDefaultTimeout(60_000);
   const page = await context.newPage();
+  page.on('response', (response) => {
+    if (response.status() === 404) notFound.push(response.url());
+  });
   await page.goto(`${server.baseUrl}/console${path}`);
   await signIn(page, name);
   return page;
@@ -189,6 +194,15 @@ async function accountsFitAt390(page: Page): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
+/** The page names its icon, and the service serves it: no browser asks for a /favicon.ico that is not there. */
+async function servesItsIcon(page: Page): Promise<void> {
+  const href = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(href).toMatch(/^\/console\/assets\//);
+  const answer = await page.request.get(new URL(href!, page.url()).href);
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['content-type']).toContain('image/svg+xml');
+}
+
 async function chooseOption(page: Page, label: string, startsWith: string): Promise<void> {
   const select = page.getByLabel(label);
   // The options come with the accounts, read after the page shows: wait for the one wanted.
@@ -221,6 +235,9 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await check(admin, 'admin-customer-settings');
 
     const dana = await openAs('Dana Haddad', '/payroll/new');
+    const template = dana.waitForEvent('download');
+    await dana.getByRole('button', { name: 'Download the CSV template' }).click();
+    expect(readFileSync((await (await template).path())!, 'utf8')).toMatch(/^beneficiaryReference,/);
     await chooseOption(dana, 'Pay from (source account currency)', 'USD ');
     await chooseOption(dana, 'Pay in (payroll account currency)', 'AED');
     const refused = await upload(dana, BAD_CSV);
@@ -328,6 +345,8 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
       await admin.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await check(admin, `admin-${name.toLowerCase()}`);
     }
+    await servesItsIcon(admin);
+    expect(notFound).toEqual([]);
   }, 400_000);
 
   it('opens a bank exception at its own address, keeps it on reload, and resolves it', async () => {
