@@ -20,6 +20,9 @@ const PAYROLL_STATUS: Record<Schemas['PayrollRequestStatus'], string> = {
   CANCELLED: 'Cancelled',
 };
 
+/** Every status of a payroll request, in the order of its life (the table above lists each once, and tsc checks that it lists them all). */
+export const PAYROLL_STATUSES = Object.keys(PAYROLL_STATUS) as Schemas['PayrollRequestStatus'][];
+
 const TRANSFER_TYPE: Record<Schemas['TransferType'], string> = {
   PROCESSOR_INTERNAL_DEBIT: 'Debit of your account',
   PROCESSOR_TO_BANK: 'Move to the payroll bank',

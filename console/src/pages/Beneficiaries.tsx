@@ -3,6 +3,7 @@ import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { navigate } from '../router.js';
+import { More, usePaged } from '../paging.js';
 import { Table } from '../table.js';
 import { ConfirmStep, ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
 
@@ -63,13 +64,12 @@ function CreateForm({ created }: { created: () => void }) {
 export function BeneficiariesPage() {
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const page = useLoad(
-    async () =>
+  const page = usePaged(
+    async (cursor) =>
       unwrap(
         await api.GET('/v1/customers/beneficiaries', { params: { query: { limit: 50, ...(search ? { q: search } : {}), ...(cursor ? { cursor } : {}) } } }),
       ),
-    [search, cursor],
+    [search],
   );
   return (
     <Page title="Beneficiaries">
@@ -77,7 +77,6 @@ export function BeneficiariesPage() {
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          setCursor(undefined);
           setSearch(q.trim());
         }}
       >
@@ -100,11 +99,7 @@ export function BeneficiariesPage() {
           ]}
         />
       )}
-      {page.data?.nextCursor && (
-        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
-          More beneficiaries
-        </button>
-      )}
+      <More paged={page} label="More beneficiaries" />
       <CreateForm created={page.reload} />
     </Page>
   );

@@ -4,9 +4,10 @@
  * documented interval until its status is final.
  */
 import { type components, PAYROLL_POLL_INTERVAL_MS, isFinalPayrollStatus, unwrap } from 'payroll-fee-service';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { api, session } from '../session.js';
 import { amountCurrencyTypeLabel, payrollStatusLabel, transferStatusLabel, transferTypeLabel } from '../labels.js';
+import { More, usePaged } from '../paging.js';
 import { Table } from '../table.js';
 import { Amount, ErrorBox, Link, Page, Time, useLoad } from '../ui.js';
 import { QuoteToDecide, RequestFigures, currenciesOf } from './RequestFigures.js';
@@ -23,15 +24,14 @@ const PAGE = 25;
 function Splits({ request }: { request: PayrollRequest }) {
   const requestId = request.id;
   const money = currenciesOf(request);
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const page = useLoad(
-    async () =>
+  const page = usePaged(
+    async (cursor) =>
       unwrap(
         await api.GET('/v1/customers/payroll/requests/{requestId}/splits', {
           params: { path: { requestId }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    [requestId, cursor, request.status, request.quotedFxRate],
+    [requestId, request.status, request.quotedFxRate],
   );
   const stage = request.quote ? 'at the quote' : 'estimate';
   const returned = page.data?.items.some((split) => split.returnedSourceCurrencyAmount !== null) ?? false;
@@ -57,11 +57,7 @@ function Splits({ request }: { request: PayrollRequest }) {
           ]}
         />
       )}
-      {page.data?.nextCursor && (
-        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
-          Next splits
-        </button>
-      )}
+      <More paged={page} label="Next splits" />
     </section>
   );
 }
@@ -73,15 +69,14 @@ function payee(transfer: components['schemas']['Transfer']): string {
 }
 
 function Transfers({ requestId, version }: { requestId: string; version: string }) {
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const page = useLoad(
-    async () =>
+  const page = usePaged(
+    async (cursor) =>
       unwrap(
         await api.GET('/v1/customers/payroll/requests/{requestId}/transfers', {
           params: { path: { requestId }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    [requestId, cursor, version],
+    [requestId, version],
   );
   return (
     <section aria-label="Transfers">
@@ -102,11 +97,7 @@ function Transfers({ requestId, version }: { requestId: string; version: string 
           ]}
         />
       )}
-      {page.data?.nextCursor && (
-        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
-          Next transfers
-        </button>
-      )}
+      <More paged={page} label="Next transfers" />
     </section>
   );
 }

@@ -1,6 +1,8 @@
-/** What each role may do to a payroll request in its present status, each form with its own error. */
+/** The forms of the actions a user may take on a payroll request now (console/src/requestActions.ts decides which), each with its own error. */
 import { type components, unwrap } from 'payroll-fee-service';
+import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
+import { DESTRUCTIVE, type RequestAction, actionsFor } from '../requestActions.js';
 import { api, session } from '../session.js';
 import { ConfirmStep, ErrorBox, Field, useAction } from '../ui.js';
 
@@ -77,109 +79,87 @@ export function RequestActions({ request, changed }: { request: PayrollRequest; 
   const user = session();
   const path = { params: { path: { requestId: request.id } } };
   const key = () => ({ idempotencyKey: crypto.randomUUID() });
-  const accept = useAction(async () => {
-    unwrap(await api.POST('/v1/customers/payroll/requests/{requestId}/accept', { ...path, ...key() }));
-    changed();
-  });
-  const approve = useAction(async () => {
-    unwrap(await api.POST('/v1/customers/payroll/requests/{requestId}/approve', { ...path, ...key() }));
-    changed();
-  });
-  const reason = (action: 'reject' | 'cancel') => async (text: string) => {
-    unwrap(await api.POST(`/v1/customers/payroll/requests/{requestId}/${action}`, { ...path, body: { reason: text }, ...key() }));
+  const done = async (answer: Parameters<typeof unwrap>[0]) => {
+    unwrap(answer);
     changed();
   };
+  const accept = useAction(async () => done(await api.POST('/v1/customers/payroll/requests/{requestId}/accept', { ...path, ...key() })));
+  const approve = useAction(async () => done(await api.POST('/v1/customers/payroll/requests/{requestId}/approve', { ...path, ...key() })));
   if (!user) return null;
-  const status = request.status;
+  const form: Record<RequestAction, () => JSX.Element> = {
+    approve: () => (
+      <div key="approve">
+        <button type="button" class="primary" disabled={approve.busy} onClick={() => void approve.run()}>
+          Approve this payroll request
+        </button>
+        <ErrorBox error={approve.error} />
+      </div>
+    ),
+    accept: () => (
+      <div key="accept">
+        <button type="button" class="primary" disabled={accept.busy} onClick={() => void accept.run()}>
+          Accept the quote
+        </button>
+        <ErrorBox error={accept.error} />
+      </div>
+    ),
+    quote: () => (
+      <RateForm
+        key="quote"
+        label="Quoted exchange rate"
+        button="Provide the quote"
+        withExpiry
+        act={async (exchangeRate, expiresInSeconds) =>
+          done(await api.POST('/v1/admin/payroll/requests/{requestId}/quote', { ...path, body: { exchangeRate, expiresInSeconds }, ...key() }))
+        }
+      />
+    ),
+    recordFxExchange: () => (
+      <RateForm
+        key="fx"
+        label="Exchange rate obtained"
+        button="Record the FX exchange"
+        withExpiry={false}
+        act={async (exchangeRate) => done(await api.POST('/v1/admin/payroll/requests/{requestId}/fx-exchange', { ...path, body: { exchangeRate }, ...key() }))}
+      />
+    ),
+    reject: () => (
+      <ReasonForm
+        key="reject"
+        label="Reason for rejecting"
+        button="Reject this payroll request"
+        confirm="Rejecting cancels the request; nothing was debited."
+        act={async (reason) => done(await api.POST('/v1/customers/payroll/requests/{requestId}/reject', { ...path, body: { reason }, ...key() }))}
+      />
+    ),
+    cancel: () => (
+      <ReasonForm
+        key="cancel"
+        label="Reason for cancelling"
+        button="Cancel this payroll request"
+        confirm={
+          request.status === 'AWAITING_APPROVAL'
+            ? 'Cancelling withdraws the request; nothing was debited.'
+            : 'Cancelling returns what was debited to your account.'
+        }
+        act={async (reason) => done(await api.POST('/v1/customers/payroll/requests/{requestId}/cancel', { ...path, body: { reason }, ...key() }))}
+      />
+    ),
+    fail: () => (
+      <ReasonForm
+        key="fail"
+        label="Reason for failing"
+        button="Fail this payroll request"
+        confirm="Failing stops the request and returns the customer's funds."
+        act={async (reason) => done(await api.POST('/v1/admin/payroll/requests/{requestId}/fail', { ...path, body: { reason }, ...key() }))}
+      />
+    ),
+  };
+  const actions = actionsFor(request, user);
   // What moves the request on, and apart from it what stops it for good.
-  const forms = [];
-  const stops = [];
-  if (user.role === 'customer') {
-    if (status === 'AWAITING_APPROVAL' && user.permissions.includes('approver') && request.approval?.createdByUserId !== user.userId) {
-      forms.push(
-        <div key="approve">
-          <button type="button" class="primary" disabled={approve.busy} onClick={() => void approve.run()}>
-            Approve this payroll request
-          </button>
-          <ErrorBox error={approve.error} />
-        </div>,
-      );
-      stops.push(
-        <ReasonForm
-          key="reject"
-          label="Reason for rejecting"
-          button="Reject this payroll request"
-          confirm="Rejecting cancels the request; nothing was debited."
-          act={reason('reject')}
-        />,
-      );
-    }
-    if (status === 'QUOTE_PROVIDED') {
-      forms.push(
-        <div key="accept">
-          <button type="button" class="primary" disabled={accept.busy} onClick={() => void accept.run()}>
-            Accept the quote
-          </button>
-          <ErrorBox error={accept.error} />
-        </div>,
-      );
-    }
-    if (status === 'PENDING' || status === 'QUOTE_PROVIDED') {
-      stops.push(
-        <ReasonForm
-          key="cancel"
-          label="Reason for cancelling"
-          button="Cancel this payroll request"
-          confirm="Cancelling returns what was debited to your account."
-          act={reason('cancel')}
-        />,
-      );
-    }
-  } else {
-    if (status === 'PENDING' || status === 'QUOTE_PROVIDED') {
-      forms.push(
-        <RateForm
-          key="quote"
-          label="Quoted exchange rate"
-          button="Provide the quote"
-          withExpiry
-          act={async (exchangeRate, expiresInSeconds) => {
-            unwrap(await api.POST('/v1/admin/payroll/requests/{requestId}/quote', { ...path, body: { exchangeRate, expiresInSeconds }, ...key() }));
-            changed();
-          }}
-        />,
-      );
-    }
-    if (status === 'QUOTE_ACCEPTED' || status === 'EXECUTING') {
-      forms.push(
-        <RateForm
-          key="fx"
-          label="Exchange rate obtained"
-          button="Record the FX exchange"
-          withExpiry={false}
-          act={async (exchangeRate) => {
-            unwrap(await api.POST('/v1/admin/payroll/requests/{requestId}/fx-exchange', { ...path, body: { exchangeRate }, ...key() }));
-            changed();
-          }}
-        />,
-      );
-    }
-    if (!['COMPLETED', 'PARTIALLY_COMPLETED', 'FAILED', 'CANCELLED'].includes(status)) {
-      stops.push(
-        <ReasonForm
-          key="fail"
-          label="Reason for failing"
-          button="Fail this payroll request"
-          confirm="Failing stops the request and returns the customer's funds."
-          act={async (text) => {
-            unwrap(await api.POST('/v1/admin/payroll/requests/{requestId}/fail', { ...path, body: { reason: text }, ...key() }));
-            changed();
-          }}
-        />,
-      );
-    }
-  }
-  if (forms.length === 0 && stops.length === 0) return null;
+  const forms = actions.filter((action) => !DESTRUCTIVE.includes(action)).map((action) => form[action]());
+  const stops = actions.filter((action) => DESTRUCTIVE.includes(action)).map((action) => form[action]());
+  if (actions.length === 0) return null;
   return (
     <section aria-labelledby="actions-heading">
       <h2 id="actions-heading">Actions</h2>

@@ -5,23 +5,12 @@
 import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api, session } from '../session.js';
-import { payrollStatusLabel } from '../labels.js';
+import { PAYROLL_STATUSES, payrollStatusLabel } from '../labels.js';
+import { More, usePaged } from '../paging.js';
 import { Table } from '../table.js';
-import { Amount, ErrorBox, Field, Link, Page, RequestLink, Time, useLoad } from '../ui.js';
+import { Amount, ErrorBox, Field, Link, Page, RequestLink, Time } from '../ui.js';
 
 type Status = components['schemas']['PayrollRequestStatus'];
-const STATUSES: Status[] = [
-  'AWAITING_APPROVAL',
-  'PENDING',
-  'QUOTE_PROVIDED',
-  'QUOTE_ACCEPTED',
-  'EXECUTING',
-  'PAYOUT_INITIATED',
-  'COMPLETED',
-  'PARTIALLY_COMPLETED',
-  'FAILED',
-  'CANCELLED',
-];
 
 type Summary = components['schemas']['PayrollRequestSummary'];
 
@@ -61,28 +50,29 @@ function age(createdAt: string): string {
 export function RequestsPage() {
   const admin = session()?.role === 'admin';
   const [status, setStatus] = useState<Status | ''>(admin ? 'PENDING' : '');
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const page = useLoad(async () => {
-    const query = { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) };
-    const answer = admin
-      ? unwrap(await api.GET('/v1/admin/payroll/requests', { params: { query } }))
-      : unwrap(await api.GET('/v1/customers/payroll/requests', { params: { query } }));
-    // The admin works the queue from its oldest request.
-    const items = admin ? [...answer.items].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : answer.items;
-    return { ...answer, items, customers: admin ? await customerNames(items) : new Map<string, string>() };
-  }, [admin, status, cursor]);
+  const page = usePaged(
+    async (cursor) => {
+      const query = { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) };
+      const answer = admin
+        ? unwrap(await api.GET('/v1/admin/payroll/requests', { params: { query } }))
+        : unwrap(await api.GET('/v1/customers/payroll/requests', { params: { query } }));
+      // The admin works the queue from its oldest request.
+      const items = admin ? [...answer.items].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : answer.items;
+      return { ...answer, items, customers: admin ? await customerNames(items) : new Map<string, string>() };
+    },
+    [admin, status],
+  );
   return (
     <Page title={admin ? 'Payroll requests to work on' : 'Payroll requests'}>
       <Field label="Status">
         <select
           value={status}
           onChange={(event) => {
-            setCursor(undefined);
             setStatus(event.currentTarget.value as Status | '');
           }}
         >
           <option value="">Any status</option>
-          {STATUSES.map((value) => (
+          {PAYROLL_STATUSES.map((value) => (
             <option key={value} value={value}>
               {payrollStatusLabel(value)}
             </option>
@@ -116,11 +106,7 @@ export function RequestsPage() {
           ]}
         />
       )}
-      {page.data?.nextCursor && (
-        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
-          More requests
-        </button>
-      )}
+      <More paged={page} label="More requests" />
     </Page>
   );
 }

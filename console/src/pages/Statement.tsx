@@ -1,22 +1,24 @@
 /** One account currency's statement, newest first, a page at a time; the whole range as CSV. */
 import { unwrap } from 'payroll-fee-service';
-import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { transactionKindLabel } from '../labels.js';
+import { More, usePaged } from '../paging.js';
 import { Table } from '../table.js';
 import { Amount, ErrorBox, Page, RequestLink, Time, saveCsv, useAction, useLoad } from '../ui.js';
 
 const PAGE = 50;
 
 export function StatementPage({ accountCurrencyId }: { accountCurrencyId: string }) {
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const page = useLoad(async () => {
-    const query = { limit: PAGE, ...(cursor ? { cursor } : {}) };
-    const answer = await api.GET('/v1/customers/account-currencies/{accountCurrencyId}/transactions', { params: { path: { accountCurrencyId }, query } });
-    // Asked without Accept: text/csv, the answer is JSON; its type also admits the CSV text.
-    if (typeof answer.data === 'string') throw new Error('Expected JSON, got CSV');
-    return unwrap({ ...answer, data: answer.data });
-  }, [accountCurrencyId, cursor]);
+  const page = usePaged(
+    async (cursor) => {
+      const query = { limit: PAGE, ...(cursor ? { cursor } : {}) };
+      const answer = await api.GET('/v1/customers/account-currencies/{accountCurrencyId}/transactions', { params: { path: { accountCurrencyId }, query } });
+      // Asked without Accept: text/csv, the answer is JSON; its type also admits the CSV text.
+      if (typeof answer.data === 'string') throw new Error('Expected JSON, got CSV');
+      return unwrap({ ...answer, data: answer.data });
+    },
+    [accountCurrencyId],
+  );
   const accounts = useLoad(async () => unwrap(await api.GET('/v1/customers/accounts')), []);
   const currency = accounts.data?.accounts.flatMap((account) => account.currencies).find((item) => item.id === accountCurrencyId)?.currency;
   const code = currency?.currencyCode;
@@ -53,11 +55,7 @@ export function StatementPage({ accountCurrencyId }: { accountCurrencyId: string
           ]}
         />
       )}
-      {page.data?.nextCursor && (
-        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
-          Older transactions
-        </button>
-      )}
+      <More paged={page} label="Older transactions" />
     </Page>
   );
 }
