@@ -41,6 +41,7 @@ function Splits({ request }: { request: PayrollRequest }) {
       <ErrorBox error={page.error} />
       {page.data && (
         <Table
+          stack
           caption={`Beneficiaries and what each receives (${stage})`}
           rows={page.data.items}
           rowKey={(split) => split.id}
@@ -85,6 +86,7 @@ function Transfers({ requestId, version }: { requestId: string; version: string 
       {page.data && page.data.items.length === 0 && <p>No transfers yet.</p>}
       {page.data && page.data.items.length > 0 && (
         <Table
+          stack
           caption="Money movements of this request"
           rows={page.data.items}
           rowKey={(transfer) => transfer.id}

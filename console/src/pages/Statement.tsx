@@ -40,6 +40,7 @@ export function StatementPage({ accountCurrencyId }: { accountCurrencyId: string
       <ErrorBox error={download.error ?? page.error} />
       {page.data && (
         <Table
+          stack
           caption="Transactions, newest first"
           rows={page.data.items}
           rowKey={(item) => item.id}
