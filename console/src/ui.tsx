@@ -2,7 +2,9 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { PayrollApiError } from 'payroll-fee-service';
+import { formatDecimal } from './money.js';
 import { BASE, navigate } from './router.js';
+import { Table } from './table.js';
 
 export function Link(props: { to: string; children: ComponentChildren; class?: string }) {
   const onClick = (event: MouseEvent) => {
@@ -14,6 +16,20 @@ export function Link(props: { to: string; children: ComponentChildren; class?: s
     <a href={BASE + props.to} onClick={onClick} class={props.class}>
       {props.children}
     </a>
+  );
+}
+
+type Place = { row?: number; column?: string; field?: string; reason?: string; message: string };
+
+/**
+ * A link to a payroll request, named by the end of its id: ids made together share their start, so
+ * the end tells them apart (the whole id is the link's title).
+ */
+export function RequestLink({ id }: { id: string }) {
+  return (
+    <span title={id}>
+      <Link to={`/requests/${id}`}>Request {id.slice(-12)}</Link>
+    </span>
   );
 }
 
@@ -33,42 +49,33 @@ export function ErrorBox({ error }: { error: unknown }) {
         {error.field ? ` (field ${error.field})` : ''}
       </p>
       {error.details && error.details.length > 0 && (
-        <table>
-          <caption>Problems ({error.details.length})</caption>
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Column</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Message</th>
-            </tr>
-          </thead>
-          <tbody>
-            {error.details.map((detail, index) => {
-              const place = detail as { row?: number; column?: string; field?: string; reason?: string; message: string };
-              return (
-                <tr key={index}>
-                  <td>{place.row ?? ''}</td>
-                  <td>{place.column ?? place.field ?? ''}</td>
-                  <td>{place.reason ?? ''}</td>
-                  <td>{place.message}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <Table
+          caption={`Problems (${error.details.length})`}
+          rows={error.details.map((detail, index) => ({ ...(detail as Place), index }))}
+          rowKey={(place) => String(place.index)}
+          columns={[
+            { header: 'Row', cell: (place) => place.row ?? '', numeric: true },
+            { header: 'Column', cell: (place) => place.column ?? place.field ?? '' },
+            { header: 'Reason', cell: (place) => place.reason ?? '' },
+            { header: 'Message', cell: (place) => place.message },
+          ]}
+        />
       )}
       {error.requestId && <p class="muted">Request id {error.requestId}</p>}
     </div>
   );
 }
 
-/** An amount exactly as the API wrote it (a decimal string), with its currency: never through a float. */
-export function Amount({ value, currency }: { value: string | null | undefined; currency: string | null | undefined }) {
+/**
+ * An amount as the API wrote it (a decimal string, never through a float), grouped by thousands,
+ * with its currency; `decimals` (the currency's minor units, where known) only pads with zeros.
+ */
+export function Amount({ value, currency, decimals }: { value: string | null | undefined; currency: string | null | undefined; decimals?: number }) {
   if (value === null || value === undefined) return <span>—</span>;
   return (
     <span class="amount">
-      {value} {currency ?? ''}
+      {formatDecimal(value, decimals)}
+      {currency ? `\u00a0${currency}` : ''}
     </span>
   );
 }
@@ -163,4 +170,32 @@ export function Page(props: { title: string; children: ComponentChildren }) {
       {props.children}
     </section>
   );
+}
+
+/**
+ * The second step of a destructive act: what it does, said once more, and the act named again on the
+ * button that does it, beside the way out.
+ */
+export function ConfirmStep(props: { act: string; consequence: string; busy: boolean; yes: () => void; no: () => void }) {
+  return (
+    <div class="confirm" role="group" aria-label={`Confirm: ${props.act}`}>
+      <p>{props.consequence}</p>
+      <button type="button" class="danger" disabled={props.busy} onClick={props.yes}>
+        Yes, {props.act.charAt(0).toLowerCase() + props.act.slice(1)}
+      </button>{' '}
+      <button type="button" onClick={props.no}>
+        No, keep it
+      </button>
+    </div>
+  );
+}
+
+/** Hands a CSV text the console has fetched (with the signed-in token) to the browser as a file to save. */
+export function saveCsv(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.click();
+  URL.revokeObjectURL(url);
 }

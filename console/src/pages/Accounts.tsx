@@ -1,45 +1,33 @@
 /** The customer's accounts: each account currency with its balance and what is available, and its statement. */
-import { unwrap } from 'payroll-fee-service';
+import { type components, unwrap } from 'payroll-fee-service';
 import { api } from '../session.js';
+import { Table } from '../table.js';
 import { Amount, ErrorBox, Link, Page, useLoad } from '../ui.js';
+
+type Row = components['schemas']['AccountCurrencyBalance'] & { accountProvider: string };
 
 export function AccountsPage() {
   const accounts = useLoad(async () => unwrap(await api.GET('/v1/customers/accounts')), []);
+  const rows: Row[] =
+    accounts.data?.accounts.flatMap((account) => account.currencies.map((currency) => ({ ...currency, accountProvider: account.accountProvider }))) ?? [];
+  const money = (value: string, row: Row) => <Amount value={value} currency={row.currency.currencyCode} decimals={row.currency.decimals} />;
   return (
     <Page title="Accounts">
       <ErrorBox error={accounts.error} />
       {accounts.data && (
-        <table>
-          <caption>Your account currencies</caption>
-          <thead>
-            <tr>
-              <th scope="col">Currency</th>
-              <th scope="col">Provider</th>
-              <th scope="col">Balance</th>
-              <th scope="col">Available</th>
-              <th scope="col">Statement</th>
-            </tr>
-          </thead>
-          <tbody>
-            {accounts.data.accounts.flatMap((account) =>
-              account.currencies.map((currency) => (
-                <tr key={currency.id}>
-                  <td>{currency.currency.currencyCode}</td>
-                  <td>{account.accountProvider}</td>
-                  <td>
-                    <Amount value={currency.balance} currency={currency.currency.currencyCode} />
-                  </td>
-                  <td>
-                    <Amount value={currency.available} currency={currency.currency.currencyCode} />
-                  </td>
-                  <td>
-                    <Link to={`/statements/${currency.id}`}>Statement of {currency.currency.currencyCode}</Link>
-                  </td>
-                </tr>
-              )),
-            )}
-          </tbody>
-        </table>
+        <Table
+          stack
+          caption="Your account currencies"
+          rows={rows}
+          rowKey={(row) => row.id}
+          columns={[
+            { header: 'Currency', cell: (row) => row.currency.currencyCode },
+            { header: 'Provider', cell: (row) => row.accountProvider },
+            { header: 'Balance', cell: (row) => money(row.balance, row), numeric: true },
+            { header: 'Available', cell: (row) => money(row.available, row), numeric: true },
+            { header: 'Statement', cell: (row) => <Link to={`/statements/${row.id}`}>Statement of {row.currency.currencyCode}</Link> },
+          ]}
+        />
       )}
       <p>
         <Link to="/payroll/new">New payroll from a CSV file</Link>

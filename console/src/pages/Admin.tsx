@@ -2,9 +2,14 @@
 import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
+import { rateSourceLabel } from '../labels.js';
+import { Table } from '../table.js';
 import { ErrorBox, Field, Page, Time, useAction, useLoad } from '../ui.js';
 
 type Settings = components['schemas']['CustomerSettings'];
+type Rate = components['schemas']['ExchangeRateStatus'];
+
+const pairOf = (rate: Rate) => `${rate.fromCurrencyCode} to ${rate.toCurrencyCode}`;
 
 /** A customer's settings: there is no read of them, so the form sets them and shows what the answer says. */
 export function CustomerSettingsPage({ customerId: initial }: { customerId?: string | undefined }) {
@@ -45,9 +50,9 @@ export function CustomerSettingsPage({ customerId: initial }: { customerId?: str
   );
 }
 
-function RateRow({ rate, changed }: { rate: components['schemas']['ExchangeRateStatus']; changed: () => void }) {
+function SetRate({ rate, changed }: { rate: Rate; changed: () => void }) {
   const [value, setValue] = useState('');
-  const pair = `${rate.fromCurrencyCode} to ${rate.toCurrencyCode}`;
+  const pair = pairOf(rate);
   const action = useAction(async () => {
     const path = { fromCurrencyCode: rate.fromCurrencyCode, toCurrencyCode: rate.toCurrencyCode };
     unwrap(await api.PUT('/v1/admin/rates/{fromCurrencyCode}/{toCurrencyCode}', { params: { path }, body: { rate: value.trim() } }));
@@ -55,29 +60,19 @@ function RateRow({ rate, changed }: { rate: components['schemas']['ExchangeRateS
     changed();
   });
   return (
-    <tr>
-      <td>{pair}</td>
-      <td>{rate.rate ?? '—'}</td>
-      <td>{rate.source}</td>
-      <td>
-        <Time value={rate.asOf} />
-      </td>
-      <td>{rate.usable ? 'yes' : 'no'}</td>
-      <td>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            void action.run();
-          }}
-        >
-          <input aria-label={`New rate ${pair}`} inputMode="decimal" value={value} required onInput={(event) => setValue(event.currentTarget.value)} />
-          <button type="submit" aria-label={`Set the rate ${pair}`} disabled={action.busy}>
-            Set
-          </button>
-          <ErrorBox error={action.error} />
-        </form>
-      </td>
-    </tr>
+    <form
+      class="inline"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void action.run();
+      }}
+    >
+      <input aria-label={`New rate ${pair}`} inputMode="decimal" size={10} value={value} required onInput={(event) => setValue(event.currentTarget.value)} />
+      <button type="submit" aria-label={`Set the rate ${pair}`} disabled={action.busy}>
+        Set
+      </button>
+      <ErrorBox error={action.error} />
+    </form>
   );
 }
 
@@ -87,24 +82,20 @@ export function RatesPage() {
     <Page title="Exchange rates">
       <ErrorBox error={rates.error} />
       {rates.data && (
-        <table>
-          <caption>Current rates, one unit of the first currency in the second</caption>
-          <thead>
-            <tr>
-              <th scope="col">Pair</th>
-              <th scope="col">Rate</th>
-              <th scope="col">Source</th>
-              <th scope="col">As of</th>
-              <th scope="col">Usable</th>
-              <th scope="col">Set a manual rate</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rates.data.items.map((rate) => (
-              <RateRow key={`${rate.fromCurrencyCode}${rate.toCurrencyCode}`} rate={rate} changed={rates.reload} />
-            ))}
-          </tbody>
-        </table>
+        <Table
+          stack
+          caption="Current rates, one unit of the first currency in the second"
+          rows={rates.data.items}
+          rowKey={pairOf}
+          columns={[
+            { header: 'Pair', cell: pairOf },
+            { header: 'Rate', cell: (rate) => <span class="amount">{rate.rate ?? '—'}</span>, numeric: true },
+            { header: 'Source', cell: (rate) => rateSourceLabel(rate.source) },
+            { header: 'As of', cell: (rate) => <Time value={rate.asOf} /> },
+            { header: 'Usable', cell: (rate) => (rate.usable ? 'yes' : 'no') },
+            { header: 'Set a manual rate', cell: (rate) => <SetRate rate={rate} changed={rates.reload} /> },
+          ]}
+        />
       )}
     </Page>
   );

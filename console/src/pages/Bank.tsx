@@ -3,6 +3,8 @@ import { type components, unwrap } from 'payroll-fee-service';
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
+import { creditDebitLabel, exceptionKindLabel, exceptionStatusLabel, statementStatusLabel } from '../labels.js';
+import { Table } from '../table.js';
 import { Amount, ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
 
 type BankException = components['schemas']['BankException'];
@@ -51,13 +53,13 @@ function ExceptionDetails({ item }: { item: BankException }) {
   const money = (value: string | undefined) => value !== undefined && <Amount value={value} currency={item.currencyCode} />;
   const time = (value: string | undefined) => value !== undefined && <Time value={value} />;
   const rows: [string, ComponentChildren][] = [
-    ['Kind', item.kind],
-    ['Status', item.status],
+    ['Kind', exceptionKindLabel(item.kind)],
+    ['Status', exceptionStatusLabel(item.status)],
     ['Detail', item.detail],
     ['Booked', money(item.bookedAmount)],
     ['Expected', money(item.expectedAmount)],
     ['Difference', money(item.difference)],
-    ['Credit or debit', item.creditDebit],
+    ['Credit or debit', item.creditDebit && creditDebitLabel(item.creditDebit)],
     ['Booked at', time(item.bookedAt)],
     ['Raised', time(item.createdAt)],
     ['Message id', item.messageId],
@@ -87,7 +89,7 @@ function ExceptionDetails({ item }: { item: BankException }) {
         .map(([term, value]) => (
           <div key={term}>
             <dt>{term}</dt>
-            <dd data-testid={term === 'Status' ? 'status' : undefined}>{value}</dd>
+            <dd {...(term === 'Status' && { 'data-testid': 'status', 'data-status': item.status })}>{value}</dd>
           </div>
         ))}
     </dl>
@@ -103,77 +105,47 @@ export function BankPage() {
       <ErrorBox error={exceptions.error} />
       {exceptions.data && exceptions.data.items.length === 0 && <p>No exception.</p>}
       {exceptions.data && exceptions.data.items.length > 0 && (
-        <table>
-          <caption>What the bank booked that does not match what was sent</caption>
-          <thead>
-            <tr>
-              <th scope="col">Kind</th>
-              <th scope="col">Status</th>
-              <th scope="col">Booked</th>
-              <th scope="col">Expected</th>
-              <th scope="col">Detail</th>
-              <th scope="col">Resolve</th>
-            </tr>
-          </thead>
-          <tbody>
-            {exceptions.data.items.map((item) => (
-              <tr key={item.id}>
-                <td>
-                  <Link to={`/bank/exceptions/${item.id}`}>{item.kind}</Link>
-                </td>
-                <td>{item.status}</td>
-                <td>
-                  <Amount value={item.bookedAmount} currency={item.currencyCode} />
-                </td>
-                <td>
-                  <Amount value={item.expectedAmount} currency={item.currencyCode} />
-                </td>
-                <td>{item.detail}</td>
-                <td>
-                  {item.status === 'OPEN' ? (
-                    <Resolve exceptionId={item.id} label={`Resolution note for exception ${item.id.slice(0, 8)}`} changed={exceptions.reload} />
-                  ) : (
-                    ''
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          stack
+          caption="What the bank booked that does not match what was sent"
+          rows={exceptions.data.items}
+          rowKey={(item) => item.id}
+          columns={[
+            { header: 'Kind', cell: (item) => <Link to={`/bank/exceptions/${item.id}`}>{exceptionKindLabel(item.kind)}</Link> },
+            { header: 'Status', cell: (item) => exceptionStatusLabel(item.status) },
+            { header: 'Booked', cell: (item) => <Amount value={item.bookedAmount} currency={item.currencyCode} />, numeric: true },
+            { header: 'Expected', cell: (item) => <Amount value={item.expectedAmount} currency={item.currencyCode} />, numeric: true },
+            { header: 'Detail', cell: (item) => item.detail },
+            {
+              header: 'Resolve',
+              cell: (item) =>
+                item.status === 'OPEN' && (
+                  <Resolve exceptionId={item.id} label={`Resolution note for exception ${item.id.slice(0, 8)}`} changed={exceptions.reload} />
+                ),
+            },
+          ]}
+        />
       )}
       <h2>Statements</h2>
       <ErrorBox error={statements.error} />
       {statements.data && statements.data.items.length === 0 && <p>No statement received.</p>}
       {statements.data && statements.data.items.length > 0 && (
-        <table>
-          <caption>The bank's statements (camt.053), newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">IBAN</th>
-              <th scope="col">Opening</th>
-              <th scope="col">Closing</th>
-              <th scope="col">Entries</th>
-              <th scope="col">Exceptions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {statements.data.items.map((item) => (
-              <tr key={item.id}>
-                <td>{item.date}</td>
-                <td>{item.iban}</td>
-                <td>
-                  <Amount value={item.openingBalance} currency={item.currencyCode} />
-                </td>
-                <td>
-                  <Amount value={item.closingBalance} currency={item.currencyCode} />
-                </td>
-                <td>{item.entryCount}</td>
-                <td>{item.exceptionCount}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          stack
+          caption="The bank's statements (camt.053), newest first"
+          rows={statements.data.items}
+          rowKey={(item) => item.id}
+          columns={[
+            { header: 'Date', cell: (item) => item.date },
+            { header: 'IBAN', cell: (item) => item.iban },
+            { header: 'Opening', cell: (item) => <Amount value={item.openingBalance} currency={item.currencyCode} />, numeric: true },
+            { header: 'Closing', cell: (item) => <Amount value={item.closingBalance} currency={item.currencyCode} />, numeric: true },
+            { header: 'Ledger balance', cell: (item) => <Amount value={item.ledgerBalance} currency={item.currencyCode} />, numeric: true },
+            { header: 'Status', cell: (item) => statementStatusLabel(item.status) },
+            { header: 'Entries', cell: (item) => item.entryCount, numeric: true },
+            { header: 'Exceptions', cell: (item) => item.exceptionCount, numeric: true },
+          ]}
+        />
       )}
     </Page>
   );

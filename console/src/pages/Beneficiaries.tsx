@@ -3,7 +3,9 @@ import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
 import { navigate } from '../router.js';
-import { ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
+import { More, usePaged } from '../paging.js';
+import { Table } from '../table.js';
+import { ConfirmStep, ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
 
 type CreateBeneficiary = components['schemas']['CreateBeneficiaryRequest'];
 
@@ -62,13 +64,12 @@ function CreateForm({ created }: { created: () => void }) {
 export function BeneficiariesPage() {
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const page = useLoad(
-    async () =>
+  const page = usePaged(
+    async (cursor) =>
       unwrap(
         await api.GET('/v1/customers/beneficiaries', { params: { query: { limit: 50, ...(search ? { q: search } : {}), ...(cursor ? { cursor } : {}) } } }),
       ),
-    [search, cursor],
+    [search],
   );
   return (
     <Page title="Beneficiaries">
@@ -76,7 +77,6 @@ export function BeneficiariesPage() {
         role="search"
         onSubmit={(event) => {
           event.preventDefault();
-          setCursor(undefined);
           setSearch(q.trim());
         }}
       >
@@ -87,37 +87,19 @@ export function BeneficiariesPage() {
       </form>
       <ErrorBox error={page.error} />
       {page.data && (
-        <table>
-          <caption>Beneficiaries (bank details masked)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Reference</th>
-              <th scope="col">Active</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((beneficiary) => (
-              <tr key={beneficiary.id}>
-                <td>
-                  <Link to={`/beneficiaries/${beneficiary.id}`}>{beneficiary.displayName}</Link>
-                </td>
-                <td>{beneficiary.reference ?? ''}</td>
-                <td>{beneficiary.active ? 'yes' : 'no'}</td>
-                <td>
-                  <Time value={beneficiary.createdAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          caption="Beneficiaries (bank details masked)"
+          rows={page.data.items}
+          rowKey={(beneficiary) => beneficiary.id}
+          columns={[
+            { header: 'Name', cell: (beneficiary) => <Link to={`/beneficiaries/${beneficiary.id}`}>{beneficiary.displayName}</Link> },
+            { header: 'Reference', cell: (beneficiary) => beneficiary.reference ?? '' },
+            { header: 'Active', cell: (beneficiary) => (beneficiary.active ? 'yes' : 'no') },
+            { header: 'Created', cell: (beneficiary) => <Time value={beneficiary.createdAt} /> },
+          ]}
+        />
       )}
-      {page.data?.nextCursor && (
-        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
-          More beneficiaries
-        </button>
-      )}
+      <More paged={page} label="More beneficiaries" />
       <CreateForm created={page.reload} />
     </Page>
   );
@@ -128,6 +110,7 @@ export function BeneficiaryPage({ beneficiaryId }: { beneficiaryId: string }) {
     async () => unwrap(await api.GET('/v1/customers/beneficiaries/{beneficiaryId}', { params: { path: { beneficiaryId } } })),
     [beneficiaryId],
   );
+  const [confirming, setConfirming] = useState(false);
   const deactivate = useAction(async () => {
     unwrap(await api.PATCH('/v1/customers/beneficiaries/{beneficiaryId}', { params: { path: { beneficiaryId } }, body: { active: false } }));
     beneficiary.reload();
@@ -139,7 +122,7 @@ export function BeneficiaryPage({ beneficiaryId }: { beneficiaryId: string }) {
       {data && (
         <dl>
           <dt>Type</dt>
-          <dd>{data.type}</dd>
+          <dd>{data.type === 'BUSINESS' ? 'Business' : 'Individual'}</dd>
           <dt>Bank</dt>
           <dd>{data.bankName}</dd>
           <dt>IBAN or account</dt>
@@ -150,10 +133,19 @@ export function BeneficiaryPage({ beneficiaryId }: { beneficiaryId: string }) {
           <dd>{data.active ? 'yes' : 'no'}</dd>
         </dl>
       )}
-      {data?.active && (
-        <button type="button" disabled={deactivate.busy} onClick={() => void deactivate.run()}>
+      {data?.active && !confirming && (
+        <button type="button" class="danger" onClick={() => setConfirming(true)}>
           Deactivate this beneficiary
         </button>
+      )}
+      {data?.active && confirming && (
+        <ConfirmStep
+          act="Deactivate this beneficiary"
+          consequence="A deactivated beneficiary can no longer be paid by a new payroll."
+          busy={deactivate.busy}
+          yes={() => void deactivate.run().then(() => setConfirming(false))}
+          no={() => setConfirming(false)}
+        />
       )}
       <ErrorBox error={deactivate.error} />
       <button type="button" onClick={() => navigate('/beneficiaries')}>

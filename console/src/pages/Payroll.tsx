@@ -5,8 +5,9 @@
 import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api } from '../session.js';
+import { formatDecimal } from '../money.js';
 import { navigate } from '../router.js';
-import { Amount, ErrorBox, Field, Link, Page, Time, useAction, useLoad } from '../ui.js';
+import { Amount, ErrorBox, Field, Link, Page, Time, saveCsv, useAction, useLoad } from '../ui.js';
 
 type Estimate = components['schemas']['PayrollFeeEstimate'];
 
@@ -45,6 +46,13 @@ export function PayrollPage() {
     navigate(`/requests/${created.id}`);
   });
 
+  const template = useAction(async () => {
+    // The file is served to a signed-in customer only: fetched with the token, then saved.
+    const { data, error, response } = await api.GET('/v1/customers/payroll/template.csv', { parseAs: 'text' });
+    if (!response.ok || typeof data !== 'string') unwrap({ data: undefined, error, response });
+    saveCsv('payroll-template.csv', data as string);
+  });
+
   const onFile = async (event: Event) => {
     const file = (event.currentTarget as HTMLInputElement).files?.[0];
     setEstimate(null);
@@ -58,6 +66,13 @@ export function PayrollPage() {
         One row per beneficiary: <code>beneficiaryReference</code> or <code>beneficiaryId</code>, <code>amount</code>, <code>amountCurrencyType</code> (SOURCE
         or PAYROLL), <code>purposeCode</code>.
       </p>
+      <p>
+        <button type="button" onClick={() => void template.run()} disabled={template.busy}>
+          Download the CSV template
+        </button>{' '}
+        <span class="muted">the header row and one example row to fill in</span>
+      </p>
+      <ErrorBox error={template.error} />
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -68,7 +83,7 @@ export function PayrollPage() {
           <select value={sourceId} onChange={(event) => setSource(event.currentTarget.value)}>
             {sources.map((currency) => (
               <option key={currency.id} value={currency.id}>
-                {currency.currency.currencyCode} — available {currency.available}
+                {currency.currency.currencyCode} — available {formatDecimal(currency.available, currency.currency.decimals)}
               </option>
             ))}
           </select>
@@ -94,7 +109,7 @@ export function PayrollPage() {
         <section aria-label="Estimate">
           <h2>Estimate</h2>
           <dl>
-            <dt>Total debited</dt>
+            <dt>Total to debit (source amount and fees)</dt>
             <dd>
               <Amount value={estimate.totalAmount} currency={sourceCode} />
             </dd>
@@ -106,7 +121,7 @@ export function PayrollPage() {
             <dd>
               <Amount value={estimate.feeAmount} currency={sourceCode} />
             </dd>
-            <dt>Beneficiaries receive</dt>
+            <dt>Beneficiaries receive (estimate)</dt>
             <dd>
               <Amount value={estimate.estimatedReceivedAmount} currency={payrollCode} />
             </dd>

@@ -3,73 +3,81 @@
  * and transfers a page at a time (never all of a 100,000-split request at once), polled at the
  * documented interval until its status is final.
  */
-import { PAYROLL_POLL_INTERVAL_MS, isFinalPayrollStatus, unwrap } from 'payroll-fee-service';
-import { useEffect, useState } from 'preact/hooks';
+import { type components, PAYROLL_POLL_INTERVAL_MS, isFinalPayrollStatus, unwrap } from 'payroll-fee-service';
+import { useEffect } from 'preact/hooks';
 import { api, session } from '../session.js';
+import { amountCurrencyTypeLabel, payrollStatusLabel, transferStatusLabel, transferTypeLabel } from '../labels.js';
+import { More, usePaged } from '../paging.js';
+import { Table } from '../table.js';
 import { Amount, ErrorBox, Link, Page, Time, useLoad } from '../ui.js';
+import { QuoteToDecide, RequestFigures, currenciesOf } from './RequestFigures.js';
 import { RequestActions } from './RequestActions.js';
+
+type PayrollRequest = components['schemas']['PayrollRequest'];
 
 const PAGE = 25;
 
-function Splits({ requestId, currency }: { requestId: string; currency: string }) {
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const page = useLoad(
-    async () =>
+/**
+ * Each beneficiary's share in both currencies: the figure the customer entered (source or payroll
+ * currency) and the other one, at the quote once there is one, at the estimate before.
+ */
+function Splits({ request }: { request: PayrollRequest }) {
+  const requestId = request.id;
+  const money = currenciesOf(request);
+  const page = usePaged(
+    async (cursor) =>
       unwrap(
         await api.GET('/v1/customers/payroll/requests/{requestId}/splits', {
           params: { path: { requestId }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    [requestId, cursor],
+    [requestId, request.status, request.quotedFxRate],
   );
+  const stage = request.quote ? 'at the quote' : 'estimate';
+  const returned = page.data?.items.some((split) => split.returnedSourceCurrencyAmount !== null) ?? false;
   return (
     <section aria-label="Splits">
       <h2>Splits</h2>
       <ErrorBox error={page.error} />
       {page.data && (
-        <table>
-          <caption>Beneficiaries and what each receives</caption>
-          <thead>
-            <tr>
-              <th scope="col">Beneficiary</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Quoted amount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((split) => (
-              <tr key={split.id}>
-                <td>{split.beneficiarySnapshot?.displayName ?? split.beneficiaryId}</td>
-                <td>
-                  <Amount value={split.amount} currency={currency} />
-                </td>
-                <td>
-                  <Amount value={split.quotedAmount} currency={currency} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          stack
+          caption={`Beneficiaries and what each receives (${stage})`}
+          rows={page.data.items}
+          rowKey={(split) => split.id}
+          columns={[
+            { header: 'Beneficiary', cell: (split) => split.beneficiarySnapshot?.displayName ?? split.beneficiaryId },
+            { header: 'Entered in', cell: (split) => amountCurrencyTypeLabel(split.amountCurrencyType) },
+            { header: 'Source amount', cell: (split) => money.source(split.quotedSourceCurrencyAmount ?? split.sourceCurrencyAmount), numeric: true },
+            { header: 'Payroll amount', cell: (split) => money.payroll(split.quotedAmount ?? split.amount), numeric: true },
+            returned && {
+              header: 'Returned',
+              cell: (split) => split.returnedSourceCurrencyAmount && money.source(split.returnedSourceCurrencyAmount),
+              numeric: true,
+            },
+          ]}
+        />
       )}
-      {page.data?.nextCursor && (
-        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
-          Next splits
-        </button>
-      )}
+      <More paged={page} label="Next splits" />
     </section>
   );
 }
 
+/** Who a transfer pays: the beneficiary of a payout, the accounts of the two legs before it. */
+function payee(transfer: components['schemas']['Transfer']): string {
+  if (transfer.payoutInstruction) return transfer.payoutInstruction.beneficiarySnapshot.displayName;
+  return transfer.transferType === 'PROCESSOR_INTERNAL_DEBIT' ? 'From your account' : 'To the payroll bank account';
+}
+
 function Transfers({ requestId, version }: { requestId: string; version: string }) {
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const page = useLoad(
-    async () =>
+  const page = usePaged(
+    async (cursor) =>
       unwrap(
         await api.GET('/v1/customers/payroll/requests/{requestId}/transfers', {
           params: { path: { requestId }, query: { limit: PAGE, ...(cursor ? { cursor } : {}) } },
         }),
       ),
-    [requestId, cursor, version],
+    [requestId, version],
   );
   return (
     <section aria-label="Transfers">
@@ -77,37 +85,21 @@ function Transfers({ requestId, version }: { requestId: string; version: string 
       <ErrorBox error={page.error} />
       {page.data && page.data.items.length === 0 && <p>No transfers yet.</p>}
       {page.data && page.data.items.length > 0 && (
-        <table>
-          <caption>Money movements of this request</caption>
-          <thead>
-            <tr>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Completed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((transfer) => (
-              <tr key={transfer.id}>
-                <td>{transfer.transferType}</td>
-                <td>{transfer.status}</td>
-                <td>
-                  <Amount value={transfer.amount} currency={transfer.currencyCode} />
-                </td>
-                <td>
-                  <Time value={transfer.completedAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          stack
+          caption="Money movements of this request"
+          rows={page.data.items}
+          rowKey={(transfer) => transfer.id}
+          columns={[
+            { header: 'Type', cell: (transfer) => transferTypeLabel(transfer.transferType) },
+            { header: 'Beneficiary', cell: payee },
+            { header: 'Status', cell: (transfer) => transferStatusLabel(transfer.status) },
+            { header: 'Amount', cell: (transfer) => <Amount value={transfer.amount} currency={transfer.currencyCode} />, numeric: true },
+            { header: 'Completed', cell: (transfer) => <Time value={transfer.completedAt} /> },
+          ]}
+        />
       )}
-      {page.data?.nextCursor && (
-        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
-          Next transfers
-        </button>
-      )}
+      <More paged={page} label="Next transfers" />
     </section>
   );
 }
@@ -121,15 +113,16 @@ export function RequestPage({ requestId }: { requestId: string }) {
     return () => clearInterval(timer);
   }, [status, request.reload]);
   const data = request.data;
-  const source = data?.sourceAccountCurrency.currency.currencyCode;
-  const payroll = data?.payrollAccountCurrency.currency.currencyCode;
   return (
     <Page title="Payroll request">
       <ErrorBox error={request.error} />
       {data && (
         <>
           <p>
-            Status: <strong data-testid="status">{data.status}</strong>{' '}
+            Status:{' '}
+            <strong data-testid="status" data-status={data.status}>
+              {payrollStatusLabel(data.status)}
+            </strong>{' '}
             {!isFinalPayrollStatus(data.status) && (
               <button type="button" onClick={request.reload}>
                 Refresh now
@@ -148,21 +141,9 @@ export function RequestPage({ requestId }: { requestId: string }) {
                 data.customer.company.legalName
               )}
             </dd>
-            <dt>Total debited</dt>
+            <dt>Created</dt>
             <dd>
-              <Amount value={data.totalAmount} currency={source} />
-            </dd>
-            <dt>Estimated rate</dt>
-            <dd>{data.estimatedFxRate}</dd>
-            <dt>Beneficiaries receive (estimate)</dt>
-            <dd>
-              <Amount value={data.estimatedReceivedAmount} currency={payroll} />
-            </dd>
-            <dt>Quoted rate</dt>
-            <dd>{data.quotedFxRate ?? '—'}</dd>
-            <dt>Quote expires</dt>
-            <dd>
-              <Time value={data.quoteExpiresAt} />
+              <Time value={data.createdAt} />
             </dd>
             {data.failureReason && (
               <>
@@ -176,13 +157,11 @@ export function RequestPage({ requestId }: { requestId: string }) {
                 <dd>{data.cancellationReason}</dd>
               </>
             )}
-            <dt>Created</dt>
-            <dd>
-              <Time value={data.createdAt} />
-            </dd>
           </dl>
+          <RequestFigures request={data} />
+          <QuoteToDecide request={data} />
           <RequestActions request={data} changed={request.reload} />
-          <Splits requestId={requestId} currency={payroll ?? ''} />
+          <Splits request={data} />
           <Transfers requestId={requestId} version={data.status} />
         </>
       )}

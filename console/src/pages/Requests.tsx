@@ -5,21 +5,42 @@
 import { type components, unwrap } from 'payroll-fee-service';
 import { useState } from 'preact/hooks';
 import { api, session } from '../session.js';
-import { Amount, ErrorBox, Field, Link, Page, Time, useLoad } from '../ui.js';
+import { PAYROLL_STATUSES, payrollStatusLabel } from '../labels.js';
+import { More, usePaged } from '../paging.js';
+import { Table } from '../table.js';
+import { Amount, ErrorBox, Field, Link, Page, RequestLink, Time } from '../ui.js';
 
 type Status = components['schemas']['PayrollRequestStatus'];
-const STATUSES: Status[] = [
-  'AWAITING_APPROVAL',
-  'PENDING',
-  'QUOTE_PROVIDED',
-  'QUOTE_ACCEPTED',
-  'EXECUTING',
-  'PAYOUT_INITIATED',
-  'COMPLETED',
-  'PARTIALLY_COMPLETED',
-  'FAILED',
-  'CANCELLED',
-];
+
+type Summary = components['schemas']['PayrollRequestSummary'];
+
+const companies = new Map<string, Promise<string>>();
+
+/**
+ * The company of each customer of a page of the admin's queue. A summary names its customer by id
+ * only, so the name is read from one request of that customer — its smallest, the cheapest to read —
+ * once per customer while the console stays open.
+ */
+async function customerNames(items: readonly Summary[]): Promise<Map<string, string>> {
+  const smallest = new Map<string, Summary>();
+  for (const item of items) {
+    const known = smallest.get(item.customerId);
+    if (!known || item.beneficiaryCount < known.beneficiaryCount) smallest.set(item.customerId, item);
+  }
+  const names = await Promise.all(
+    [...smallest.values()].map(async (item) => {
+      let name = companies.get(item.customerId);
+      if (!name) {
+        const read = api.GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: item.id } } });
+        name = read.then((answer) => unwrap(answer).customer.company.legalName);
+        companies.set(item.customerId, name);
+      }
+      // A name that cannot be read leaves the id shown, and is asked again next time.
+      return [item.customerId, await name.catch(() => (companies.delete(item.customerId), item.customerId.slice(0, 8)))] as const;
+    }),
+  );
+  return new Map(names);
+}
 
 function age(createdAt: string): string {
   const minutes = Math.max(0, Math.floor((Date.now() - new Date(createdAt).getTime()) / 60_000));
@@ -29,30 +50,31 @@ function age(createdAt: string): string {
 export function RequestsPage() {
   const admin = session()?.role === 'admin';
   const [status, setStatus] = useState<Status | ''>(admin ? 'PENDING' : '');
-  const [cursor, setCursor] = useState<string | undefined>(undefined);
-  const page = useLoad(async () => {
-    const query = { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) };
-    const answer = admin
-      ? unwrap(await api.GET('/v1/admin/payroll/requests', { params: { query } }))
-      : unwrap(await api.GET('/v1/customers/payroll/requests', { params: { query } }));
-    // The admin works the queue from its oldest request.
-    const items = admin ? [...answer.items].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : answer.items;
-    return { ...answer, items };
-  }, [admin, status, cursor]);
+  const page = usePaged(
+    async (cursor) => {
+      const query = { limit: 50, ...(status ? { status } : {}), ...(cursor ? { cursor } : {}) };
+      const answer = admin
+        ? unwrap(await api.GET('/v1/admin/payroll/requests', { params: { query } }))
+        : unwrap(await api.GET('/v1/customers/payroll/requests', { params: { query } }));
+      // The admin works the queue from its oldest request.
+      const items = admin ? [...answer.items].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : answer.items;
+      return { ...answer, items, customers: admin ? await customerNames(items) : new Map<string, string>() };
+    },
+    [admin, status],
+  );
   return (
     <Page title={admin ? 'Payroll requests to work on' : 'Payroll requests'}>
       <Field label="Status">
         <select
           value={status}
           onChange={(event) => {
-            setCursor(undefined);
             setStatus(event.currentTarget.value as Status | '');
           }}
         >
           <option value="">Any status</option>
-          {STATUSES.map((value) => (
+          {PAYROLL_STATUSES.map((value) => (
             <option key={value} value={value}>
-              {value}
+              {payrollStatusLabel(value)}
             </option>
           ))}
         </select>
@@ -60,47 +82,31 @@ export function RequestsPage() {
       <ErrorBox error={page.error} />
       {page.data && page.data.items.length === 0 && <p>No payroll request in this status.</p>}
       {page.data && page.data.items.length > 0 && (
-        <table>
-          <caption>{admin ? 'Oldest first' : 'Newest first'}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Request</th>
-              <th scope="col">Status</th>
-              <th scope="col">Total</th>
-              <th scope="col">Indicative rate</th>
-              <th scope="col">Beneficiaries</th>
-              <th scope="col">Created</th>
-              {admin && <th scope="col">Age</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.items.map((item) => (
-              <tr key={item.id}>
-                <td>
-                  <Link to={`/requests/${item.id}`}>Request {item.id.slice(0, 8)}</Link>
-                </td>
-                <td>{item.status}</td>
-                <td>
-                  <Amount value={item.totalAmount} currency={item.sourceCurrencyCode} />
-                </td>
-                <td>
-                  {item.estimatedFxRate} {item.sourceCurrencyCode}→{item.payrollCurrencyCode}
-                </td>
-                <td>{item.beneficiaryCount}</td>
-                <td>
-                  <Time value={item.createdAt} />
-                </td>
-                {admin && <td>{age(item.createdAt)}</td>}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <Table
+          stack
+          caption={admin ? 'Oldest first' : 'Newest first'}
+          rows={page.data.items}
+          rowKey={(item) => item.id}
+          columns={[
+            { header: 'Request', cell: (item) => <RequestLink id={item.id} /> },
+            admin && {
+              header: 'Customer',
+              cell: (item) => <Link to={`/customers/${item.customerId}`}>{page.data?.customers.get(item.customerId) ?? item.customerId.slice(0, 8)}</Link>,
+            },
+            { header: 'Created', cell: (item) => <Time value={item.createdAt} /> },
+            { header: 'Status', cell: (item) => payrollStatusLabel(item.status) },
+            { header: 'Total', cell: (item) => <Amount value={item.totalAmount} currency={item.sourceCurrencyCode} />, numeric: true },
+            { header: 'Beneficiaries', cell: (item) => item.beneficiaryCount, numeric: true },
+            {
+              header: 'Indicative rate',
+              cell: (item) => <span class="amount">{`${item.estimatedFxRate} ${item.sourceCurrencyCode}→${item.payrollCurrencyCode}`}</span>,
+              numeric: true,
+            },
+            admin && { header: 'Age', cell: (item) => age(item.createdAt), numeric: true },
+          ]}
+        />
       )}
-      {page.data?.nextCursor && (
-        <button type="button" onClick={() => setCursor(page.data?.nextCursor ?? undefined)}>
-          More requests
-        </button>
-      )}
+      <More paged={page} label="More requests" />
     </Page>
   );
 }

@@ -6,7 +6,7 @@
 // screenshotted at 1280 and 390 px into test-results/console/ (docs/console.md shows them).
 import { mkdirSync, readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankBooksApplier } from '../../../src/usecases/applyBankBooks.js';
 import { executePendingWork } from '../../../src/usecases/execution.js';
@@ -29,6 +29,8 @@ let server: TestServer;
 let browser: Browser;
 let working = true;
 let workerLoop: Promise<void>;
+/** Every address a console page asked for and got 404 (a missing favicon would be one on every load). */
+const notFound: string[] = [];
 
 /** The worker, as `npm start` runs it in-process: a pass whenever the last one ends. */
 async function runWorker(): Promise<void> {
@@ -59,7 +61,12 @@ afterAll(async () => {
 /** A new browser (its own memory: its own signed-in user) opened at a console address, signed in as `name`. */
 async function openAs(name: string, path: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // A shared two-core machine runs these: every wait of Playwright's is given a minute.
+  context.setDefaultTimeout(60_000);
   const page = await context.newPage();
+  page.on('response', (response) => {
+    if (response.status() === 404) notFound.push(response.url());
+  });
   await page.goto(`${server.baseUrl}/console${path}`);
   await signIn(page, name);
   return page;
@@ -72,6 +79,12 @@ async function signIn(page: Page, name: string): Promise<void> {
 
 const started = Date.now();
 
+/** An amount as the console shows it: the API's digits, grouped by thousands. */
+function grouped(value: string): string {
+  const [whole = '', fraction] = value.split('.');
+  return whole.replace(/\B(?=(\d{3})+$)/g, ',') + (fraction === undefined ? '' : `.${fraction}`);
+}
+
 /** No serious or critical axe violation; screenshots at 1280 and 390 px. */
 async function check(page: Page, name: string): Promise<void> {
   console.log(`console browser test: ${name} at ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -83,22 +96,112 @@ async function check(page: Page, name: string): Promise<void> {
   ).toEqual([]);
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
+    // Nothing makes the page wider than the screen: a wide table scrolls in its own box.
+    await expect
+      .poll(() => page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth), { timeout: 30_000, message: name })
+      .toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-const statusOf = (page: Page) => page.getByTestId('status').textContent();
+/** The request's (or exception's) status as the API names it; the page shows it in words. */
+const statusOf = (page: Page) => page.getByTestId('status').getAttribute('data-status');
 
 /** Waits for the request's status, refreshing now and then as a reader would (the page polls every 30 s). */
 async function waitForStatus(page: Page, wanted: string): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if ((await statusOf(page)) === wanted) return;
-    const refresh = page.getByRole('button', { name: 'Refresh now' });
-    if (await refresh.isVisible()) await refresh.click();
-    await page.waitForTimeout(200);
+  await expect
+    .poll(
+      async () => {
+        const status = await statusOf(page);
+        const refresh = page.getByRole('button', { name: 'Refresh now' });
+        // The page re-renders as it polls: a click that lands on a replaced button is simply tried again next turn.
+        if (status !== wanted && (await refresh.isVisible())) await refresh.click({ timeout: 5_000 }).catch(() => undefined);
+        return status;
+      },
+      { timeout: 120_000, interval: 300 },
+    )
+    .toBe(wanted);
+}
+
+/** A part's text with its white space (the no-break space between an amount and its currency too) as single spaces. */
+async function textOf(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').replace(/\s+/g, ' ');
+}
+
+interface Quote {
+  exchangeRate: string;
+  totalAmount: string;
+  receivedAmount: string;
+  debitedAmount: string;
+  adjustmentAmount: string;
+}
+
+/** The customer sees the quote — its rate, total, what comes back to her account — above the button that accepts it. */
+async function seesTheQuoteBeforeAccepting(page: Page, quote: Quote): Promise<void> {
+  const offer = page.getByRole('region', { name: 'The quote', exact: true });
+  const accept = page.getByRole('button', { name: 'Accept the quote' });
+  await accept.waitFor();
+  const text = await textOf(offer);
+  expect(text).toContain(`${quote.exchangeRate} USD→AED`);
+  expect(text).toContain(`Total at the quote${grouped(quote.totalAmount)} USD`);
+  expect(text).toContain(`Debited at creation${grouped(quote.debitedAmount)} USD`);
+  expect(text).toContain(`Beneficiaries receive${grouped(quote.receivedAmount)} AED`);
+  expect(text).toContain('Valid until');
+  // 3.67 AED a dollar is better than the estimate's rate: the difference comes back at accepting.
+  expect(quote.adjustmentAmount.startsWith('-')).toBe(true);
+  expect(text).toContain(`Comes back to your account on accepting${grouped(quote.adjustmentAmount.slice(1))} USD`);
+  const quoteFirst = await offer.evaluate(
+    (section, button) => Boolean(button && section.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING),
+    await accept.elementHandle(),
+  );
+  expect(quoteFirst).toBe(true);
+}
+
+/** Failing a request is drawn apart from the work and in another colour, and asks before it acts; "No" leaves the request as it was. */
+async function failingLooksRiskyAndAsksFirst(page: Page): Promise<void> {
+  const stop = page.getByRole('region', { name: 'Stop this request' });
+  const fail = stop.getByRole('button', { name: 'Fail this payroll request' });
+  const record = page.getByRole('button', { name: 'Record the FX exchange' });
+  const colour = (button: Locator) => button.evaluate((element) => getComputedStyle(element).backgroundColor);
+  expect(await colour(fail)).not.toBe(await colour(record));
+  expect(await stop.getByRole('button', { name: 'Record the FX exchange' }).count()).toBe(0);
+  await stop.getByLabel('Reason for failing').fill('Testing the confirmation');
+  await fail.click();
+  const confirm = page.getByRole('group', { name: 'Confirm: Fail this payroll request' });
+  await confirm.getByRole('button', { name: 'Yes, fail this payroll request' }).waitFor();
+  await confirm.getByRole('button', { name: 'No, keep it' }).click();
+  await fail.waitFor();
+  expect(await statusOf(page)).toBe('EXECUTING');
+}
+
+/** At 390 px each account currency is a card: its balance, what is available and its statement's link all on the screen, uncut. */
+async function accountsFitAt390(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 900 });
+  const rows = page
+    .getByRole('table', { name: 'Your account currencies' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') });
+  await expect.poll(() => rows.count(), { timeout: 60_000 }).toBeGreaterThan(0);
+  for (const row of await rows.all()) {
+    for (const part of [row.getByRole('cell').nth(2), row.getByRole('cell').nth(3), row.getByRole('link', { name: /^Statement of / })]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(await part.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    }
+    expect(await textOf(row.getByRole('cell').nth(3))).toMatch(/^\d{1,3}(,\d{3})*(\.\d+)? [A-Z]+$/);
   }
-  expect(await statusOf(page)).toBe(wanted);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** The page names its icon, and the service serves it: no browser asks for a /favicon.ico that is not there. */
+async function servesItsIcon(page: Page): Promise<void> {
+  const href = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(href).toMatch(/^\/console\/assets\//);
+  const answer = await page.request.get(new URL(href!, page.url()).href);
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['content-type']).toContain('image/svg+xml');
 }
 
 async function chooseOption(page: Page, label: string, startsWith: string): Promise<void> {
@@ -129,10 +232,13 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await admin.getByLabel('Customer id').fill(ACME);
     await admin.getByLabel("Payroll requests need a second person's approval (four-eyes)").check();
     await admin.getByRole('button', { name: 'Save the settings' }).click();
-    await expect.poll(() => admin.getByText('Rania Saleh').count()).toBeGreaterThan(0);
+    await expect.poll(() => admin.getByText('Rania Saleh').count(), { timeout: 60_000 }).toBeGreaterThan(0);
     await check(admin, 'admin-customer-settings');
 
     const dana = await openAs('Dana Haddad', '/payroll/new');
+    const template = dana.waitForEvent('download');
+    await dana.getByRole('button', { name: 'Download the CSV template' }).click();
+    expect(readFileSync((await (await template).path())!, 'utf8')).toMatch(/^beneficiaryReference,/);
     await chooseOption(dana, 'Pay from (source account currency)', 'USD ');
     await chooseOption(dana, 'Pay in (payroll account currency)', 'AED');
     const refused = await upload(dana, BAD_CSV);
@@ -140,13 +246,16 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     const problems = dana.getByRole('table', { name: /Problems/ });
     for (const detail of refused.error!.details!) {
       const row = problems.getByRole('row').filter({ hasText: detail.message });
-      await expect.poll(() => row.count()).toBe(1);
+      await expect.poll(() => row.count(), { timeout: 60_000 }).toBe(1);
       expect(await row.getByRole('cell').nth(0).textContent()).toBe(String(detail.row));
       expect(await row.getByRole('cell').nth(1).textContent()).toBe(detail.column);
     }
     await check(dana, 'customer-csv-problems');
     const estimate = await upload(dana, GOOD_CSV);
-    await dana.getByText(`${estimate.data!.totalAmount} USD`).first().waitFor();
+    await dana
+      .getByText(`${grouped(estimate.data!.totalAmount)} USD`)
+      .first()
+      .waitFor();
     await check(dana, 'customer-estimate');
     await dana.getByRole('button', { name: 'Create the payroll request' }).click();
     await dana.waitForURL(/\/console\/requests\/[0-9a-f-]{36}$/);
@@ -159,43 +268,65 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await check(rania, 'approver-request');
 
     await admin.getByRole('link', { name: 'Queue' }).click();
-    const link = admin.getByRole('link', { name: `Request ${requestPath.slice(-36, -28)}` });
+    // Ids made together share their start: the queue names a request by the end of its id, beside its customer.
+    const link = admin.getByRole('link', { name: `Request ${requestPath.slice(-12)}` });
     await link.waitFor();
+    const queued = admin.getByRole('row').filter({ has: link });
+    await expect.poll(() => queued.getByRole('link', { name: 'Acme Trading LLC' }).count(), { timeout: 60_000 }).toBe(1);
     await check(admin, 'admin-queue');
     await link.click();
     await admin.getByLabel('Quoted exchange rate').fill('9.0000');
     const quoteAnswer = admin.waitForResponse((response) => response.url().endsWith('/quote'));
     await admin.getByRole('button', { name: 'Provide the quote' }).click();
     const refusal = (await (await quoteAnswer).json()) as { error: { code: string; message: string } };
-    await expect.poll(() => admin.getByRole('alert').textContent()).toContain(`${refusal.error.code}: ${refusal.error.message}`);
+    await expect.poll(() => admin.getByRole('alert').textContent(), { timeout: 60_000 }).toContain(`${refusal.error.code}: ${refusal.error.message}`);
     await check(admin, 'admin-quote-refused');
     await admin.getByLabel('Quoted exchange rate').fill('3.6700');
+    const quoted = admin.waitForResponse((response) => response.url().endsWith('/quote'));
     await admin.getByRole('button', { name: 'Provide the quote' }).click();
+    const { quote } = ((await (await quoted).json()) as { data: { quote: Quote } }).data;
     await waitForStatus(admin, 'QUOTE_PROVIDED');
 
     await dana.reload();
     await signIn(dana, 'Dana Haddad');
+    await dana.setViewportSize({ width: 390, height: 900 });
+    await seesTheQuoteBeforeAccepting(dana, quote);
+    await dana.setViewportSize({ width: 1280, height: 900 });
+    await check(dana, 'customer-quote');
     await dana.getByRole('button', { name: 'Accept the quote' }).click();
-    await expect.poll(() => statusOf(dana)).not.toBe('QUOTE_PROVIDED');
+    await expect.poll(() => statusOf(dana), { timeout: 60_000 }).not.toBe('QUOTE_PROVIDED');
     await check(dana, 'customer-quote-accepted');
 
     await admin.reload();
     await signIn(admin, 'Omar Nasser');
-    for (let attempt = 0; attempt < 50 && (await statusOf(admin)) !== 'COMPLETED'; attempt++) {
-      const rate = admin.getByLabel('Exchange rate obtained');
-      if (await rate.isVisible()) {
-        await rate.fill('3.665');
-        await admin.getByRole('button', { name: 'Record the FX exchange' }).click();
-      }
-      await admin.waitForTimeout(300);
-      const refresh = admin.getByRole('button', { name: 'Refresh now' });
-      // The page re-renders as it polls: a click that lands on a replaced button is simply tried again next turn.
-      if (await refresh.isVisible()) await refresh.click({ timeout: 2_000 }).catch(() => undefined);
-    }
+    await waitForStatus(admin, 'EXECUTING');
+    await failingLooksRiskyAndAsksFirst(admin);
+    // The FX exchange can be recorded once the worker has completed both legs; until then the API
+    // refuses it (409) and the admin, as a person would, tries again.
+    await expect
+      .poll(
+        async () => {
+          await admin.getByLabel('Exchange rate obtained').fill('3.665');
+          const answer = admin.waitForResponse((response) => response.url().endsWith('/fx-exchange'));
+          await admin.getByRole('button', { name: 'Record the FX exchange' }).click();
+          return (await answer).status();
+        },
+        { timeout: 120_000, interval: 500 },
+      )
+      .toBe(200);
     await waitForStatus(dana, 'COMPLETED');
+    // Once paid, the page says what the payouts paid (every one exactly its quoted amount), and to whom.
+    await expect.poll(() => textOf(dana.getByRole('main')), { timeout: 60_000 }).toContain(`Paid to beneficiaries${grouped(quote.receivedAmount)} AED`);
+    expect(await dana.getByText('Beneficiaries receive (estimate)').count()).toBe(0);
+    const payouts = dana.getByRole('table', { name: 'Money movements of this request' });
+    for (const name of ['Priya Nair', 'Mohammed Al Mansoori']) {
+      await expect.poll(() => payouts.getByRole('row').filter({ hasText: name }).filter({ hasText: 'Payout' }).count(), { timeout: 60_000 }).toBe(1);
+    }
     await check(dana, 'customer-request-completed');
 
     await dana.getByRole('link', { name: 'Accounts' }).click();
+    await accountsFitAt390(dana);
+    await check(dana, 'customer-accounts');
     await dana.getByRole('link', { name: 'Statement of USD' }).first().click();
     await dana.getByRole('table', { name: /Transactions/ }).waitFor();
     await check(dana, 'customer-statement');
@@ -215,6 +346,8 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
       await admin.getByRole('heading', { name: heading, level: 1 }).waitFor();
       await check(admin, `admin-${name.toLowerCase()}`);
     }
+    await servesItsIcon(admin);
+    expect(notFound).toEqual([]);
   }, 400_000);
 
   it('opens a bank exception at its own address, keeps it on reload, and resolves it', async () => {

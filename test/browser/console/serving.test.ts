@@ -39,7 +39,7 @@ describe('the built console', () => {
     const html = readFileSync(join(dir, 'index.html'), 'utf8');
     const assets = [...html.matchAll(/(?:src|href)="\/console\/(assets\/[^"]+)"/g)].map((match) => match[1]!);
     expect(assets.length).toBeGreaterThanOrEqual(1);
-    for (const asset of readdirSync(join(dir, 'assets'))) expect(asset).toMatch(/-[A-Za-z0-9_-]{8}\.(js|css)$/);
+    for (const asset of readdirSync(join(dir, 'assets'))) expect(asset).toMatch(/-[A-Za-z0-9_-]{8}\.(js|css|svg)$/);
     const bytes = [html, ...assets.map((asset) => readFileSync(join(dir, asset)))].reduce((sum, content) => sum + gzipSync(content).length, 0);
     console.log(`console first load: ${(bytes / 1024).toFixed(1)} KB gzipped (budget ${BUDGET_BYTES / 1024} KB)`);
     expect(bytes).toBeLessThanOrEqual(BUDGET_BYTES);
