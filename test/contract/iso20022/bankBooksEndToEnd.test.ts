@@ -23,6 +23,7 @@ import { signAccessToken } from '../../../src/http/tokens.js';
 import { createLogger } from '../../../src/observability/logger.js';
 import { type ExecutionDeps, executePendingWork } from '../../../src/usecases/execution.js';
 import { balancesOf, expectBooksBalanced } from '../../support/balances.js';
+import { demo as demoIds } from '../../support/bankBooks.js';
 import { inRepo } from '../../support/build.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 import { demoWorld } from '../../support/globalSetupTemplates.js';
@@ -32,18 +33,7 @@ import { waitFor } from '../../support/polling.js';
 import { killLeftovers, startEntry, stop } from '../../support/processes.js';
 import { TestClock, type TestServer, serveApp, testConfig } from '../../support/server.js';
 
-const demo = {
-  dana: '7b1e0003-0000-4000-8000-000000000001',
-  admin: '7b1e0003-0000-4000-8000-000000000003',
-  acmeUsd: '7b1e0005-0000-4000-8000-000000000001',
-  partnerAed: '7b1e0005-0000-4000-8000-000000000004',
-  partnerIban: 'AE420260001015333439101',
-  priya: '7b1e0006-0000-4000-8000-000000000001',
-  mohammed: '7b1e0006-0000-4000-8000-000000000002',
-  joseph: '7b1e0006-0000-4000-8000-000000000003',
-  olenaFail: '7b1e0006-0000-4000-8000-000000000006',
-  youssefReturn: '7b1e0006-0000-4000-8000-000000000010',
-};
+const demo = { ...demoIds, youssefReturn: '7b1e0006-0000-4000-8000-000000000010' };
 const ACCOUNT = { iban: demo.partnerIban, currency: 'AED' };
 /** The longest statement period periodJustBegun may choose. */
 const MAX_PERIOD_MS = 45_000;
