@@ -99,9 +99,13 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(underUseCase.length).toBeGreaterThan(0);
     expect(sql.length - underUseCase.length).toBeLessThanOrEqual(1);
 
-    // Every log line of the request carries its request id and its trace id.
-    const lines = service.stdout.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.requestId === 'trace-test-1');
-    expect(lines.length).toBeGreaterThan(0);
+    // Every log line of the request carries its request id and its trace id. The access log line
+    // is written once the answer is sent, and log lines reach stdout in batches: wait for it.
+    const linesOfRequest = () => service.stdout.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.requestId === 'trace-test-1');
+    const lines = await waitFor('the log lines of the request', linesOfRequest, (found) => found.some((line) => line.msg === 'request'), {
+      deadlineMs: 15_000,
+      everyMs: 50,
+    });
     for (const line of lines) expect(line.traceId).toBe(server!.traceId);
   }, 30_000);
 
