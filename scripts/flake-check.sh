@@ -25,7 +25,7 @@ for run in $(seq 1 "$runs"); do
     echo "run $run of $runs: passed in $((SECONDS - started)) s (load average $(cut -d' ' -f1-3 /proc/loadavg))"
   else
     echo "run $run of $runs: FAILED after $((SECONDS - started)) s; the failures:"
-    grep -E '✗|×|FAIL' "$logs/test-$run.log" | head -40
+    sed 's/\x1b\[[0-9;]*m//g' "$logs/test-$run.log" | grep -E '^ *× | FAIL |^(Assertion)?Error' | head -40
     exit 1
   fi
   kill -0 "$bench_pid" 2>/dev/null || { echo "the bench beside the tests stopped: see $logs/bench.log"; tail -20 "$logs/bench.log"; exit 1; }
