@@ -141,14 +141,11 @@ const RAW_SQL_WRITES = [`Literal[value=${SQL_WRITE}]`, `TemplateLiteral > Templa
   message: ON_RAW_SQL,
 }));
 // Where a test may write SQL: the store's tests, the migrations' tests, the helpers (which name the outside
-// event a write plays) and the fleet test (no tier; its own world).
+// event a write plays).
 const SQL_ALLOWED = [
   'test/contract/store/**/*.ts',
   'test/support/**/*.ts',
-  'test/fleet/**/*.ts',
   'test/process/previousRelease.test.ts',
-  'test/process/coldStart.test.ts',
-  'test/reliability/dataAtRest.test.ts',
 ];
 
 export default defineConfig(
