@@ -142,11 +142,7 @@ const RAW_SQL_WRITES = [`Literal[value=${SQL_WRITE}]`, `TemplateLiteral > Templa
 }));
 // Where a test may write SQL: the store's tests, the migrations' tests, the helpers (which name the outside
 // event a write plays).
-const SQL_ALLOWED = [
-  'test/contract/store/**/*.ts',
-  'test/support/**/*.ts',
-  'test/process/previousRelease.test.ts',
-];
+const SQL_ALLOWED = ['test/contract/store/**/*.ts', 'test/support/**/*.ts', 'test/process/previousRelease.test.ts'];
 
 export default defineConfig(
   { ignores: ['generated/', '.ci/generators/generated/', 'dist/', 'packages/*/dist/', 'data/', 'coverage/', 'node_modules/'] },
