@@ -3009,6 +3009,13 @@ export interface components {
             beneficiaryCount: number;
             /** @description Customer that owns the request. */
             customerId: components["schemas"]["Uuid"];
+            /**
+             * @description The owning customer's company legal name (`customer.company.legalName` of `getPayrollRequest`),
+             *     so that a list of several customers' requests (the admin's queue) names each one. Always sent
+             *     by this release; optional for clients written before it.
+             * @example Acme Trading LLC
+             */
+            customerName?: string;
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description Last update time. */

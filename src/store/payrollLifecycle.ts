@@ -256,6 +256,7 @@ export interface PayrollRequestSummaryRecord {
   id: string;
   status: PayrollRequestStatus;
   customerId: string;
+  customerName: string;
   sourceAccountCurrencyId: string;
   sourceCurrencyCode: string;
   payrollAccountCurrencyId: string;
@@ -274,13 +275,14 @@ export async function listPayrollRequests(
   filter: { customerId: string | null; status: PayrollRequestStatus | null; after: { createdAt: Date; id: string } | null; limit: number },
 ): Promise<PayrollRequestSummaryRecord[]> {
   return tx.query<PayrollRequestSummaryRecord>(
-    `SELECT r.id, r.status, r.customer_id AS "customerId", r.source_account_currency_id AS "sourceAccountCurrencyId",
+    `SELECT r.id, r.status, r.customer_id AS "customerId", c.company_legal_name AS "customerName", r.source_account_currency_id AS "sourceAccountCurrencyId",
             sac.currency_code AS "sourceCurrencyCode", r.payroll_account_currency_id AS "payrollAccountCurrencyId",
             pac.currency_code AS "payrollCurrencyCode", r.total_amount::text AS "totalAmount",
             r.estimated_fx_rate::text AS "estimatedFxRate", r.estimated_received_amount::text AS "estimatedReceivedAmount",
             COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits s WHERE s.payroll_request_id = r.id)) AS "beneficiaryCount",
             r.created_at AS "createdAt", r.updated_at AS "updatedAt"
        FROM payroll_requests r
+       JOIN customers c ON c.id = r.customer_id
        JOIN account_currencies sac ON sac.id = r.source_account_currency_id
        JOIN account_currencies pac ON pac.id = r.payroll_account_currency_id
       WHERE ($1::uuid IS NULL OR r.customer_id = $1)

@@ -12,36 +12,6 @@ import { Amount, ErrorBox, Field, Link, Page, RequestLink, Time } from '../ui.js
 
 type Status = components['schemas']['PayrollRequestStatus'];
 
-type Summary = components['schemas']['PayrollRequestSummary'];
-
-const companies = new Map<string, Promise<string>>();
-
-/**
- * The company of each customer of a page of the admin's queue. A summary names its customer by id
- * only, so the name is read from one request of that customer — its smallest, the cheapest to read —
- * once per customer while the console stays open.
- */
-async function customerNames(items: readonly Summary[]): Promise<Map<string, string>> {
-  const smallest = new Map<string, Summary>();
-  for (const item of items) {
-    const known = smallest.get(item.customerId);
-    if (!known || item.beneficiaryCount < known.beneficiaryCount) smallest.set(item.customerId, item);
-  }
-  const names = await Promise.all(
-    [...smallest.values()].map(async (item) => {
-      let name = companies.get(item.customerId);
-      if (!name) {
-        const read = api.GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId: item.id } } });
-        name = read.then((answer) => unwrap(answer).customer.company.legalName);
-        companies.set(item.customerId, name);
-      }
-      // A name that cannot be read leaves the id shown, and is asked again next time.
-      return [item.customerId, await name.catch(() => (companies.delete(item.customerId), item.customerId.slice(0, 8)))] as const;
-    }),
-  );
-  return new Map(names);
-}
-
 function age(createdAt: string): string {
   const minutes = Math.max(0, Math.floor((Date.now() - new Date(createdAt).getTime()) / 60_000));
   return minutes < 120 ? `${minutes} min` : `${Math.floor(minutes / 60)} h`;
@@ -58,7 +28,7 @@ export function RequestsPage() {
         : unwrap(await api.GET('/v1/customers/payroll/requests', { params: { query } }));
       // The admin works the queue from its oldest request.
       const items = admin ? [...answer.items].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : answer.items;
-      return { ...answer, items, customers: admin ? await customerNames(items) : new Map<string, string>() };
+      return { ...answer, items };
     },
     [admin, status],
   );
@@ -91,7 +61,8 @@ export function RequestsPage() {
             { header: 'Request', cell: (item) => <RequestLink id={item.id} /> },
             admin && {
               header: 'Customer',
-              cell: (item) => <Link to={`/customers/${item.customerId}`}>{page.data?.customers.get(item.customerId) ?? item.customerId.slice(0, 8)}</Link>,
+              // A server before customerName named the customer by id only.
+              cell: (item) => <Link to={`/customers/${item.customerId}`}>{item.customerName ?? item.customerId.slice(0, 8)}</Link>,
             },
             { header: 'Created', cell: (item) => <Time value={item.createdAt} /> },
             { header: 'Status', cell: (item) => payrollStatusLabel(item.status) },

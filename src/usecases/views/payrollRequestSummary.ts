@@ -7,6 +7,7 @@ export function toPayrollRequestSummary(request: PayrollRequestSummaryRecord): c
     id: request.id,
     status: request.status,
     customerId: request.customerId,
+    customerName: request.customerName,
     sourceAccountCurrencyId: request.sourceAccountCurrencyId,
     sourceCurrencyCode: request.sourceCurrencyCode,
     payrollAccountCurrencyId: request.payrollAccountCurrencyId,

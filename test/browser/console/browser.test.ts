@@ -12,6 +12,7 @@ import { bankBooksApplier } from '../../../src/usecases/applyBankBooks.js';
 import { executePendingWork } from '../../../src/usecases/execution.js';
 import { entry, message, report } from '../../support/bankBooks.js';
 import { ensureConsole, inRepo } from '../../support/build.js';
+import { waitFor } from '../../support/polling.js';
 import { hasChromium, launchChromium, warnIfNoChromium } from '../../support/chromium.js';
 import { type TestServer, startTestServer, testConfig } from '../../support/server.js';
 import { workerFor } from '../../support/worker.js';
@@ -21,6 +22,11 @@ warnIfNoChromium('console browser test');
 const SHOTS = inRepo('test-results', 'console');
 const ACME = '7b1e0002-0000-4000-8000-000000000001';
 const OMAR = '7b1e0003-0000-4000-8000-000000000003';
+const DANA = '7b1e0003-0000-4000-8000-000000000001';
+const RANIA = '7b1e0003-0000-4000-8000-000000000004';
+const ACME_USD = '7b1e0005-0000-4000-8000-000000000001';
+const PARTNER_AED = '7b1e0005-0000-4000-8000-000000000004';
+const PRIYA = '7b1e0006-0000-4000-8000-000000000001';
 const GOOD_CSV = 'beneficiaryReference,amount,amountCurrencyType,purposeCode\nACME-EMP-1001,1000.00,SOURCE,SAL\nACME-EMP-1002,2000.00,PAYROLL,SAL\n';
 const BAD_CSV =
   'beneficiaryReference,amount,amountCurrencyType,purposeCode\nACME-EMP-1001,1000.00,SOURCE,SAL\nACME-EMP-9999,10.00,SOURCE,SAL\nACME-EMP-1002,12.345,SOURCE,SAL\n';
@@ -377,4 +383,78 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await admin.getByText('Not ours: the bank reverses it', { exact: false }).waitFor();
     expect(await admin.getByRole('button', { name: 'Resolve' }).count()).toBe(0);
   });
+
+  it('cancels and rejects through their confirmation at 390 px, and the API agrees', async () => {
+    const admin = server.as(OMAR);
+    const dana = server.as(DANA);
+    const settings = await admin.PATCH('/v1/admin/customers/{customerId}/settings', {
+      params: { path: { customerId: ACME } },
+      body: { requiresPayrollApproval: true },
+    });
+    expect(settings.response.status).toBe(200);
+    const usdBalance = async () => {
+      const accounts = (await dana.GET('/v1/customers/accounts')).data!.data.accounts;
+      return accounts.flatMap((account) => account.currencies).find((currency) => currency.id === ACME_USD)!.balance;
+    };
+    const create = async () => {
+      const body = { sourceAccountCurrencyId: ACME_USD, payrollAccountCurrencyId: PARTNER_AED };
+      const estimated = await dana.POST('/v1/customers/payroll/estimate', {
+        body: { ...body, amountSplitDetails: [{ beneficiaryId: PRIYA, amount: '100.00' }] },
+      });
+      const created = await dana.POST('/v1/customers/payroll/requests', {
+        body: { ...body, feeHash: estimated.data!.data.feeHash, amountSplitDetails: [{ beneficiaryId: PRIYA, amount: '100.00', purposeCode: 'SAL' }] },
+      });
+      expect(created.response.status).toBe(201);
+      return created.data!.data.id;
+    };
+    const status = async (requestId: string) =>
+      (await dana.GET('/v1/customers/payroll/requests/{requestId}', { params: { path: { requestId } } })).data!.data.status;
+
+    /** On a phone: the danger button and its confirmation are on the screen, "No" keeps the request, "Yes" acts. */
+    const confirmAt390 = async (page: Page, reasonLabel: string, act: string, from: string) => {
+      await page.setViewportSize({ width: 390, height: 900 });
+      const button = page.getByRole('button', { name: act, exact: true });
+      const onScreen = async (locator: Locator) => {
+        await locator.scrollIntoViewIfNeeded();
+        const box = (await locator.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+      };
+      await page.getByLabel(reasonLabel).fill('Wrong month');
+      await onScreen(button);
+      await button.click();
+      const confirm = page.getByRole('group', { name: `Confirm: ${act}` });
+      const yes = confirm.getByRole('button', { name: `Yes, ${act.charAt(0).toLowerCase()}${act.slice(1)}` });
+      await onScreen(yes);
+      await onScreen(confirm.getByRole('button', { name: 'No, keep it' }));
+      await confirm.getByRole('button', { name: 'No, keep it' }).click();
+      await button.waitFor();
+      expect(await statusOf(page)).toBe(from);
+      await button.click();
+      await yes.click();
+      await waitForStatus(page, 'CANCELLED');
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    };
+
+    // Rania, the approver, rejects a request awaiting her approval: it ends cancelled, nothing debited.
+    const before = await usdBalance();
+    const rejected = await create();
+    expect(await status(rejected)).toBe('AWAITING_APPROVAL');
+    const rania = await openAs('Rania Saleh', `/requests/${rejected}`);
+    await confirmAt390(rania, 'Reason for rejecting', 'Reject this payroll request', 'AWAITING_APPROVAL');
+    expect(await status(rejected)).toBe('CANCELLED');
+    expect(await usdBalance()).toBe(before);
+
+    // Dana cancels an approved request, whose total was debited at creation: the debit comes back.
+    const cancelled = await create();
+    const approved = await server.as(RANIA).POST('/v1/customers/payroll/requests/{requestId}/approve', { params: { path: { requestId: cancelled } } });
+    expect(approved.response.status).toBe(200);
+    expect(await status(cancelled)).toBe('PENDING');
+    expect(await usdBalance()).not.toBe(before);
+    const page = await openAs('Dana Haddad', `/requests/${cancelled}`);
+    await confirmAt390(page, 'Reason for cancelling', 'Cancel this payroll request', 'PENDING');
+    await check(page, 'customer-request-cancelled');
+    expect(await status(cancelled)).toBe('CANCELLED');
+    await waitFor('the cancelled debit back on the USD balance', usdBalance, (balance) => balance === before, { deadlineMs: 60_000, everyMs: 200 });
+  }, 300_000);
 });
