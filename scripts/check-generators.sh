@@ -3,7 +3,9 @@
 # client compiled under strict NodeNext with a program of .ci/generators/, then each program run
 # against a real server: openapi-typescript + openapi-fetch, orval, openapi-zod-client and
 # @hey-api/openapi-ts. Every program estimates a payroll (estimatePayrollFee, which takes JSON or
-# a CSV file) and fails unless the server answers 200 with a feeHash.
+# a CSV file) and fails unless the server answers 200 with a feeHash. The three generators beyond
+# openapi-typescript, and what their clients import, are a package of their own
+# (.ci/generators/package.json), installed here from its lock file: the project's install stays without them.
 #   API=http://host:port npm run check:generators   a server you run (its JWT_SECRET must be this shell's)
 #   npm run check:generators                        starts `npm start` on a free port (in-memory database), stops it after
 set -euo pipefail
@@ -33,14 +35,24 @@ else
   trap 'stop_server; rm -f "$log"' EXIT
 fi
 
+# The generators' own package: its lock file and node_modules, installed again only when the lock file changed since the last
+# install (npm ci starts from an empty node_modules). Its commands are called by path below; typescript,
+# tsx, openapi-typescript and redocly are the project's own.
+installed="$dir/node_modules/.installed-package-lock.json"
+if ! cmp -s "$dir/package-lock.json" "$installed"; then
+  npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+  cp "$dir/package-lock.json" "$installed"
+fi
+bin="$dir/node_modules/.bin"
+
 redocly bundle openapi/openapi.yaml -o dist/openapi.json >/dev/null 2>&1 || redocly bundle openapi/openapi.yaml -o dist/openapi.json
 rm -rf "$out" && mkdir -p "$out/zod-client"
 pids=()
 # From its own folder: in the root, openapi-typescript would take redocly.yaml's input and output instead.
 (cd "$dir" && openapi-typescript ../../dist/openapi.json -o generated/openapi-fetch.d.ts >generated/openapi-typescript.log 2>&1) & pids+=($!)
-orval --config "$dir/orval.config.cjs" >"$out/orval.log" 2>&1 & pids+=($!)
-openapi-zod-client dist/openapi.json -o "$out/zod-client/api.ts" >"$out/zod-client.log" 2>&1 & pids+=($!)
-openapi-ts -f "$dir/hey-api.config.mjs" -s >"$out/hey-api.log" 2>&1 & pids+=($!)
+"$bin/orval" --config "$dir/orval.config.cjs" >"$out/orval.log" 2>&1 & pids+=($!)
+"$bin/openapi-zod-client" dist/openapi.json -o "$out/zod-client/api.ts" >"$out/zod-client.log" 2>&1 & pids+=($!)
+"$bin/openapi-ts" -f "$dir/hey-api.config.mjs" -s >"$out/hey-api.log" 2>&1 & pids+=($!)
 for pid in "${pids[@]}"; do wait "$pid" || { cat "$out"/*.log; echo "a generator failed"; exit 1; }; done
 echo "generated: openapi-typescript, orval, openapi-zod-client, @hey-api/openapi-ts"
 

@@ -43,10 +43,10 @@ export interface AppOptions {
  * limit per verified user, else per client address → a verified non-admin on an admin path refused
  * 403 (roles before validation) → a body declared plainly heavy takes one of
  * its customer's slots of heavy operations (refused unread at the cap) → body (JSON or a CSV file, 12 MB for a verified
- * caller; JSON of 8 KB otherwise) → validator (bearerAuth answers 401 where a token is required, then the request
- * against the spec; responses too when enabled) → the per-customer cap on heavy operations → the
- * handler of the operation, mounted by the validator from the spec's paths → unknown routes → the
- * one error handler.
+ * caller; JSON of 8 KB otherwise) → the request's operation found by the spec's paths (404, 405) → the
+ * validator of its path (bearerAuth answers 401 where a token is required, then the request against
+ * the spec; responses too when enabled) → the per-customer cap on heavy operations → the handler of
+ * the operation → the one error handler.
  */
 export function createApp(options: AppOptions): Express {
   const app = express();

@@ -1,5 +1,4 @@
 import type { Application, RequestHandler, Response } from 'express';
-import type * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
 import { tracer } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
@@ -8,19 +7,11 @@ import { StoredJson, readStoredJson, storedJsonParts } from '../usecases/storedJ
 import { sendData, streamData } from './envelope.js';
 import type { CustomerBulkhead } from './customerBulkhead.js';
 import type { HeavyOperationGate } from './heavyOperations.js';
-import type { OperationDispatch } from './operationDispatch.js';
 import { answerIdempotently } from './idempotent.js';
 import { type InputTraits, refuseOutsideContract } from './strictRequest.js';
 import type { Locals } from './locals.js';
 import type { Caller, Handler, Handlers, OperationId, PathParams, QueryParams, RequestBody } from './operations.js';
-
-type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
-type OperationHandlerOptions = Extract<ValidatorOptions['operationHandlers'], { resolver: unknown }>;
-type Resolver = OperationHandlerOptions['resolver'];
-type Route = Parameters<Resolver>[1];
-type ApiDoc = Parameters<Resolver>[2];
-type PathItemObject = NonNullable<ApiDoc['paths']>[string];
-type OperationObject = NonNullable<PathItemObject['get']>;
+import { type ApiDoc, type Method, type OperationObject, type PathItemObject, METHODS, type SpecRouter } from './specRoutes.js';
 
 export interface SendOptions {
   /** The response validator is on: JSON text from a handler is parsed so that it can be checked. */
@@ -71,41 +62,35 @@ export function operationsOf(app: Application): AppOperations {
   return operations;
 }
 
+/** The handler of each operation of the spec, by method, per path of the spec. */
+export type BoundOperations = Map<string, Partial<Record<Method, RequestHandler>>>;
+
 /**
- * Mounts the handler table on the spec's own paths. The validator reads the dereferenced spec,
- * turns `{param}` into `:param`, mounts literal segments before parameters (so
- * `/payouts/estimate` is not taken for a `{payoutId}`) and asks `resolver` for the handler of
- * each path and method; the resolver finds it by the operation's operationId, which must be one
- * of `table`'s (every app's table is allHandlers's). A path is written once, in the spec. Each
- * request runs the handler of the app serving it (operationsOf). Each handler is registered with
- * `dispatch` too, which runs it from the route the validator found (operationDispatch.ts).
+ * Binds the handler table to the spec's operations: each path and method of the spec gets the
+ * handler of its operationId, which must be one of `table`'s (every app's table is allHandlers's),
+ * with what the spec says of the operation (its traits). A path is written once, in the spec.
+ * Each request runs the handler of the app serving it (operationsOf). Throws, before any request
+ * is served, for an operation without a handler or with traits the types do not expect.
  */
-export function operationHandlers(table: Handlers, options: SendOptions = { validateResponses: false }, dispatch?: OperationDispatch): OperationHandlerOptions {
-  return {
-    // Where the validator's default resolver would look for handler modules; ours are in the table.
-    basePath: '',
-    // The validator takes any handler (its type says `unknown`): ours is typed per operation.
-    resolver: (_handlersPath: string, route: Route, apiDoc: ApiDoc) => {
-      const where = `${route.method} ${route.openApiRoute}`;
-      const pathItem = apiDoc.paths?.[route.openApiRoute.slice(route.basePath.length)];
-      const operation = pathItem?.[methodOf(route)];
-      const id = operation?.operationId;
-      if (!pathItem || !operation || !id || !isOperationId(table, id)) throw new Error(`no handler for ${where} (operationId ${id ?? 'missing'})`);
-      const handler = bind(id, traitsOf(apiDoc, pathItem, operation, where), options);
-      dispatch?.register(route.method, route.expressRoute, handler as unknown as RequestHandler);
-      return handler;
-    },
-  };
+export function bindOperations(table: Handlers, apiDoc: ApiDoc, router: SpecRouter, options: SendOptions = { validateResponses: false }): BoundOperations {
+  const bound: BoundOperations = new Map();
+  for (const { path, pathItem } of router.routes) {
+    const byMethod: Partial<Record<Method, RequestHandler>> = {};
+    for (const method of METHODS) {
+      const operation = pathItem[method];
+      if (!operation) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      const id = operation.operationId;
+      if (!id || !isOperationId(table, id)) throw new Error(`no handler for ${where} (operationId ${id ?? 'missing'})`);
+      byMethod[method] = bind(id, traitsOf(apiDoc, pathItem, operation, where), options) as unknown as RequestHandler;
+    }
+    bound.set(path, byMethod);
+  }
+  return bound;
 }
 
 function isOperationId(handlers: Handlers, id: string): id is OperationId {
   return Object.hasOwn(handlers, id);
-}
-
-function methodOf(route: Route): 'get' | 'put' | 'post' | 'delete' | 'patch' {
-  const method = route.method.toLowerCase();
-  if (method === 'get' || method === 'put' || method === 'post' || method === 'delete' || method === 'patch') return method;
-  throw new Error(`unsupported method ${route.method} on ${route.openApiRoute}`);
 }
 
 /**

@@ -1,9 +1,11 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit, type Store } from 'express-rate-limit';
 import { metrics } from '../observability/telemetry.js';
 import { principalOf } from './auth.js';
 import { closeAfterAnswer } from './body.js';
 import { sendError } from './envelope.js';
+import type { OperationId } from './operations.js';
+import { specRouter } from './specRoutes.js';
 
 /**
  * Rate limiting (express-rate-limit), after authentication: a budget of `perMinute` requests per
@@ -12,10 +14,15 @@ import { sendError } from './envelope.js';
  * Beyond it, 429 RATE_LIMITED in the envelope, with Retry-After and the RateLimit-* headers. The
  * client address is Express's req.ip: the peer, or the client a trusted proxy names (TRUST_PROXY).
  * In memory by default; with a Redis store every instance shares one budget. The probes
- * (/healthz, /readyz) are never limited: a load balancer polling several instances from one
- * address must not see liveness fail.
+ * (liveness and readiness, found by the spec's paths) are never limited: a load balancer polling
+ * several instances from one address must not see liveness fail.
  */
-const PROBES = new Set(['/healthz', '/readyz']);
+const PROBES: ReadonlySet<string> = new Set<OperationId>(['getHealth', 'getReadiness']);
+
+async function isProbe(req: Request): Promise<boolean> {
+  const operationId = (await specRouter()).router.find(req.path)?.operationIds.get;
+  return operationId !== undefined && PROBES.has(operationId);
+}
 
 export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: number }, store?: Store): RequestHandler {
   return rateLimit({
@@ -24,7 +31,7 @@ export function rateLimiter(limits: { perMinute: number; anonymousPerMinute: num
     standardHeaders: 'draft-6',
     legacyHeaders: false,
     ...(store && { store }),
-    skip: (req) => PROBES.has(req.path),
+    skip: isProbe,
     // A store that fails (it should not: SharedLimits falls back to memory) lets the request through.
     passOnStoreError: true,
     keyGenerator: (req, res) => {

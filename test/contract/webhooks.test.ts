@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyWebhook } from '../../packages/client/src/webhooks.js';
+import { verifyWebhook } from '../../packages/client/src/node.js';
 import type { components } from '../../generated/api.js';
 import { claimDueDeliveries } from '../../src/store/webhooks.js';
 import type { ExecutionDeps } from '../../src/usecases/execution.js';

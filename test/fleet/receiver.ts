@@ -3,7 +3,7 @@
  * delivery's signature, answers 200, and dedupes by event id (deliveries are at least once: a
  * worker killed after the POST and before its record sends again).
  */
-import { verifyWebhook } from '../../packages/client/src/webhooks.js';
+import { verifyWebhook } from '../../packages/client/src/node.js';
 import { type Listening, listen } from '../support/http.js';
 
 export class WebhookReceiver {

@@ -19,7 +19,8 @@ export type { Middleware };
 export { PayrollApiError, unwrap, type ErrorCode, type ErrorDetail, type ErrorEnvelope, type ErrorFacts, type ErrorReason } from './envelope.js';
 export {
   constructEvent,
-  verifyWebhook,
+  constructEventAsync,
+  verifyWebhookAsync,
   WebhookSignatureError,
   type ConstructEventOptions,
   type WebhookEvent,

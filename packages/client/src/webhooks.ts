@@ -1,10 +1,10 @@
 /**
  * Webhook signatures (`Payroll-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`,
  * Stripe's scheme), checked on Web Crypto (`crypto.subtle`) so that the package runs on Node 20 or
- * later, Deno, Bun, browsers and edge runtimes alike: nothing here imports a `node:` module.
+ * later, Deno, Bun, browsers and edge runtimes alike: nothing here imports a `node:` module. Web
+ * Crypto is asynchronous; the synchronous check is in the Node entry point (webhooksNode.ts).
  */
 import type { components } from 'payroll-fee-service/types';
-import { hmacSha256Hex } from './sha256.js';
 
 /** The body of every delivery: `type` tells which resource `data` is. */
 export type WebhookEvent = components['schemas']['WebhookEvent'];
@@ -68,10 +68,39 @@ function equalHex(a: string, b: string): boolean {
   return difference === 0;
 }
 
-async function expectedSignature(secret: string, t: number, body: string): Promise<string> {
+/** HMAC-SHA256 of `payload` under `secret`, in hex, computed synchronously (Node's `crypto`). */
+export type HmacSha256Hex = (secret: string, payload: string) => string;
+
+const subtleHmacSha256Hex = async (secret: string, payload: string): Promise<string> => {
   const encoder = new TextEncoder();
   const key = await globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  return toHex(await globalThis.crypto.subtle.sign('HMAC', key, encoder.encode(`${t}.${body}`)));
+  return toHex(await globalThis.crypto.subtle.sign('HMAC', key, encoder.encode(payload)));
+};
+
+/** A delivery's signatures and the text they sign, once its header is well formed and its timestamp within tolerance. */
+interface Signed {
+  payload: string;
+  signatures: string[];
+}
+
+function signedParts(body: string, header: string | null | undefined, secret: string, options: ConstructEventOptions): Signed {
+  // A missing secret is the receiver's configuration at fault, not the delivery; Web Crypto refuses an empty key anyway.
+  if (typeof secret !== 'string' || secret === '') throw new TypeError('the endpoint secret must be a non-empty string');
+  const { t, signatures } = parseHeader(header);
+  checkAge(t, options.toleranceSeconds ?? 300, options.now ?? new Date());
+  return { payload: `${t}.${body}`, signatures };
+}
+
+function requireMatch(signatures: string[], expected: string): void {
+  if (!signatures.some((candidate) => equalHex(candidate, expected))) {
+    throw new WebhookSignatureError('BAD_SIGNATURE', 'no v1 signature matches the body and the secret');
+  }
+}
+
+/** A check's boolean form: false for a refused delivery, any other failure thrown on. */
+function falseIfRefused(error: unknown): false {
+  if (error instanceof WebhookSignatureError) return false;
+  throw error;
 }
 
 function parseEvent(body: string): WebhookEvent {
@@ -89,43 +118,66 @@ function parseEvent(body: string): WebhookEvent {
 }
 
 /**
- * Verifies a delivery and returns its event: `body` is the raw request body exactly as received
- * (before any JSON parsing), `header` the `Payroll-Signature` header, `secret` the endpoint's
- * `whsec_…` secret. Throws a {@link WebhookSignatureError} saying why otherwise.
+ * Verifies a delivery and returns its event, on Web Crypto (any runtime): `body` is the raw request
+ * body exactly as received (before any JSON parsing), `header` the `Payroll-Signature` header,
+ * `secret` the endpoint's `whsec_…` secret. Throws a {@link WebhookSignatureError} saying why otherwise.
  *
  * ```ts
- * const event = await constructEvent(rawBody, request.headers.get('payroll-signature'), secret);
+ * const event = await constructEventAsync(rawBody, request.headers.get('payroll-signature'), secret);
  * ```
  */
-export async function constructEvent(
+export async function constructEventAsync(
   body: string,
   header: string | null | undefined,
   secret: string,
   options: ConstructEventOptions = {},
 ): Promise<WebhookEvent> {
-  const { t, signatures } = parseHeader(header);
-  checkAge(t, options.toleranceSeconds ?? 300, options.now ?? new Date());
-  const expected = await expectedSignature(secret, t, body);
-  if (!signatures.some((candidate) => equalHex(candidate, expected))) {
-    throw new WebhookSignatureError('BAD_SIGNATURE', 'no v1 signature matches the body and the secret');
-  }
+  const { payload, signatures } = signedParts(body, header, secret, options);
+  requireMatch(signatures, await subtleHmacSha256Hex(secret, payload));
   return parseEvent(body);
 }
 
+/** {@link constructEventAsync} under its first name: the same checks, asynchronous too, on Web Crypto. */
+export function constructEvent(body: string, header: string | null | undefined, secret: string, options: ConstructEventOptions = {}): Promise<WebhookEvent> {
+  return constructEventAsync(body, header, secret, options);
+}
+
 /**
- * Checks a Payroll-Signature header against the raw body: true only when a v1 signature matches
- * and the timestamp is within `toleranceSeconds` of now.
- *
- * @deprecated Use {@link constructEvent}, which says why a delivery is refused and returns the typed event.
+ * Checks a Payroll-Signature header against the raw body, on Web Crypto (any runtime): true only
+ * when a v1 signature matches and the timestamp is within `toleranceSeconds` of now.
  */
-export function verifyWebhook(body: string, header: string, secret: string, toleranceSeconds = 300, now: Date = new Date()): boolean {
+export async function verifyWebhookAsync(body: string, header: string, secret: string, toleranceSeconds = 300, now: Date = new Date()): Promise<boolean> {
   try {
-    const { t, signatures } = parseHeader(header);
-    checkAge(t, toleranceSeconds, now);
-    const expected = hmacSha256Hex(secret, `${t}.${body}`);
-    return signatures.some((candidate) => equalHex(candidate, expected));
+    const { payload, signatures } = signedParts(body, header, secret, { toleranceSeconds, now });
+    requireMatch(signatures, await subtleHmacSha256Hex(secret, payload));
+    return true;
   } catch (error) {
-    if (error instanceof WebhookSignatureError) return false;
-    throw error;
+    return falseIfRefused(error);
+  }
+}
+
+/**
+ * The synchronous checks, given an HMAC that is synchronous where the runtime has one (Node's
+ * `crypto`, in the Node entry point): the same header, tolerance and comparison as above.
+ */
+export function constructEventWith(
+  hmac: HmacSha256Hex,
+  body: string,
+  header: string | null | undefined,
+  secret: string,
+  options: ConstructEventOptions = {},
+): WebhookEvent {
+  const { payload, signatures } = signedParts(body, header, secret, options);
+  requireMatch(signatures, hmac(secret, payload));
+  return parseEvent(body);
+}
+
+export function verifyWebhookWith(hmac: HmacSha256Hex, body: string, header: string, secret: string, toleranceSeconds = 300, now: Date = new Date()): boolean {
+  try {
+    const { payload, signatures } = signedParts(body, header, secret, { toleranceSeconds, now });
+    requireMatch(signatures, hmac(secret, payload));
+    return true;
+  } catch (error) {
+    return falseIfRefused(error);
   }
 }

@@ -25,13 +25,15 @@ const PUBLISHED = [
   'dist/envelope.js',
   'dist/index.d.ts',
   'dist/index.js',
+  'dist/node.d.ts',
+  'dist/node.js',
   'dist/openapi.json',
   'dist/paging.d.ts',
   'dist/paging.js',
-  'dist/sha256.d.ts',
-  'dist/sha256.js',
   'dist/webhooks.d.ts',
   'dist/webhooks.js',
+  'dist/webhooksNode.d.ts',
+  'dist/webhooksNode.js',
 ];
 /** openapi-fetch and its one dependency: the whole runtime tree of the client. */
 const RUNTIME_TREE = ['openapi-fetch', 'openapi-typescript-helpers'];
@@ -110,7 +112,7 @@ describe('npm pack -w packages/client', () => {
     // attw exits non-zero on a problem in the profile's resolutions (node16 from ESM, bundler); its report lists each entrypoint.
     const report = run(inRepo('node_modules', '.bin', 'attw'), [tarball, '--profile', 'esm-only', '--no-emoji', '--no-color', '--format', 'ascii']);
     const checked = [...report.matchAll(/^"(payroll-fee-service[^"]*)"$/gm)].map((match) => match[1]);
-    expect(checked.sort()).toEqual([CLIENT, `${CLIENT}/openapi.json`, `${CLIENT}/package.json`, `${CLIENT}/types`]);
+    expect(checked.sort()).toEqual([CLIENT, `${CLIENT}/node`, `${CLIENT}/openapi.json`, `${CLIENT}/package.json`, `${CLIENT}/types`]);
   }, 60_000);
 });
 
@@ -132,6 +134,10 @@ describe('the installed package, as a consumer gets it', () => {
         `import { createPayrollClient, type PayrollClient } from '${CLIENT}';`,
         "export const api: PayrollClient = createPayrollClient({ baseUrl: 'http://localhost:3000', token: () => 'token' });",
         "export type Request = components['schemas']['PayrollRequest'];",
+        "// On Node, the entry point keeps the synchronous checks (Node's crypto); ./node names it anywhere.",
+        `import { constructEventAsync, constructEventSync, verifyWebhook, verifyWebhookAsync } from '${CLIENT}';`,
+        `import { verifyWebhook as verifyOnNode } from '${CLIENT}/node';`,
+        'export const checks: Array<(body: string, header: string, secret: string) => unknown> = [constructEventAsync, constructEventSync, verifyWebhook, verifyWebhookAsync, verifyOnNode];',
         'export type Paths = keyof paths;',
         "// @ts-expect-error -- the client only knows the spec's paths",
         "void api.GET('/v1/not-in-the-spec');",
@@ -159,12 +165,26 @@ describe('the installed package, as a consumer gets it', () => {
     run(process.execPath, [inRepo('node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir });
   }, 60_000);
 
-  it('imports no node: module anywhere in the package (it runs on Deno, Bun, browsers and edge runtimes)', () => {
+  it('imports no node: module outside its Node entry point, reached only by the node export condition or ./node', () => {
     const dist = join(consumer, 'node_modules', CLIENT, 'dist');
+    const nodeOnly = ['node.js', 'node.d.ts', 'webhooksNode.js', 'webhooksNode.d.ts'];
+    const importsNode = (name: string) => /(?:from\s*|import\s*\(\s*|require\s*\(\s*)['"]node:/.test(readFileSync(join(dist, name), 'utf8'));
     const offenders = readdirSync(dist)
       .filter((name) => name.endsWith('.js') || name.endsWith('.d.ts'))
-      .filter((name) => /(?:from\s*|import\s*\(\s*|require\s*\(\s*)['"]node:/.test(readFileSync(join(dist, name), 'utf8')));
+      .filter((name) => !nodeOnly.includes(name) && importsNode(name));
     expect(offenders).toEqual([]);
+    expect(importsNode('webhooksNode.js')).toBe(true);
+    const { exports } = JSON.parse(readFileSync(join(consumer, 'node_modules', CLIENT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const reachable = (entry: unknown, conditions: string[]): string[] =>
+      typeof entry === 'string'
+        ? [entry]
+        : Object.entries(entry as Record<string, unknown>).flatMap(([condition, target]) =>
+            conditions.includes(condition) ? reachable(target, conditions) : [],
+          );
+    const elsewhere = Object.entries(exports)
+      .filter(([subpath]) => subpath !== './node')
+      .flatMap(([, entry]) => reachable(entry, ['types', 'import', 'browser', 'default']));
+    expect(elsewhere.filter((target) => nodeOnly.some((name) => target.endsWith(`/${name}`)))).toEqual([]);
   });
 
   it('runs against the server: the compiled client, its errors, and the bundled spec', async () => {
