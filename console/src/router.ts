@@ -1,7 +1,8 @@
 /** Addresses under /console/: each page has its own, so a link can be pasted and a reload keeps the page. */
 import { useEffect, useState } from 'preact/hooks';
+import { CONSOLE_PATHS } from '../../src/config/consolePaths.js';
 
-export const BASE = '/console';
+export const BASE = CONSOLE_PATHS.base;
 const listeners = new Set<() => void>();
 
 /** The page's path below /console (always starting with '/'), with its query string. */

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { metrics } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import type { Config } from '../config/config.js';
+import { CONSOLE_PATHS } from '../config/consolePaths.js';
 import { type Authenticate, authenticateRequest } from './auth.js';
 import { type ConsoleOptions, consoleRouter } from './console.js';
 import { auditApiKeyUse } from './apiKeyAudit.js';
@@ -64,7 +65,7 @@ export function createApp(options: AppOptions): Express {
   // CORS is off unless origins are configured: browsers then get no cross-origin access at all.
   if (options.corsOrigins.length > 0) app.use(cors({ origin: options.corsOrigins, exposedHeaders: ['X-Request-Id', 'Retry-After'] }));
   // Not an API path: no bearer token, no validator (its pages sign in through the console itself).
-  app.use('/console', consoleRouter({ ...options.console, deps: options.deps, authenticate: options.authenticate }));
+  app.use(CONSOLE_PATHS.base, consoleRouter({ ...options.console, deps: options.deps, authenticate: options.authenticate }));
   app.use(authenticateRequest(options.authenticate));
   app.use(auditApiKeyUse(options.deps));
   app.use(options.rateLimit);

@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
 import type { Config } from '../config/config.js';
+import { CONSOLE_PATHS } from '../config/consolePaths.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { canSignIn, signInUsers } from '../usecases/developmentSignIn.js';
 import { signedInUser } from '../usecases/consoleSession.js';
@@ -31,14 +32,14 @@ export interface ConsoleOptions {
 }
 
 function developmentSignIn(router: Router, options: ConsoleOptions): void {
-  router.get('/dev/users', async (_req, res, next) => {
+  router.get(CONSOLE_PATHS.developmentUsers, async (_req, res, next) => {
     try {
       res.set('Cache-Control', 'no-store').json({ success: true, data: { users: await signInUsers(options.deps) } });
     } catch (error) {
       next(error);
     }
   });
-  router.post('/dev/token', express.json({ limit: '1kb' }), async (req, res, next) => {
+  router.post(CONSOLE_PATHS.developmentToken, express.json({ limit: '1kb' }), async (req, res, next) => {
     try {
       const userId: unknown = (req.body as { userId?: unknown } | undefined)?.userId;
       if (typeof userId !== 'string' || !/^[0-9a-f-]{36}$/i.test(userId) || !(await canSignIn(options.deps, userId))) {
@@ -90,16 +91,16 @@ function allowConnectingTo(origin: string): RequestHandler {
 export function consoleRouter(options: ConsoleOptions): Router {
   const router = express.Router();
   const dir = resolve(options.console.dir);
-  router.get('/config', (_req, res) => {
+  router.get(CONSOLE_PATHS.config, (_req, res) => {
     const { developmentSignIn, oidc } = options.console;
     res.set('Cache-Control', 'no-store').json({ success: true, data: { developmentSignIn, oidc } });
   });
-  router.get('/session', session(options));
+  router.get(CONSOLE_PATHS.session, session(options));
   if (options.console.oidc) router.use(allowConnectingTo(new URL(options.console.oidc.issuer).origin));
   if (options.console.developmentSignIn) developmentSignIn(router, options);
-  router.all('/dev/{*rest}', (req, res) => sendError(res, 'NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?')[0]}`));
-  router.use('/assets', express.static(resolve(dir, 'assets'), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, fallthrough: false }));
-  router.get('/{*rest}', (req, res) => {
+  router.all(CONSOLE_PATHS.developmentAny, (req, res) => sendError(res, 'NOT_FOUND', `No route for ${req.method} ${req.originalUrl.split('?')[0]}`));
+  router.use(CONSOLE_PATHS.assets, express.static(resolve(dir, 'assets'), { immutable: true, maxAge: YEAR_SECONDS * 1000, index: false, fallthrough: false }));
+  router.get(CONSOLE_PATHS.page, (req, res) => {
     if (!existsSync(resolve(dir, 'index.html'))) {
       return sendError(res, 'SERVICE_UNAVAILABLE', 'The console is not built: run npm run build:console');
     }

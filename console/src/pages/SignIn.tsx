@@ -10,6 +10,7 @@ import type { OidcSettings } from '../oidc.js';
 import { currentPath } from '../router.js';
 import { type SignedIn, signIn } from '../session.js';
 import { ErrorBox, Page, useAction, useLoad } from '../ui.js';
+import { CONSOLE_PATHS } from '../../../src/config/consolePaths.js';
 
 interface DevUser {
   id: string;
@@ -36,27 +37,27 @@ async function json<T>(response: Response): Promise<T> {
 let settings: Promise<ConsoleSettings> | null = null;
 /** The service's sign-in settings, read once per page load. */
 function consoleSettings(): Promise<ConsoleSettings> {
-  settings ??= fetch('/console/config').then((response) => json<ConsoleSettings>(response));
+  settings ??= fetch(CONSOLE_PATHS.base + CONSOLE_PATHS.config).then((response) => json<ConsoleSettings>(response));
   settings.catch(() => (settings = null));
   return settings;
 }
 
 async function loadSignIn(): Promise<{ oidc: OidcSettings | null; users: DevUser[] | null }> {
   const config = await consoleSettings();
-  const users = config.developmentSignIn ? (await json<{ users: DevUser[] }>(await fetch('/console/dev/users'))).users : null;
+  const users = config.developmentSignIn ? (await json<{ users: DevUser[] }>(await fetch(CONSOLE_PATHS.base + CONSOLE_PATHS.developmentUsers))).users : null;
   return { oidc: config.oidc, users };
 }
 
 /** Who the token names (name, role, permissions, company), asked of the service with the token itself. */
 async function whoIs(token: string): Promise<SignedIn> {
-  const user = await json<Omit<SignedIn, 'token'>>(await fetch('/console/session', { headers: { Authorization: `Bearer ${token}` } }));
+  const user = await json<Omit<SignedIn, 'token'>>(await fetch(CONSOLE_PATHS.base + CONSOLE_PATHS.session, { headers: { Authorization: `Bearer ${token}` } }));
   return { ...user, token };
 }
 
 export function SignInPage() {
   const loaded = useLoad(loadSignIn, []);
   const development = useAction(async (user: DevUser) => {
-    const response = await fetch('/console/dev/token', {
+    const response = await fetch(CONSOLE_PATHS.base + CONSOLE_PATHS.developmentToken, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ userId: user.id }),
