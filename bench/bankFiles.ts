@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util';
 import type { PayoutBatch } from '../src/domain/payoutBatch.js';
 import { answerPaymentFile } from '../src/adapters/iso20022/bankSimulator.js';
 import { Iso20022Inbox } from '../src/adapters/iso20022/inbox.js';
+import { bankMessageApplier } from '../src/usecases/applyBankMessage.js';
 import { Iso20022BankRail } from '../src/adapters/iso20022/rail.js';
 import { openDatabase } from '../src/store/open.js';
 
@@ -73,7 +74,9 @@ try {
   await writeFile(join(inbox, `${answer.settled!.msgId}.xml`), answer.settled!.xml);
   console.log(`pain.002 (settlement): ${(Buffer.byteLength(answer.settled!.xml) / 2 ** 20).toFixed(1)} MB`);
   const logger = { info: () => {}, warn: console.warn, error: console.error };
-  const moved = await timed('inbox: validate and apply both reports', () => new Iso20022Inbox(db, inbox, logger, clock).poll());
+  const moved = await timed('inbox: validate and apply both reports', () =>
+    new Iso20022Inbox(inbox, bankMessageApplier({ db, clock, bookingGraceDays: 3 }), logger, clock).poll(),
+  );
   const statuses = await timed('batchStatus: the settled payouts', () => rail.batchStatus(batch.batchId));
   const failed = statuses.filter((item) => item.status.state === 'FAILED').length;
   console.log(`reports applied ${moved}; payouts settled ${statuses.length} (${failed} failed AC04)`);

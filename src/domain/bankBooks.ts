@@ -82,16 +82,3 @@ export interface BankToCustomerMessage {
   createdAt: string;
   reports: BankAccountReport[];
 }
-
-/** The file a message came in. */
-export interface BankBooksFile {
-  fileName: string;
-  sha256: string;
-  receivedAt: Date;
-}
-
-/** What applying a message did: `rejected` sends the file to rejected/ with the reason, changing nothing. */
-export type BankBooksOutcome = { kind: 'applied'; entries: number; exceptions: number } | { kind: 'already-applied' } | { kind: 'rejected'; reason: string };
-
-/** The bank-books use case as the inbox calls it (the composition root wires one to the other). */
-export type ApplyBankBooks = (message: BankToCustomerMessage, file: BankBooksFile) => Promise<BankBooksOutcome>;

@@ -12,7 +12,8 @@ import { buildWorker } from '../../src/composition/worker.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { BankAccountReport, BankEntry, BankToCustomerMessage, CreditDebit } from '../../src/domain/bankBooks.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { type BankBooksDeps, bankBooksApplier } from '../../src/usecases/applyBankBooks.js';
+import type { BankBooksDeps } from '../../src/usecases/applyBankBooks.js';
+import { bankMessageApplier } from '../../src/usecases/applyBankMessage.js';
 import { type ExecutionDeps, executePendingWork } from '../../src/usecases/execution.js';
 import { demoWorld } from './globalSetupTemplates.js';
 import { type PayrollRequest, estimateAndCreate, readRequest } from './payroll.js';
@@ -174,6 +175,6 @@ export function message(kind: BankToCustomerMessage['kind'], reports: BankAccoun
   return { kind, msgId, createdAt: '2026-11-23T18:00:00Z', reports };
 }
 
-/** The message applied as the inbox applies it (the composition root's ApplyBankBooks). */
+/** The message applied as the inbox applies it (the composition root's ApplyBankMessage). */
 export const apply = (world: BankWorld, books: BankToCustomerMessage) =>
-  bankBooksApplier(world.books)(books, { fileName: `${books.msgId}.xml`, sha256: 'a'.repeat(64), receivedAt: world.server.clock.now() });
+  bankMessageApplier(world.books)(books, { fileName: `${books.msgId}.xml`, sha256: 'a'.repeat(64), receivedAt: world.server.clock.now() });
