@@ -5,10 +5,10 @@
  * partner-bank account with one DBIT entry per payout (TxDtls/Refs
  * with the payout's EndToEndId, as the bank simulator books them), N payouts (default 100,000).
  * The statement is written to a temporary file, then read by a fresh process the way the worker's
- * inbox reads it (src/adapters/iso20022/bankBooksFile.ts: XSD validation by xmllint's streaming
+ * inbox reads it (src/adapters/iso20022/reportThread.ts: XSD validation by xmllint's streaming
  * reader, then the streaming parse into BankEntry values), each phase timed, with that process's RSS
  * before and at its peak, then applied and reconciled by the bank-books use case (the worker's
- * ApplyBankBooks) on a database holding the payroll day: the bench world (bench/world.ts) with its
+ * ApplyBankMessage) on a database holding the payroll day: the bench world (bench/world.ts) with its
  * 1,000-payout payroll copied up to N payouts in SQL, every payout paid over the ISO 20022 rail (a
  * settled bank-file item under its EndToEndId), on a new database of the --database-url server, or
  * of a fresh embedded PostgreSQL. The statement books those payouts, for their amounts.
