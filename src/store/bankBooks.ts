@@ -80,14 +80,40 @@ export async function findPayoutByEndToEndId(tx: Queryable, endToEndId: string):
   return rows[0] ?? null;
 }
 
-/** A single payout the bank files named `endToEndId` (its amount), or null. */
-export async function findSinglePayoutByEndToEndId(tx: Queryable, endToEndId: string): Promise<{ payoutId: string; amount: string } | null> {
-  const rows = await tx.query<{ payoutId: string; amount: string }>(
-    `SELECT p.id AS "payoutId", p.amount::text AS amount FROM bank_file_items i JOIN payouts p ON p.id = i.transfer_id
+/** A single payout of ours the bank files named by its EndToEndId, with what booking and returning it needs. */
+export interface BookableSinglePayout {
+  payoutId: string;
+  status: TransferStatus;
+  amount: string;
+  currencyCode: string;
+  accountCurrencyId: string;
+  fileStatus: 'PROCESSING' | 'COMPLETED' | 'FAILED';
+}
+
+/** The single payout a bank file named `endToEndId`, or null. */
+export async function findSinglePayoutByEndToEndId(tx: Queryable, endToEndId: string): Promise<BookableSinglePayout | null> {
+  const rows = await tx.query<BookableSinglePayout>(
+    `SELECT p.id AS "payoutId", p.status, p.amount::text AS amount, p.currency_code AS "currencyCode",
+            p.account_currency_id AS "accountCurrencyId", i.status AS "fileStatus"
+       FROM bank_file_items i JOIN payouts p ON p.id = i.transfer_id
       WHERE i.end_to_end_id = lower($1)`,
     [endToEndId],
   );
   return rows[0] ?? null;
+}
+
+export async function setPayoutBankBooking(tx: Queryable, payoutId: string, booking: components['schemas']['TransferBankBooking'], at: Date): Promise<void> {
+  await tx.query('UPDATE payouts SET bank_booking = $2::jsonb, updated_at = $3 WHERE id = $1', [payoutId, JSON.stringify(booking), at]);
+}
+
+/** A single payout COMPLETED → RETURNED with the return; false when it is no longer COMPLETED. */
+export async function returnSinglePayout(tx: Queryable, payoutId: string, bankReturn: components['schemas']['TransferBankReturn'], at: Date): Promise<boolean> {
+  const rows = await tx.query(
+    `UPDATE payouts SET status = 'RETURNED', bank_return = $2::jsonb, locked_until = NULL, updated_at = $3
+      WHERE id = $1 AND status = 'COMPLETED' RETURNING id`,
+    [payoutId, JSON.stringify(bankReturn), at],
+  );
+  return rows.length === 1;
 }
 
 /**
@@ -182,21 +208,33 @@ export async function ledgerBalanceBefore(tx: Queryable, accountCurrencyId: stri
   return row!.balance;
 }
 
-/** Payouts from an account currency the bank reported paid (pain.002) and never booked, completed before `completedBefore`. */
+/**
+ * Payouts from an account currency the bank reported paid (pain.002) and never booked, completed
+ * before `completedBefore`: a payroll's (paid from its payroll account) and single payouts (paid
+ * from the account itself) alike.
+ */
 export async function unbookedPayouts(
   tx: Queryable,
   accountCurrencyId: string,
   completedBefore: Date,
 ): Promise<{ transferId: string; endToEndId: string; amount: string; currencyCode: string; completedAt: Date }[]> {
   return tx.query(
-    `SELECT t.id AS "transferId", i.end_to_end_id AS "endToEndId", t.amount::text AS amount, t.currency_code AS "currencyCode", t.completed_at AS "completedAt"
-       FROM transfers t
-       JOIN bank_file_items i ON i.transfer_id = t.id
-       JOIN payroll_requests r ON r.id = t.payroll_request_id
-      WHERE t.status = 'COMPLETED' AND t.transfer_type = 'BANK_TO_BENEFICIARY' AND t.bank_booking IS NULL
-        AND t.completed_at < $2 AND r.payroll_account_currency_id = $1
-        AND NOT EXISTS (SELECT 1 FROM bank_exceptions e WHERE e.transfer_id = t.id AND e.kind = 'MISSING_BOOKING')
-      ORDER BY t.completed_at LIMIT 1000`,
+    `SELECT * FROM (
+       SELECT t.id AS "transferId", i.end_to_end_id AS "endToEndId", t.amount::text AS amount, t.currency_code AS "currencyCode", t.completed_at AS "completedAt"
+         FROM transfers t
+         JOIN bank_file_items i ON i.transfer_id = t.id
+         JOIN payroll_requests r ON r.id = t.payroll_request_id
+        WHERE t.status = 'COMPLETED' AND t.transfer_type = 'BANK_TO_BENEFICIARY' AND t.bank_booking IS NULL
+          AND t.completed_at < $2 AND r.payroll_account_currency_id = $1
+          AND NOT EXISTS (SELECT 1 FROM bank_exceptions e WHERE e.transfer_id = t.id AND e.kind = 'MISSING_BOOKING')
+       UNION ALL
+       SELECT p.id, i.end_to_end_id, p.amount::text, p.currency_code, p.completed_at
+         FROM payouts p
+         JOIN bank_file_items i ON i.transfer_id = p.id
+        WHERE p.status = 'COMPLETED' AND p.bank_booking IS NULL AND p.completed_at < $2 AND p.account_currency_id = $1
+          AND NOT EXISTS (SELECT 1 FROM bank_exceptions e WHERE e.transfer_id = p.id AND e.kind = 'MISSING_BOOKING')
+     ) AS unbooked
+     ORDER BY "completedAt" LIMIT 1000`,
     [accountCurrencyId, completedBefore],
   );
 }

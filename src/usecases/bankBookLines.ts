@@ -2,28 +2,15 @@ import { type BookedLine, uuidOfCompact } from '../domain/bankReconciliation.js'
 import { bankChargesBooked } from '../domain/journalEntries.js';
 import { Money } from '../domain/money.js';
 import { metrics } from '../observability/telemetry.js';
-import {
-  type BookablePayout,
-  completeBankFileItem,
-  expectedCredit,
-  findPayoutByEndToEndId,
-  findSinglePayoutByEndToEndId,
-  type MatchedKind,
-  addMatchedBookingReport,
-  matchedBooking,
-  recordMatchedBooking,
-  setTransferBankBooking,
-} from '../store/bankBooks.js';
+import { type BookablePayout, completeBankFileItem, expectedCredit, findPayoutByEndToEndId, setTransferBankBooking } from '../store/bankBooks.js';
 import { postJournalEntry } from '../store/ledger.js';
 import { settleBatchItems } from '../store/payoutBatches.js';
 import { getLockedPayrollRequest, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
-import { type LineContext, atScale, ledgerTime, lineException } from './bankBookContext.js';
+import { type LineContext, atScale, describe, ledgerTime, lineException, remember, seenBefore } from './bankBookContext.js';
+import { applySinglePayoutDebit, applySinglePayoutReturn } from './bankSinglePayouts.js';
 import { applyReturn } from './bankReturns.js';
 import { payrollLedgerOf, requestRefs } from './payrollSettlement.js';
 import { postPayoutsSettled } from './settlementPostings.js';
-
-const describe = (line: BookedLine, decimals: number) =>
-  `${line.creditDebit} entry of ${atScale(line.amount, decimals)} ${line.currency}${line.endToEndId ? ` naming EndToEndId ${line.endToEndId}` : ' without an EndToEndId'}`;
 
 /** One booked line: a payout paid, a payout returned, or a credit into the account. */
 export async function applyLine(context: LineContext, line: BookedLine): Promise<void> {
@@ -37,35 +24,6 @@ export async function applyLine(context: LineContext, line: BookedLine): Promise
   if (line.isReturn) return applyReturnLine(context, line);
   return applyCredit(context, line);
 }
-
-/**
- * Whether the booking was matched before. The same booking (its bank identity) reported by the other
- * kind of message (a camt.054, then the day's camt.053) is recognised silently; another booking,
- * or the same one reported twice by one kind of message, is a DUPLICATE_BOOKING and changes nothing.
- */
-async function seenBefore(context: LineContext, line: BookedLine, kind: MatchedKind, reference: string, transferId: string | null): Promise<boolean> {
-  const known = await matchedBooking(context.tx, kind, reference);
-  if (known === null) return false;
-  if (known.identity === line.identity && !known.reportedIn.includes(context.messageKind)) {
-    await addMatchedBookingReport(context.tx, kind, reference, context.messageKind);
-    return true;
-  }
-  const again = known.identity === line.identity ? `this very booking in another ${context.messageKind}` : `another booking (reference ${known.identity})`;
-  const detail = `${describe(line, context.account.decimals)}: the bank reported ${again} of this ${kind.toLowerCase()} before; no money moved`;
-  lineException(context, line, { kind: 'DUPLICATE_BOOKING', detail, transferId });
-  return true;
-}
-
-const remember = (context: LineContext, line: BookedLine, kind: MatchedKind, reference: string) =>
-  recordMatchedBooking(context.tx, {
-    kind,
-    reference,
-    identity: line.identity,
-    msgId: context.msgId,
-    messageKind: context.messageKind,
-    amount: line.amount.toFixed(),
-    bookedAt: line.bookedAt,
-  });
 
 async function applyDebit(context: LineContext, line: BookedLine): Promise<void> {
   const payout = line.endToEndId ? await findPayoutByEndToEndId(context.tx, line.endToEndId) : null;
@@ -114,22 +72,9 @@ async function bookPayout(context: LineContext, line: BookedLine, payout: Bookab
   if (line.charges.greaterThan(0)) await postJournalEntry(tx, bankChargesBooked(payrollLedgerOf(request), line.charges, refs), ledgerTime(line, now));
 }
 
-/** A single payout's booking is matched (its amount, once); anything else debited is unknown. */
-async function applySinglePayoutDebit(context: LineContext, line: BookedLine): Promise<void> {
-  const single = line.endToEndId ? await findSinglePayoutByEndToEndId(context.tx, line.endToEndId) : null;
-  if (!single) {
-    return lineException(context, line, { kind: 'UNKNOWN_REFERENCE', detail: `${describe(line, context.account.decimals)}, which is none of our payouts` });
-  }
-  if (!line.amount.equals(single.amount)) {
-    const detail = `${describe(line, context.account.decimals)}: single payout ${single.payoutId} is for ${single.amount}`;
-    return lineException(context, line, { kind: 'AMOUNT_MISMATCH', detail, expected: new Money(single.amount) });
-  }
-  if (await seenBefore(context, line, 'PAYOUT', single.payoutId, null)) return;
-  await remember(context, line, 'PAYOUT', single.payoutId);
-}
-
 async function applyReturnLine(context: LineContext, line: BookedLine): Promise<void> {
   const payout = line.endToEndId ? await findPayoutByEndToEndId(context.tx, line.endToEndId) : null;
+  if (!payout && (await applySinglePayoutReturn(context, line))) return;
   if (!payout) {
     return lineException(context, line, {
       kind: 'UNKNOWN_REFERENCE',
