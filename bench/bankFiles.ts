@@ -17,6 +17,7 @@ import { answerPaymentFile } from '../src/adapters/iso20022/bankSimulator.js';
 import { Iso20022Inbox } from '../src/adapters/iso20022/inbox.js';
 import { bankMessageApplier } from '../src/usecases/applyBankMessage.js';
 import { Iso20022BankRail } from '../src/adapters/iso20022/rail.js';
+import { bankFileRecords } from '../src/store/bankFiles.js';
 import { openDatabase } from '../src/store/open.js';
 
 const { values } = parseArgs({ options: { payouts: { type: 'string', default: '10000' }, 'database-url': { type: 'string' } } });
@@ -61,7 +62,7 @@ const db = await openDatabase({ databaseUrl: values['database-url'], dataDir: jo
 try {
   const [outbox, inbox] = [join(dir, 'outbox'), join(dir, 'inbox')];
   const clock = () => new Date();
-  const rail = new Iso20022BankRail(db, { outboxDir: outbox, initiatingParty: 'Payroll Fee Service', clock });
+  const rail = new Iso20022BankRail(bankFileRecords(db), { outboxDir: outbox, initiatingParty: 'Payroll Fee Service', clock });
   const batch = batchOf(count);
   console.log(`${count} payouts, load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
   const { externalBatchId } = await timed('submitBatch: record the batch, write the pain.001', () => rail.submitBatch(batch));

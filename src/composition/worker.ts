@@ -11,8 +11,10 @@ import { HttpWebhookSender } from '../adapters/webhookSender.js';
 import { tracer } from '../observability/telemetry.js';
 import type { Config } from '../config/config.js';
 import type { ApplyBankMessage } from '../domain/bankMessages.js';
+import { bankFileRecords } from '../store/bankFiles.js';
 import type { Database } from '../store/db.js';
 import { withBankInboxLock } from '../store/inboxLock.js';
+import { simulatedBooksOf } from '../store/simulatedOperations.js';
 import type { ExecutionDeps } from '../usecases/execution.js';
 import { pollRateFeedWhenDue } from '../usecases/rateFeedPoll.js';
 import { WorkerLoop } from '../worker/loop.js';
@@ -69,10 +71,11 @@ function bank(
   clock: () => Date,
   applyBankMessage: ApplyBankMessage,
 ): Pick<ExecutionDeps, 'rails' | 'batchRails' | 'bankInbox'> {
-  const simulated = new SimulatedRails(db, config.worker.simulatedSettlementMs, clock);
-  if (config.bank.rail === 'simulated') return { rails: simulated, batchRails: new SimulatedBatchRails(db, config.worker.simulatedSettlementMs, clock) };
-  const batchRails: BatchRails = new Iso20022BankRail(db, { outboxDir: config.bank.outboxDir, initiatingParty: INITIATING_PARTY, clock });
-  const rails: PaymentRails = new BankFileSinglePayouts(db, batchRails, simulated, clock);
+  const simulated = new SimulatedRails(simulatedBooksOf(db), config.worker.simulatedSettlementMs, clock);
+  if (config.bank.rail === 'simulated')
+    return { rails: simulated, batchRails: new SimulatedBatchRails(simulatedBooksOf(db), config.worker.simulatedSettlementMs, clock) };
+  const batchRails: BatchRails = new Iso20022BankRail(bankFileRecords(db), { outboxDir: config.bank.outboxDir, initiatingParty: INITIATING_PARTY, clock });
+  const rails: PaymentRails = new BankFileSinglePayouts(bankFileRecords(db), batchRails, simulated, clock);
   logger.info({ outbox: config.bank.outboxDir, inbox: config.bank.inboxDir }, 'bank: ISO 20022 payment files out, status reports and bank books in');
   const inbox = new Iso20022Inbox(config.bank.inboxDir, applyBankMessage, logger, clock, {
     maxBytes: config.bank.reportMaxBytes,

@@ -12,7 +12,7 @@ export function bankMessageApplier(deps: BankBooksDeps): ApplyBankMessage {
  * payment file it answers, a notification or a statement applies what the bank booked. The one
  * entry point for every file of the inbox.
  */
-export function applyBankMessage(deps: BankBooksDeps, message: BankMessage, file: BankFile): Promise<BankMessageOutcome> {
+function applyBankMessage(deps: BankBooksDeps, message: BankMessage, file: BankFile): Promise<BankMessageOutcome> {
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
     if (message.kind === 'pain.002') return applyStatusReport(tx, message, file, now);

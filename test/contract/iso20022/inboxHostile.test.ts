@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { moveInto, removeStaleTemporaryFiles, writeFileAtomically } from '../../../src/adapters/iso20022/files.js';
 import { type ExclusivePass, Iso20022Inbox, type InboxOptions } from '../../../src/adapters/iso20022/inbox.js';
 import { Iso20022BankRail } from '../../../src/adapters/iso20022/rail.js';
+import { bankFileRecords } from '../../../src/store/bankFiles.js';
 import type { ApplyBankMessage, BankMessage } from '../../../src/domain/bankMessages.js';
 import { withBankInboxLock } from '../../../src/store/inboxLock.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
@@ -168,7 +169,7 @@ describe('the bank rail and the inbox lock on a real database', () => {
 
   it('writes each pain.001 0600 in an outbox it creates 0700', async () => {
     const outbox = join(dir, 'bank', 'outbox');
-    const rail = new Iso20022BankRail(database.db, { outboxDir: outbox, initiatingParty: 'Payroll Fee Service', clock });
+    const rail = new Iso20022BankRail(bankFileRecords(database.db), { outboxDir: outbox, initiatingParty: 'Payroll Fee Service', clock });
     const batch = payoutBatch([payoutItem(0, { transferId: '7b1e9900-0000-4000-8000-000000000001' })], {
       batchId: '7b1e99ba-0000-4000-8000-000000000001',
     });
