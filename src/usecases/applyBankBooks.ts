@@ -15,7 +15,7 @@ import {
 import { insertBankExceptions, insertBankStatement, resolveMissingBookingsBookedIn, settleStatementStatus } from '../store/bankExceptions.js';
 import type { Queryable } from '../store/db.js';
 import { type LineContext, atScale } from './bankBookContext.js';
-import { applyBookedEntries } from './bankBookBulk.js';
+import { applyBookedEntries } from './bankBookings.js';
 import type { UseCaseDeps } from './deps.js';
 
 export interface BankBooksDeps extends Pick<UseCaseDeps, 'db' | 'clock'> {

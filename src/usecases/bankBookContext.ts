@@ -1,7 +1,8 @@
 import type { Decimal } from 'decimal.js';
 import type { BookedLine } from '../domain/bankReconciliation.js';
 import { Money } from '../domain/money.js';
-import { type BankAccountOfOurs, type MatchedKind, addMatchedBookingReport, matchedBooking, recordMatchedBooking } from '../store/bankBooks.js';
+import type { BankAccountOfOurs } from '../store/bankBooks.js';
+import { type MatchedKind, addMatchedBookingReport, matchedBooking, recordMatchedBooking } from '../store/bankBookings.js';
 import type { NewBankException } from '../store/bankExceptions.js';
 import type { Queryable } from '../store/db.js';
 

@@ -1,13 +1,13 @@
 import { type BookedLine, returnFigures } from '../domain/bankReconciliation.js';
 import { singlePayoutReturned } from '../domain/journalEntries.js';
 import { Money } from '../domain/money.js';
-import { completeBankFileItem, findSinglePayoutByEndToEndId, returnSinglePayout, setPayoutBankBooking } from '../store/bankBooks.js';
+import { completeBankFileItem, findSinglePayoutByEndToEndId, returnSinglePayout, setPayoutBankBooking } from '../store/bankBookings.js';
 import { postJournalEntry } from '../store/ledger.js';
 import { type LineContext, atScale, describe, ledgerTime, lineException, remember, seenBefore } from './bankBookContext.js';
 import { payoutChanged } from './events.js';
 
 /**
- * A single payout in the bank's books, as a payroll payout is (src/usecases/bankBookLines.ts): its
+ * A single payout in the bank's books, as a payroll payout is (src/usecases/bankBookings.ts): its
  * booking is matched once and kept on it, and a return sends the money back to the account it was
  * paid from. A single payout is one currency throughout, so what the customer gets back is what the
  * bank brought back.

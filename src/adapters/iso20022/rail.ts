@@ -35,7 +35,7 @@ export const SENT_SUBFOLDER = 'processed';
 
 /**
  * The partner bank over ISO 20022 files: a batch is one pain.001 in the outbox, named `<MsgId>.xml`;
- * statuses are those of the pain.002 reports the worker has applied (src/usecases/bankInbox.ts).
+ * statuses are those of the pain.002 reports the worker has applied (src/usecases/applyStatusReport.ts).
  *
  * One file per batch, ever: the batch is recorded before its file is written, and the MsgId is
  * derived from the batch id, so a call resumed after a crash (between recording and writing, or
