@@ -43,9 +43,10 @@ async function readPayout(payoutId: string) {
 
 /**
  * A single payout of `amount` USD to Priya, made through the API, sent to the bank in a payment file
- * of its own (read from the outbox), answered by the bank's pain.002 (ACSC), and COMPLETED.
+ * of its own (read from the outbox), answered by the bank's pain.002: `settled` ACSC, so that it is
+ * COMPLETED, or `pending` the acceptance only, so that it stays PROCESSING.
  */
-async function paidSinglePayout(amount: string) {
+async function paidSinglePayout(amount: string, report: 'settled' | 'pending' = 'settled') {
   const accountId = fireblocks.accountId;
   const query = { amount, currency: 'USD', beneficiaryId: demo.priya };
   const estimate = await dana().GET('/v1/accounts/{accountId}/payouts/estimate', { params: { path: { accountId }, query } });
@@ -64,16 +65,16 @@ async function paidSinglePayout(amount: string) {
   await waitFor(`the payment file of payout ${payoutId}`, async () => (await pass(), written()), Boolean, { deadlineMs: 60_000 });
   const answer = await answerPaymentFile(await readFile(file, 'utf8'), () => false, world.server.clock.now());
   await writeFile(join(world.inbox, `${answer.immediate.msgId}.xml`), answer.immediate.xml);
-  await writeFile(join(world.inbox, `${answer.settled!.msgId}.xml`), answer.settled!.xml);
-  const completed = await waitFor(
-    `payout ${payoutId} COMPLETED`,
+  if (report === 'settled') await writeFile(join(world.inbox, `${answer.settled!.msgId}.xml`), answer.settled!.xml);
+  const expected = report === 'settled' ? 'COMPLETED' : 'PROCESSING';
+  return waitFor(
+    `payout ${payoutId} ${expected}`,
     async () => (await pass(), readPayout(payoutId)),
-    (payout) => payout.status === 'COMPLETED',
+    (payout) => payout.status === expected,
     {
       deadlineMs: 60_000,
     },
   );
-  return completed;
 }
 
 async function missingBookingOf(payoutId: string) {
@@ -104,6 +105,27 @@ describe('a single payout on the bank rail: MISSING_BOOKING', () => {
       resolution: { resolvedBy: 'BANK_FILE', messageId: booking.msgId, bankReference: 'BK-SINGLE-1' },
     });
     expect(await readPayout(payout.id)).toMatchObject({ status: 'COMPLETED', bankBooking: { bankReference: 'BK-SINGLE-1' } });
+    await expectBooksBalanced(world.server.db);
+  }, 120_000);
+});
+
+describe('a single payout on the bank rail: a booking', () => {
+  it('completes a payout the status report left PROCESSING, its booking kept on it, and counts it once', async () => {
+    const payout = await paidSinglePayout('180.00', 'pending');
+    const booked = entry('DBIT', '180.00', { endToEndId: endToEndIdOf(payout.id), reference: 'BK-SINGLE-2', currency: 'USD' });
+    const booking = message('camt.054', [report([booked], undefined, usd)]);
+    expect(await apply(world, booking)).toMatchObject({ kind: 'applied', exceptions: 0 });
+    // The day's statement reports the same booking: recognised, nothing more.
+    expect(await apply(world, message('camt.053', [report([booked], undefined, usd)]))).toMatchObject({ kind: 'applied', exceptions: 0 });
+    const completed = await waitFor(
+      `payout ${payout.id} COMPLETED`,
+      async () => (await pass(), readPayout(payout.id)),
+      (read) => read.status === 'COMPLETED',
+      {
+        deadlineMs: 60_000,
+      },
+    );
+    expect(completed).toMatchObject({ bankBooking: { bankReference: 'BK-SINGLE-2', charges: '0.00' } });
     await expectBooksBalanced(world.server.db);
   }, 120_000);
 });
