@@ -40,7 +40,7 @@ const CHUNK = 4000;
  * recorded and the charges posted in a few statements per chunk; the same booking already seen in
  * the other kind of message is recognised the same way. Every other line (a payout still
  * PROCESSING, a return, a credit, an amount or a reference that does not match, a payout named
- * twice in the report) goes through `applyLine`, after them and in its order, exactly as before.
+ * twice in the report) goes through `applyLine`, after them and in its order.
  */
 export async function applyBookedEntries(context: LineContext, entries: readonly BankEntry[], fallbackDate: Date): Promise<void> {
   const booked = entries.filter(isBooked);
