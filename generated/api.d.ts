@@ -5406,7 +5406,7 @@ export interface components {
             statementId?: components["schemas"]["Uuid"];
             /** @description The account currency of ours the booking was on. */
             accountCurrencyId?: components["schemas"]["Uuid"];
-            /** @description The payout (or credit's transfer) concerned, when the booking names one of ours. */
+            /** @description The payout concerned (a payroll request's transfer, or a single payout's id), or a credit's transfer, when the booking names one of ours. */
             transferId?: components["schemas"]["Uuid"];
             /**
              * @description The booking's `EndToEndId`, when given.
