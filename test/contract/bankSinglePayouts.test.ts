@@ -5,6 +5,7 @@
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../generated/api.js';
 import { answerPaymentFile } from '../../src/adapters/iso20022/bankSimulator.js';
 import { Money } from '../../src/domain/money.js';
 import { executePendingWork } from '../../src/usecases/execution.js';
@@ -77,6 +78,25 @@ async function paidSinglePayout(amount: string, report: 'settled' | 'pending' = 
   );
 }
 
+type PayoutEvent = Extract<components['schemas']['WebhookEvent'], { type: 'payout.status_changed' }>;
+
+/** The customer's payout.status_changed events after `cursor`, every page of them; with the cursor after the last. */
+async function payoutEventsPage(cursor: string | undefined): Promise<{ events: PayoutEvent[]; cursor: string | undefined }> {
+  const events: PayoutEvent[] = [];
+  for (;;) {
+    const query = { type: ['payout.status_changed' as const], limit: 100, ...(cursor && { cursor }) };
+    const page = await dana().GET('/v1/customers/events', { params: { query } });
+    expect(page.response.status).toBe(200);
+    const { items, nextCursor, hasMore } = page.data!.data;
+    events.push(...items.filter((event): event is PayoutEvent => event.type === 'payout.status_changed'));
+    cursor = nextCursor ?? cursor;
+    if (!hasMore) return { events, cursor };
+  }
+}
+
+const lastPayoutEventCursor = async () => (await payoutEventsPage(undefined)).cursor;
+const payoutEventsAfter = async (cursor: string | undefined) => (await payoutEventsPage(cursor)).events;
+
 async function missingBookingOf(payoutId: string) {
   const listed = await admin().GET('/v1/admin/bank/exceptions', { params: { query: { kind: 'MISSING_BOOKING' } } });
   expect(listed.response.status).toBe(200);
@@ -134,6 +154,7 @@ describe('a single payout on the bank rail: a return', () => {
   it('returns the payout: RETURNED, the account credited what came back exactly once, the ledger balanced, the event recorded', async () => {
     const payout = await paidSinglePayout('400.00');
     const before = await balancesOf(world.server.db, payout.accountCurrencyId);
+    const cursor = await lastPayoutEventCursor();
     const line = { endToEndId: endToEndIdOf(payout.id), reference: 'RT-SINGLE-1', returnCode: 'AC04', returnText: 'Account closed', currency: 'USD' };
     const bounced = message('camt.054', [report([entry('CRDT', '392.50', line)], undefined, usd)]);
 
@@ -162,10 +183,12 @@ describe('a single payout on the bank rail: a return', () => {
     expect(after.available.minus(before.available).equals(new Money('392.50'))).toBe(true);
     await expectBooksBalanced(world.server.db);
 
-    const events = await dana().GET('/v1/customers/events', { params: { query: { type: ['payout.status_changed'], limit: 100 } } });
-    expect(events.response.status).toBe(200);
-    const ofPayout = events.data!.data.items.filter((event) => event.type === 'payout.status_changed' && event.data.id === payout.id);
-    expect(ofPayout.map((event) => event.data.status).filter((status) => status === 'RETURNED')).toHaveLength(1);
+    const returnedEvents = await waitFor(
+      `the RETURNED event of payout ${payout.id}`,
+      async () => (await payoutEventsAfter(cursor)).filter((event) => event.data.id === payout.id && event.data.status === 'RETURNED'),
+      (events) => events.length > 0,
+    );
+    expect(returnedEvents).toHaveLength(1);
 
     const exceptions = await admin().GET('/v1/admin/bank/exceptions', { params: { query: { status: 'OPEN' } } });
     expect(exceptions.data!.data.items.filter((item) => item.endToEndId === endToEndIdOf(payout.id))).toEqual([]);
