@@ -19,10 +19,11 @@ const LAYERS = {
   // SQL, migrations, repositories returning plain typed objects.
   // It names the type of its settings (the database session's bounds) from the configuration, nothing more.
   store: { folder: 'src/store', imports: ['domain', 'generated'], typeImports: ['config'] },
-  // Rates, processor, bank, webhook sender. The simulated implementations keep their state in the store's
-  // tables (the rate table the admin moves, the processor's schedule, the simulated bank's settlements), so
-  // they may call its repositories: a sideways step, never upward (the store imports no adapter).
-  adapters: { folder: 'src/adapters', imports: ['domain', 'store', 'generated', 'observability'] },
+  // Rates, processor, bank, webhook sender: the outside world read and written as typed messages. No adapter
+  // imports the store: one that keeps records (the rail's payment files, the simulations' books, the rate
+  // tables) takes them as an interface of its own, which the composition root binds to the store's
+  // repositories; what a message means and what it changes is the use case's.
+  adapters: { folder: 'src/adapters', imports: ['domain', 'generated', 'observability'] },
   // Reference data: schema, validation, loading.
   world: { folder: 'src/world', imports: ['domain', 'store', 'generated'] },
   // One use case per operation, inside a transaction.

@@ -15,7 +15,9 @@ import { parseArgs } from 'node:util';
 import type { PayoutBatch } from '../src/domain/payoutBatch.js';
 import { answerPaymentFile } from '../src/adapters/iso20022/bankSimulator.js';
 import { Iso20022Inbox } from '../src/adapters/iso20022/inbox.js';
+import { bankMessageApplier } from '../src/usecases/applyBankMessage.js';
 import { Iso20022BankRail } from '../src/adapters/iso20022/rail.js';
+import { bankFileRecords } from '../src/store/bankFiles.js';
 import { openDatabase } from '../src/store/open.js';
 
 const { values } = parseArgs({ options: { payouts: { type: 'string', default: '10000' }, 'database-url': { type: 'string' } } });
@@ -60,7 +62,7 @@ const db = await openDatabase({ databaseUrl: values['database-url'], dataDir: jo
 try {
   const [outbox, inbox] = [join(dir, 'outbox'), join(dir, 'inbox')];
   const clock = () => new Date();
-  const rail = new Iso20022BankRail(db, { outboxDir: outbox, initiatingParty: 'Payroll Fee Service', clock });
+  const rail = new Iso20022BankRail(bankFileRecords(db), { outboxDir: outbox, initiatingParty: 'Payroll Fee Service', clock });
   const batch = batchOf(count);
   console.log(`${count} payouts, load average ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')}`);
   const { externalBatchId } = await timed('submitBatch: record the batch, write the pain.001', () => rail.submitBatch(batch));
@@ -73,7 +75,9 @@ try {
   await writeFile(join(inbox, `${answer.settled!.msgId}.xml`), answer.settled!.xml);
   console.log(`pain.002 (settlement): ${(Buffer.byteLength(answer.settled!.xml) / 2 ** 20).toFixed(1)} MB`);
   const logger = { info: () => {}, warn: console.warn, error: console.error };
-  const moved = await timed('inbox: validate and apply both reports', () => new Iso20022Inbox(db, inbox, logger, clock).poll());
+  const moved = await timed('inbox: validate and apply both reports', () =>
+    new Iso20022Inbox(inbox, bankMessageApplier({ db, clock, bookingGraceDays: 3 }), logger, clock).poll(),
+  );
   const statuses = await timed('batchStatus: the settled payouts', () => rail.batchStatus(batch.batchId));
   const failed = statuses.filter((item) => item.status.state === 'FAILED').length;
   console.log(`reports applied ${moved}; payouts settled ${statuses.length} (${failed} failed AC04)`);

@@ -5,10 +5,10 @@
  * partner-bank account with one DBIT entry per payout (TxDtls/Refs
  * with the payout's EndToEndId, as the bank simulator books them), N payouts (default 100,000).
  * The statement is written to a temporary file, then read by a fresh process the way the worker's
- * inbox reads it (src/adapters/iso20022/bankBooksFile.ts: XSD validation by xmllint's streaming
+ * inbox reads it (src/adapters/iso20022/reportThread.ts: XSD validation by xmllint's streaming
  * reader, then the streaming parse into BankEntry values), each phase timed, with that process's RSS
  * before and at its peak, then applied and reconciled by the bank-books use case (the worker's
- * ApplyBankBooks) on a database holding the payroll day: the bench world (bench/world.ts) with its
+ * ApplyBankMessage) on a database holding the payroll day: the bench world (bench/world.ts) with its
  * 1,000-payout payroll copied up to N payouts in SQL, every payout paid over the ISO 20022 rail (a
  * settled bank-file item under its EndToEndId), on a new database of the --database-url server, or
  * of a fresh embedded PostgreSQL. The statement books those payouts, for their amounts.
@@ -25,12 +25,12 @@ import { parseArgs } from 'node:util';
 import { parseBankToCustomer } from '../src/adapters/iso20022/camtParse.js';
 import { xsdErrors } from '../src/adapters/iso20022/xsd.js';
 import { paymentEntry, statement } from '../src/adapters/iso20022/simulatedBookings.js';
-import type { ApplyBankBooks } from '../src/domain/bankBooks.js';
+import type { ApplyBankMessage } from '../src/domain/bankMessages.js';
 import { acquireEmbeddedPostgres } from '../src/store/embedded.js';
 import { migrate } from '../src/store/migrate.js';
 import { analyze } from '../src/store/open.js';
 import { PostgresDatabase } from '../src/store/postgres.js';
-import { bankBooksApplier } from '../src/usecases/applyBankBooks.js';
+import { bankMessageApplier } from '../src/usecases/applyBankMessage.js';
 import { loadWorld } from '../src/world/load.js';
 import { copyRequest } from './copyRequest.js';
 import { benchIds, benchWorld } from './world.js';
@@ -144,7 +144,7 @@ async function measure(file: string, databaseUrl: string): Promise<Record<string
   const message = parseBankToCustomer(bytes);
   const parseMs = performance.now() - started - validateMs;
   const db = await PostgresDatabase.open(databaseUrl);
-  const apply: ApplyBankBooks = bankBooksApplier({ db, clock: () => new Date(), bookingGraceDays: 3 });
+  const apply: ApplyBankMessage = bankMessageApplier({ db, clock: () => new Date(), bookingGraceDays: 3 });
   const applyStarted = performance.now();
   const outcome = await apply(message, { fileName: 'statement.xml', sha256: '0'.repeat(64), receivedAt: new Date() });
   const applyMs = performance.now() - applyStarted;

@@ -21,7 +21,6 @@ import { Iso20022Inbox } from '../src/adapters/iso20022/inbox.js';
 import { buildPain002 } from '../src/adapters/iso20022/pain002Build.js';
 import { type ReadReport, ReportReader } from '../src/adapters/iso20022/reportReader.js';
 import { bookingNotification } from '../src/adapters/iso20022/simulatedBookings.js';
-import type { Database } from '../src/store/db.js';
 
 const rssMb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 const loadAverage = () => loadavg().map((value) => Math.round(value * 100) / 100);
@@ -117,9 +116,8 @@ async function smallBacklog(dir: string, count: number): Promise<Record<string, 
     await writeFile(join(inbox, `n${String(n).padStart(5, '0')}.xml`), file.xml);
   }
   const quiet = { info: () => {}, warn: () => {}, error: (fields: object, message: string) => console.error(message, fields) };
-  const noDatabase = {} as Database;
-  const applyBankBooks = async () => ({ kind: 'applied' as const, entries: 1, exceptions: 0 });
-  const reader = new Iso20022Inbox(noDatabase, inbox, quiet, () => new Date(), { applyBankBooks, passBudgetMs: 600_000 });
+  const apply = async () => ({ kind: 'applied' as const, entries: 1, exceptions: 0 });
+  const reader = new Iso20022Inbox(inbox, apply, quiet, () => new Date(), { passBudgetMs: 600_000 });
   const started = performance.now();
   let moved = 0;
   while (moved < count) moved += await reader.poll();

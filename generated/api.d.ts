@@ -3470,13 +3470,14 @@ export interface components {
          *     | `INITIATED` | the processor or bank accepted it (`externalId` set) | `PROCESSING` |
          *     | `PROCESSING` | it settled (`completedAt` set) | `COMPLETED` (final) |
          *     | `INITIATED`, `PROCESSING` | it was refused (`completedAt` and `failureReason` set) | `FAILED` (final) |
-         *     | `COMPLETED` | a payout of a payroll request the bank returned after paying it (`bankReturn` set; `BANK_RAIL=iso20022`) | `RETURNED` (final) |
+         *     | `COMPLETED` | a payout (of a payroll request, or a single payout) the bank returned after paying it (`bankReturn` set; `BANK_RAIL=iso20022`) | `RETURNED` (final) |
          *
          *     A payout the bank status report left `PROCESSING` also becomes `COMPLETED` when the bank's books
          *     (camt.054 or camt.053) show it booked (`bankBooking` set). `RETURNED` is a payout that was paid and
          *     came back (the beneficiary's bank refused it later): the customer is credited back as for a
-         *     `FAILED` payout, less the return's charges (`bankReturn.creditedAmount`), and the request's final
-         *     status is revised (see `PayrollRequestStatus`).
+         *     `FAILED` payout, less the return's charges (`bankReturn.creditedAmount`), and a payroll request's
+         *     final status is revised (see `PayrollRequestStatus`). A single payout's return credits its
+         *     account currency what the bank brought back; its fees stay earned.
          *
          *     Each move is stored when it happens, so a read always shows the latest one. The payouts of a
          *     payroll request go to the bank as one batch: once the bank has taken it, each payout is recorded
@@ -3564,7 +3565,7 @@ export interface components {
         /**
          * @description A payout the bank returned after paying it (`RETURNED`): the beneficiary's bank sent the money
          *     back and the partner bank booked the return (a credit with `RtrInf`, or a reversal). The
-         *     customer is credited `creditedAmount` in the source currency, which the request's
+         *     customer is credited `creditedAmount` in the source currency, which a payroll request's
          *     `returnedAmount` includes (docs/bank-files.md, "The life of a returned payout").
          */
         TransferBankReturn: {
@@ -3592,6 +3593,7 @@ export interface components {
             /**
              * @description What the customer was credited back, in the source currency: the split's `quotedSourceCurrencyAmount`
              *     less `charges` converted at the request's accepted quote rate (rounded up, never below zero).
+             *     For a single payout (one currency throughout) it is `amount`.
              */
             creditedAmount: components["schemas"]["DecimalString"];
         };
@@ -4048,8 +4050,9 @@ export interface components {
          *     payout fee estimate whose fees it keeps. Like every resource of this service, its amounts are
          *     exact decimal strings in `currency`; only the payout fee estimate (`PayoutFeeEstimate`) returns
          *     JSON numbers (that endpoint's established format, kept for its existing clients). Status flow as in `TransferStatus`:
-         *     `PENDING` → `INITIATED` → `PROCESSING` → `COMPLETED` | `FAILED`. Optional fields are absent
-         *     (never null) until they apply.
+         *     `PENDING` → `INITIATED` → `PROCESSING` → `COMPLETED` | `FAILED`, and `COMPLETED` → `RETURNED` when
+         *     the bank returns a payout it paid (`BANK_RAIL=iso20022`, from an account with an IBAN). Optional
+         *     fields are absent (never null) until they apply.
          */
         Payout: {
             /** @description Payout identifier. */
@@ -4090,6 +4093,15 @@ export interface components {
             executedAt?: components["schemas"]["Timestamp"];
             /** @description When the payout reached `COMPLETED` or `FAILED`; absent before. */
             completedAt?: components["schemas"]["Timestamp"];
+            /** @description What the partner bank booked for the payout; present once it has booked it (`BANK_RAIL=iso20022`). */
+            bankBooking?: components["schemas"]["TransferBankBooking"];
+            /**
+             * @description The bank's return of the payout; present when `status` is `RETURNED`. The account currency is
+             *     credited `creditedAmount`, which for a single payout is `amount`, in the payout's currency: what
+             *     the bank brought back (the payout's amount less the return's charges). The fees stay earned, as
+             *     for a payroll payout's return.
+             */
+            bankReturn?: components["schemas"]["TransferBankReturn"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description Last update time. */
@@ -5401,7 +5413,7 @@ export interface components {
             statementId?: components["schemas"]["Uuid"];
             /** @description The account currency of ours the booking was on. */
             accountCurrencyId?: components["schemas"]["Uuid"];
-            /** @description The payout (or credit's transfer) concerned, when the booking names one of ours. */
+            /** @description The payout concerned (a payroll request's transfer, or a single payout's id), or a credit's transfer, when the booking names one of ours. */
             transferId?: components["schemas"]["Uuid"];
             /**
              * @description The booking's `EndToEndId`, when given.

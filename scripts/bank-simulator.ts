@@ -34,6 +34,7 @@ import { bookingNotification, returnNotification } from '../src/adapters/iso2002
 import { SimulatedStatements } from '../src/adapters/iso20022/simulatedStatements.js';
 import type { Database } from '../src/store/db.js';
 import { openDatabase } from '../src/store/open.js';
+import { partnerAccountBookingsOf } from '../src/store/partnerAccountBookings.js';
 
 const USAGE = `usage: npm run bank-simulator -- --outbox DIR --inbox DIR [--delay-ms N (default 1000)] [--poll-ms N (default 200)]
   [--charge AMOUNT (a charge on each booked payment)] [--charge-every N (only every N-th payment of a file; default 1)]
@@ -177,7 +178,7 @@ async function main(): Promise<void> {
     settings.databaseUrl || settings.dataDir
       ? await openDatabase({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir ?? '' }, { maxConnections: 1, applicationName: 'bank-simulator' })
       : undefined;
-  const statements = new SimulatedStatements(dirs.books, settings.statementEveryMs, db);
+  const statements = new SimulatedStatements(dirs.books, settings.statementEveryMs, db && partnerAccountBookingsOf(db));
   let running = true;
   const stop = () => (running = false);
   process.on('SIGTERM', stop);

@@ -1,6 +1,4 @@
 import { type FeeSchedule, parseFeeSchedule } from '../domain/payrollFees.js';
-import type { Database } from '../store/db.js';
-import { findProcessorFeeSchedule } from '../store/referenceData.js';
 
 export interface DebitFeeQuery {
   accountProvider: string;
@@ -17,12 +15,17 @@ export interface PaymentProcessor {
   debitFeeSchedule(query: DebitFeeQuery): Promise<FeeSchedule | null>;
 }
 
-/** The simulated processor charges from the world's schedule (processor_fee_schedules). */
+/** The world's processor fee schedules (the store's processor_fee_schedules, given by the composition root), as text. */
+export interface ProcessorSchedules {
+  processorFeeSchedule(accountProvider: string, currencyCode: string): Promise<Record<keyof FeeSchedule, string> | null>;
+}
+
+/** The simulated processor charges from the world's schedule. */
 export class SimulatedProcessor implements PaymentProcessor {
-  constructor(private readonly db: Database) {}
+  constructor(private readonly schedules: ProcessorSchedules) {}
 
   async debitFeeSchedule(query: DebitFeeQuery): Promise<FeeSchedule | null> {
-    const schedule = await findProcessorFeeSchedule(this.db, query.accountProvider, query.currencyCode);
+    const schedule = await this.schedules.processorFeeSchedule(query.accountProvider, query.currencyCode);
     return schedule && parseFeeSchedule(schedule);
   }
 }

@@ -1,6 +1,5 @@
 import type { TransferKind } from '../domain/transfers.js';
-import type { Database } from '../store/db.js';
-import { findSimulatedOperation, recordSimulatedSubmission } from '../store/simulatedOperations.js';
+import type { SettledSimulatedItem, SimulatedBatch, SimulatedOperation, SimulatedSubmission } from '../domain/simulatedOperations.js';
 
 /** What we ask the processor or the bank to do. transferId is their idempotency key. */
 export interface TransferInstruction {
@@ -23,6 +22,18 @@ export interface PaymentRails {
   status(transferId: string): Promise<RailStatus>;
 }
 
+/**
+ * The simulated rails' books (the store's simulated_operations, given by the composition root).
+ * Submissions and batches are recorded once, by their ids; a repeat counts the call and keeps the
+ * first externalId.
+ */
+export interface SimulatedBooks {
+  recordSubmission(submission: SimulatedSubmission): Promise<string>;
+  find(transferId: string): Promise<SimulatedOperation | null>;
+  recordBatch(batch: SimulatedBatch): Promise<Array<{ transferId: string; externalId: string }>>;
+  settledBatchItems(batchId: string, now: Date): Promise<SettledSimulatedItem[]>;
+}
+
 /** Documented failure triggers of the simulation. */
 const FAILING_PROCESSOR = 'FAILING_PROCESSOR';
 const FAILING_REFERENCE_PREFIX = 'FAIL';
@@ -35,14 +46,14 @@ const FAILING_REFERENCE_PREFIX = 'FAIL';
  */
 export class SimulatedRails implements PaymentRails {
   constructor(
-    private readonly db: Database,
+    private readonly books: SimulatedBooks,
     private readonly settlementMs: number,
     private readonly clock: () => Date,
   ) {}
 
   async submit(instruction: TransferInstruction): Promise<{ externalId: string }> {
     const now = this.clock();
-    const externalId = await recordSimulatedSubmission(this.db, {
+    const externalId = await this.books.recordSubmission({
       transferId: instruction.transferId,
       kind: instruction.kind,
       externalId: simulatedExternalId(instruction),
@@ -56,7 +67,7 @@ export class SimulatedRails implements PaymentRails {
   }
 
   async status(transferId: string): Promise<RailStatus> {
-    const operation = await findSimulatedOperation(this.db, transferId);
+    const operation = await this.books.find(transferId);
     if (!operation || operation.settlesAt > this.clock()) return { state: 'PROCESSING' };
     return operation.outcome === 'COMPLETED' ? { state: 'COMPLETED' } : { state: 'FAILED', reason: operation.failureReason ?? 'Failed' };
   }

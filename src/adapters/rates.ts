@@ -1,7 +1,5 @@
 import { Money } from '../domain/money.js';
-import { type RateLeg, type RateSnapshot, type RateSourceKind, crossRate } from '../domain/rates.js';
-import type { Database, Queryable } from '../store/db.js';
-import { type FedRate, type TableRate, findCurrencyPegs, findExchangeRate, findFedRates, listExchangeRateRows } from '../store/exchangeRates.js';
+import { type FedRate, type RateLeg, type RateSnapshot, type RateSourceKind, type TableRate, crossRate } from '../domain/rates.js';
 
 /** A currency pair's snapshot, as the admin's listing shows it. */
 export interface PairRate extends RateSnapshot {
@@ -22,6 +20,19 @@ export interface Peg {
   anchor: string;
   currency: string;
   rate: string;
+}
+
+/** The rows a rate is made of: the table's rates (world and admin), a feed's quotes, the world's pegs. */
+export interface RateRows {
+  exchangeRate(from: string, to: string): Promise<TableRate | null>;
+  exchangeRates(): Promise<TableRate[]>;
+  fedRates(): Promise<FedRate[]>;
+  currencyPegs(): Promise<Peg[]>;
+}
+
+/** The rate tables a rate source reads (the store's, given by the composition root); `snapshot` reads several as one. */
+export interface RateTables extends RateRows {
+  snapshot<T>(read: (rows: RateRows) => Promise<T>): Promise<T>;
 }
 
 interface Bounds {
@@ -48,19 +59,19 @@ function tableSnapshot(row: TableRate, bounds: Bounds): RateSnapshot {
  */
 export class TableRateSource implements RateSource {
   constructor(
-    private readonly db: Database,
+    private readonly tables: RateTables,
     private readonly bounds: Bounds = { maxAgeMs: null, manualMaxAgeMs: null },
   ) {}
 
   async getRate(from: string, to: string): Promise<RateSnapshot | null> {
     if (from === to) return sameCurrency();
-    const row = await findExchangeRate(this.db, from, to);
+    const row = await this.tables.exchangeRate(from, to);
     return row === null ? null : tableSnapshot(row, this.bounds);
   }
 
   async listRates(currencies: readonly string[]): Promise<PairRate[]> {
     const known = new Set(currencies);
-    const rows = await listExchangeRateRows(this.db);
+    const rows = await this.tables.exchangeRates();
     return rows.filter((row) => known.has(row.from) && known.has(row.to)).map((row) => ({ from: row.from, to: row.to, ...tableSnapshot(row, this.bounds) }));
   }
 }
@@ -73,7 +84,7 @@ export class TableRateSource implements RateSource {
  */
 export class FeedRateSource implements RateSource {
   constructor(
-    private readonly db: Database,
+    private readonly tables: RateTables,
     private readonly feedKind: Extract<RateSourceKind, 'ECB' | 'FEED'>,
     private readonly pegs: readonly Peg[],
     private readonly bounds: Bounds,
@@ -82,14 +93,14 @@ export class FeedRateSource implements RateSource {
 
   async getRate(from: string, to: string): Promise<RateSnapshot | null> {
     if (from === to) return sameCurrency();
-    return this.db.transaction(async (tx) => {
-      const manual = await findExchangeRate(tx, from, to);
-      return this.resolve(from, to, manual, await fedLegs(tx, this.pegs));
+    return this.tables.snapshot(async (rows) => {
+      const manual = await rows.exchangeRate(from, to);
+      return this.resolve(from, to, manual, await fedLegs(rows, this.pegs));
     });
   }
 
   async listRates(currencies: readonly string[]): Promise<PairRate[]> {
-    const { rows, legs } = await this.db.transaction(async (tx) => ({ rows: await listExchangeRateRows(tx), legs: await fedLegs(tx, this.pegs) }));
+    const { rows, legs } = await this.tables.snapshot(async (read) => ({ rows: await read.exchangeRates(), legs: await fedLegs(read, this.pegs) }));
     const manual = new Map(rows.map((row) => [`${row.from}/${row.to}`, row]));
     const rates: PairRate[] = [];
     for (const from of currencies) {
@@ -151,9 +162,9 @@ interface FedLegs {
   pegs: readonly Peg[];
 }
 
-async function fedLegs(tx: Queryable, configured: readonly Peg[]): Promise<FedLegs> {
-  const rows = await findFedRates(tx);
-  const worldPegs = (await findCurrencyPegs(tx)).filter((peg) => !configured.some((own) => own.currency === peg.currency));
+async function fedLegs(read: RateRows, configured: readonly Peg[]): Promise<FedLegs> {
+  const rows = await read.fedRates();
+  const worldPegs = (await read.currencyPegs()).filter((peg) => !configured.some((own) => own.currency === peg.currency));
   const newest = (pick: (row: FedRate) => Date) => (rows.length === 0 ? null : new Date(Math.max(...rows.map((row) => pick(row).getTime()))));
   const baseLeg = { value: new Money(1), asOf: newest((row) => row.asOf), fetchedAt: newest((row) => row.fetchedAt), pegged: false };
   return { base: rows[0]?.base ?? null, baseLeg, rates: new Map(rows.map((row) => [row.currency, row])), pegs: [...configured, ...worldPegs] };

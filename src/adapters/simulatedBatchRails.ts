@@ -1,8 +1,6 @@
-import type { Database } from '../store/db.js';
-import { recordSimulatedBatch, settledSimulatedBatchItems } from '../store/simulatedOperations.js';
 import type { PayoutBatch } from '../domain/payoutBatch.js';
 import type { BatchItemStatus, BatchRails } from './batchRails.js';
-import { simulatedFailure, simulatedExternalId } from './rails.js';
+import { type SimulatedBooks, simulatedFailure, simulatedExternalId } from './rails.js';
 
 /**
  * The simulated partner bank taking a payroll's payouts as one batch. Its rules are the single
@@ -12,7 +10,7 @@ import { simulatedFailure, simulatedExternalId } from './rails.js';
  */
 export class SimulatedBatchRails implements BatchRails {
   constructor(
-    private readonly db: Database,
+    private readonly books: SimulatedBooks,
     private readonly settlementMs: number,
     private readonly clock: () => Date,
   ) {}
@@ -31,21 +29,19 @@ export class SimulatedBatchRails implements BatchRails {
       };
       return { transferId: item.transferId, externalId: simulatedExternalId(instruction), amount: item.amount, failureReason: simulatedFailure(instruction) };
     });
-    const booked = await this.db.transaction((tx) =>
-      recordSimulatedBatch(tx, {
-        batchId: batch.batchId,
-        externalBatchId,
-        currencyCode: batch.currencyCode,
-        submittedAt: now,
-        settlesAt: new Date(now.getTime() + this.settlementMs),
-        items,
-      }),
-    );
+    const booked = await this.books.recordBatch({
+      batchId: batch.batchId,
+      externalBatchId,
+      currencyCode: batch.currencyCode,
+      submittedAt: now,
+      settlesAt: new Date(now.getTime() + this.settlementMs),
+      items,
+    });
     return { externalBatchId, externalIds: new Map(booked.map((row) => [row.transferId, row.externalId])) };
   }
 
   async batchStatus(batchId: string): Promise<BatchItemStatus[]> {
-    const settled = await settledSimulatedBatchItems(this.db, batchId, this.clock());
+    const settled = await this.books.settledBatchItems(batchId, this.clock());
     return settled.map((row) => ({
       transferId: row.transferId,
       status: row.outcome === 'COMPLETED' ? { state: 'COMPLETED' } : { state: 'FAILED', reason: row.failureReason ?? 'Failed' },

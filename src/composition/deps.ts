@@ -9,6 +9,8 @@ import { SimulatedProcessor } from '../adapters/processor.js';
 import { FeedRateSource, type RateSource, TableRateSource } from '../adapters/rates.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../store/db.js';
+import { rateTablesOf } from '../store/exchangeRates.js';
+import { processorSchedulesOf } from '../store/referenceData.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 
 /**
@@ -21,7 +23,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
   return {
     db,
     rates: buildRateSource(config, providerDb, clock),
-    processor: new SimulatedProcessor(providerDb),
+    processor: new SimulatedProcessor(processorSchedulesOf(providerDb)),
     clock,
     bankFiles: { outbox: new OutboxResender(config.bank.outboxDir), unansweredAfterSeconds: config.bank.unansweredAfterSeconds },
     config: {
@@ -45,6 +47,6 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
 export function buildRateSource(config: Pick<Config, 'rates'>, db: Database, clock: () => Date = () => new Date()): RateSource {
   const { rates } = config;
   const bounds = { maxAgeMs: rates.maxAgeMs, manualMaxAgeMs: rates.manualMaxAgeMs };
-  if (rates.source === 'world' || !rates.feed) return new TableRateSource(db, bounds);
-  return new FeedRateSource(db, rates.feed.format === 'ecb-xml' ? 'ECB' : 'FEED', rates.pegs, bounds, clock);
+  if (rates.source === 'world' || !rates.feed) return new TableRateSource(rateTablesOf(db), bounds);
+  return new FeedRateSource(rateTablesOf(db), rates.feed.format === 'ecb-xml' ? 'ECB' : 'FEED', rates.pegs, bounds, clock);
 }

@@ -10,13 +10,15 @@ import { tracedBatchRails, tracedRails, tracedWebhookSender } from '../adapters/
 import { HttpWebhookSender } from '../adapters/webhookSender.js';
 import { tracer } from '../observability/telemetry.js';
 import type { Config } from '../config/config.js';
-import type { ApplyBankBooks } from '../domain/bankBooks.js';
+import type { ApplyBankMessage } from '../domain/bankMessages.js';
+import { bankFileRecords } from '../store/bankFiles.js';
 import type { Database } from '../store/db.js';
 import { withBankInboxLock } from '../store/inboxLock.js';
+import { simulatedBooksOf } from '../store/simulatedOperations.js';
 import type { ExecutionDeps } from '../usecases/execution.js';
 import { pollRateFeedWhenDue } from '../usecases/rateFeedPoll.js';
 import { WorkerLoop } from '../worker/loop.js';
-import { bankBooksApplier } from '../usecases/applyBankBooks.js';
+import { bankMessageApplier } from '../usecases/applyBankMessage.js';
 import { buildDeps } from './deps.js';
 
 /** GrpHdr/InitgPty/Nm of the payment files: who sends them to the bank. */
@@ -30,7 +32,7 @@ const INITIATING_PARTY = 'Payroll Fee Service';
 export function buildWorker(config: Config, db: Database, logger: Logger, clock: () => Date = () => new Date()): { loop: WorkerLoop; deps: ExecutionDeps } {
   const webhooks = new HttpWebhookSender({ allowLoopback: config.webhookAllowLoopback });
   const useCaseDeps = buildDeps(config, db, clock);
-  const rails = bank(config, db, logger, clock, bankBooksApplier({ db, clock, bookingGraceDays: config.bank.bookingGraceDays }));
+  const rails = bank(config, db, logger, clock, bankMessageApplier({ db, clock, bookingGraceDays: config.bank.bookingGraceDays }));
   const deps: ExecutionDeps = {
     ...useCaseDeps,
     // A span around every rail call and webhook delivery when tracing is on; the adapters themselves otherwise.
@@ -67,15 +69,15 @@ function bank(
   db: Database,
   logger: Logger,
   clock: () => Date,
-  applyBankBooks: ApplyBankBooks,
+  applyBankMessage: ApplyBankMessage,
 ): Pick<ExecutionDeps, 'rails' | 'batchRails' | 'bankInbox'> {
-  const simulated = new SimulatedRails(db, config.worker.simulatedSettlementMs, clock);
-  if (config.bank.rail === 'simulated') return { rails: simulated, batchRails: new SimulatedBatchRails(db, config.worker.simulatedSettlementMs, clock) };
-  const batchRails: BatchRails = new Iso20022BankRail(db, { outboxDir: config.bank.outboxDir, initiatingParty: INITIATING_PARTY, clock });
-  const rails: PaymentRails = new BankFileSinglePayouts(db, batchRails, simulated, clock);
+  const simulated = new SimulatedRails(simulatedBooksOf(db), config.worker.simulatedSettlementMs, clock);
+  if (config.bank.rail === 'simulated')
+    return { rails: simulated, batchRails: new SimulatedBatchRails(simulatedBooksOf(db), config.worker.simulatedSettlementMs, clock) };
+  const batchRails: BatchRails = new Iso20022BankRail(bankFileRecords(db), { outboxDir: config.bank.outboxDir, initiatingParty: INITIATING_PARTY, clock });
+  const rails: PaymentRails = new BankFileSinglePayouts(bankFileRecords(db), batchRails, simulated, clock);
   logger.info({ outbox: config.bank.outboxDir, inbox: config.bank.inboxDir }, 'bank: ISO 20022 payment files out, status reports and bank books in');
-  const inbox = new Iso20022Inbox(db, config.bank.inboxDir, logger, clock, {
-    applyBankBooks,
+  const inbox = new Iso20022Inbox(config.bank.inboxDir, applyBankMessage, logger, clock, {
     maxBytes: config.bank.reportMaxBytes,
     settleMs: config.bank.reportSettleMs,
     exclusive: (pass) => withBankInboxLock(db, pass),

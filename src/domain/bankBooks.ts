@@ -83,15 +83,26 @@ export interface BankToCustomerMessage {
   reports: BankAccountReport[];
 }
 
-/** The file a message came in. */
-export interface BankBooksFile {
-  fileName: string;
-  sha256: string;
-  receivedAt: Date;
+/** Money that arrived in a partner-bank account, as the service's ledger recorded it. */
+export interface PartnerAccountCredit {
+  journalEntryId: string;
+  /** FX_CONVERSION: a payroll's converted amount moved into the account; FUNDING, OPENING_BALANCE: money from outside. */
+  kind: 'FX_CONVERSION' | 'FUNDING' | 'OPENING_BALANCE';
+  amount: string;
+  bookedAt: Date;
+  /** For FX_CONVERSION, the payroll's move-to-bank leg (its PROCESSOR_TO_BANK transfer), whose id names the credit. */
+  transferId: string | null;
+  payrollRequestId: string | null;
+  fundingId: string | null;
 }
 
-/** What applying a message did: `rejected` sends the file to rejected/ with the reason, changing nothing. */
-export type BankBooksOutcome = { kind: 'applied'; entries: number; exceptions: number } | { kind: 'already-applied' } | { kind: 'rejected'; reason: string };
+export interface PartnerAccountBookings {
+  accountCurrencyId: string;
+  /** The ledger's balance of the account (Σ of its postings) just before `from`. */
+  balanceBefore: string;
+  /** The credits into the account from `from` (inclusive) to `to` (exclusive), in the order they were posted. */
+  credits: PartnerAccountCredit[];
+}
 
-/** The bank-books use case as the inbox calls it (the composition root wires one to the other). */
-export type ApplyBankBooks = (message: BankToCustomerMessage, file: BankBooksFile) => Promise<BankBooksOutcome>;
+/** What arrived in a partner-bank account in a period (null when no partner-bank account has that IBAN in that currency). */
+export type PartnerAccountBookingsReader = (account: { iban: string; currency: string }, from: Date, to: Date) => Promise<PartnerAccountBookings | null>;

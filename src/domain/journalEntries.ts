@@ -162,6 +162,15 @@ export function singlePayoutRefunded(payout: SinglePayout, refs: JournalRefs): J
   return journalEntry('SINGLE_PAYOUT_REFUNDED', move(IN_TRANSIT_BANK, customer(payout.accountCurrencyId), payout.currency, payoutTotal(payout)), refs);
 }
 
+/**
+ * A single payout the bank returned after paying it: what the bank brought back (its amount less the
+ * return's charges) arrives in the account currency it was paid from; the fees stay earned, as a
+ * payroll payout's do.
+ */
+export function singlePayoutReturned(payout: Pick<SinglePayout, 'accountCurrencyId' | 'currency'>, returned: Decimal, refs: JournalRefs): JournalEntry {
+  return journalEntry('PAYOUT_RETURNED', move(EXTERNAL, customer(payout.accountCurrencyId), payout.currency, returned), refs);
+}
+
 /** World loading: an account currency's opening balance arrives from outside. */
 export function openingBalance(account: LedgerAccount, currency: string, amount: Decimal): JournalEntry {
   return journalEntry('OPENING_BALANCE', move(EXTERNAL, account, currency, amount));

@@ -46,3 +46,31 @@ export interface PayoutBatch {
   requestedExecutionDate: string;
   items: PayoutBatchItem[];
 }
+
+/** The ISO 20022 rail's record of a payment file (bank_files). */
+export interface BankFileBatch {
+  batchId: string;
+  msgId: string;
+  writtenAt: Date | null;
+  refusal: string | null;
+  items: { transferId: string; endToEndId: string }[];
+}
+
+export interface NewBankFileBatch {
+  batchId: string;
+  /** Set when the batch cannot go to the bank as a file: every payout is recorded FAILED with it. */
+  refusal: string | null;
+  msgId: string;
+  payrollRequestId: string | null;
+  currencyCode: string;
+  controlSum: string;
+  createdAt: Date;
+  items: { transferId: string; endToEndId: string; amount: string }[];
+}
+
+/** A payout of a payment file the bank has settled (COMPLETED or FAILED with its reason). */
+export interface SettledBankFileItem {
+  transferId: string;
+  status: 'COMPLETED' | 'FAILED';
+  failureReason: string | null;
+}

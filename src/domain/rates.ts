@@ -114,3 +114,21 @@ export function crossRate(from: RateLeg, to: RateLeg): Omit<RateSnapshot, 'sourc
 export function jumpBips(last: Decimal, next: Decimal): Decimal {
   return next.minus(last).abs().div(last).times(10_000);
 }
+
+/** A rate of the exchange_rates table: the world file's (WORLD) or an admin's (MANUAL). */
+export interface TableRate {
+  from: string;
+  to: string;
+  rate: string;
+  source: 'WORLD' | 'MANUAL';
+  updatedAt: Date;
+}
+
+/** A feed's quote: one `base` buys `rate` of `currency`, valid for `asOf`, fetched at `fetchedAt`. */
+export interface FedRate {
+  base: string;
+  currency: string;
+  rate: string;
+  asOf: Date;
+  fetchedAt: Date;
+}

@@ -187,7 +187,8 @@ export async function resolveMissingBookingsBookedIn(tx: Queryable, msgId: strin
             resolved_by_bank_reference = CASE m.kind WHEN 'PAYOUT' THEN t.bank_booking->>'bankReference' ELSE t.bank_return->>'bankReference' END,
             resolution_note = 'The bank ' || CASE m.kind WHEN 'PAYOUT' THEN 'booked' ELSE 'returned' END || ' the payout in message ' || $1
               || coalesce(' (AcctSvcrRef ' || CASE m.kind WHEN 'PAYOUT' THEN t.bank_booking->>'bankReference' ELSE t.bank_return->>'bankReference' END || ')', '')
-       FROM bank_matched_bookings m JOIN transfers t ON t.id::text = m.reference
+       FROM bank_matched_bookings m
+       JOIN (SELECT id, bank_booking, bank_return FROM transfers UNION ALL SELECT id, bank_booking, bank_return FROM payouts) t ON t.id::text = m.reference
       WHERE m.msg_id = $1 AND m.kind IN ('PAYOUT', 'RETURN')
         AND e.transfer_id = t.id AND e.kind = 'MISSING_BOOKING' AND e.status = 'OPEN'
       RETURNING e.id`,

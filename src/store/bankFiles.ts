@@ -1,29 +1,8 @@
-import type { PayoutBatch } from '../domain/payoutBatch.js';
-import type { Queryable } from './db.js';
+import type { BankFileBatch, NewBankFileBatch, PayoutBatch, SettledBankFileItem } from '../domain/payoutBatch.js';
+import type { Database, Queryable } from './db.js';
 import { creditorJson, debtorJson } from './payoutBatchParties.js';
 
-/** The ISO 20022 rail's record of a payment file (bank_files). */
-export interface BankFileBatch {
-  batchId: string;
-  msgId: string;
-  writtenAt: Date | null;
-  refusal: string | null;
-  items: { transferId: string; endToEndId: string }[];
-}
-
-export interface NewBankFileBatch {
-  batchId: string;
-  /** Set when the batch cannot go to the bank as a file: every payout is recorded FAILED with it. */
-  refusal: string | null;
-  msgId: string;
-  payrollRequestId: string | null;
-  currencyCode: string;
-  controlSum: string;
-  createdAt: Date;
-  items: { transferId: string; endToEndId: string; amount: string }[];
-}
-
-export async function findBankFileBatch(db: Queryable, batchId: string): Promise<BankFileBatch | null> {
+async function findBankFileBatch(db: Queryable, batchId: string): Promise<BankFileBatch | null> {
   const rows = await db.query<{ msg_id: string; written_at: Date | null; refusal: string | null; items: { transferId: string; endToEndId: string }[] }>(
     `SELECT b.msg_id, b.written_at, b.refusal,
             (SELECT coalesce(jsonb_agg(jsonb_build_object('transferId', i.transfer_id, 'endToEndId', i.end_to_end_id)), '[]')
@@ -36,7 +15,7 @@ export async function findBankFileBatch(db: Queryable, batchId: string): Promise
 }
 
 /** Records a batch and its payouts in one statement per table; a batch already recorded is left as it is. */
-export async function recordBankFileBatch(tx: Queryable, batch: NewBankFileBatch): Promise<void> {
+async function recordBankFileBatch(tx: Queryable, batch: NewBankFileBatch): Promise<void> {
   const inserted = await tx.query(
     `INSERT INTO bank_file_batches (batch_id, msg_id, payroll_request_id, currency_code, transaction_count, control_sum, created_at, refusal)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (batch_id) DO NOTHING RETURNING batch_id`,
@@ -58,15 +37,12 @@ export async function recordBankFileBatch(tx: Queryable, batch: NewBankFileBatch
   );
 }
 
-export async function markBankFileWritten(db: Queryable, batchId: string, at: Date): Promise<void> {
+async function markBankFileWritten(db: Queryable, batchId: string, at: Date): Promise<void> {
   await db.query('UPDATE bank_file_batches SET written_at = $2 WHERE batch_id = $1 AND written_at IS NULL', [batchId, at]);
 }
 
 /** The payouts of a batch the bank has settled (COMPLETED or FAILED with its reason). */
-export async function settledBankFileItems(
-  db: Queryable,
-  batchId: string,
-): Promise<{ transferId: string; status: 'COMPLETED' | 'FAILED'; failureReason: string | null }[]> {
+async function settledBankFileItems(db: Queryable, batchId: string): Promise<SettledBankFileItem[]> {
   return db.query(
     `SELECT transfer_id AS "transferId", status, failure_reason AS "failureReason"
        FROM bank_file_items WHERE batch_id = $1 AND status <> 'PROCESSING' ORDER BY transfer_id`,
@@ -126,7 +102,7 @@ export async function applyBankStatusReport(tx: Queryable, batchId: string, repo
  * pays from it); null for a payout from another account (a processor's wallet), which stays on the
  * processor's rail. The batch id is the payout id.
  */
-export async function loadSinglePayoutBatch(db: Queryable, payoutId: string, executionDate: string): Promise<PayoutBatch | null> {
+async function loadSinglePayoutBatch(db: Queryable, payoutId: string, executionDate: string): Promise<PayoutBatch | null> {
   const rows = await db.query<PayoutBatch>(
     `SELECT p.id AS "batchId", NULL AS "payrollRequestId", p.currency_code AS "currencyCode",
             ${debtorJson('p.account_currency_id', 'a', 'p.customer_id')} AS debtor,
@@ -142,7 +118,7 @@ export async function loadSinglePayoutBatch(db: Queryable, payoutId: string, exe
 }
 
 /** Whether a batch (by id) went to the bank as a file. */
-export async function isBankFileBatch(db: Queryable, batchId: string): Promise<boolean> {
+async function isBankFileBatch(db: Queryable, batchId: string): Promise<boolean> {
   return (await db.query('SELECT 1 FROM bank_file_batches WHERE batch_id = $1', [batchId])).length > 0;
 }
 
@@ -191,4 +167,16 @@ function outcomeParameters(batchId: string, report: AppliedReport): unknown[] {
     settled.map((item) => item.status),
     settled.map((item) => item.failureReason),
   ];
+}
+
+/** What the ISO 20022 rail keeps of its payment files, on this database (the rail's BankFileRecords). */
+export function bankFileRecords(db: Database) {
+  return {
+    find: (batchId: string) => findBankFileBatch(db, batchId),
+    record: (batch: NewBankFileBatch) => db.transaction((tx) => recordBankFileBatch(tx, batch)),
+    markWritten: (batchId: string, at: Date) => markBankFileWritten(db, batchId, at),
+    settled: (batchId: string) => settledBankFileItems(db, batchId),
+    singlePayoutBatch: (payoutId: string, executionDate: string) => loadSinglePayoutBatch(db, payoutId, executionDate),
+    isBankFileBatch: (batchId: string) => isBankFileBatch(db, batchId),
+  };
 }

@@ -1,4 +1,5 @@
-import type { Queryable } from './db.js';
+import type { FedRate, TableRate } from '../domain/rates.js';
+import type { Database, Queryable } from './db.js';
 
 /**
  * The rates the service keeps: exchange_rates (the world file's rows, WORLD, and the admin's,
@@ -6,31 +7,16 @@ import type { Queryable } from './db.js';
  * poller and its last outcome).
  */
 
-export interface TableRate {
-  from: string;
-  to: string;
-  rate: string;
-  source: 'WORLD' | 'MANUAL';
-  updatedAt: Date;
-}
-
-/** A feed's quote: one `base` buys `rate` of `currency`, valid for `asOf`, fetched at `fetchedAt`. */
-export interface FedRate {
-  base: string;
-  currency: string;
-  rate: string;
-  asOf: Date;
-  fetchedAt: Date;
-}
+export type { FedRate };
 
 const TABLE_RATE_COLUMNS = `from_code AS "from", to_code AS "to", rate::text AS rate, source, updated_at AS "updatedAt"`;
 
-export async function findExchangeRate(tx: Queryable, from: string, to: string): Promise<TableRate | null> {
+async function findExchangeRate(tx: Queryable, from: string, to: string): Promise<TableRate | null> {
   const rows = await tx.query<TableRate>(`SELECT ${TABLE_RATE_COLUMNS} FROM exchange_rates WHERE from_code = $1 AND to_code = $2`, [from, to]);
   return rows[0] ?? null;
 }
 
-export async function listExchangeRateRows(tx: Queryable): Promise<TableRate[]> {
+async function listExchangeRateRows(tx: Queryable): Promise<TableRate[]> {
   return tx.query<TableRate>(`SELECT ${TABLE_RATE_COLUMNS} FROM exchange_rates ORDER BY from_code, to_code`);
 }
 
@@ -46,7 +32,7 @@ export async function saveExchangeRate(tx: Queryable, from: string, to: string, 
 }
 
 /** The feed's quotes against the base of its last good fetch (none before the first). */
-export async function findFedRates(tx: Queryable): Promise<FedRate[]> {
+async function findFedRates(tx: Queryable): Promise<FedRate[]> {
   return tx.query<FedRate>(
     `SELECT f.base_code AS base, f.currency_code AS currency, f.rate::text AS rate, f.as_of AS "asOf", f.fetched_at AS "fetchedAt"
        FROM fed_rates f JOIN rate_feed_state s ON s.base_code = f.base_code ORDER BY f.currency_code`,
@@ -131,4 +117,22 @@ export async function findCurrencyPegs(tx: Queryable): Promise<{ anchor: string;
 
 export async function listCurrencyCodes(tx: Queryable): Promise<string[]> {
   return (await tx.query<{ code: string }>('SELECT code FROM currencies ORDER BY code')).map((row) => row.code);
+}
+
+/** The rows a rate is made of, read on `tx`. */
+function rateRowsOf(tx: Queryable) {
+  return {
+    exchangeRate: (from: string, to: string) => findExchangeRate(tx, from, to),
+    exchangeRates: () => listExchangeRateRows(tx),
+    fedRates: () => findFedRates(tx),
+    currencyPegs: () => findCurrencyPegs(tx),
+  };
+}
+
+/** The rate tables on this database (the rate sources' RateTables): each read on its own, or several in one snapshot. */
+export function rateTablesOf(db: Database) {
+  return {
+    ...rateRowsOf(db),
+    snapshot: <T>(read: (rows: ReturnType<typeof rateRowsOf>) => Promise<T>) => db.transaction((tx) => read(rateRowsOf(tx))),
+  };
 }

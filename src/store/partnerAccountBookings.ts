@@ -1,25 +1,5 @@
+import type { PartnerAccountBookings, PartnerAccountCredit } from '../domain/bankBooks.js';
 import type { Queryable } from './db.js';
-
-/** Money that arrived in a partner-bank account, as the service's ledger recorded it. */
-export interface PartnerAccountCredit {
-  journalEntryId: string;
-  /** FX_CONVERSION: a payroll's converted amount moved into the account; FUNDING, OPENING_BALANCE: money from outside. */
-  kind: 'FX_CONVERSION' | 'FUNDING' | 'OPENING_BALANCE';
-  amount: string;
-  bookedAt: Date;
-  /** For FX_CONVERSION, the payroll's move-to-bank leg (its PROCESSOR_TO_BANK transfer), whose id names the credit. */
-  transferId: string | null;
-  payrollRequestId: string | null;
-  fundingId: string | null;
-}
-
-export interface PartnerAccountBookings {
-  accountCurrencyId: string;
-  /** The ledger's balance of the account (Σ of its postings) just before `from`. */
-  balanceBefore: string;
-  /** The credits into the account from `from` (inclusive) to `to` (exclusive), in the order they were posted. */
-  credits: PartnerAccountCredit[];
-}
 
 /**
  * What arrived in a platform partner-bank account (`PLATFORM_BANK:<accountCurrencyId>`, the account
@@ -61,4 +41,9 @@ export async function partnerAccountBookings(
     [found.id, from, to, found.decimals],
   );
   return { accountCurrencyId: found.id, balanceBefore: before!.balance, credits };
+}
+
+/** The reader the simulated bank's statements take: `partnerAccountBookings` on this database. */
+export function partnerAccountBookingsOf(db: Queryable) {
+  return (account: { iban: string; currency: string }, from: Date, to: Date) => partnerAccountBookings(db, account, from, to);
 }

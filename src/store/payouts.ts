@@ -41,6 +41,8 @@ export interface PayoutRecord extends EstimatedPayout {
   failureReason: string | null;
   executedAt: Date | null;
   completedAt: Date | null;
+  bankBooking: components['schemas']['TransferBankBooking'] | null;
+  bankReturn: components['schemas']['TransferBankReturn'] | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -51,7 +53,8 @@ export async function findPayout(tx: Queryable, payoutId: string): Promise<Payou
             beneficiary_id AS "beneficiaryId", beneficiary_snapshot AS "beneficiarySnapshot", currency_code AS "currencyCode",
             amount::text AS "amount", fee::text AS "fee", internal_fee::text AS "internalFee", total_fee::text AS "totalFee",
             total_amount::text AS "totalAmount", status, external_id AS "externalId", failure_reason AS "failureReason",
-            executed_at AS "executedAt", completed_at AS "completedAt", created_at AS "createdAt", updated_at AS "updatedAt"
+            executed_at AS "executedAt", completed_at AS "completedAt", bank_booking AS "bankBooking", bank_return AS "bankReturn",
+            created_at AS "createdAt", updated_at AS "updatedAt"
        FROM payouts WHERE id = $1`,
     [payoutId],
   );

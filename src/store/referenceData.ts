@@ -213,7 +213,7 @@ export async function findPayoutSchedule(
 }
 
 /** The processor's debit-fee schedule for an account provider and currency; null: no fee. */
-export async function findProcessorFeeSchedule(tx: Queryable, accountProvider: string, currencyCode: string): Promise<FeeScheduleText | null> {
+async function findProcessorFeeSchedule(tx: Queryable, accountProvider: string, currencyCode: string): Promise<FeeScheduleText | null> {
   const rows = await tx.query<FeeScheduleText>(`SELECT ${SCHEDULE_COLUMNS} FROM processor_fee_schedules WHERE account_provider = $1 AND currency_code = $2`, [
     accountProvider,
     currencyCode,
@@ -237,4 +237,9 @@ export async function findInternalPayoutRule(tx: Queryable, customerId: string, 
     [customerId, currencyCode],
   );
   return rows[0] ?? null;
+}
+
+/** The processor's schedules on this database (the simulated processor's ProcessorSchedules). */
+export function processorSchedulesOf(db: Queryable) {
+  return { processorFeeSchedule: (accountProvider: string, currencyCode: string) => findProcessorFeeSchedule(db, accountProvider, currencyCode) };
 }

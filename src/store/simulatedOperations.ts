@@ -1,21 +1,8 @@
-import type { TransferKind } from '../domain/transfers.js';
-import type { Queryable } from './db.js';
-
-/** The simulated processor's and bank's own books: one operation per transfer id. */
-export interface SimulatedSubmission {
-  transferId: string;
-  kind: TransferKind;
-  externalId: string;
-  amount: string;
-  currencyCode: string;
-  /** null: the operation will complete; otherwise why it will fail. */
-  failureReason: string | null;
-  submittedAt: Date;
-  settlesAt: Date;
-}
+import type { SettledSimulatedItem, SimulatedBatch, SimulatedOperation, SimulatedSubmission } from '../domain/simulatedOperations.js';
+import type { Database, Queryable } from './db.js';
 
 /** Records a submission once; a repeat only counts the call and returns the first externalId. */
-export async function recordSimulatedSubmission(db: Queryable, submission: SimulatedSubmission): Promise<string> {
+async function recordSimulatedSubmission(db: Queryable, submission: SimulatedSubmission): Promise<string> {
   const rows = await db.query<{ external_id: string }>(
     `INSERT INTO simulated_operations (transfer_id, kind, external_id, amount, currency_code, outcome, failure_reason, submitted_at, settles_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -36,13 +23,7 @@ export async function recordSimulatedSubmission(db: Queryable, submission: Simul
   return rows[0]!.external_id;
 }
 
-export interface SimulatedOperation {
-  outcome: 'COMPLETED' | 'FAILED';
-  failureReason: string | null;
-  settlesAt: Date;
-}
-
-export async function findSimulatedOperation(db: Queryable, transferId: string): Promise<SimulatedOperation | null> {
+async function findSimulatedOperation(db: Queryable, transferId: string): Promise<SimulatedOperation | null> {
   const rows = await db.query<SimulatedOperation>(
     'SELECT outcome, failure_reason AS "failureReason", settles_at AS "settlesAt" FROM simulated_operations WHERE transfer_id = $1',
     [transferId],
@@ -50,23 +31,12 @@ export async function findSimulatedOperation(db: Queryable, transferId: string):
   return rows[0] ?? null;
 }
 
-/** One payout of a batch, as the simulated bank books it. */
-export interface SimulatedBatchItem {
-  transferId: string;
-  externalId: string;
-  amount: string;
-  failureReason: string | null;
-}
-
 /**
  * Records a batch once (a repeat counts the call) and books its items as operations in one
  * statement; an item the bank already knows (a repeat, or a payout submitted on its own before)
  * only counts the call and keeps its first externalId. Returns every item's externalId.
  */
-export async function recordSimulatedBatch(
-  db: Queryable,
-  batch: { batchId: string; externalBatchId: string; currencyCode: string; submittedAt: Date; settlesAt: Date; items: readonly SimulatedBatchItem[] },
-): Promise<Array<{ transferId: string; externalId: string }>> {
+async function recordSimulatedBatch(db: Queryable, batch: SimulatedBatch): Promise<Array<{ transferId: string; externalId: string }>> {
   await db.query(
     `INSERT INTO simulated_batches (batch_id, external_batch_id, item_count, submitted_at) VALUES ($1, $2, $3, $4)
      ON CONFLICT (batch_id) DO UPDATE SET calls = simulated_batches.calls + 1`,
@@ -84,13 +54,19 @@ export async function recordSimulatedBatch(
 }
 
 /** The batch's operations the bank has settled by `now`. */
-export async function settledSimulatedBatchItems(
-  db: Queryable,
-  batchId: string,
-  now: Date,
-): Promise<Array<{ transferId: string; outcome: 'COMPLETED' | 'FAILED'; failureReason: string | null }>> {
+async function settledSimulatedBatchItems(db: Queryable, batchId: string, now: Date): Promise<SettledSimulatedItem[]> {
   return db.query(
     `SELECT transfer_id AS "transferId", outcome, failure_reason AS "failureReason" FROM simulated_operations WHERE batch_id = $1 AND settles_at <= $2`,
     [batchId, now],
   );
+}
+
+/** The simulated processor's and bank's books on this database (the simulated rails' SimulatedBooks). */
+export function simulatedBooksOf(db: Database) {
+  return {
+    recordSubmission: (submission: SimulatedSubmission) => recordSimulatedSubmission(db, submission),
+    find: (transferId: string) => findSimulatedOperation(db, transferId),
+    recordBatch: (batch: SimulatedBatch) => db.transaction((tx) => recordSimulatedBatch(tx, batch)),
+    settledBatchItems: (batchId: string, now: Date) => settledSimulatedBatchItems(db, batchId, now),
+  };
 }

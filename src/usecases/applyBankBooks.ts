@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ApplyBankBooks, BankAccountReport, BankBooksFile, BankBooksOutcome, BankToCustomerMessage } from '../domain/bankBooks.js';
+import type { BankAccountReport, BankToCustomerMessage } from '../domain/bankBooks.js';
+import type { BankFile, BankMessageOutcome } from '../domain/bankMessages.js';
 import { type StatementFrame, statementFrame } from '../domain/bankReconciliation.js';
 import { addBusinessDays } from '../domain/businessDays.js';
 import { Money } from '../domain/money.js';
@@ -14,7 +15,7 @@ import {
 import { insertBankExceptions, insertBankStatement, resolveMissingBookingsBookedIn, settleStatementStatus } from '../store/bankExceptions.js';
 import type { Queryable } from '../store/db.js';
 import { type LineContext, atScale } from './bankBookContext.js';
-import { applyBookedEntries } from './bankBookBulk.js';
+import { applyBookedEntries } from './bankBookings.js';
 import type { UseCaseDeps } from './deps.js';
 
 export interface BankBooksDeps extends Pick<UseCaseDeps, 'db' | 'clock'> {
@@ -22,44 +23,42 @@ export interface BankBooksDeps extends Pick<UseCaseDeps, 'db' | 'clock'> {
   bookingGraceDays: number;
 }
 
-/** The use case as the inbox calls it (the composition root wires one to the other). */
-export function bankBooksApplier(deps: BankBooksDeps): ApplyBankBooks {
-  return (message, file) => applyBankBooks(deps, message, file);
-}
-
 /**
  * What the bank booked, applied once per message (by MsgId, recorded with the file's name and
- * sha256), in one transaction: every booked entry matched to a payout (booked, completed, its
+ * sha256), inside the bank message's transaction: every booked entry matched to a payout (booked, completed, its
  * charges posted), a return (the payout RETURNED, the customer credited back) or a credit into the
  * account; each camt.053 statement reconciled against the ledger. Whatever does not match becomes
  * an exception. A message naming an account that is not ours is rejected and changes nothing.
  */
-async function applyBankBooks(deps: BankBooksDeps, message: BankToCustomerMessage, file: BankBooksFile): Promise<BankBooksOutcome> {
-  return deps.db.transaction(async (tx) => {
-    const accounts = await accountsOf(tx, message.reports);
-    if (typeof accounts === 'string') return { kind: 'rejected', reason: accounts };
-    const now = deps.clock();
-    const fresh = await recordBankBooksMessage(tx, {
-      msgId: message.msgId,
-      kind: message.kind,
-      fileName: file.fileName,
-      sha256: file.sha256,
-      receivedAt: file.receivedAt,
-      appliedAt: now,
-    });
-    if (!fresh) return { kind: 'already-applied' };
-    let entries = 0;
-    let exceptions = 0;
-    for (const [index, report] of message.reports.entries()) {
-      const context: LineContext = { tx, msgId: message.msgId, messageKind: message.kind, account: accounts[index]!, now, exceptions: [] };
-      entries += await applyReport(context, report, message);
-      exceptions += await recordFindings(deps, context, report, message);
-    }
-    // A payout this message booked (or returned) was paid after all: its MISSING_BOOKING is answered.
-    await resolveMissingBookingsBookedIn(tx, message.msgId, now);
-    await countBankBooksMessage(tx, message.msgId, entries, exceptions);
-    return { kind: 'applied', entries, exceptions };
+export async function applyBankBooks(
+  tx: Queryable,
+  deps: BankBooksDeps,
+  message: BankToCustomerMessage,
+  file: BankFile,
+  now: Date,
+): Promise<BankMessageOutcome> {
+  const accounts = await accountsOf(tx, message.reports);
+  if (typeof accounts === 'string') return { kind: 'rejected', reason: accounts };
+  const fresh = await recordBankBooksMessage(tx, {
+    msgId: message.msgId,
+    kind: message.kind,
+    fileName: file.fileName,
+    sha256: file.sha256,
+    receivedAt: file.receivedAt,
+    appliedAt: now,
   });
+  if (!fresh) return { kind: 'already-applied' };
+  let entries = 0;
+  let exceptions = 0;
+  for (const [index, report] of message.reports.entries()) {
+    const context: LineContext = { tx, msgId: message.msgId, messageKind: message.kind, account: accounts[index]!, now, exceptions: [] };
+    entries += await applyReport(context, report, message);
+    exceptions += await recordFindings(deps, context, report, message);
+  }
+  // A payout this message booked (or returned) was paid after all: its MISSING_BOOKING is answered.
+  await resolveMissingBookingsBookedIn(tx, message.msgId, now);
+  await countBankBooksMessage(tx, message.msgId, entries, exceptions);
+  return { kind: 'applied', entries, exceptions };
 }
 
 /** Each report's account of ours, or why the message is refused. */

@@ -2,6 +2,7 @@ import type { Decimal } from 'decimal.js';
 import type { BookedLine } from '../domain/bankReconciliation.js';
 import { Money } from '../domain/money.js';
 import type { BankAccountOfOurs } from '../store/bankBooks.js';
+import { type MatchedKind, addMatchedBookingReport, matchedBooking, recordMatchedBooking } from '../store/bankBookings.js';
 import type { NewBankException } from '../store/bankExceptions.js';
 import type { Queryable } from '../store/db.js';
 
@@ -17,6 +18,10 @@ export interface LineContext {
 
 /** Money at the account's scale, as the API writes it (never "-0.00"). */
 export const atScale = (value: Decimal, decimals: number): string => (value.isZero() ? new Money(0) : value).toFixed(decimals);
+
+/** A line as an exception's detail names it. */
+export const describe = (line: BookedLine, decimals: number) =>
+  `${line.creditDebit} entry of ${atScale(line.amount, decimals)} ${line.currency}${line.endToEndId ? ` naming EndToEndId ${line.endToEndId}` : ' without an EndToEndId'}`;
 
 /** An exception about one line, with its references and amounts. */
 export function lineException(
@@ -45,3 +50,32 @@ export function lineException(
 
 /** When the journal entries a booking causes are dated: its booking date, never later than now (the statement of that day counts them). */
 export const ledgerTime = (line: BookedLine, now: Date): Date => (line.bookedAt < now ? line.bookedAt : now);
+
+/**
+ * Whether the booking was matched before. The same booking (its bank identity) reported by the other
+ * kind of message (a camt.054, then the day's camt.053) is recognised silently; another booking,
+ * or the same one reported twice by one kind of message, is a DUPLICATE_BOOKING and changes nothing.
+ */
+export async function seenBefore(context: LineContext, line: BookedLine, kind: MatchedKind, reference: string, transferId: string | null): Promise<boolean> {
+  const known = await matchedBooking(context.tx, kind, reference);
+  if (known === null) return false;
+  if (known.identity === line.identity && !known.reportedIn.includes(context.messageKind)) {
+    await addMatchedBookingReport(context.tx, kind, reference, context.messageKind);
+    return true;
+  }
+  const again = known.identity === line.identity ? `this very booking in another ${context.messageKind}` : `another booking (reference ${known.identity})`;
+  const detail = `${describe(line, context.account.decimals)}: the bank reported ${again} of this ${kind.toLowerCase()} before; no money moved`;
+  lineException(context, line, { kind: 'DUPLICATE_BOOKING', detail, transferId });
+  return true;
+}
+
+export const remember = (context: LineContext, line: BookedLine, kind: MatchedKind, reference: string) =>
+  recordMatchedBooking(context.tx, {
+    kind,
+    reference,
+    identity: line.identity,
+    msgId: context.msgId,
+    messageKind: context.messageKind,
+    amount: line.amount.toFixed(),
+    bookedAt: line.bookedAt,
+  });

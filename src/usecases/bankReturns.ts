@@ -2,7 +2,7 @@ import { type BookedLine, returnFigures } from '../domain/bankReconciliation.js'
 import { payoutReturned } from '../domain/journalEntries.js';
 import { Money } from '../domain/money.js';
 import { statusAfterReturn } from '../domain/payrollStatus.js';
-import { type BookablePayout, returnTransfer } from '../store/bankBooks.js';
+import { type BookablePayout, returnTransfer } from '../store/bankBookings.js';
 import { postJournalEntries } from '../store/ledger.js';
 import { payoutOutcomeCounts } from '../store/payoutBatches.js';
 import { getLockedPayrollRequest, quotedRequest, setFailureReason } from '../store/payrollRequestUpdates.js';

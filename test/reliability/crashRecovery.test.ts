@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { buildWorker } from '../../src/composition/worker.js';
 import type { Database } from '../../src/store/db.js';
+import { simulatedBooksOf } from '../../src/store/simulatedOperations.js';
 import { SimulatedRails } from '../../src/adapters/rails.js';
 import { ids } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
@@ -217,7 +218,7 @@ describe('crash window between the submit to the rails and its record', () => {
     );
     // The dead worker's last acts: INITIATED under a lease that has run out, then the submit.
     await crashWindow.transferInitiatedNotRecorded(server.db, victim!.id, new Date(server.clock.now().getTime() - 1000));
-    const rails = new SimulatedRails(server.db, 0, server.clock.now);
+    const rails = new SimulatedRails(simulatedBooksOf(server.db), 0, server.clock.now);
     const { externalId } = await rails.submit({
       transferId: victim!.id,
       kind: 'BANK_TO_BENEFICIARY',

@@ -12,8 +12,10 @@ import { buildWorker } from '../../src/composition/worker.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { BankAccountReport, BankEntry, BankToCustomerMessage, CreditDebit } from '../../src/domain/bankBooks.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { type BankBooksDeps, bankBooksApplier } from '../../src/usecases/applyBankBooks.js';
+import type { BankBooksDeps } from '../../src/usecases/applyBankBooks.js';
+import { bankMessageApplier } from '../../src/usecases/applyBankMessage.js';
 import { type ExecutionDeps, executePendingWork } from '../../src/usecases/execution.js';
+import type { World } from '../../src/world/types.js';
 import { demoWorld } from './globalSetupTemplates.js';
 import { type PayrollRequest, estimateAndCreate, readRequest } from './payroll.js';
 import { TEST_ENV, type TestServer, startTestServer } from './server.js';
@@ -40,12 +42,13 @@ export interface BankWorld {
   close(): Promise<void>;
 }
 
-export async function startBankWorld(): Promise<BankWorld> {
+/** The demo world (or `world`) with its worker on the ISO 20022 rail, and the folders the bank's files go through. */
+export async function startBankWorld(options: { world?: World } = {}): Promise<BankWorld> {
   const dir = await mkdtemp(join(tmpdir(), 'bank-books-'));
   const outbox = join(dir, 'outbox');
   const inbox = join(dir, 'inbox');
   // The API reaches the outbox too: an operator's resend writes there (resendBankBatch).
-  const server = await startTestServer({ world: demoWorld(), config: loadConfig({ ...TEST_ENV, BANK_OUTBOX_DIR: outbox }) });
+  const server = await startTestServer({ world: options.world ?? demoWorld(), config: loadConfig({ ...TEST_ENV, BANK_OUTBOX_DIR: outbox }) });
   await mkdir(inbox);
   const config = loadConfig({ NODE_ENV: 'test', BANK_RAIL: 'iso20022', BANK_OUTBOX_DIR: outbox, BANK_INBOX_DIR: inbox, SIMULATED_SETTLEMENT_MS: '0' });
   const worker = buildWorker(config, server.db, createLogger('silent'), server.clock.now).deps;
@@ -124,14 +127,22 @@ export const endToEndIdOf = (transferId: string): string => transferId.replace(/
 export function entry(
   creditDebit: CreditDebit,
   amount: string,
-  options: { endToEndId?: string | null; reference?: string; charges?: string; returnCode?: string; returnText?: string; bookingDate?: string } = {},
+  options: {
+    endToEndId?: string | null;
+    reference?: string;
+    charges?: string;
+    returnCode?: string;
+    returnText?: string;
+    bookingDate?: string;
+    currency?: string;
+  } = {},
 ): BankEntry {
   const returnReason = options.returnCode ? { code: options.returnCode, text: options.returnText ?? null } : null;
   return {
     entryReference: null,
     accountServicerReference: options.reference ?? null,
     amount,
-    currency: 'AED',
+    currency: options.currency ?? 'AED',
     creditDebit,
     reversal: false,
     status: 'BOOK',
@@ -152,21 +163,25 @@ export function entry(
   };
 }
 
-/** The partner-bank AED account's report: a statement's balances (closing, at `date`) or a notification's none. */
-export function report(entries: BankEntry[], closing?: { amount: string; date?: string }): BankAccountReport {
+/** An account's report (the partner-bank AED account's unless `account` says): a statement's balances (closing, at `date`) or a notification's none. */
+export function report(
+  entries: BankEntry[],
+  closing?: { amount: string; date?: string },
+  account: { iban: string; currency: string } = { iban: demo.partnerIban, currency: 'AED' },
+): BankAccountReport {
   const date = closing?.date ?? '2026-11-23';
   const balances = closing
     ? [
         {
           type: 'CLBD',
           amount: closing.amount.replace(/^-/, ''),
-          currency: 'AED',
+          currency: account.currency,
           creditDebit: closing.amount.startsWith('-') ? ('DBIT' as const) : ('CRDT' as const),
           date,
         },
       ]
     : [];
-  return { reportId: `R-${date}`, account: { iban: demo.partnerIban, otherId: null, currency: 'AED' }, period: null, balances, entries };
+  return { reportId: `R-${date}`, account: { iban: account.iban, otherId: null, currency: account.currency }, period: null, balances, entries };
 }
 
 let messages = 0;
@@ -174,6 +189,6 @@ export function message(kind: BankToCustomerMessage['kind'], reports: BankAccoun
   return { kind, msgId, createdAt: '2026-11-23T18:00:00Z', reports };
 }
 
-/** The message applied as the inbox applies it (the composition root's ApplyBankBooks). */
+/** The message applied as the inbox applies it (the composition root's ApplyBankMessage). */
 export const apply = (world: BankWorld, books: BankToCustomerMessage) =>
-  bankBooksApplier(world.books)(books, { fileName: `${books.msgId}.xml`, sha256: 'a'.repeat(64), receivedAt: world.server.clock.now() });
+  bankMessageApplier(world.books)(books, { fileName: `${books.msgId}.xml`, sha256: 'a'.repeat(64), receivedAt: world.server.clock.now() });

@@ -1,11 +1,9 @@
-import type { ApplyBankBooks } from '../../domain/bankBooks.js';
-import type { Database } from '../../store/db.js';
-import { applyBankBooksFile } from './bankBooksFile.js';
+import type { ApplyBankMessage } from '../../domain/bankMessages.js';
+import { applyBankMessageFile } from './bankMessageFile.js';
 import { moveInto, removeStaleTemporaryFiles } from './files.js';
 import { ChangedEntry, type InboxEntry, TooLargeEntry, inboxEntries, readEntry } from './inboxEntries.js';
 import { type Handled, RejectedFile, inReadingOrder, inboxMessageOf } from './inboxFile.js';
 import { ReportReader } from './reportReader.js';
-import { applyStatusReportFile } from './statusReportFile.js';
 
 /** The little of pino the inbox needs (adapters do not import the logger module). */
 export interface InboxLogger {
@@ -18,8 +16,6 @@ export interface InboxLogger {
 export type ExclusivePass = <T>(pass: () => Promise<T>) => Promise<T | undefined>;
 
 export interface InboxOptions {
-  /** The bank-books use case that camt.053/054 files are handed to; without one they are rejected, saying so. */
-  applyBankBooks?: ApplyBankBooks | undefined;
   /** The largest report read (BANK_REPORT_MAX_BYTES); a larger file is rejected unread. */
   maxBytes?: number | undefined;
   /** How long reading one file from the disk, then validating and parsing it, may each take; a file too slow to parse is rejected. */
@@ -48,10 +44,11 @@ type Seen = Pick<InboxEntry, 'ino' | 'size' | 'mtimeMs'>;
 
 /**
  * The bank's files in BANK_INBOX_DIR, read by the worker, told apart by their namespace: status
- * reports (pain.002.001.11), matched to the payment file they answer and applied here, and what the
- * bank booked (camt.054.001.08 notifications, camt.053.001.08 statements), handed to the bank-books
- * use case; each pass reads them in that order. Each new file is validated against its XSD and
- * applied once; it then moves to processed/ (kept for audit). A file that is invalid, too large or
+ * reports (pain.002.001.11), then what the bank booked (camt.054.001.08 notifications,
+ * camt.053.001.08 statements); each pass reads them in that order. Each new file is validated
+ * against its XSD, read into a typed message and handed to the one bank-messages use case, which
+ * applies it once; it then moves to processed/ (kept for audit). This adapter knows files and
+ * messages, nothing of what they mean. A file that is invalid, too large or
  * cannot be applied moves to rejected/ and is logged. A failure of our own (the database away)
  * leaves the file where it is, to be tried again: nothing here throws.
  *
@@ -68,8 +65,8 @@ export class Iso20022Inbox {
   private readonly reader: ReportReader;
 
   constructor(
-    private readonly db: Database,
     private readonly inboxDir: string,
+    private readonly apply: ApplyBankMessage,
     private readonly logger: InboxLogger,
     private readonly clock: () => Date,
     private readonly options: InboxOptions = {},
@@ -147,7 +144,7 @@ export class Iso20022Inbox {
     const name = entry.name;
     let handled: Handled;
     try {
-      handled = await this.apply(entry);
+      handled = await this.read(entry);
     } catch (error) {
       if (error instanceof ChangedEntry) return false;
       if (!(error instanceof RejectedFile) && !(error instanceof TooLargeEntry)) {
@@ -191,18 +188,13 @@ export class Iso20022Inbox {
   }
 
   /** Read within the size and time bounds (validated and parsed on the reader's thread), then applied. */
-  private async apply(entry: InboxEntry): Promise<Handled> {
+  private async read(entry: InboxEntry): Promise<Handled> {
     const { name } = entry;
     const bytes = await this.withinTimeout(name, () => readEntry(this.inboxDir, entry, this.maxBytes()));
     // A file whose head names no message is read as a status report, whose validation says what is wrong with it.
-    const message = inboxMessageOf(bytes) ?? 'pain.002.001.11';
-    const applyBankBooks = this.options.applyBankBooks;
-    // Rejected, not left in the inbox: an operator moves it back once the service applies what the bank books.
-    if (message !== 'pain.002.001.11' && !applyBankBooks)
-      throw new RejectedFile(`a ${message} message, and this service has no bank-books use case wired to apply it`);
-    const read = await this.reader.read(bytes, message);
-    if (read.kind === 'pain.002') return applyStatusReportFile(this.db, name, read, this.clock());
-    return applyBankBooksFile(applyBankBooks!, { name, sha256: read.sha256, receivedAt: this.clock() }, read.message);
+    const read = await this.reader.read(bytes, inboxMessageOf(bytes) ?? 'pain.002.001.11');
+    const message = read.kind === 'pain.002' ? read.report : read.message;
+    return applyBankMessageFile(this.apply, { fileName: name, sha256: read.sha256, receivedAt: this.clock() }, message);
   }
 
   /** At the first pass, then once a minute: what interrupted writes of ours left behind is removed. */

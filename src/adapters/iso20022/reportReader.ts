@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { BankToCustomerMessage } from '../../domain/bankBooks.js';
 import { type InboxMessage, RejectedFile } from './inboxFile.js';
-import type { StatusReport } from './pain002.js';
+import type { StatusReport } from '../../domain/statusReport.js';
 
 /** A report read: its SHA-256 and what it says. */
 export type ReadReport = { kind: 'pain.002'; sha256: string; report: StatusReport } | { kind: 'camt'; sha256: string; message: BankToCustomerMessage };

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import type { BankEntry, BankToCustomerMessage } from '../../domain/bankBooks.js';
-import type { PartnerAccountCredit } from '../../store/partnerAccountBookings.js';
+import type { BankEntry, BankToCustomerMessage, PartnerAccountCredit } from '../../domain/bankBooks.js';
 import { buildCamt, camtChunks } from './camtBuild.js';
 import { compactUuid } from './text.js';
 

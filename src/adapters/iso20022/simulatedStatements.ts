@@ -1,8 +1,6 @@
 import { appendFile, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BankEntry, BankToCustomerMessage } from '../../domain/bankBooks.js';
-import type { Queryable } from '../../store/db.js';
-import { partnerAccountBookings } from '../../store/partnerAccountBookings.js';
+import type { BankEntry, BankToCustomerMessage, PartnerAccountBookingsReader } from '../../domain/bankBooks.js';
 import { PRIVATE_FILE_MODE, ensurePrivateFolder, exists } from './files.js';
 import { type SimulatedAccount, creditEntry, statement } from './simulatedBookings.js';
 
@@ -28,15 +26,15 @@ export interface DueStatement {
  *
  * Its own bookings are what it executed and returned; what arrives in the account from elsewhere
  * (a payroll's funds moved into the bank, a funding) and the first opening balance it reads from
- * the service's ledger through `db` (a real bank knows its own books; the simulated one borrows the
- * service's, see docs/bank-files.md). Without `db` the first opening balance is zero and only its
+ * the service's ledger through `bookings` (a real bank knows its own books; the simulated one borrows
+ * the service's, see docs/bank-files.md). Without it the first opening balance is zero and only its
  * own bookings appear. Later opening balances are the previous closing balance, as at a bank.
  */
 export class SimulatedStatements {
   constructor(
     private readonly dir: string,
     private readonly periodMs: number,
-    private readonly db: Queryable | undefined,
+    private readonly bookings: PartnerAccountBookingsReader | undefined,
   ) {}
 
   /** Notes the entries of a notification the bank has sent, for its accounts' next statements (once each, by AcctSvcrRef). */
@@ -74,7 +72,7 @@ export class SimulatedStatements {
   private async close(key: string, state: AccountState, now: Date): Promise<DueStatement | undefined> {
     const from = new Date(state.from);
     const to = new Date(from.getTime() + this.periodMs);
-    const bookings = this.db ? await partnerAccountBookings(this.db, state.account, from, to) : null;
+    const bookings = this.bookings ? await this.bookings(state.account, from, to) : null;
     const opening = state.opening ?? bookings?.balanceBefore ?? '0';
     // Everything notified and booked before the end of the period, a late notification included.
     const stated: BankEntry[] = [];
@@ -93,7 +91,7 @@ export class SimulatedStatements {
   private async quietUntil(account: SimulatedAccount, from: Date, now: Date): Promise<Date> {
     const current = new Date(this.periodStart(now.getTime()));
     if (current <= from) return from;
-    const since = this.db ? await partnerAccountBookings(this.db, account, from, current) : null;
+    const since = this.bookings ? await this.bookings(account, from, current) : null;
     return since && since.credits.length > 0 ? from : current;
   }
 

@@ -1,7 +1,6 @@
-import { isBankFileBatch, loadSinglePayoutBatch } from '../../store/bankFiles.js';
-import type { Database } from '../../store/db.js';
 import type { BatchRails } from '../batchRails.js';
 import type { PaymentRails, RailStatus, TransferInstruction } from '../rails.js';
+import type { BankFileRecords } from './rail.js';
 
 /**
  * The one-at-a-time rails when the bank is reached by files: a single payout from an account with an
@@ -10,7 +9,7 @@ import type { PaymentRails, RailStatus, TransferInstruction } from '../rails.js'
  */
 export class BankFileSinglePayouts implements PaymentRails {
   constructor(
-    private readonly db: Database,
+    private readonly files: Pick<BankFileRecords, 'singlePayoutBatch' | 'isBankFileBatch'>,
     private readonly bank: BatchRails,
     private readonly others: PaymentRails,
     private readonly clock: () => Date,
@@ -18,14 +17,14 @@ export class BankFileSinglePayouts implements PaymentRails {
 
   async submit(instruction: TransferInstruction): Promise<{ externalId: string }> {
     if (instruction.kind !== 'PAYOUT') return this.others.submit(instruction);
-    const batch = await loadSinglePayoutBatch(this.db, instruction.transferId, this.clock().toISOString().slice(0, 10));
+    const batch = await this.files.singlePayoutBatch(instruction.transferId, this.clock().toISOString().slice(0, 10));
     if (!batch) return this.others.submit(instruction);
     const { externalIds } = await this.bank.submitBatch(batch);
     return { externalId: externalIds.get(instruction.transferId)! };
   }
 
   async status(transferId: string): Promise<RailStatus> {
-    if (!(await isBankFileBatch(this.db, transferId))) return this.others.status(transferId);
+    if (!(await this.files.isBankFileBatch(transferId))) return this.others.status(transferId);
     const [reported] = await this.bank.batchStatus(transferId);
     return reported?.status ?? { state: 'PROCESSING' };
   }

@@ -22,6 +22,8 @@ export function toPayout(payout: PayoutRecord): Payout {
     ...(payout.failureReason !== null && { failureReason: payout.failureReason }),
     ...(payout.executedAt && { executedAt: payout.executedAt.toISOString() }),
     ...(payout.completedAt && { completedAt: payout.completedAt.toISOString() }),
+    ...(payout.bankBooking && { bankBooking: payout.bankBooking }),
+    ...(payout.bankReturn && { bankReturn: payout.bankReturn }),
     createdAt: payout.createdAt.toISOString(),
     updatedAt: payout.updatedAt.toISOString(),
   };

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bankBooksApplier } from '../../../src/usecases/applyBankBooks.js';
+import { bankMessageApplier } from '../../../src/usecases/applyBankMessage.js';
 import { executePendingWork } from '../../../src/usecases/execution.js';
 import { entry, message, report } from '../../support/bankBooks.js';
 import { ensureConsole, inRepo } from '../../support/build.js';
@@ -358,7 +358,7 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
 
   it('opens a bank exception at its own address, keeps it on reload, and resolves it', async () => {
     const booking = message('camt.054', [report([entry('DBIT', '125.00', { endToEndId: 'NOTOURS0000000000000000000000002', reference: 'B-CONSOLE' })])]);
-    await bankBooksApplier({ db: server.db, clock: server.clock.now, bookingGraceDays: 3 })(booking, {
+    await bankMessageApplier({ db: server.db, clock: server.clock.now, bookingGraceDays: 3 })(booking, {
       fileName: 'console.xml',
       sha256: 'c'.repeat(64),
       receivedAt: server.clock.now(),

@@ -1,5 +1,5 @@
-// The inbox and what the bank booked: camt.053/054 files told from status reports by their namespace,
-// validated, read and handed to the bank-books use case (a stand-in here), then moved by its answer:
+// The inbox and what the bank sends: camt.053/054 files and status reports told apart by their namespace,
+// validated, read and handed to the one bank-messages use case (a stand-in here), then moved by its answer:
 // processed/ once applied, rejected/ with the reason, or left in the inbox after a failure of ours.
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Iso20022Inbox } from '../../../src/adapters/iso20022/inbox.js';
-import type { ApplyBankBooks, BankBooksFile, BankBooksOutcome, BankToCustomerMessage } from '../../../src/domain/bankBooks.js';
-import type { Database } from '../../../src/store/db.js';
+import { buildPain002 } from '../../../src/adapters/iso20022/pain002Build.js';
+import type { ApplyBankMessage, BankFile, BankMessage, BankMessageOutcome } from '../../../src/domain/bankMessages.js';
 
 const clock = () => new Date('2026-11-26T20:00:00Z');
 const logged: { level: string; fields: Record<string, unknown>; message: string }[] = [];
@@ -17,8 +17,6 @@ const logger = {
   warn: (fields: object, message: string) => logged.push({ level: 'warn', fields: fields as Record<string, unknown>, message }),
   error: (fields: object, message: string) => logged.push({ level: 'error', fields: fields as Record<string, unknown>, message }),
 };
-// camt files never reach the database: the use case does. Any use of this one fails the test.
-const noDatabase = new Proxy({}, { get: () => expect.fail('the inbox touched the database for a camt file') }) as unknown as Database;
 
 let inbox: string;
 beforeEach(async () => {
@@ -32,9 +30,9 @@ const fixture = (name: string) => readFile(new URL(`./files/${name}`, import.met
 const folder = async (sub: string) => (await readdir(join(inbox, sub)).catch(() => [] as string[])).sort();
 
 /** A stand-in for the use case: records what it is given and answers `answer`. */
-function recording(answer: (message: BankToCustomerMessage) => Promise<BankBooksOutcome>) {
-  const calls: { message: BankToCustomerMessage; file: BankBooksFile }[] = [];
-  const apply: ApplyBankBooks = (message, file) => {
+function recording(answer: (message: BankMessage) => Promise<BankMessageOutcome>) {
+  const calls: { message: BankMessage; file: BankFile }[] = [];
+  const apply: ApplyBankMessage = (message, file) => {
     calls.push({ message, file });
     return answer(message);
   };
@@ -47,8 +45,8 @@ describe('Iso20022Inbox.poll: camt.053 and camt.054 files', () => {
     await writeFile(join(inbox, 'b-notification.xml'), notification);
     await writeFile(join(inbox, 'a-statement.xml'), await fixture('camt053-statements.xml'));
     const useCase = recording(async (message) => (message.kind === 'camt.054' ? { kind: 'applied', entries: 3, exceptions: 1 } : { kind: 'already-applied' }));
-    expect(await new Iso20022Inbox(noDatabase, inbox, logger, clock, { applyBankBooks: useCase.apply }).poll()).toBe(2);
-    expect(useCase.calls.map(({ message }) => [message.kind, message.msgId, message.reports.length])).toEqual([
+    expect(await new Iso20022Inbox(inbox, useCase.apply, logger, clock).poll()).toBe(2);
+    expect(useCase.calls.map(({ message }) => [message.kind, message.msgId, 'reports' in message ? message.reports.length : null])).toEqual([
       ['camt.054', 'NTF20261126-0001', 1],
       ['camt.053', 'STMT20261126', 2],
     ]);
@@ -72,7 +70,7 @@ describe('Iso20022Inbox.poll: camt.053 and camt.054 files', () => {
     await writeFile(join(inbox, 'c-truncated.xml'), valid.slice(0, valid.length / 2));
     await writeFile(join(inbox, 'd-camt052.xml'), valid.replaceAll('camt.054.001.08', 'camt.052.001.08'));
     const useCase = recording(async () => ({ kind: 'rejected', reason: 'the account AE420260001015333439101 is none of ours' }));
-    expect(await new Iso20022Inbox(noDatabase, inbox, logger, clock, { applyBankBooks: useCase.apply }).poll()).toBe(4);
+    expect(await new Iso20022Inbox(inbox, useCase.apply, logger, clock).poll()).toBe(4);
     expect(useCase.calls).toHaveLength(1);
     expect(await folder('rejected')).toEqual(['a-refused.xml', 'b-invalid.xml', 'c-truncated.xml', 'd-camt052.xml']);
     // Another message is read first (its head names no message the inbox reads), then the notifications.
@@ -92,7 +90,7 @@ describe('Iso20022Inbox.poll: camt.053 and camt.054 files', () => {
       if (!databaseUp) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
       return { kind: 'applied', entries: 2, exceptions: 0 };
     });
-    const reader = new Iso20022Inbox(noDatabase, inbox, logger, clock, { applyBankBooks: useCase.apply });
+    const reader = new Iso20022Inbox(inbox, useCase.apply, logger, clock);
     expect(await reader.poll()).toBe(0);
     expect(await folder('.')).toEqual(['statement.xml']);
     expect(logged).toEqual([expect.objectContaining({ level: 'error', message: expect.stringContaining('stays in the inbox') })]);
@@ -101,10 +99,13 @@ describe('Iso20022Inbox.poll: camt.053 and camt.054 files', () => {
     expect(await folder('processed')).toEqual(['statement.xml']);
   });
 
-  it('without a bank-books use case wired, rejects a camt file saying so', async () => {
-    await writeFile(join(inbox, 'statement.xml'), await fixture('camt053-statements.xml'));
-    expect(await new Iso20022Inbox(noDatabase, inbox, logger, clock).poll()).toBe(1);
-    expect(await folder('rejected')).toEqual(['statement.xml']);
-    expect(logged[0]!.fields.reason).toBe('a camt.053.001.08 message, and this service has no bank-books use case wired to apply it');
+  it('hands a status report to the same use case, read into a message of its kind', async () => {
+    const report = buildPain002({ msgId: 'RPT1', createdAt: clock(), originalMsgId: 'PAYFILE1', group: { code: 'ACSC' } });
+    await writeFile(join(inbox, 'report.xml'), report);
+    const useCase = recording(async () => ({ kind: 'settled', payouts: 2 }));
+    expect(await new Iso20022Inbox(inbox, useCase.apply, logger, clock).poll()).toBe(1);
+    expect(useCase.calls.map(({ message }) => [message.kind, message.msgId])).toEqual([['pain.002', 'RPT1']]);
+    expect(await folder('processed')).toEqual(['report.xml']);
+    expect(logged.map(({ level, fields }) => [level, fields.kind, fields.settled])).toEqual([['info', 'pain.002', 2]]);
   });
 });

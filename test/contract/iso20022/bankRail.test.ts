@@ -9,7 +9,9 @@ import { answerPaymentFile } from '../../../src/adapters/iso20022/bankSimulator.
 import { Iso20022Inbox } from '../../../src/adapters/iso20022/inbox.js';
 import { buildPain002 } from '../../../src/adapters/iso20022/pain002Build.js';
 import { Iso20022BankRail } from '../../../src/adapters/iso20022/rail.js';
+import { bankFileRecords } from '../../../src/store/bankFiles.js';
 import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
+import { bankMessageApplier } from '../../../src/usecases/applyBankMessage.js';
 import { crashWindow } from '../../support/crashWindows.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 import { payoutBatch, payoutItem } from './fixtures.js';
@@ -36,8 +38,9 @@ beforeEach(async () => {
 const outbox = () => join(dir, 'outbox');
 const inbox = () => join(dir, 'inbox');
 /** No pass budget: a pass reads every file, however slowly a loaded machine reads the first (inboxHostile tests the budget). */
-const inboxOf = () => new Iso20022Inbox(database.db, inbox(), logger, clock, { passBudgetMs: 3_600_000 });
-const rail = () => new Iso20022BankRail(database.db, { outboxDir: outbox(), initiatingParty: 'Payroll Fee Service', clock });
+const inboxOf = () =>
+  new Iso20022Inbox(inbox(), bankMessageApplier({ db: database.db, clock, bookingGraceDays: 3 }), logger, clock, { passBudgetMs: 3_600_000 });
+const rail = () => new Iso20022BankRail(bankFileRecords(database.db), { outboxDir: outbox(), initiatingParty: 'Payroll Fee Service', clock });
 const uuid = (prefix: string, n: number) => `${prefix}-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
 /** A batch of `count` payouts with ids of its own (every test uses fresh ids on the shared database). */

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Iso20022BankRail } from '../../../src/adapters/iso20022/rail.js';
+import { bankFileRecords } from '../../../src/store/bankFiles.js';
 import { applyBankStatusReport, findBankFileByMsgId } from '../../../src/store/bankFiles.js';
 import { noticeBankReportContradictions } from '../../../src/usecases/bankReportContradictions.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
@@ -29,7 +30,7 @@ describe('a rejection after an acceptance', () => {
   it('keeps the settled outcome, records the contradiction and has the worker notice it once', async () => {
     const items = [0, 1].map((n) => payoutItem(n, { transferId: uuid('7c0e0001', n) }));
     const submitted = payoutBatch(items, { batchId: uuid('7c0e00ba', 1) });
-    const rail = new Iso20022BankRail(database.db, { outboxDir: join(dir, 'outbox'), initiatingParty: 'Payroll Fee Service', clock });
+    const rail = new Iso20022BankRail(bankFileRecords(database.db), { outboxDir: join(dir, 'outbox'), initiatingParty: 'Payroll Fee Service', clock });
     const { externalBatchId } = await rail.submitBatch(submitted);
     const batch = (await findBankFileByMsgId(database.db, externalBatchId))!;
     const report = (msgId: string, status: 'COMPLETED' | 'FAILED') => ({

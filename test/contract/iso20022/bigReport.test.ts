@@ -16,6 +16,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigStatusReport } from '../../../bench/inboxReports.js';
+import { bankMessageApplier } from '../../../src/usecases/applyBankMessage.js';
 import { Iso20022Inbox, type InboxOptions } from '../../../src/adapters/iso20022/inbox.js';
 import { bankConfig } from '../../../src/config/bank.js';
 import { withBankInboxLock } from '../../../src/store/inboxLock.js';
@@ -69,7 +70,7 @@ async function inboxWithBigReport(name: string, options: InboxOptions): Promise<
   const past = new Date(Date.now() - 60_000);
   await utimes(file, past, past);
   const defaults = bankConfig({});
-  const inbox = new Iso20022Inbox(database.db, folder, logger, clock, {
+  const inbox = new Iso20022Inbox(folder, bankMessageApplier({ db: database.db, clock, bookingGraceDays: 3 }), logger, clock, {
     maxBytes: defaults.reportMaxBytes,
     settleMs: defaults.reportSettleMs,
     exclusive: (pass) => withBankInboxLock(database.db, pass),

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { moveInto, removeStaleTemporaryFiles, writeFileAtomically } from '../../../src/adapters/iso20022/files.js';
 import { type ExclusivePass, Iso20022Inbox, type InboxOptions } from '../../../src/adapters/iso20022/inbox.js';
 import { Iso20022BankRail } from '../../../src/adapters/iso20022/rail.js';
-import type { ApplyBankBooks, BankToCustomerMessage } from '../../../src/domain/bankBooks.js';
-import type { Database } from '../../../src/store/db.js';
+import { bankFileRecords } from '../../../src/store/bankFiles.js';
+import type { ApplyBankMessage, BankMessage } from '../../../src/domain/bankMessages.js';
 import { withBankInboxLock } from '../../../src/store/inboxLock.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 import { payoutBatch, payoutItem } from './fixtures.js';
@@ -24,9 +24,6 @@ const logger = {
   warn: (fields: object, message: string) => logged.push({ level: 'warn', fields: fields as Record<string, unknown>, message }),
   error: (fields: object, message: string) => logged.push({ level: 'error', fields: fields as Record<string, unknown>, message }),
 };
-// These files are camt messages: they never reach the database, the use case (a stand-in) does.
-const noDatabase = new Proxy({}, { get: () => expect.fail('the inbox touched the database for a camt file') }) as unknown as Database;
-
 let dir: string;
 let inbox: string;
 beforeEach(async () => {
@@ -44,15 +41,14 @@ const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
 /** A stand-in for the bank-books use case: records the MsgIds it is given, applies everything. */
 function recording() {
   const applied: string[] = [];
-  const apply: ApplyBankBooks = async (message: BankToCustomerMessage) => {
+  const apply: ApplyBankMessage = async (message: BankMessage) => {
     applied.push(message.msgId);
     return { kind: 'applied', entries: 1, exceptions: 0 };
   };
   return { applied, apply };
 }
 
-const reader = (apply: ApplyBankBooks, options: InboxOptions = {}) =>
-  new Iso20022Inbox(noDatabase, inbox, logger, clock, { applyBankBooks: apply, ...options });
+const reader = (apply: ApplyBankMessage, options: InboxOptions = {}) => new Iso20022Inbox(inbox, apply, logger, clock, options);
 
 /** Sets a file's times `ms` in the past: a file left alone that long, done being written. */
 const age = (path: string, ms: number) => utimes(path, new Date(Date.now() - ms), new Date(Date.now() - ms));
@@ -173,7 +169,7 @@ describe('the bank rail and the inbox lock on a real database', () => {
 
   it('writes each pain.001 0600 in an outbox it creates 0700', async () => {
     const outbox = join(dir, 'bank', 'outbox');
-    const rail = new Iso20022BankRail(database.db, { outboxDir: outbox, initiatingParty: 'Payroll Fee Service', clock });
+    const rail = new Iso20022BankRail(bankFileRecords(database.db), { outboxDir: outbox, initiatingParty: 'Payroll Fee Service', clock });
     const batch = payoutBatch([payoutItem(0, { transferId: '7b1e9900-0000-4000-8000-000000000001' })], {
       batchId: '7b1e99ba-0000-4000-8000-000000000001',
     });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerPaymentFile } from '../../../src/adapters/iso20022/bankSimulator.js';
 import { buildPain001, endToEndIdOf } from '../../../src/adapters/iso20022/pain001.js';
-import { Pain002Error, parsePain002, resolveReport } from '../../../src/adapters/iso20022/pain002.js';
+import { Pain002Error, parsePain002 } from '../../../src/adapters/iso20022/pain002.js';
+import { StatusReportMismatch, resolveReport } from '../../../src/domain/statusReport.js';
 import { type Pain002Content, buildPain002 } from '../../../src/adapters/iso20022/pain002Build.js';
 import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
 import { payoutBatch, payoutItem } from './fixtures.js';
@@ -98,7 +99,7 @@ describe('parsePain002 and resolveReport', () => {
     const xml = report({
       paymentInfo: { originalPmtInfId: 'x', transactions: [{ endToEndId: 'ffffffffffffffffffffffffffffffff', status: { code: 'ACSC' } }] },
     });
-    expect(() => resolveReport(parsePain002(xml), ids)).toThrow(Pain002Error);
+    expect(() => resolveReport(parsePain002(xml), ids)).toThrow(StatusReportMismatch);
     expect(() => parsePain002(paymentFile.xml)).toThrow(Pain002Error);
   });
 });

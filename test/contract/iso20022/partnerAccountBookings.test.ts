@@ -5,7 +5,7 @@ import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalEntry, move } from '../../../src/domain/journal.js';
 import { postJournalEntries } from '../../../src/store/ledger.js';
-import { partnerAccountBookings } from '../../../src/store/partnerAccountBookings.js';
+import { partnerAccountBookings, partnerAccountBookingsOf } from '../../../src/store/partnerAccountBookings.js';
 import { parseBankToCustomer } from '../../../src/adapters/iso20022/camtParse.js';
 import { bookingNotification } from '../../../src/adapters/iso20022/simulatedBookings.js';
 import { SimulatedStatements } from '../../../src/adapters/iso20022/simulatedStatements.js';
@@ -70,7 +70,7 @@ describe('SimulatedStatements on the service’s ledger', () => {
           { entry: journalEntry('PAYOUT_SENT', move(platformBank, external, 'AED', new Decimal('1500.00')), refs), at: '2031-03-02T09:00:00Z' },
         ]),
       );
-      const statements = new SimulatedStatements(dir, 86_400_000, db);
+      const statements = new SimulatedStatements(dir, 86_400_000, partnerAccountBookingsOf(db));
       const payments = [{ endToEndId: '7b1e0009000040008000000000000303', amount: '1500.00' }];
       const booking = bookingNotification({
         account: { iban: 'AE420260001015333439101', currency: 'AED' },

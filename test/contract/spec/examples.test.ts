@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bankBooksApplier } from '../../../src/usecases/applyBankBooks.js';
+import { bankMessageApplier } from '../../../src/usecases/applyBankMessage.js';
 import { type RawResponse, send } from '../../reliability/spec.js';
 import { type BankWorld, entry, message, report, startBankWorld } from '../../support/bankBooks.js';
 import { unansweredBatch } from '../../support/examples/exampleBankBatch.js';
@@ -168,7 +168,7 @@ function openBankException(): Setup {
     prepare: async (replay) => {
       const { db, clock } = replay.server;
       const unknown = message('camt.054', [report([entry('DBIT', '125.00', { endToEndId: 'NOTOURS0000000000000000000000001', reference: 'B-EXAMPLE' })])]);
-      await bankBooksApplier({ db, clock: clock.now, bookingGraceDays: 3 })(unknown, {
+      await bankMessageApplier({ db, clock: clock.now, bookingGraceDays: 3 })(unknown, {
         fileName: 'example.xml',
         sha256: 'e'.repeat(64),
         receivedAt: clock.now(),
