@@ -5349,11 +5349,12 @@ export interface components {
          *     | `UNEXPECTED_CREDIT` | Money credited that we did not expect: a credit without a reference, or a return of a payout that was never paid (`FAILED`, `RETURNED`, still `PROCESSING`). |
          *     | `MISSING_BOOKING` | A payout the bank reported paid (pain.002) that no statement booked within `BANK_BOOKING_GRACE_DAYS` business days. Resolved by the bank's own file when a later booking (or return) of the payout arrives. |
          *     | `BOOKED_AFTER_FAILURE` | The bank booked, for its amount, a payout that had been failed (by an operator on the bank's confirmation, or by the bank's status report) and credited back to the customer: the bank paid what we credited back. |
+         *     | `AMOUNT_PRECISION` | A booking whose amount or charges are written with more decimal places than the currency's minor units (`0.001` AED): kept as the bank wrote it, never rounded, and nothing moves. |
          *     | `BALANCE_DRIFT` | A statement's closing booked balance differs from the ledger's balance of the account at the statement's end (`difference` = closing − ledger). |
          * @example UNKNOWN_REFERENCE
          * @enum {string}
          */
-        BankExceptionKind: "UNKNOWN_REFERENCE" | "AMOUNT_MISMATCH" | "DUPLICATE_BOOKING" | "UNEXPECTED_CREDIT" | "MISSING_BOOKING" | "BOOKED_AFTER_FAILURE" | "BALANCE_DRIFT";
+        BankExceptionKind: "UNKNOWN_REFERENCE" | "AMOUNT_MISMATCH" | "DUPLICATE_BOOKING" | "UNEXPECTED_CREDIT" | "MISSING_BOOKING" | "BOOKED_AFTER_FAILURE" | "AMOUNT_PRECISION" | "BALANCE_DRIFT";
         /**
          * @description How a bank exception was resolved. Resolving moves no money. An operator resolves one with a note
          *     (`resolvedBy` `OPERATOR`, `resolvedByUserId`); a `MISSING_BOOKING` is also resolved by the bank's

@@ -18,7 +18,7 @@ import {
 import { type DatedEntry, postJournalEntries, postJournalEntry } from '../store/ledger.js';
 import { settleBatchItems } from '../store/payoutBatches.js';
 import { getLockedPayrollRequest, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
-import { type LineContext, atScale, describe, ledgerTime, lineException, remember, seenBefore } from './bankBookContext.js';
+import { type LineContext, atScale, describe, finerThanMinorUnits, ledgerTime, lineException, remember, seenBefore } from './bankBookContext.js';
 import { applyReturn } from './bankReturns.js';
 import { applySinglePayoutDebit, applySinglePayoutReturn } from './bankSinglePayouts.js';
 import { payrollLedgerOf, requestRefs } from './payrollSettlement.js';
@@ -68,7 +68,14 @@ export async function applyBookedEntries(context: LineContext, entries: readonly
 const endToEndIdOf = (line: BookedLine): string => line.endToEndId!.toLowerCase();
 
 function isCandidate(context: LineContext, line: BookedLine, namedTwice: ReadonlySet<string>): boolean {
-  return line.creditDebit === 'DBIT' && line.endToEndId !== null && line.currency === context.account.currencyCode && !namedTwice.has(endToEndIdOf(line));
+  const { currencyCode, decimals } = context.account;
+  return (
+    line.creditDebit === 'DBIT' &&
+    line.endToEndId !== null &&
+    line.currency === currencyCode &&
+    !finerThanMinorUnits(line, decimals) &&
+    !namedTwice.has(endToEndIdOf(line))
+  );
 }
 
 /** The EndToEndIds more than one debit of the report names (as `bookedLines` reads them): their lines go one by one (the second is a duplicate). */
@@ -128,6 +135,13 @@ async function applyLine(context: LineContext, line: BookedLine): Promise<void> 
     return lineException(context, line, {
       kind: 'AMOUNT_MISMATCH',
       detail: `${describe(line, context.account.decimals)}: the account is in ${context.account.currencyCode}`,
+    });
+  }
+  if (finerThanMinorUnits(line, context.account.decimals)) {
+    // Rounding it would book, or credit back, an amount the bank never wrote.
+    return lineException(context, line, {
+      kind: 'AMOUNT_PRECISION',
+      detail: `${describe(line, context.account.decimals)}: finer than ${context.account.currencyCode}'s ${context.account.decimals} decimal places; nothing moved`,
     });
   }
   if (line.creditDebit === 'DBIT') return applyDebit(context, line);

@@ -116,6 +116,24 @@ describe('applyBankBooks: bookings', () => {
     expect((await balancesOf(db(), demo.partnerAed)).balance.equals(balance.balance)).toBe(true);
   }, 120_000);
 
+  it('a booking finer than the currency\'s minor units is an AMOUNT_PRECISION kept as the bank wrote it; nothing is rounded or booked', async () => {
+    const pending = payouts(await payrollAtTheBank(world, ['75'], 'pending'))[0]!;
+    const balance = await balancesOf(db(), demo.partnerAed);
+    const finer = message('camt.054', [
+      report([
+        entry('DBIT', `${new Decimal(pending.amount).toFixed(2)}1`, { endToEndId: endToEndIdOf(pending.id), reference: 'BK-P1' }),
+        entry('DBIT', '0.001', { reference: 'BK-P2' }),
+      ]),
+    ]);
+    expect(await apply(world, finer)).toEqual({ kind: 'applied', entries: 2, exceptions: 2 });
+    const listed = await world.server.as(demo.admin).GET('/v1/admin/bank/exceptions', { params: { query: { kind: 'AMOUNT_PRECISION' } } });
+    const mine = listed.data!.data.items.filter((item) => item.messageId === finer.msgId);
+    expect(mine.map((item) => item.bookedAmount).sort()).toEqual(['0.001', `${new Decimal(pending.amount).toFixed(2)}1`].sort());
+    const [row] = await db().query<{ status: string; bank_booking: object | null }>('SELECT status, bank_booking FROM transfers WHERE id = $1', [pending.id]);
+    expect(row).toEqual({ status: 'PROCESSING', bank_booking: null });
+    expect((await balancesOf(db(), demo.partnerAed)).balance.equals(balance.balance)).toBe(true);
+  }, 120_000);
+
   it('refuses a message about an account that is not ours, changing nothing', async () => {
     const stranger = message('camt.054', [
       { ...report([entry('DBIT', '10.00')]), account: { iban: 'DE89370400440532013000', otherId: null, currency: 'EUR' } },
