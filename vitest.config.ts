@@ -19,8 +19,10 @@ const withDatabase = { globalSetup: ['test/support/globalSetup.ts'] };
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Hang bounds, not speed checks: a test that needs a server, a build or a tool of its own takes
+    // several times longer on a loaded 2-core host than on a quiet one, and must still pass there.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     // Two test files at a time suits 2 cores (the database server is a third set of processes).
     maxWorkers: 2,
     // Each worker runs its files one after another in one module graph instead of a fresh one per
@@ -32,7 +34,7 @@ export default defineConfig({
     env: { NODE_ENV: 'test' },
     projects: TIERS.map((tier) => ({
       extends: true,
-      test: { name: tier, include: [`test/${tier}/**/*.test.ts`], ...(tier === 'unit' ? {} : withDatabase) },
+      test: { name: tier, include: [`test/${tier}/**/*.test.ts`], ...(tier === 'unit' ? { testTimeout: 30_000 } : withDatabase) },
     })),
   },
 });

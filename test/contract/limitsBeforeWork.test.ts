@@ -171,7 +171,7 @@ describe('a per-customer cap on concurrent heavy operations', () => {
     } finally {
       await close();
     }
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('the heavy-operation cap counts by declared body size, before parsing and validation', () => {

@@ -20,7 +20,7 @@ beforeAll(async () => {
     req.on('end', () => res.writeHead(204).end());
   });
   token = await server.token(ids.userA);
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await receiver?.close();
   await server?.close();

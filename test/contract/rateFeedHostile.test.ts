@@ -39,7 +39,7 @@ beforeAll(async () => {
     server.clock.advance(60);
     return worker.rateFeed!.poll();
   };
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   installMetrics(installed);
   await server?.close();

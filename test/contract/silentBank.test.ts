@@ -215,5 +215,5 @@ describe('POST /v1/admin/bank/batches/{batchId}/fail-payouts', () => {
     const after = await admin().POST('/v1/admin/bank/batches/{batchId}/fail-payouts', { ...batchPath(), body: failBody([third]) });
     expect(after.response.status).toBe(409);
     expect(after.error).toMatchObject({ error: { code: 'INVALID_STATE', reason: 'BANK_BATCH_NOT_AWAITING' } });
-  }, 60_000);
+  }, 120_000);
 });

@@ -15,7 +15,7 @@ let headers: Record<string, string>;
 beforeAll(async () => {
   server = await startTestServer({ world: DEMO_WORLD });
   headers = { authorization: `Bearer ${await server.token(DANA)}` };
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await server?.close();

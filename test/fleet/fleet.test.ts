@@ -87,7 +87,7 @@ describe.skipIf(absent.length > 0)(`fleet: ${APIS} API processes and ${WORKERS} 
     await receiver.close();
     await dropDatabase(SERVER_URL, databaseName).catch(() => undefined);
     if (dir) await rm(dir, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 
   it('every request final, every split paid once, books balanced, no 5xx, keys replayed, webhooks delivered', async () => {
     const started = Date.now();

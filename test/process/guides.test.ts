@@ -76,7 +76,7 @@ beforeAll(async () => {
   api = `http://127.0.0.1:${port}`;
   service = startService(port, { DATA_DIR: 'memory://', SIMULATED_SETTLEMENT_MS: '200', WEBHOOK_ALLOW_LOOPBACK: 'true' });
   await service.listening;
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   if (service) await stop(service.child);
@@ -177,7 +177,7 @@ describe('every guide run as pasted, from outside the repository', () => {
     const run = await runBash(guideScript('docs/webhooks.md'), env());
     expect(ok(run)).toEqual({ code: 0, stderr: '' });
     expect((JSON.parse(run.stdout.trim().split('\n').pop()!) as { data: { secret: string } }).data.secret).toMatch(/^whsec_/);
-  }, 60_000);
+  }, 120_000);
 
   it('README.md: the tour ends with a payout estimate, its amounts JSON numbers as the README says', async () => {
     const tour = runnable('README.md')[0]!.source;
@@ -188,7 +188,7 @@ describe('every guide run as pasted, from outside the repository', () => {
     expect(last.success).toBe(true);
     expect(last.data.amount).toBe(1500);
     expect(readFileSync(inRepo('README.md'), 'utf8')).toMatch(/payout estimate[\s\S]{0,120}JSON numbers/);
-  }, 60_000);
+  }, 120_000);
 
   it("docs/bank-files.md: a payroll on the ISO 20022 rail, Olena's payout rejected, Youssef's paid then returned", async () => {
     // The guide's skipped block starts these two; here on folders of the test's own, with shorter delays.

@@ -22,7 +22,7 @@ describe('the service process (npm start)', () => {
     expect(logs.join('\n')).not.toContain('eyJhbGciOiJIUzI1NiJ9');
     expect(logs.join('\n')).not.toMatch(/AE\d{21}/); // no IBANs
     expect(entries.find((entry) => entry.msg === 'listening')).toMatchObject({ host: '127.0.0.1', port });
-  }, 60_000);
+  }, 120_000);
 
   it('cuts off a client that stalls its body after HTTP_REQUEST_TIMEOUT_MS', async () => {
     const port = await freePort();
@@ -38,7 +38,7 @@ describe('the service process (npm start)', () => {
     await settlesWithin('the stalled client cut off', once(socket, 'close'), 10 * timeoutMs);
     expect(Buffer.concat(answer).toString()).toMatch(/^HTTP\/1\.1 408/);
     expect(await stop(child)).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('production settings', () => {
@@ -57,5 +57,5 @@ describe('production settings', () => {
     expect(stderr).toContain('JWT_SECRET is the development secret');
     expect(stderr).toContain('FEE_HASH_SECRET is the development secret');
     expect(stderr).toContain('WORLD_FILE is the demo world');
-  }, 30_000);
+  }, 120_000);
 });

@@ -40,7 +40,7 @@ describe('a rejection nobody handles', () => {
     });
     expect(logs.map((line) => line.msg)).toEqual(expect.arrayContaining(['listening', 'stopped']));
     expect(logs.findIndex((line) => line.msg === 'stopped')).toBeGreaterThan(logs.indexOf(fatal!));
-  }, 60_000);
+  }, 120_000);
 
   it('in the worker: logged fatal with its job, then the worker stops and exits with 1', async () => {
     const { code, logs } = await runFailing('worker');
@@ -51,5 +51,5 @@ describe('a rejection nobody handles', () => {
       err: { message: expect.any(String) },
     });
     expect(logs.find((line) => line.msg === 'worker stopping after the pass in progress')).toMatchObject({ reason: 'unhandledRejection' });
-  }, 60_000);
+  }, 120_000);
 });

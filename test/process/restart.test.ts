@@ -66,7 +66,7 @@ describe('restart after a SIGKILL (npm start on an embedded data directory)', ()
     const port = 20_000 + Math.floor(Math.random() * 20_000);
 
     const { child: first, logs: firstLogs } = startService(dataDir, port);
-    await healthy(first, port, 60_000); // the first life runs initdb and loads the demo world
+    await healthy(first, port, 120_000); // the first life runs initdb and loads the demo world
     expect(firstLogs.join('')).toContain('world loaded');
     const orphan = await postmasterOf(dataDir);
     postmasters.push(orphan);

@@ -46,7 +46,7 @@ describe('npm run token', () => {
     expect(stdout).toMatch(new RegExp(`dana\\.haddad@acme-trading\\.example +customer +Dana Haddad, Acme Trading LLC +${DANA}`));
     expect(stdout).toMatch(/omar\.nasser@ops\.payroll\.example +admin +Omar Nasser +7b1e0003-0000-4000-8000-000000000003/);
     expect(stdout).toMatch(/rania\.saleh@acme-trading\.example +customer, approver +Rania Saleh/);
-  }, 60_000);
+  }, 120_000);
 
   it('an unknown option prints what is wrong and the usage, exit 2', async () => {
     const { code, stderr } = await npmRun('token', ['--usr', DANA]);
@@ -54,33 +54,33 @@ describe('npm run token', () => {
     expect(stderr).toContain("Unknown option '--usr'");
     expect(stderr).toContain('usage:');
     expect(stderr).not.toMatch(/\n\s+at /);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses a user the world does not hold, saying so, and prints no token', async () => {
     const { code, stdout, stderr } = await npmRun('token', ['--user', '7b1e0003-0000-4000-8000-0000000000ff']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('no user 7b1e0003-0000-4000-8000-0000000000ff in worlds/demo.json');
-  }, 60_000);
+  }, 120_000);
 
   it('prints a token for a user of the world', async () => {
     const { code, stdout } = await npmRun('token', ['--user', DANA, '--ttl', '60']);
     expect(code).toBe(0);
     expect(claims(stdout)).toEqual({ sub: DANA, ttl: 60 });
-  }, 60_000);
+  }, 120_000);
 
   it('--email names the user by address, in any case', async () => {
     const { code, stdout } = await npmRun('token', ['--email', 'Dana.Haddad@acme-trading.example']);
     expect(code).toBe(0);
     expect(claims(stdout)).toEqual({ sub: DANA, ttl: 3600 });
-  }, 60_000);
+  }, 120_000);
 
   it('refuses an email the world does not hold, saying so, and prints no token', async () => {
     const { code, stdout, stderr } = await npmRun('token', ['--email', 'nobody@acme-trading.example']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toContain('no user with email nobody@acme-trading.example in worlds/demo.json');
-  }, 60_000);
+  }, 120_000);
 
   it('takes --user or --email, not both, and an email must look like one (usage, exit 2)', async () => {
     for (const args of [['--user', DANA, '--email', 'dana.haddad@acme-trading.example'], ['--email', 'dana.haddad'], []]) {

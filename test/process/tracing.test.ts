@@ -48,7 +48,7 @@ beforeAll(async () => {
   };
   service = startService(port, env, PRELOAD);
   await service.listening;
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   if (service) await stop(service.child);
@@ -107,7 +107,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       everyMs: 50,
     });
     for (const line of lines) expect(line.traceId).toBe(server!.traceId);
-  }, 30_000);
+  }, 120_000);
 
   it('no exported span carries a query string, a name, an IBAN or an id from a path', async () => {
     const token = await signAccessToken(testConfig.jwt, ids.userA, 600);
@@ -137,7 +137,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     }
     const getSpan = spans.find((span) => span.name === 'getBeneficiary')!;
     expect(getSpan.attributes.find((attribute) => attribute.key === 'http.route')?.value.stringValue).toMatch(/beneficiaries\/(:|\{)beneficiaryId/);
-  }, 30_000);
+  }, 120_000);
 
   it('serves the metrics on METRICS_PORT and never on the API port', async () => {
     expect((await fetch(`${api}/metrics`)).status).toBe(404);
@@ -186,7 +186,7 @@ describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     for (const secret of ['Arjun', 'AE290350000410000000022', ids.beneficiaryA2, '2345.67', 'limit=1']) {
       expect(exported.includes(secret), `an exported span contains ${secret}`).toBe(false);
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('tracing with OTEL_EXPORTER_OTLP_ENDPOINT unset', () => {

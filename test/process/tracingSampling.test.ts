@@ -34,7 +34,7 @@ beforeAll(async () => {
   service = startService(port, env, ['--import', './dist/server/src/observability/preload.js']);
   await service.listening;
   token = await signAccessToken(testConfig.jwt, ids.userA, 600);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   if (service) await stop(service.child);
@@ -81,7 +81,7 @@ describe('tracing at the default sampling', () => {
     for (const statement of sql) expect(under(trace, statement, server!)).toBe(true);
     // The sampled request came last, and its spans were exported: the others' would have been too.
     expect(spans.filter((span) => unsampled.includes(span.traceId))).toEqual([]);
-  }, 30_000);
+  }, 120_000);
 
   it('traces about one request in twenty of those that come without a traceparent', async () => {
     const before = new Set(spans.filter((span) => span.name === 'estimatePayrollFee').map((span) => span.traceId));
@@ -93,5 +93,5 @@ describe('tracing at the default sampling', () => {
     // One in twenty of 400 is 20; below 5 or above 45 happens by chance less than once in 10,000 runs.
     expect(traced.length).toBeGreaterThanOrEqual(5);
     expect(traced.length).toBeLessThanOrEqual(45);
-  }, 60_000);
+  }, 120_000);
 });

@@ -83,7 +83,7 @@ describe('npm run webhooks:listen', () => {
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-  }, 60_000);
+  }, 120_000);
 
   it('is refused outside development, as npm run token is', async () => {
     const ran = await new Promise<{ code: number; stderr: string }>((resolve) =>
@@ -96,5 +96,5 @@ describe('npm run webhooks:listen', () => {
     );
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('webhooks:listen is for development');
-  }, 60_000);
+  }, 120_000);
 });

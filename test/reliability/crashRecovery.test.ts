@@ -48,7 +48,7 @@ describe(`crash recovery: SIGKILL of the worker during a ${BENEFICIARIES}-benefi
   beforeAll(async () => {
     // The API in this process, without a worker: the workers are the child processes below.
     ({ database, http, api } = await apiWithBeneficiaries(beneficiaries, true));
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     killLeftovers();

@@ -261,7 +261,7 @@ describe.skipIf(!hasChromium)('reference docs (dist/docs/index.html) in headless
     } finally {
       await phone.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it('writes dist/docs/screenshot-1440.png and dist/docs/screenshot-390.png of the introduction; the text column is wide at 1440 px', async () => {
     for (const width of WIDTHS) {

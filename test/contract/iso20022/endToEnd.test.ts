@@ -55,7 +55,7 @@ beforeAll(async () => {
   const args = ['--import', 'tsx', inRepo('scripts/bank-simulator.ts'), '--outbox', outbox(), '--inbox', inbox(), '--delay-ms', '300', '--poll-ms', '50'];
   args.push('--return-after-ms', '300', '--statement-every-ms', '1000');
   simulator = spawn(process.execPath, args, { cwd: inRepo(), stdio: 'ignore' });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   simulator?.kill('SIGTERM');

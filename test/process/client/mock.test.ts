@@ -70,7 +70,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${port}`;
   mock = startMock(['--port', String(port), '--spec', specCopy], (text) => (output += text));
   await outputMatches(mock, () => output, /listening on http:\/\/127\.0\.0\.1:\d+/);
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   if (mock?.pid && mock.exitCode === null) {
@@ -132,7 +132,7 @@ describe('npm run mock -- --port N (the mock on the bundled spec)', () => {
     expect(code).toBe(2);
     expect(text).toContain('--port must be a port number, not "forty"');
     expect(text).toContain('usage: npm run mock --');
-  }, 30_000);
+  }, 120_000);
 
   it('answers GET /healthz with the spec example', async () => {
     const response = await fetch(`${baseUrl}/healthz`);

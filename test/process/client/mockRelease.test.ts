@@ -40,7 +40,7 @@ beforeAll(async () => {
     return false;
   };
   await pollUntil(`the mock of ${RELEASE} listening`, listening, { deadlineMs: 45_000, everyMs: 100, context: () => output });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   if (mock?.pid && mock.exitCode === null) {
@@ -74,5 +74,5 @@ describe(`npm run mock -- --release ${RELEASE}`, () => {
     );
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--release 9.9.9: no such release (released: 1.0.0, 2.0.0)');
-  }, 30_000);
+  }, 120_000);
 });

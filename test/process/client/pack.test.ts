@@ -113,7 +113,7 @@ describe('npm pack -w packages/client', () => {
     const report = run(inRepo('node_modules', '.bin', 'attw'), [tarball, '--profile', 'esm-only', '--no-emoji', '--no-color', '--format', 'ascii']);
     const checked = [...report.matchAll(/^"(payroll-fee-service[^"]*)"$/gm)].map((match) => match[1]);
     expect(checked.sort()).toEqual([CLIENT, `${CLIENT}/node`, `${CLIENT}/openapi.json`, `${CLIENT}/package.json`, `${CLIENT}/types`]);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('the installed package, as a consumer gets it', () => {
@@ -147,7 +147,7 @@ describe('the installed package, as a consumer gets it', () => {
     );
     // skipLibCheck off: the published .d.ts files themselves must compile in the consumer.
     typeCheck(consumer, { include: ['*.ts'], skipLibCheck: false });
-  }, 60_000);
+  }, 120_000);
 
   it('type-checks every TypeScript block of the READMEs and guides with the consumer setup the client README shows', () => {
     const { packageJson, tsconfig } = consumerSetup();
@@ -163,7 +163,7 @@ describe('the installed package, as a consumer gets it', () => {
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'snippets', private: true, type: packageJson.type }));
     run(process.execPath, [inRepo('node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { cwd: dir });
-  }, 60_000);
+  }, 120_000);
 
   it('imports no node: module outside its Node entry point, reached only by the node export condition or ./node', () => {
     const dist = join(consumer, 'node_modules', CLIENT, 'dist');
@@ -220,5 +220,5 @@ describe('the installed package, as a consumer gets it', () => {
       openapi: '3.1.0',
       paths: true,
     });
-  }, 60_000);
+  }, 120_000);
 });

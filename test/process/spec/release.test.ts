@@ -60,7 +60,7 @@ describe('npm run release', () => {
     const run = await release(['2.0.0']);
     expect(run.code).toBe(1);
     expect(run.output).toContain('2.0.0 is already released (openapi/released/2.0.0/openapi.json)');
-  }, 30_000);
+  }, 120_000);
 
   it('refuses a version that is not one, and one with no changelog section', async () => {
     const bad = await release(['v4']);
@@ -69,5 +69,5 @@ describe('npm run release', () => {
     const missing = await release(['9.0.0']);
     expect(missing.code).toBe(1);
     expect(missing.output).toContain('CHANGELOG.md has no "## 9.0.0 (not yet released)" section');
-  }, 30_000);
+  }, 120_000);
 });

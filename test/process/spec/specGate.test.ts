@@ -73,20 +73,20 @@ describe('npm run spec:gate (the breaking-change gate against the newest release
     expect(output).not.toContain('Breaking changes');
     expect(compareSpecs(released, structuredClone(released), CHANGELOG).breaking).toEqual([]);
     expect(code).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('fails on a field removed from a response, naming the operation and the field', async () => {
     const { code, output } = await gate('removed-field', changed(withoutPayoutFee));
     expect(code).toBe(1);
     expect(output).toContain('GET /v1/accounts/{accountId}/payouts/estimate: [Removed] property `fee` from `data` in Response 200');
     expect(output).toMatch(/spec gate FAILED:\n {2}- \d+ breaking change\(s\) within major version 2/);
-  }, 60_000);
+  }, 120_000);
 
   it('fails on a request field made required', async () => {
     const { code, output } = await gate('newly-required', changed(amountCurrencyTypeRequired));
     expect(code).toBe(1);
     expect(output).toContain('POST /v1/customers/payroll/estimate: [Added] required status to `amountSplitDetails[].amountCurrencyType` in Request Body');
-  }, 60_000);
+  }, 120_000);
 
   it('lets both through in a new major version that has its changelog section', async () => {
     const major = changed((spec) => {
@@ -99,7 +99,7 @@ describe('npm run spec:gate (the breaking-change gate against the newest release
     expect(output).toContain('[Removed] property `fee`');
     expect(output).toContain('spec gate: OK');
     expect(code).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('lets additive changes through in the same major; asks for a changelog section for a new version', () => {
     const additive = changed((spec) => {
