@@ -2,9 +2,15 @@ import type { components } from '../../generated/api.js';
 import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
-import { payoutTransferIdOf } from './wireFormat.js';
 
 type Schemas = components['schemas'];
+
+/**
+ * A split's payoutTransferId: its own column where a release before the link moved to the payout
+ * set it (the same payout), else the payout that names the split (one payout per split).
+ */
+export const payoutTransferIdOf = (split: string): string =>
+  `COALESCE(${split}.payout_transfer_id, (SELECT p.id FROM transfers p WHERE p.amount_split_id = ${split}.id))`;
 
 /** Who quoted the request: all four set once an admin has quoted it, all null before. */
 type QuotedBy =
@@ -72,7 +78,7 @@ export type PayrollRequestRecord = QuotedBy & {
  * currency is read in a LATERAL subquery behind OFFSET 0, which keeps the planner from flattening
  * all nine tables into one join-order search: that search costs more than the query itself.
  */
-export async function findPayrollRequestRow(tx: Queryable, requestId: string): Promise<PayrollRequestRecord | null> {
+export async function findPayrollRequestRow(tx: Queryable, requestId: string, customerId: string | null = null): Promise<PayrollRequestRecord | null> {
   const rows = await tx.query<PayrollRequestRecord>(
     `SELECT r.id, r.customer_id AS "customerId", r.status, r.total_amount::text AS "totalAmount", r.estimated_fx_rate::text AS "estimatedFxRate",
             r.estimated_received_amount::text AS "estimatedReceivedAmount", r.source_amount_for_exchange::text AS "sourceAmountForExchange",
@@ -114,8 +120,8 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string): P
           WHERE ac.id = r.payroll_account_currency_id
          OFFSET 0) p
        LEFT JOIN users q ON q.id = r.quoted_by_user_id
-      WHERE r.id = $1`,
-    [requestId],
+      WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)`,
+    [requestId, customerId],
   );
   return rows[0] ?? null;
 }
@@ -207,4 +213,84 @@ export async function findFxExchange(tx: Queryable, requestId: string): Promise<
     [requestId],
   );
   return rows[0] ?? null;
+}
+
+/** Which page of a request's items: the next `limit` after the item at `afterPosition` (-1: from the first). */
+export interface ItemsPage {
+  requestId: string;
+  afterPosition: number;
+  limit: number;
+}
+
+/** An item with its place in the request's list, for the next page's keyset. */
+export type Placed<T> = T & { position: number };
+
+/** A page of the request's splits, in their order, through the request's index. */
+export async function findAmountSplitsPage(tx: Queryable, page: ItemsPage): Promise<Array<Placed<AmountSplitRecord>>> {
+  const rows = await tx.query<Placed<AmountSplitRecord>>(
+    `SELECT position, ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 AND position > $2 ORDER BY position LIMIT $3`,
+    [page.requestId, page.afterPosition, page.limit],
+  );
+  return withRequestId(rows, 'payrollRequestId', page.requestId);
+}
+
+/** The split a payout pays, as its instruction shows it (rule 4); null for a leg. */
+export type InstructedSplit = Pick<AmountSplitRecord, 'id' | 'beneficiaryId' | 'beneficiarySnapshot' | 'sourceCurrencyAmount'>;
+
+/** A transfer with the split it pays (null for a leg, or for a payout whose split is not written yet). */
+export type TransferWithSplit = TransferRecord & { split: InstructedSplit | null };
+
+const TRANSFER_WITH_SPLIT = `t.id, t.payroll_request_id AS "payrollRequestId", t.transfer_type AS "transferType", t.status, t.external_id AS "externalId",
+            t.amount::text AS "amount", t.currency_code AS "currencyCode", t.fee_id AS "feeId", t.fee_amount::text AS "feeAmount",
+            t.final_internal_fee::text AS "finalInternalFee", t.amount_split_id AS "amountSplitId", t.executed_at AS "executedAt",
+            t.completed_at AS "completedAt", t.failure_reason AS "failureReason", t.bank_booking AS "bankBooking", t.bank_return AS "bankReturn",
+            t.created_at AS "createdAt",
+            CASE WHEN sp.id IS NOT NULL THEN json_build_object('id', sp.id, 'beneficiaryId', sp.beneficiary_id,
+              'beneficiarySnapshot', sp.beneficiary_snapshot, 'sourceCurrencyAmount', sp.source_currency_amount::text) END AS split
+       FROM transfers t
+       LEFT JOIN amount_splits sp ON sp.id = t.amount_split_id AND sp.payroll_request_id = t.payroll_request_id`;
+
+/** A page of the request's transfers, in their order, each with the split it pays. */
+export async function findTransfersPage(tx: Queryable, page: ItemsPage): Promise<Array<Placed<TransferWithSplit>>> {
+  return tx.query<Placed<TransferWithSplit>>(
+    `SELECT t.position, ${TRANSFER_WITH_SPLIT} WHERE t.payroll_request_id = $1 AND t.position > $2 ORDER BY t.position LIMIT $3`,
+    [page.requestId, page.afterPosition, page.limit],
+  );
+}
+
+/** Transfers of payroll requests by id (with the customer whose request each belongs to), in the order of their requests' lists. */
+export async function findTransfersWithSplits(tx: Queryable, ids: readonly string[]): Promise<Array<Placed<TransferWithSplit> & { customerId: string }>> {
+  return tx.query(
+    `SELECT t.position, r.customer_id AS "customerId", ${TRANSFER_WITH_SPLIT}
+       JOIN payroll_requests r ON r.id = t.payroll_request_id
+      WHERE t.id = ANY($1::uuid[]) ORDER BY t.payroll_request_id, t.position`,
+    [ids],
+  );
+}
+
+/** The request's splits' returned source amounts (exact strings), those that have one: returnedAmount is their sum, a money rule. */
+export async function findReturnedAmounts(tx: Queryable, requestId: string): Promise<string[]> {
+  const rows = await tx.query<{ amount: string }>(
+    'SELECT returned_source_currency_amount::text AS amount FROM amount_splits WHERE payroll_request_id = $1 AND returned_source_currency_amount IS NOT NULL',
+    [requestId],
+  );
+  return rows.map((row) => row.amount);
+}
+
+/** How many splits the request has (kept on the request, or counted for one written before it was). */
+export async function countSplits(tx: Queryable, requestId: string): Promise<number> {
+  const [row] = await tx.query<{ n: number }>(
+    `SELECT COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits c WHERE c.payroll_request_id = r.id)) AS n FROM payroll_requests r WHERE r.id = $1`,
+    [requestId],
+  );
+  return row?.n ?? 0;
+}
+
+/** The request's id as stored (lower case), or null when there is none (with `customerId`, none of that customer's). */
+export async function findPayrollRequestId(tx: Queryable, requestId: string, customerId: string | null): Promise<string | null> {
+  const [row] = await tx.query<{ id: string }>('SELECT id FROM payroll_requests WHERE id = $1 AND ($2::uuid IS NULL OR customer_id = $2::uuid)', [
+    requestId,
+    customerId,
+  ]);
+  return row?.id ?? null;
 }

@@ -19,6 +19,7 @@ import { settleBatchItems } from '../store/payoutBatches.js';
 import { getLockedPayrollRequest, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
 import { type LineContext, atScale, ledgerTime, lineException } from './bankBookContext.js';
 import { applyReturn } from './bankReturns.js';
+import { transfersChanged } from './events.js';
 import { payrollLedgerOf, requestRefs } from './payrollSettlement.js';
 import { postPayoutsSettled } from './settlementPostings.js';
 
@@ -105,6 +106,11 @@ async function bookPayout(context: LineContext, line: BookedLine, payout: Bookab
     await completeBankFileItem(tx, payout.transferId, context.msgId, now);
     const batch = { id: payout.batchId, customerId: payout.customerId };
     const items = await settleBatchItems(tx, batch, [{ id: payout.transferId, status: 'COMPLETED', reason: null }], now);
+    await transfersChanged(
+      tx,
+      items.map((item) => ({ id: item.id, wasPending: false })),
+      now,
+    );
     await postPayoutsSettled(tx, request, items, ledgerTime(line, now));
     await touchPayrollRequest(tx, request.id, now);
     tx.afterCommit(() => {

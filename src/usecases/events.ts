@@ -5,30 +5,24 @@ import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import { metrics } from '../observability/telemetry.js';
 import type { Queryable } from '../store/db.js';
 import { changeStatus } from '../store/payrollRequestUpdates.js';
-import { returnedAmountOf } from '../domain/returnedAmount.js';
-import { getPayrollRequestHead } from '../store/payrollRequestJson.js';
-import { findPayrollItemsUpTo, insertPayrollRequestAnswer, insertPayrollRequestEvent } from '../store/payrollRequestJsonWrites.js';
-import { type PayrollRequestTopLevel, payrollRequestTopLevel } from '../store/payrollRequestTopLevel.js';
+import { countSplits, findTransfersWithSplits } from '../store/payrollRequests.js';
 import { findPayout } from '../store/payouts.js';
-import { recordEvent, recordTransferEvent } from '../store/events.js';
-import { JsonText } from './jsonText.js';
-import { ITEMS_PER_PART, StoredJson } from './storedJson.js';
+import { type WrittenEvent, recordEvent, recordEvents } from '../store/events.js';
+import { PackedJson } from './packedJson.js';
+import { readPayrollRequest } from './payrollRequestReading.js';
+import { payrollRequestItemsOmitted } from './views/payrollRequest.js';
+import { toInitiatedTransfer, toTransfer } from './views/transfer.js';
 import { toPayout } from './views/payout.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
-/** An operation's answer with the request: its text when small, a stored answer streamed after the commit when big. */
-export type PayrollRequestAnswer = JsonText<PayrollRequest> | StoredJson<PayrollRequest>;
-
-/**
- * Up to this many splits, an operation's answer is the request's text read in the transaction (one
- * statement); beyond, it is stored in parts and streamed after the commit, never whole in the process.
- */
-const STORED_ANSWER_ABOVE_SPLITS = 1000;
+/** An operation's answer with the request, as it stood when the operation committed. */
+export type PayrollRequestAnswer = PackedJson<PayrollRequest>;
 
 /**
  * A payroll_request.status_changed event carries the request's splits and transfers up to this many
- * splits; beyond, it says `itemsOmitted` instead (the spec's PayrollRequestItemsOmitted).
+ * splits; beyond, it says `itemsOmitted` instead (the spec's PayrollRequestItemsOmitted). A rule of
+ * the payload the interface document states, not a choice of how the request is read.
  */
 const EVENT_ITEMS_LIMIT = 1000;
 
@@ -50,7 +44,7 @@ export async function recordStatusChange(
   at: Date,
 ): Promise<void> {
   await moveStatus(tx, request, to, at);
-  await payrollRequestChanged(tx, request.id, at);
+  await payrollRequestChanged(tx, request.id, at, false);
 }
 
 /** The same, for an operation that answers with the request (PayrollRequestAnswer). */
@@ -74,34 +68,63 @@ async function moveStatus(tx: Queryable, request: { id: string; status: PayrollR
 /**
  * payroll_request.status_changed: on creation (PENDING) and after every move. The payload is the
  * request as its GET returns it (above EVENT_ITEMS_LIMIT splits, without its splits and
- * transfers), its items joined by PostgreSQL; returnedAmount, a money rule, is computed here.
- * Returns the request's top level, for an answer written in the same transaction.
+ * transfers), written by the request's one writer; with `answer`, the same text is also the
+ * operation's answer, written once.
  */
-async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<PayrollRequestTopLevel> {
-  const found = await getPayrollRequestHead(tx, requestId);
-  const top = payrollRequestTopLevel(returnedAmountOf(found.returnedAmounts, found.sourceDecimals), found.head);
-  await insertPayrollRequestEvent(tx, { id: randomUUID(), requestId, occurredAt: at, top }, EVENT_ITEMS_LIMIT);
-  return top;
+async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date, answer: boolean): Promise<PayrollRequestAnswer | null> {
+  const reading = await readPayrollRequest(tx, requestId, null);
+  if (!reading) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
+  const carried: string[] | null = (await countSplits(tx, requestId)) <= EVENT_ITEMS_LIMIT ? [] : null;
+  let packed: PayrollRequestAnswer | null = null;
+  if (answer) packed = await PackedJson.pack<PayrollRequest>(carried ? collecting(reading.text(), carried) : reading.text());
+  else if (carried) for await (const part of reading.text()) carried.push(part);
+  const payloadJson = carried ? carried.join('') : JSON.stringify(payrollRequestItemsOmitted(reading.top));
+  const event = {
+    id: randomUUID(),
+    customerId: reading.top.customer.id,
+    type: 'payroll_request.status_changed' as const,
+    resourceId: reading.top.id,
+    payloadJson,
+  };
+  await recordEvents(tx, [event], at);
+  return packed;
 }
 
-/**
- * The same event, and the request's JSON as the operation's answer, read in the same transaction:
- * a small request's text in one statement; a big one's written by PostgreSQL as a stored answer,
- * for the route to stream after the commit. The same bytes either way.
- */
+/** The parts as they pass, kept in `into`. */
+async function* collecting(parts: AsyncIterable<string>, into: string[]): AsyncGenerator<string, void, undefined> {
+  for await (const part of parts) {
+    into.push(part);
+    yield part;
+  }
+}
+
+/** The same event, and the request as the operation's answer (written once, in the same transaction). */
 export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<PayrollRequestAnswer> {
-  const top = await payrollRequestChanged(tx, requestId, at);
-  const items = await findPayrollItemsUpTo(tx, requestId, STORED_ANSWER_ABOVE_SPLITS);
-  if (items) return new JsonText([top.opening, ...items.splits, top.between, ...items.transfers, top.closing]);
-  const answerId = randomUUID();
-  const size = await insertPayrollRequestAnswer(tx, { answerId, requestId, top, at, itemsPerPart: ITEMS_PER_PART });
-  if (!size) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
-  return new StoredJson(answerId, size.bytes);
+  return (await payrollRequestChanged(tx, requestId, at, true))!;
 }
 
 /** transfer.status_changed of a payroll request's transfer, carrying the Transfer as the request's reads show it. */
 export async function transferChanged(tx: Queryable, transferId: string, at: Date): Promise<void> {
-  await recordTransferEvent(tx, transferId, at);
+  await transfersChanged(tx, [{ id: transferId, wasPending: false }], at);
+}
+
+/**
+ * transfer.status_changed of several transfers moved together, in the request's order; one that
+ * went from PENDING to PROCESSING in one update (`wasPending`) shows INITIATED first.
+ */
+export async function transfersChanged(tx: Queryable, moved: ReadonlyArray<{ id: string; wasPending: boolean }>, at: Date): Promise<void> {
+  if (moved.length === 0) return;
+  const pending = new Set(moved.filter((item) => item.wasPending).map((item) => item.id));
+  const events: WrittenEvent[] = [];
+  for (const transfer of await findTransfersWithSplits(
+    tx,
+    moved.map((item) => item.id),
+  )) {
+    const event = { customerId: transfer.customerId, type: 'transfer.status_changed' as const, resourceId: transfer.id };
+    if (pending.has(transfer.id)) events.push({ ...event, id: randomUUID(), payloadJson: JSON.stringify(toInitiatedTransfer(transfer)) });
+    events.push({ ...event, id: randomUUID(), payloadJson: JSON.stringify(toTransfer(transfer)) });
+  }
+  await recordEvents(tx, events, at);
 }
 
 export async function payoutChanged(tx: Queryable, payoutId: string, at: Date): Promise<void> {

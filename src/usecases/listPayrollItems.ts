@@ -1,9 +1,11 @@
 import type { components } from '../../generated/api.js';
 import { notFound } from '../domain/errors.js';
-import { findPayrollSplitsJson, findPayrollTransfersJson } from '../store/payrollRequestJson.js';
+import type { Queryable } from '../store/db.js';
+import { type ItemsPage, findAmountSplitsPage, findPayrollRequestId, findTransfersPage } from '../store/payrollRequests.js';
 import { cursorCodec } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
-import { JsonText } from './jsonText.js';
+import { toAmountSplit } from './views/amountSplit.js';
+import { toTransfer } from './views/transfer.js';
 import type { Principal } from './principal.js';
 
 type Schemas = components['schemas'];
@@ -19,8 +21,8 @@ export function listPayrollRequestSplits(
   caller: Principal,
   requestId: string,
   query: PayrollItemsQuery,
-): Promise<JsonText<Schemas['AmountSplitPage']>> {
-  return listPage(deps, caller, requestId, query, 's');
+): Promise<Schemas['AmountSplitPage']> {
+  return listPage(deps, caller, { requestId, query, list: 's' }, findAmountSplitsPage, toAmountSplit);
 }
 
 /** A request's transfers, a page at a time. */
@@ -29,8 +31,8 @@ export function listPayrollRequestTransfers(
   caller: Principal,
   requestId: string,
   query: PayrollItemsQuery,
-): Promise<JsonText<Schemas['TransferPage']>> {
-  return listPage(deps, caller, requestId, query, 't');
+): Promise<Schemas['TransferPage']> {
+  return listPage(deps, caller, { requestId, query, list: 't' }, findTransfersPage, toTransfer);
 }
 
 type List = 's' | 't';
@@ -42,18 +44,24 @@ const itemCursor = cursorCodec<number, List>({
   filters: { write: (list) => ({ l: list }), mismatch: "query.cursor belongs to the request's other list (splits or transfers)" },
 });
 
-/** The page as JSON text built from the rows' own JSON; who may read is as for getPayrollRequest. */
-async function listPage<T>(deps: Pick<UseCaseDeps, 'db'>, caller: Principal, requestId: string, query: PayrollItemsQuery, list: List): Promise<JsonText<T>> {
+/** The page, each item written by its object's writer; who may read is as for getPayrollRequest. */
+async function listPage<R extends { position: number }, I>(
+  deps: Pick<UseCaseDeps, 'db'>,
+  caller: Principal,
+  asked: { requestId: string; query: PayrollItemsQuery; list: List },
+  read: (tx: Queryable, page: ItemsPage) => Promise<R[]>,
+  write: (row: R) => I,
+): Promise<{ items: I[]; nextCursor: string | null }> {
+  const { requestId, query, list } = asked;
   const limit = query.limit ?? 100;
   const afterPosition = query.cursor ? itemCursor.decode(query.cursor, list) : -1;
-  const find = list === 's' ? findPayrollSplitsJson : findPayrollTransfersJson;
-  const page = await find(deps.db, {
-    requestId,
-    customerId: caller.role === 'admin' ? null : caller.customerId,
-    afterPosition,
-    limit,
+  return deps.db.transaction(async (tx) => {
+    const id = await findPayrollRequestId(tx, requestId, caller.role === 'admin' ? null : caller.customerId);
+    if (!id) throw notFound(`Payroll request ${requestId} not found`);
+    // One item more than the page says whether another page follows.
+    const rows = await read(tx, { requestId: id, afterPosition, limit: limit + 1 });
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    return { items: shown.map(write), nextCursor: rows.length > limit && last ? itemCursor.encode(last.position, list) : null };
   });
-  if (!page) throw notFound(`Payroll request ${requestId} not found`);
-  const nextCursor = page.more && page.lastPosition !== null ? JSON.stringify(itemCursor.encode(page.lastPosition, list)) : 'null';
-  return new JsonText(['{"items":[', page.json, `],"nextCursor":${nextCursor}}`]);
 }
