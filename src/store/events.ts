@@ -36,7 +36,7 @@ export interface NewEvent {
  * row in each CTE and may join the two by a nested loop, n² comparisons for a batch of n events.
  * Their foreign key to the event is checked at the end of the statement, when the events are in.
  */
-export function eventsWrittenFrom(source: string): string {
+function eventsWrittenFrom(source: string): string {
   return `event_latest AS MATERIALIZED (
        SELECT s.id, s.customer_id, s.type, s.resource_id, s.at, s.payload, s.ord, l.sequence AS last_sequence, l.occurred_at AS last_at
          FROM ${source} s
