@@ -1,6 +1,5 @@
 import type { components } from '../../generated/api.js';
 import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
-import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
 
 type Schemas = components['schemas'];
@@ -126,58 +125,8 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string, cu
   return rows[0] ?? null;
 }
 
-/** A split as the API shows it, but for its timestamp (a Date here). */
-export type AmountSplitRecord = Omit<Schemas['AmountSplitDetail'], 'createdAt'> & { createdAt: Date };
-
-const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapshot AS "beneficiarySnapshot",
-            amount_currency_type AS "amountCurrencyType", source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount",
-            quoted_source_currency_amount::text AS "quotedSourceCurrencyAmount", quoted_amount::text AS "quotedAmount",
-            returned_source_currency_amount::text AS "returnedSourceCurrencyAmount", purpose_code AS "purposeCode",
-            ${payoutTransferIdOf('amount_splits')} AS "payoutTransferId", created_at AS "createdAt"`;
-
-/** The request id is the parameter: it is set on each row here rather than read back (a column less per row). */
-export async function findAmountSplits(tx: Queryable, requestId: string): Promise<AmountSplitRecord[]> {
-  const rows = await tx.query<AmountSplitRecord>(`SELECT ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
-  return withRequestId(rows, 'payrollRequestId', requestId);
-}
-
 /** A transfer's fee: the three are set together (the source legs), or all null (a payout). */
-type TransferFee = { feeId: string; feeAmount: string; finalInternalFee: string } | { feeId: null; feeAmount: null; finalInternalFee: null };
-
-export type TransferRecord = TransferFee & {
-  id: string;
-  payrollRequestId: string;
-  transferType: TransferType;
-  status: TransferStatus;
-  externalId: string | null;
-  amount: string;
-  currencyCode: string;
-  amountSplitId: string | null;
-  executedAt: Date | null;
-  completedAt: Date | null;
-  failureReason: string | null;
-  /** What the bank booked for a payout, and its return (Transfer's bankBooking and bankReturn). */
-  bankBooking: components['schemas']['TransferBankBooking'] | null;
-  bankReturn: components['schemas']['TransferBankReturn'] | null;
-  createdAt: Date;
-};
-
-const TRANSFER_COLUMNS = `id, transfer_type AS "transferType", status, external_id AS "externalId", amount::text AS "amount",
-            currency_code AS "currencyCode", fee_id AS "feeId", fee_amount::text AS "feeAmount", final_internal_fee::text AS "finalInternalFee",
-            amount_split_id AS "amountSplitId", executed_at AS "executedAt", completed_at AS "completedAt", failure_reason AS "failureReason",
-            bank_booking AS "bankBooking", bank_return AS "bankReturn", created_at AS "createdAt"`;
-
-export async function findTransfers(tx: Queryable, requestId: string): Promise<TransferRecord[]> {
-  const rows = await tx.query<TransferRecord>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
-  return withRequestId(rows, 'payrollRequestId', requestId);
-}
-
-/** uuid columns read back in lowercase; the id as given may be in either case. */
-function withRequestId<K extends string, T extends Record<K, string>>(rows: T[], key: K, requestId: string): T[] {
-  const id = requestId.toLowerCase();
-  for (const row of rows) (row as Record<K, string>)[key] = id;
-  return rows;
-}
+export type TransferFee = { feeId: string; feeAmount: string; finalInternalFee: string } | { feeId: null; feeAmount: null; finalInternalFee: null };
 
 export interface FxExchangeRecord {
   id: string;
@@ -213,59 +162,6 @@ export async function findFxExchange(tx: Queryable, requestId: string): Promise<
     [requestId],
   );
   return rows[0] ?? null;
-}
-
-/** Which page of a request's items: the next `limit` after the item at `afterPosition` (-1: from the first). */
-export interface ItemsPage {
-  requestId: string;
-  afterPosition: number;
-  limit: number;
-}
-
-/** An item with its place in the request's list, for the next page's keyset. */
-export type Placed<T> = T & { position: number };
-
-/** A page of the request's splits, in their order, through the request's index. */
-export async function findAmountSplitsPage(tx: Queryable, page: ItemsPage): Promise<Array<Placed<AmountSplitRecord>>> {
-  const rows = await tx.query<Placed<AmountSplitRecord>>(
-    `SELECT position, ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 AND position > $2 ORDER BY position LIMIT $3`,
-    [page.requestId, page.afterPosition, page.limit],
-  );
-  return withRequestId(rows, 'payrollRequestId', page.requestId);
-}
-
-/** The split a payout pays, as its instruction shows it (rule 4); null for a leg. */
-export type InstructedSplit = Pick<AmountSplitRecord, 'id' | 'beneficiaryId' | 'beneficiarySnapshot' | 'sourceCurrencyAmount'>;
-
-/** A transfer with the split it pays (null for a leg, or for a payout whose split is not written yet). */
-export type TransferWithSplit = TransferRecord & { split: InstructedSplit | null };
-
-const TRANSFER_WITH_SPLIT = `t.id, t.payroll_request_id AS "payrollRequestId", t.transfer_type AS "transferType", t.status, t.external_id AS "externalId",
-            t.amount::text AS "amount", t.currency_code AS "currencyCode", t.fee_id AS "feeId", t.fee_amount::text AS "feeAmount",
-            t.final_internal_fee::text AS "finalInternalFee", t.amount_split_id AS "amountSplitId", t.executed_at AS "executedAt",
-            t.completed_at AS "completedAt", t.failure_reason AS "failureReason", t.bank_booking AS "bankBooking", t.bank_return AS "bankReturn",
-            t.created_at AS "createdAt",
-            CASE WHEN sp.id IS NOT NULL THEN json_build_object('id', sp.id, 'beneficiaryId', sp.beneficiary_id,
-              'beneficiarySnapshot', sp.beneficiary_snapshot, 'sourceCurrencyAmount', sp.source_currency_amount::text) END AS split
-       FROM transfers t
-       LEFT JOIN amount_splits sp ON sp.id = t.amount_split_id AND sp.payroll_request_id = t.payroll_request_id`;
-
-/** A page of the request's transfers, in their order, each with the split it pays. */
-export async function findTransfersPage(tx: Queryable, page: ItemsPage): Promise<Array<Placed<TransferWithSplit>>> {
-  return tx.query<Placed<TransferWithSplit>>(
-    `SELECT t.position, ${TRANSFER_WITH_SPLIT} WHERE t.payroll_request_id = $1 AND t.position > $2 ORDER BY t.position LIMIT $3`,
-    [page.requestId, page.afterPosition, page.limit],
-  );
-}
-
-/** Transfers of payroll requests by id (with the customer whose request each belongs to), in the order of their requests' lists. */
-export async function findTransfersWithSplits(tx: Queryable, ids: readonly string[]): Promise<Array<Placed<TransferWithSplit> & { customerId: string }>> {
-  return tx.query(
-    `SELECT t.position, r.customer_id AS "customerId", ${TRANSFER_WITH_SPLIT}
-       JOIN payroll_requests r ON r.id = t.payroll_request_id
-      WHERE t.id = ANY($1::uuid[]) ORDER BY t.payroll_request_id, t.position`,
-    [ids],
-  );
 }
 
 /** The request's splits' returned source amounts (exact strings), those that have one: returnedAmount is their sum, a money rule. */

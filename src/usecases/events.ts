@@ -5,13 +5,14 @@ import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import { metrics } from '../observability/telemetry.js';
 import type { Queryable } from '../store/db.js';
 import { changeStatus } from '../store/payrollRequestUpdates.js';
-import { countSplits, findTransfersWithSplits } from '../store/payrollRequests.js';
+import { findTransferRows } from '../store/payrollItems.js';
+import { countSplits } from '../store/payrollRequests.js';
 import { findPayout } from '../store/payouts.js';
 import { type WrittenEvent, recordEvent, recordEvents } from '../store/events.js';
 import { PackedJson } from './packedJson.js';
 import { readPayrollRequest } from './payrollRequestReading.js';
 import { payrollRequestItemsOmitted } from './views/payrollRequest.js';
-import { toInitiatedTransfer, toTransfer } from './views/transfer.js';
+import { initiatedTransferText, transferText } from './views/transfer.js';
 import { toPayout } from './views/payout.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
@@ -116,13 +117,13 @@ export async function transfersChanged(tx: Queryable, moved: ReadonlyArray<{ id:
   if (moved.length === 0) return;
   const pending = new Set(moved.filter((item) => item.wasPending).map((item) => item.id));
   const events: WrittenEvent[] = [];
-  for (const transfer of await findTransfersWithSplits(
+  for (const transfer of await findTransferRows(
     tx,
     moved.map((item) => item.id),
   )) {
     const event = { customerId: transfer.customerId, type: 'transfer.status_changed' as const, resourceId: transfer.id };
-    if (pending.has(transfer.id)) events.push({ ...event, id: randomUUID(), payloadJson: JSON.stringify(toInitiatedTransfer(transfer)) });
-    events.push({ ...event, id: randomUUID(), payloadJson: JSON.stringify(toTransfer(transfer)) });
+    if (pending.has(transfer.id)) events.push({ ...event, id: randomUUID(), payloadJson: initiatedTransferText(transfer) });
+    events.push({ ...event, id: randomUUID(), payloadJson: transferText(transfer) });
   }
   await recordEvents(tx, events, at);
 }

@@ -1,11 +1,13 @@
 import type { components } from '../../generated/api.js';
 import { notFound } from '../domain/errors.js';
 import type { Queryable } from '../store/db.js';
-import { type ItemsPage, findAmountSplitsPage, findPayrollRequestId, findTransfersPage } from '../store/payrollRequests.js';
+import { type ItemsPage, findAmountSplitsPage, findTransfersPage } from '../store/payrollItems.js';
+import { findPayrollRequestId } from '../store/payrollRequests.js';
 import { cursorCodec } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
-import { toAmountSplit } from './views/amountSplit.js';
-import { toTransfer } from './views/transfer.js';
+import { JsonText } from './jsonText.js';
+import { amountSplitText } from './views/amountSplit.js';
+import { transferText } from './views/transfer.js';
 import type { Principal } from './principal.js';
 
 type Schemas = components['schemas'];
@@ -21,8 +23,8 @@ export function listPayrollRequestSplits(
   caller: Principal,
   requestId: string,
   query: PayrollItemsQuery,
-): Promise<Schemas['AmountSplitPage']> {
-  return listPage(deps, caller, { requestId, query, list: 's' }, findAmountSplitsPage, toAmountSplit);
+): Promise<JsonText<Schemas['AmountSplitPage']>> {
+  return listPage(deps, caller, { requestId, query, list: 's' }, findAmountSplitsPage, amountSplitText);
 }
 
 /** A request's transfers, a page at a time. */
@@ -31,8 +33,8 @@ export function listPayrollRequestTransfers(
   caller: Principal,
   requestId: string,
   query: PayrollItemsQuery,
-): Promise<Schemas['TransferPage']> {
-  return listPage(deps, caller, { requestId, query, list: 't' }, findTransfersPage, toTransfer);
+): Promise<JsonText<Schemas['TransferPage']>> {
+  return listPage(deps, caller, { requestId, query, list: 't' }, findTransfersPage, (row) => transferText(row));
 }
 
 type List = 's' | 't';
@@ -45,13 +47,13 @@ const itemCursor = cursorCodec<number, List>({
 });
 
 /** The page, each item written by its object's writer; who may read is as for getPayrollRequest. */
-async function listPage<R extends { position: number }, I>(
+async function listPage<R extends { position: number }, T>(
   deps: Pick<UseCaseDeps, 'db'>,
   caller: Principal,
   asked: { requestId: string; query: PayrollItemsQuery; list: List },
   read: (tx: Queryable, page: ItemsPage) => Promise<R[]>,
-  write: (row: R) => I,
-): Promise<{ items: I[]; nextCursor: string | null }> {
+  write: (row: R, requestId: string) => string,
+): Promise<JsonText<T>> {
   const { requestId, query, list } = asked;
   const limit = query.limit ?? 100;
   const afterPosition = query.cursor ? itemCursor.decode(query.cursor, list) : -1;
@@ -62,6 +64,7 @@ async function listPage<R extends { position: number }, I>(
     const rows = await read(tx, { requestId: id, afterPosition, limit: limit + 1 });
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
-    return { items: shown.map(write), nextCursor: rows.length > limit && last ? itemCursor.encode(last.position, list) : null };
+    const nextCursor = rows.length > limit && last ? JSON.stringify(itemCursor.encode(last.position, list)) : 'null';
+    return new JsonText<T>(['{"items":[', shown.map((row) => write(row, id)).join(','), `],"nextCursor":${nextCursor}}`]);
   });
 }

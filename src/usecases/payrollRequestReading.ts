@@ -1,13 +1,7 @@
 import type { Queryable } from '../store/db.js';
 import { findApprovers } from '../store/payrollApproval.js';
-import {
-  type ItemsPage,
-  findAmountSplitsPage,
-  findFxExchange,
-  findPayrollRequestRow,
-  findReturnedAmounts,
-  findTransfersPage,
-} from '../store/payrollRequests.js';
+import { type ItemsPage, findAmountSplitsPage, findTransfersPage } from '../store/payrollItems.js';
+import { findFxExchange, findPayrollRequestRow, findReturnedAmounts } from '../store/payrollRequests.js';
 import { type PayrollRequestTop, payrollRequestText, toPayrollRequestTop } from './views/payrollRequest.js';
 
 /**
@@ -49,17 +43,21 @@ export async function readPayrollRequest(
   };
 }
 
-/** The pages of one of the request's lists after one another, until a page comes back short. */
+/**
+ * The pages of one of the request's lists after one another. Each read asks for one item more than
+ * the page, which says whether another page follows (the last page needs no empty read after it).
+ */
 async function* pagesOf<T extends { position: number }>(
   read: (page: ItemsPage) => Promise<T[]>,
   requestId: string,
   limit: number,
 ): AsyncGenerator<T[], void, undefined> {
   for (let afterPosition = -1; ;) {
-    const page = await read({ requestId, afterPosition, limit });
+    const rows = await read({ requestId, afterPosition, limit: limit + 1 });
+    const page = rows.length > limit ? rows.slice(0, limit) : rows;
     yield page;
     const last = page.at(-1);
-    if (page.length < limit || !last) return;
+    if (rows.length <= limit || !last) return;
     afterPosition = last.position;
   }
 }

@@ -1,9 +1,10 @@
 import type { components } from '../../../generated/api.js';
 import { returnedAmountOf } from '../../domain/returnedAmount.js';
-import type { AmountSplitRecord, FxExchangeRecord, PayrollRequestRecord, TransferWithSplit } from '../../store/payrollRequests.js';
-import { toAmountSplit } from './amountSplit.js';
+import type { AmountSplitRow, TransferRow } from '../../store/payrollItems.js';
+import type { FxExchangeRecord, PayrollRequestRecord } from '../../store/payrollRequests.js';
+import { amountSplitText } from './amountSplit.js';
 import { toFxExchange } from './fxExchange.js';
-import { toTransfer } from './transfer.js';
+import { transferText } from './transfer.js';
 
 type Schemas = components['schemas'];
 type PayrollRequest = Schemas['PayrollRequest'];
@@ -21,8 +22,8 @@ export interface PayrollRequestFacts {
 
 /** The request's items, a page at a time in their order: the splits, then the transfers. */
 export interface PayrollRequestItems {
-  splitPages: AsyncIterable<readonly AmountSplitRecord[]>;
-  transferPages: AsyncIterable<readonly TransferWithSplit[]>;
+  splitPages: AsyncIterable<readonly AmountSplitRow[]>;
+  transferPages: AsyncIterable<readonly TransferRow[]>;
 }
 
 /**
@@ -73,9 +74,9 @@ export function toPayrollRequestTop({ request, approvers, fx, returnedAmounts }:
  */
 export async function* payrollRequestText(top: PayrollRequestTop, items: PayrollRequestItems): AsyncGenerator<string, void, undefined> {
   yield `${JSON.stringify(top).slice(0, -1)},"amountSplitDetails":[`;
-  yield* pagesText(items.splitPages, toAmountSplit);
+  yield* pagesText(items.splitPages, (split) => amountSplitText(split, top.id));
   yield '],"transfers":[';
-  yield* pagesText(items.transferPages, toTransfer);
+  yield* pagesText(items.transferPages, transferText);
   yield ']}';
 }
 
@@ -84,11 +85,11 @@ export function payrollRequestItemsOmitted(top: PayrollRequestTop): Schemas['Pay
   return { ...top, itemsOmitted: true };
 }
 
-async function* pagesText<T>(pages: AsyncIterable<readonly T[]>, write: (item: T) => unknown): AsyncGenerator<string, void, undefined> {
+async function* pagesText<T>(pages: AsyncIterable<readonly T[]>, write: (item: T) => string): AsyncGenerator<string, void, undefined> {
   let first = true;
   for await (const page of pages) {
     if (page.length === 0) continue;
-    const text = page.map((item) => JSON.stringify(write(item))).join(',');
+    const text = page.map((item) => write(item)).join(',');
     yield first ? text : `,${text}`;
     first = false;
   }
