@@ -88,6 +88,8 @@ async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: numb
   for (let start = 0; start < externalIds.length; start += chunk) {
     const part = externalIds.slice(start, start + chunk);
     await inTransaction(deps, batch, async (tx) => {
+      // Each chunk's events find their resources' latest among the events the chunks before wrote.
+      await replanForTheTablesAsTheyAreNow(tx);
       const now = deps.clock();
       await transfersChanged(tx, await recordBatchItemsSubmitted(tx, batch, part, now), now);
     });
