@@ -10,7 +10,7 @@ import { countSplits } from '../store/payrollRequests.js';
 import { findPayout } from '../store/payouts.js';
 import { type WrittenEvent, recordEvent, recordEvents } from '../store/events.js';
 import { PackedJson } from './packedJson.js';
-import { readPayrollRequest } from './payrollRequestReading.js';
+import { type PayrollRequestReading, readPayrollRequest } from './payrollRequestReading.js';
 import { payrollRequestItemsOmitted } from './views/payrollRequest.js';
 import { initiatedTransferText, transferText } from './views/transfer.js';
 import { toPayout } from './views/payout.js';
@@ -45,7 +45,7 @@ export async function recordStatusChange(
   at: Date,
 ): Promise<void> {
   await moveStatus(tx, request, to, at);
-  await payrollRequestChanged(tx, request.id, at, false);
+  await payrollRequestChanged(tx, request.id, at);
 }
 
 /** The same, for an operation that answers with the request (PayrollRequestAnswer). */
@@ -69,26 +69,33 @@ async function moveStatus(tx: Queryable, request: { id: string; status: PayrollR
 /**
  * payroll_request.status_changed: on creation (PENDING) and after every move. The payload is the
  * request as its GET returns it (above EVENT_ITEMS_LIMIT splits, without its splits and
- * transfers), written by the request's one writer; with `answer`, the same text is also the
- * operation's answer, written once.
+ * transfers), written by the request's one writer.
  */
-async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date, answer: boolean): Promise<PayrollRequestAnswer | null> {
+async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<void> {
+  const { reading, carried } = await readForEvent(tx, requestId);
+  if (carried) for await (const part of reading.text()) carried.push(part);
+  await recordRequestEvent(tx, reading, carried, at);
+}
+
+/** The same event, and the request as the operation's answer: one text, written once, in the same transaction. */
+export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<PayrollRequestAnswer> {
+  const { reading, carried } = await readForEvent(tx, requestId);
+  const answer = await PackedJson.pack<PayrollRequest>(carried ? collecting(reading.text(), carried) : reading.text());
+  await recordRequestEvent(tx, reading, carried, at);
+  return answer;
+}
+
+/** The request being read, and where its text is kept for the event when the event carries its items. */
+async function readForEvent(tx: Queryable, requestId: string): Promise<{ reading: PayrollRequestReading; carried: string[] | null }> {
   const reading = await readPayrollRequest(tx, requestId, null);
   if (!reading) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
-  const carried: string[] | null = (await countSplits(tx, requestId)) <= EVENT_ITEMS_LIMIT ? [] : null;
-  let packed: PayrollRequestAnswer | null = null;
-  if (answer) packed = await PackedJson.pack<PayrollRequest>(carried ? collecting(reading.text(), carried) : reading.text());
-  else if (carried) for await (const part of reading.text()) carried.push(part);
+  return { reading, carried: (await countSplits(tx, requestId)) <= EVENT_ITEMS_LIMIT ? [] : null };
+}
+
+async function recordRequestEvent(tx: Queryable, reading: PayrollRequestReading, carried: string[] | null, at: Date): Promise<void> {
   const payloadJson = carried ? carried.join('') : JSON.stringify(payrollRequestItemsOmitted(reading.top));
-  const event = {
-    id: randomUUID(),
-    customerId: reading.top.customer.id,
-    type: 'payroll_request.status_changed' as const,
-    resourceId: reading.top.id,
-    payloadJson,
-  };
-  await recordEvents(tx, [event], at);
-  return packed;
+  const { id: resourceId, customer } = reading.top;
+  await recordEvents(tx, [{ id: randomUUID(), customerId: customer.id, type: 'payroll_request.status_changed', resourceId, payloadJson }], at);
 }
 
 /** The parts as they pass, kept in `into`. */
@@ -99,33 +106,30 @@ async function* collecting(parts: AsyncIterable<string>, into: string[]): AsyncG
   }
 }
 
-/** The same event, and the request as the operation's answer (written once, in the same transaction). */
-export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<PayrollRequestAnswer> {
-  return (await payrollRequestChanged(tx, requestId, at, true))!;
-}
-
 /** transfer.status_changed of a payroll request's transfer, carrying the Transfer as the request's reads show it. */
 export async function transferChanged(tx: Queryable, transferId: string, at: Date): Promise<void> {
   await transfersChanged(tx, [{ id: transferId, wasPending: false }], at);
 }
+
+/** Transfers whose events are written by one statement: the process holds their rows and payloads, a few MB. */
+const TRANSFER_EVENTS_PER_STATEMENT = 1000;
 
 /**
  * transfer.status_changed of several transfers moved together, in the request's order; one that
  * went from PENDING to PROCESSING in one update (`wasPending`) shows INITIATED first.
  */
 export async function transfersChanged(tx: Queryable, moved: ReadonlyArray<{ id: string; wasPending: boolean }>, at: Date): Promise<void> {
-  if (moved.length === 0) return;
   const pending = new Set(moved.filter((item) => item.wasPending).map((item) => item.id));
-  const events: WrittenEvent[] = [];
-  for (const transfer of await findTransferRows(
-    tx,
-    moved.map((item) => item.id),
-  )) {
-    const event = { customerId: transfer.customerId, type: 'transfer.status_changed' as const, resourceId: transfer.id };
-    if (pending.has(transfer.id)) events.push({ ...event, id: randomUUID(), payloadJson: initiatedTransferText(transfer) });
-    events.push({ ...event, id: randomUUID(), payloadJson: transferText(transfer) });
+  for (let start = 0; start < moved.length; start += TRANSFER_EVENTS_PER_STATEMENT) {
+    const ids = moved.slice(start, start + TRANSFER_EVENTS_PER_STATEMENT).map((item) => item.id);
+    const events: WrittenEvent[] = [];
+    for (const transfer of await findTransferRows(tx, ids)) {
+      const event = { customerId: transfer.customerId, type: 'transfer.status_changed' as const, resourceId: transfer.id };
+      if (pending.has(transfer.id)) events.push({ ...event, id: randomUUID(), payloadJson: initiatedTransferText(transfer) });
+      events.push({ ...event, id: randomUUID(), payloadJson: transferText(transfer) });
+    }
+    await recordEvents(tx, events, at);
   }
-  await recordEvents(tx, events, at);
 }
 
 export async function payoutChanged(tx: Queryable, payoutId: string, at: Date): Promise<void> {
