@@ -85,6 +85,14 @@ describe('a database of the previous release', () => {
       const before = await storedRows(db);
       expect(before.splits.length).toBeGreaterThan(10);
       const storedJson = await previousAnswers(db);
+      // An Idempotency-Key whose big answer the previous release kept in parts (answer_parts).
+      const keptAnswer = '00000000-0000-4000-8000-0000000a5e01';
+      await db.query(
+        `INSERT INTO idempotency_keys (user_id, key, request_hash, status, response_status, response_answer_id, created_at, locked_at)
+         VALUES ($1, 'kept-in-parts', 'hash', 'COMPLETED', 201, $2, now(), now())`,
+        [ids.userA, keptAnswer],
+      );
+      await db.query(`INSERT INTO answer_parts (answer_id, seq, body, created_at) VALUES ($1, 0, '{"id":', now()), ($1, 1, '"é"}', now())`, [keptAnswer]);
 
       const port = await freePort();
       const service = startService(port, { DATABASE_URL: url, WORKER_IN_PROCESS: 'false', WORLD_FILE: '', JWT_SECRET });
@@ -94,6 +102,9 @@ describe('a database of the previous release', () => {
       const recorded = await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
       expect(recorded.map((row) => row.name)).toEqual(migrations.sort());
       expect(await storedRows(db)).toEqual(before);
+      // The key keeps the answer on its row now, the same text in its envelope: its repeats are answered as before.
+      const [kept] = await db.query<{ body: string }>("SELECT response_body AS body FROM idempotency_keys WHERE key = 'kept-in-parts'");
+      expect(kept?.body).toBe('{"success":true,"data":{"id":"é"}}');
 
       const token = await signAccessToken(loadConfig({ NODE_ENV: 'development', JWT_SECRET }).jwt, ids.userA, 600);
       const requests = await db.query<{ id: string }>('SELECT id::text FROM payroll_requests WHERE customer_id = $1 ORDER BY id', [ids.customerA]);
