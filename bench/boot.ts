@@ -6,14 +6,11 @@
  * SQL (the world loader checks a world whole, which at 100,000 splits takes longer than the
  * measurement), then the built server
  * (`npm run build:server` first) started on it three times, each timed from its spawn to its
- * "listening" line and stopped with SIGTERM; then what the batched JSON rewrite
- * (`npm run store:rewrite-json`) costs on it, with nothing to rewrite and with every row stale.
- * The database is dropped at the end (docs/performance.md, "Start-up on a big database").
+ * "listening" line and stopped with SIGTERM. The database is dropped at the end (docs/performance.md, "Start-up on a big database").
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { rewriteStaleJson, wireFormatMigrationSql } from '../src/store/derivedObjects.js';
 import { migrate } from '../src/store/migrate.js';
 import { analyze } from '../src/store/open.js';
 import { PostgresDatabase } from '../src/store/postgres.js';
@@ -53,7 +50,7 @@ await onServer(`CREATE DATABASE ${name}`);
 const db = await PostgresDatabase.open(urlOf(name));
 try {
   await migrate(db);
-  let since = performance.now();
+  const since = performance.now();
   await loadWorld(db, benchWorld(1_000));
   await copyRequest(db, benchIds.request1k, Math.floor(splits / 1_000) - 1);
   await analyze(db);
@@ -65,19 +62,6 @@ try {
   // PREVIOUS_BUILD: the root of another checkout, built, whose start is timed on the same database.
   const previous = process.env.PREVIOUS_BUILD;
   if (previous) for (let run = 1; run <= 2; run++) console.log(`start ${run} of ${previous}: listening after ${await timedStart(urlOf(name), previous)} s`);
-
-  since = performance.now();
-  const nothing = await rewriteStaleJson(db, 5_000);
-  console.log(`store:rewrite-json with nothing stale: ${seconds(since)} s`, nothing);
-  // Every row written by another format, then the current writers put back as a migration would.
-  await db.exec(`CREATE OR REPLACE FUNCTION amount_split_api_json() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.api_json := '{}'; RETURN NEW; END $$;
-    CREATE OR REPLACE FUNCTION transfer_api_json() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.api_json := '{}'; RETURN NEW; END $$;
-    UPDATE amount_splits SET api_json = NULL; UPDATE transfers SET api_json = NULL;`);
-  await db.exec(wireFormatMigrationSql());
-  since = performance.now();
-  const every = await rewriteStaleJson(db, 5_000);
-  console.log(`store:rewrite-json with every row stale: ${seconds(since)} s`, every);
-  console.log(`start after the rewrite: listening after ${await timedStart(urlOf(name))} s`);
 } finally {
   await db.close();
   await onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -15,16 +15,8 @@ export async function copyRequest(db: PostgresDatabase, requestId: string, copie
   for (let g = 1; g <= copies; g++) {
     await db.transaction(async (tx) => {
       await tx.query(copy('payroll_requests', `'id', ${newId('x.id')}, 'fee_hash', NULL`), [requestId, g]);
-      await tx.query(copy('transfers', `${owned}, 'amount_split_id', ${newId('x.amount_split_id')}, 'batch_id', NULL, 'payout_instruction_json', NULL`), [
-        requestId,
-        g,
-      ]);
+      await tx.query(copy('transfers', `${owned}, 'amount_split_id', ${newId('x.amount_split_id')}, 'batch_id', NULL`), [requestId, g]);
       await tx.query(copy('amount_splits', `${owned}, 'payout_transfer_id', ${newId('x.payout_transfer_id')}`), [requestId, g]);
-      // The payouts were written before their splits: touched, they take their instruction (as the world loader does).
-      await tx.query(
-        `UPDATE transfers SET payout_instruction_json = NULL WHERE payroll_request_id = md5($1::text || '/' || $2::int)::uuid AND amount_split_id IS NOT NULL`,
-        [requestId, g],
-      );
     });
   }
 }

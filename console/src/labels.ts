@@ -45,6 +45,7 @@ const EXCEPTION_KIND: Record<Schemas['BankExceptionKind'], string> = {
   UNEXPECTED_CREDIT: 'Unexpected credit',
   MISSING_BOOKING: 'Missing booking',
   BOOKED_AFTER_FAILURE: 'Booked after failure',
+  AMOUNT_PRECISION: 'Finer than the currency',
   BALANCE_DRIFT: 'Balance drift',
 };
 

@@ -113,15 +113,16 @@ function sendParts(res: Response, parts: readonly string[]): void {
 const SUCCESS_HEAD = '{"success":true,"data":';
 
 /**
- * The success envelope around JSON text read a part at a time (a stored answer), `bytes` long:
- * each part is written when the socket has taken the previous ones, so only a few parts are ever
- * in the process. A client that goes away stops the reading. A failure after the first bytes can
- * only end the connection (the error handler does), which the client sees as a body shorter than
- * its Content-Length.
+ * The success envelope around JSON text taken a part at a time (a request streamed as it is read,
+ * an answer held compressed): each part is written when the socket has taken the previous ones, so
+ * only a few parts are ever in the process. With its length known (`bytes`) the answer has a
+ * Content-Length; else it is sent chunked. A client that goes away stops the reading. A failure
+ * after the first bytes can only end the connection (the error handler does), which the client
+ * sees as a body cut short.
  */
-export async function streamData(res: Response, status: number, bytes: number, parts: AsyncIterable<string>): Promise<void> {
+export async function streamData(res: Response, status: number, bytes: number | null, parts: AsyncIterable<string | Buffer>): Promise<void> {
   res.status(status).type('application/json');
-  res.setHeader('Content-Length', Buffer.byteLength(SUCCESS_HEAD) + bytes + 1);
+  if (bytes !== null) res.setHeader('Content-Length', Buffer.byteLength(SUCCESS_HEAD) + bytes + 1);
   res.write(SUCCESS_HEAD);
   for await (const part of parts) {
     if (!res.write(part) && !(await drained(res))) return;

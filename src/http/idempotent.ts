@@ -3,7 +3,7 @@ import { DomainError, validationError } from '../domain/errors.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { type IdempotentOutcome, type KeptOutcome, type OutcomeCodec, fingerprint, outcomeOf, runIdempotent } from '../usecases/idempotency.js';
 import { JsonText } from '../usecases/jsonText.js';
-import { StoredJson } from '../usecases/storedJson.js';
+import { PackedJson } from '../usecases/packedJson.js';
 import { type ErrorResponse, errorResponse, sendErrorResponse } from './envelope.js';
 
 /** What identifies a repeat: the caller's key, and what the request asked for. */
@@ -18,7 +18,7 @@ export interface IdempotentRequest {
   query: Record<string, unknown>;
 }
 
-/** A handler's success: its status and its envelope's data (a value, or a stored answer). */
+/** A handler's success: its status and its envelope's data (a value, JSON text, or an answer held compressed). */
 export interface SuccessResult {
   status: number;
   data: unknown;
@@ -44,7 +44,7 @@ const SUCCESS_HEAD = '{"success":true,"data":';
 
 /**
  * How a key keeps an outcome, as every release has kept it: the answer's status and its envelope
- * as JSON text (or, for a stored answer, its id in place of the text). A row written by an earlier
+ * as JSON text (or, for an answer held compressed, its data compressed in place of the text). A row written by an earlier
  * release therefore replays byte for byte, and one written now reads in an earlier release.
  */
 const wireCodec: OutcomeCodec<SuccessResult> = {
@@ -54,7 +54,7 @@ const wireCodec: OutcomeCodec<SuccessResult> = {
       return { status, bodyText: JSON.stringify(body), answer: null };
     }
     const { status, data } = outcome.result;
-    if (data instanceof StoredJson) return { status, bodyText: null, answer: data };
+    if (data instanceof PackedJson) return { status, bodyText: null, answer: data };
     // JSON text is kept as it was sent (JSON.stringify would parse it and write it again: other bytes).
     if (data instanceof JsonText) return { status, bodyText: `${SUCCESS_HEAD}${data.text}}`, answer: null };
     return { status, bodyText: JSON.stringify({ success: true, data }), answer: null };
@@ -74,15 +74,14 @@ const wireCodec: OutcomeCodec<SuccessResult> = {
  * replays the kept outcome for repeats. With a key, the handler runs on `db`, a Database inside the
  * transaction that keeps its outcome (see runIdempotent). Domain errors are outcomes too, and are
  * kept; unexpected failures are not (the error handler answers 500; nothing was committed). A
- * success is sent by `sendSuccess`, told whether its data is kept for the key (a stored answer then
- * stays for the repeats; without a key it is read once).
+ * success is sent by `sendSuccess`.
  */
 export async function answerIdempotently(
   deps: Pick<UseCaseDeps, 'db' | 'clock' | 'config'>,
   request: IdempotentRequest,
   res: Response,
   handler: (db: UseCaseDeps['db']) => Promise<SuccessResult>,
-  sendSuccess: (status: number, data: unknown, kept: boolean) => Promise<void>,
+  sendSuccess: (status: number, data: unknown) => Promise<void>,
 ): Promise<void> {
   const { key, userId, method, path, body, query } = request;
   // An empty or blank header is a client bug (an unset variable), not "no key": refused, not ignored.
@@ -90,7 +89,7 @@ export async function answerIdempotently(
   const outcome = key
     ? await runIdempotent(deps, { userId, key, requestHash: fingerprint(method, path, body, query) }, handler, wireCodec)
     : await outcomeOf(() => handler(deps.db));
-  if (outcome.ok) return sendSuccess(outcome.result.status, outcome.result.data, key !== undefined);
+  if (outcome.ok) return sendSuccess(outcome.result.status, outcome.result.data);
   const { error } = outcome;
   sendErrorResponse(res, error instanceof ReplayedRefusal ? error.answer : errorResponse(error));
 }

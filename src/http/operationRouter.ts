@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { tracer } from '../observability/telemetry.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 import { JsonStream } from '../usecases/jsonStream.js';
-import { StoredJson, readStoredJson, storedJsonParts } from '../usecases/storedJson.js';
+import { PackedJson } from '../usecases/packedJson.js';
 import { sendData, streamData } from './envelope.js';
 import type { CustomerBulkhead } from './customerBulkhead.js';
 import type { HeavyOperationGate } from './heavyOperations.js';
@@ -121,30 +121,25 @@ type SuccessAnswer = { status: number; data: unknown } | CsvAnswer;
 type CsvAnswer = { status: number; csv: string; filename?: string | undefined };
 
 /**
- * A success's data: a stored answer is streamed from the database (read whole and parsed only for
- * the response validator, which checks what passes through res.json), and kept there when `kept`
- * (an Idempotency-Key's answer); anything else is sent by sendData.
+ * A success's data: an answer held compressed or a request read while it is sent is streamed (read
+ * whole and parsed only for the response validator, which checks what passes through res.json);
+ * anything else is sent by sendData.
  */
-async function sendSuccess(
-  res: Response,
-  db: UseCaseDeps['db'],
-  answer: { status: number; data: unknown; kept: boolean },
-  options: SendOptions,
-): Promise<void> {
-  const { status, data, kept } = answer;
+async function sendSuccess(res: Response, answer: { status: number; data: unknown }, options: SendOptions): Promise<void> {
+  const { status, data } = answer;
   if (data instanceof JsonStream) return sendStream(res, status, data, options);
-  if (!(data instanceof StoredJson)) return sendData(res, status, data, options.validateResponses);
-  if (options.validateResponses) return sendData(res, status, await readStoredJson(db, data, kept));
-  await streamData(res, status, data.bytes, storedJsonParts(db, data, kept));
+  if (!(data instanceof PackedJson)) return sendData(res, status, data, options.validateResponses);
+  if (options.validateResponses) return sendData(res, status, await data.parse());
+  await streamData(res, status, data.bytes, data.text());
 }
 
 /**
  * JSON read page by page while it is sent (streamData); read whole and parsed only for the
- * response validator, as a stored answer is.
+ * response validator.
  */
 async function sendStream(res: Response, status: number, data: JsonStream<unknown>, options: SendOptions): Promise<void> {
   if (options.validateResponses) return sendData(res, status, JSON.parse(await data.text()));
-  await data.send((bytes, parts) => streamData(res, status, bytes, parts));
+  await data.send((parts) => streamData(res, status, null, parts));
 }
 
 /** A CSV answer, saved under its file name by a browser when it has one. */
@@ -183,11 +178,11 @@ function bind<K extends OperationId>(
         const result: SuccessAnswer = await handler(input);
         // CSV is sent past the response validator (it checks only what passes through res.json).
         if ('csv' in result) return sendCsv(res, result);
-        return sendSuccess(res, deps.db, { status: result.status, data: result.data, kept: false }, options);
+        return sendSuccess(res, { status: result.status, data: result.data }, options);
       }
       const request = { key: req.header('Idempotency-Key'), userId: principal.userId, method: req.method, path: req.path, body: req.body, query: req.query };
-      // A kept answer is a value, JSON text (kept as it is, so that a repeat gets the same bytes) or a StoredJson.
-      const send = (status: number, data: unknown, kept: boolean) => sendSuccess(res, deps.db, { status, data, kept }, options);
+      // A kept answer is a value, JSON text (kept as it is, so that a repeat gets the same bytes) or a PackedJson.
+      const send = (status: number, data: unknown) => sendSuccess(res, { status, data }, options);
       await answerIdempotently(
         deps,
         request,

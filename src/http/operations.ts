@@ -8,7 +8,7 @@ import type { operations, paths } from '../../generated/api.js';
 import type { JsonStream } from '../usecases/jsonStream.js';
 import type { JsonText } from '../usecases/jsonText.js';
 import type { Principal } from '../usecases/principal.js';
-import type { StoredJson } from '../usecases/storedJson.js';
+import type { PackedJson } from '../usecases/packedJson.js';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 
@@ -50,14 +50,14 @@ type CsvResult<R, S> = R extends { content: { 'text/csv': string } } ? { status:
 
 /**
  * What a handler answers: one of the operation's 2xx statuses and the `data` of that response's
- * envelope, as a value, as JSON text already built (sent as it is), or as JSON text the database
- * holds (StoredJson: sent as it is read), or JSON text read from it page by page as it is sent (JsonStream).
+ * envelope, as a value, as JSON text already built (sent as it is), or as JSON text
+ * held compressed (PackedJson), or JSON text read page by page as it is sent (JsonStream).
  */
 type Result<K extends OperationId> = {
   [S in SuccessStatus<K>]: { status: S; data: Data<Responses<K>[S]> | PreparedJson<Data<Responses<K>[S]>> } | CsvResult<Responses<K>[S], S>;
 }[SuccessStatus<K>];
 
-type PreparedJson<D> = JsonText<D> | StoredJson<D> | JsonStream<D>;
+type PreparedJson<D> = JsonText<D> | PackedJson<D> | JsonStream<D>;
 
 /**
  * An operation that may answer 401 runs for an authenticated caller (the spec's bearerAuth); one

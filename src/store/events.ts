@@ -36,7 +36,7 @@ export interface NewEvent {
  * row in each CTE and may join the two by a nested loop, n² comparisons for a batch of n events.
  * Their foreign key to the event is checked at the end of the statement, when the events are in.
  */
-export function eventsWrittenFrom(source: string): string {
+function eventsWrittenFrom(source: string): string {
   return `event_latest AS MATERIALIZED (
        SELECT s.id, s.customer_id, s.type, s.resource_id, s.at, s.payload, s.ord, l.sequence AS last_sequence, l.occurred_at AS last_at
          FROM ${source} s
@@ -86,19 +86,26 @@ export async function recordEvent(tx: Queryable, event: NewEvent): Promise<void>
   );
 }
 
-/**
- * transfer.status_changed of one transfer of a payroll request (a leg's move), its payload the
- * JSON the row keeps (store/wireFormat.ts): the Transfer as every read shows it.
- */
-export async function recordTransferEvent(tx: Queryable, transferId: string, at: Date): Promise<void> {
+/** An event whose payload is JSON text already written (by the resource's writer in usecases/views). */
+export type WrittenEvent = Omit<NewEvent, 'payload' | 'occurredAt'> & { payloadJson: string };
+
+/** Events of one moment, in this order, through the one writer (several of one resource numbered in order). */
+export async function recordEvents(tx: Queryable, events: readonly WrittenEvent[], at: Date): Promise<void> {
+  if (events.length === 0) return;
   await tx.query(
     `WITH source AS (
-       SELECT gen_random_uuid() AS id, r.customer_id, 'transfer.status_changed'::text AS type, t.id AS resource_id, $2::timestamptz AS at,
-              t.api_json::jsonb AS payload, 1 AS ord
-         FROM transfers t JOIN payroll_requests r ON r.id = t.payroll_request_id WHERE t.id = $1),
-     ${eventsWrittenFrom('source')}
+       SELECT e.id, e.customer_id, e.type, e.resource_id, $1::timestamptz AS at, e.payload::jsonb AS payload, e.ord
+         FROM unnest($2::uuid[], $3::uuid[], $4::text[], $5::uuid[], $6::text[]) WITH ORDINALITY AS e(id, customer_id, type, resource_id, payload, ord)
+     ), ${eventsWrittenFrom('source')}
      SELECT 1`,
-    [transferId, at],
+    [
+      at,
+      events.map((event) => event.id),
+      events.map((event) => event.customerId),
+      events.map((event) => event.type),
+      events.map((event) => event.resourceId),
+      events.map((event) => event.payloadJson),
+    ],
   );
 }
 

@@ -5,16 +5,16 @@ import type { Queryable } from './db.js';
  * transaction that claimed it (or left by an older version), before any answer.
  */
 export type IdempotencyRecord = { requestHash: string; createdAt: Date } & (
-  | { status: 'IN_PROGRESS'; responseStatus: number | null; responseBody: string | null; responseAnswerId: string | null; responseAnswerBytes: number | null }
+  | { status: 'IN_PROGRESS'; responseStatus: number | null; responseBody: string | null; responseData: Buffer | null; responseDataBytes: number | null }
   | ({ status: 'COMPLETED'; responseStatus: number } & KeptAnswer)
 );
 
 /**
- * What a completed key keeps: the response body exactly as first sent (JSON text), or the stored
- * answer (storedAnswers.ts) whose text is the body's `data`, with its length in bytes.
+ * What a completed key keeps: the response body exactly as first sent (JSON text), or the body's
+ * `data` as first sent, compressed (gzip), with the length of its text in bytes.
  */
 type KeptAnswer =
-  { responseBody: string; responseAnswerId: null; responseAnswerBytes: null } | { responseBody: null; responseAnswerId: string; responseAnswerBytes: number };
+  { responseBody: string; responseData: null; responseDataBytes: null } | { responseBody: null; responseData: Buffer; responseDataBytes: number };
 
 /**
  * Runs `fn` with the transaction's lock waits bounded by `ms` (PostgreSQL's lock_timeout, local to
@@ -51,8 +51,7 @@ export async function claimIdempotencyKey(tx: Queryable, userId: string, key: st
 export async function lockIdempotencyKey(tx: Queryable, userId: string, key: string): Promise<IdempotencyRecord | null> {
   const rows = await tx.query<IdempotencyRecord>(
     `SELECT k.request_hash AS "requestHash", k.status, k.response_status AS "responseStatus", k.response_body AS "responseBody",
-            k.response_answer_id AS "responseAnswerId", k.created_at AS "createdAt",
-            (SELECT sum(octet_length(a.body)) FROM answer_parts a WHERE a.answer_id = k.response_answer_id) AS "responseAnswerBytes"
+            k.response_data AS "responseData", k.response_data_bytes AS "responseDataBytes", k.created_at AS "createdAt"
        FROM idempotency_keys k WHERE k.user_id = $1 AND k.key = $2 FOR UPDATE OF k`,
     [userId, key],
   );
@@ -62,27 +61,23 @@ export async function lockIdempotencyKey(tx: Queryable, userId: string, key: str
 /** Makes a locked key new again (past its retention, or left IN_PROGRESS by an older version). */
 export async function takeOverIdempotencyKey(tx: Queryable, userId: string, key: string, requestHash: string, now: Date): Promise<void> {
   await tx.query(
-    `UPDATE idempotency_keys SET request_hash = $3, status = 'IN_PROGRESS', response_status = NULL, response_body = NULL, response_answer_id = NULL,
+    `UPDATE idempotency_keys SET request_hash = $3, status = 'IN_PROGRESS', response_status = NULL, response_body = NULL, response_data = NULL, response_data_bytes = NULL,
             created_at = $4, locked_at = $4
       WHERE user_id = $1 AND key = $2`,
     [userId, key, requestHash, now],
   );
 }
 
-/**
- * The key's answer: its body as JSON text, or (`answerId`) a stored answer's text as its data, moved
- * from the transient answers to the kept ones (answer_parts) in the same statement.
- */
+/** The key's answer: its body as JSON text, or its data compressed (with the text's length). */
 export async function completeIdempotencyKey(
   tx: Queryable,
   userId: string,
   key: string,
-  response: { status: number; bodyText: string | null; answerId: string | null },
+  response: { status: number; bodyText: string | null; data: { gzip: Buffer; bytes: number } | null },
 ): Promise<void> {
   await tx.query(
-    `WITH taken AS (DELETE FROM transient_answer_parts WHERE answer_id = $5 RETURNING answer_id, seq, body, created_at),
-     kept AS (INSERT INTO answer_parts (answer_id, seq, body, created_at) SELECT answer_id, seq, body, created_at FROM taken)
-     UPDATE idempotency_keys SET status = 'COMPLETED', response_status = $3, response_body = $4, response_answer_id = $5 WHERE user_id = $1 AND key = $2`,
-    [userId, key, response.status, response.bodyText, response.answerId],
+    `UPDATE idempotency_keys SET status = 'COMPLETED', response_status = $3, response_body = $4, response_data = $5, response_data_bytes = $6
+      WHERE user_id = $1 AND key = $2`,
+    [userId, key, response.status, response.bodyText, response.data?.gzip ?? null, response.data?.bytes ?? null],
   );
 }

@@ -11,7 +11,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
  * processes starting at once on an empty database apply each file exactly once; a process that
  * finds a file applied goes on. Forward-only and re-runnable; with every file applied, a start
  * reads one row per file and writes nothing (no stored row is rewritten at start-up: that is a
- * migration's or a maintenance command's work, store/derivedObjects.ts). Returns the files applied.
+ * migration's work). Returns the files applied.
  */
 export async function migrate(db: Database): Promise<string[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();

@@ -1,14 +1,12 @@
 import type { Queryable } from './db.js';
-import { eventsWrittenFrom } from './events.js';
 import { creditorJson, debtorJson } from './payoutBatchParties.js';
-import { initiatedTransferJson } from './wireFormat.js';
 import type { PayoutBatch } from '../domain/payoutBatch.js';
 
 /**
  * The payouts of a payroll request as one batch (the payout_batches row): the batch row, written before the
  * bank hears of it, and the set-based moves of its items. Every move is one statement for a chunk of
- * items: the transfers' status, their transfer.status_changed events (the payload is the row's own
- * API JSON, kept by its trigger: store/wireFormat.ts) and the webhook deliveries of those events.
+ * items: the transfers' status (the use case records their transfer.status_changed events after, in
+ * the same transaction).
  */
 
 export type BatchStatus = 'CREATED' | 'SUBMITTED' | 'CLOSED';
@@ -106,46 +104,34 @@ export async function closeBatch(tx: Queryable, batchId: string, at: Date): Prom
   return rows.length === 1;
 }
 
-/**
- * The transfer.status_changed events of the rows a statement's `moved` CTE returns (with id,
- * api_json and position), each payload the row's own JSON, in the transfers' order (store/events.ts).
- * $1 is the customer, $2 the time of the change.
- */
-const EVENTS_OF_MOVED = `moved_events AS (
-       SELECT gen_random_uuid() AS id, $1::uuid AS customer_id, 'transfer.status_changed'::text AS type, m.id AS resource_id,
-              $2::timestamptz AS at, m.api_json::jsonb AS payload, m.position::bigint AS ord
-         FROM moved m
-     ), ${eventsWrittenFrom('moved_events')}`;
+/** An item the bank took: its id, and whether it was still PENDING (its move then shows INITIATED first). */
+export interface SubmittedItem {
+  id: string;
+  wasPending: boolean;
+}
 
 /**
- * The bank's id of each submitted item, and its moves in one row update: PENDING → PROCESSING with
- * two events, INITIATED (the row as it was sent: no bank id yet) then PROCESSING, or, for an item a
- * worker had already marked INITIATED, PROCESSING alone. The old status is read from the row's
- * version before the update (`was`). Returns how many moved.
+ * The bank's id of each submitted item, and its moves in one row update: PENDING → PROCESSING
+ * (INITIATED then PROCESSING, as its events show) or, for an item a worker had already marked
+ * INITIATED, PROCESSING alone. The old status is read from the row's version before the update
+ * (`was`). Returns the items that moved, in the request's order.
  */
 export async function recordBatchItemsSubmitted(
   tx: Queryable,
-  batch: Pick<ClaimedBatch, 'id' | 'customerId'>,
+  batch: Pick<ClaimedBatch, 'id'>,
   externalIds: ReadonlyArray<{ id: string; externalId: string }>,
   at: Date,
-): Promise<number> {
-  const rows = await tx.query<{ n: number }>(
+): Promise<SubmittedItem[]> {
+  return tx.query<SubmittedItem>(
     `WITH moved AS (
-       UPDATE transfers t SET status = 'PROCESSING', external_id = x."externalId", executed_at = COALESCE(t.executed_at, $2)
-         FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, "externalId" text), transfers was
-        WHERE t.id = x.id AND was.id = x.id AND t.batch_id = $3 AND t.status IN ('PENDING', 'INITIATED')
-       RETURNING t.*, was.status = 'PENDING' AS "wasPending"
-     ), steps AS (
-       SELECT gen_random_uuid() AS id, $1::uuid AS customer_id, 'transfer.status_changed'::text AS type, m.id AS resource_id,
-              $2::timestamptz AS at, s.payload::jsonb AS payload, m.position::bigint * 2 + s.step AS ord
-         FROM moved m CROSS JOIN LATERAL (
-           SELECT 0 AS step, ${initiatedTransferJson('m')} AS payload WHERE m."wasPending"
-           UNION ALL SELECT 1, m.api_json) s
-     ), ${eventsWrittenFrom('steps')}
-     SELECT count(*)::int AS n FROM moved`,
-    [batch.customerId, at, batch.id, JSON.stringify(externalIds)],
+       UPDATE transfers t SET status = 'PROCESSING', external_id = x."externalId", executed_at = COALESCE(t.executed_at, $1)
+         FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, "externalId" text), transfers was
+        WHERE t.id = x.id AND was.id = x.id AND t.batch_id = $2 AND t.status IN ('PENDING', 'INITIATED')
+       RETURNING t.id, t.position, was.status = 'PENDING' AS "wasPending"
+     )
+     SELECT id, "wasPending" FROM moved ORDER BY position`,
+    [at, batch.id, JSON.stringify(externalIds)],
   );
-  return rows[0]!.n;
 }
 
 /** A payout the bank settled: what its journal entry needs. */
@@ -163,24 +149,24 @@ export interface SettledItem {
  */
 export async function settleBatchItems(
   tx: Queryable,
-  batch: Pick<ClaimedBatch, 'id' | 'customerId'>,
+  batch: Pick<ClaimedBatch, 'id'>,
   outcomes: ReadonlyArray<{ id: string; status: 'COMPLETED' | 'FAILED'; reason: string | null }>,
   at: Date,
 ): Promise<SettledItem[]> {
   return tx.query<SettledItem>(
     `WITH moved AS (
-       UPDATE transfers t SET status = x.status, completed_at = $2, failure_reason = x.reason, locked_until = NULL
-         FROM jsonb_to_recordset($4::jsonb) AS x(id uuid, status text, reason text)
-        WHERE t.id = x.id AND t.batch_id = $3 AND t.status = 'PROCESSING'
-       RETURNING t.id, t.api_json, t.position, t.status, t.amount, t.amount_split_id
-     ), ${EVENTS_OF_MOVED}, returned AS (
+       UPDATE transfers t SET status = x.status, completed_at = $1, failure_reason = x.reason, locked_until = NULL
+         FROM jsonb_to_recordset($3::jsonb) AS x(id uuid, status text, reason text)
+        WHERE t.id = x.id AND t.batch_id = $2 AND t.status = 'PROCESSING'
+       RETURNING t.id, t.position, t.status, t.amount, t.amount_split_id
+     ), returned AS (
        UPDATE amount_splits s SET returned_source_currency_amount = s.quoted_source_currency_amount
          FROM moved m WHERE m.status = 'FAILED' AND s.id = m.amount_split_id
      )
      SELECT m.id, m.status, m.amount::text AS amount, s.quoted_source_currency_amount::text AS "quotedSourceAmount"
        FROM moved m LEFT JOIN amount_splits s ON s.id = m.amount_split_id
       ORDER BY m.position`,
-    [batch.customerId, at, batch.id, JSON.stringify(outcomes)],
+    [at, batch.id, JSON.stringify(outcomes)],
   );
 }
 

@@ -24,7 +24,7 @@ export async function findUserPermissions(tx: Queryable, userId: string): Promis
 
 /**
  * The customer's users holding the approver permission, but `exceptUserId` (a request's creator),
- * in a stable order. payrollRequestJson.ts builds the same list in SQL: keep the two alike.
+ * in a stable order (the request's `approval.approvers`).
  */
 export async function findApprovers(tx: Queryable, customerId: string, exceptUserId: string | null): Promise<UserSummary[]> {
   return tx.query<UserSummary>(

@@ -5,7 +5,7 @@ import { BENEFICIARY_SNAPSHOT_SQL } from './beneficiarySnapshot.js';
 import type { Queryable } from './db.js';
 import { insertRow } from './insertRow.js';
 import { rowChunks } from './rowChunks.js';
-import { payoutInstructionJson, payoutTransferIdOf } from './wireFormat.js';
+import { payoutTransferIdOf } from './payrollRequests.js';
 
 /** Inserts of the payroll lifecycle and the reads its steps need. Amounts are exact decimal strings. */
 
@@ -139,9 +139,9 @@ export async function insertTransfers(tx: Queryable, requestId: string, transfer
 /**
  * One BANK_TO_BENEFICIARY transfer in PENDING per split of the request that has none yet, for the
  * split's quoted amount, in the splits' order after the request's legs, into the batch; each payout
- * names its split (rule 4: the split's payoutTransferId is read from it, store/wireFormat.ts), and
- * its instruction is written from the split it reads. No split is written. One statement whatever
- * the number of splits: the amounts never leave the database. Returns how many payouts it made.
+ * names its split (rule 4: the split's payoutTransferId and the payout's instruction are read
+ * through that link). No split is written. One statement whatever the number of splits: the
+ * amounts never leave the database. Returns how many payouts it made.
  * Whether a split has a payout is one probe of the payouts' index per split (a scalar subquery):
  * as an anti join, its plan followed statistics that may not count the request's new splits yet,
  * and the FX record was many times slower on the benchmark's fresh database.
@@ -149,10 +149,8 @@ export async function insertTransfers(tx: Queryable, requestId: string, transfer
 export async function insertPayoutsOfSplits(tx: Queryable, request: { id: string; currencyCode: string; batchId: string }, at: Date): Promise<number> {
   const [row] = await tx.query<{ made: number }>(
     `WITH made AS (
-       INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, amount_split_id, payout_instruction_json,
-         created_at, position, batch_id)
-       SELECT gen_random_uuid(), s.payroll_request_id, 'BANK_TO_BENEFICIARY', 'PENDING', s.quoted_amount, $2, s.id,
-              ${payoutInstructionJson('s', 's.quoted_amount')}, $3,
+       INSERT INTO transfers (id, payroll_request_id, transfer_type, status, amount, currency_code, amount_split_id, created_at, position, batch_id)
+       SELECT gen_random_uuid(), s.payroll_request_id, 'BANK_TO_BENEFICIARY', 'PENDING', s.quoted_amount, $2, s.id, $3,
               (SELECT COALESCE(max(position) + 1, 0) FROM transfers WHERE payroll_request_id = $1) + row_number() OVER (ORDER BY s.position) - 1, $4
          FROM amount_splits s
         WHERE s.payroll_request_id = $1 AND s.payout_transfer_id IS NULL AND ${payoutTransferIdOf('s')} IS NULL

@@ -1,10 +1,15 @@
 import type { components } from '../../generated/api.js';
 import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
-import type { TransferStatus, TransferType } from '../domain/transfers.js';
 import type { Queryable } from './db.js';
-import { payoutTransferIdOf } from './wireFormat.js';
 
 type Schemas = components['schemas'];
+
+/**
+ * A split's payoutTransferId: its own column where a release before the link moved to the payout
+ * set it (the same payout), else the payout that names the split (one payout per split).
+ */
+export const payoutTransferIdOf = (split: string): string =>
+  `COALESCE(${split}.payout_transfer_id, (SELECT p.id FROM transfers p WHERE p.amount_split_id = ${split}.id))`;
 
 /** Who quoted the request: all four set once an admin has quoted it, all null before. */
 type QuotedBy =
@@ -72,7 +77,7 @@ export type PayrollRequestRecord = QuotedBy & {
  * currency is read in a LATERAL subquery behind OFFSET 0, which keeps the planner from flattening
  * all nine tables into one join-order search: that search costs more than the query itself.
  */
-export async function findPayrollRequestRow(tx: Queryable, requestId: string): Promise<PayrollRequestRecord | null> {
+export async function findPayrollRequestRow(tx: Queryable, requestId: string, customerId: string | null = null): Promise<PayrollRequestRecord | null> {
   const rows = await tx.query<PayrollRequestRecord>(
     `SELECT r.id, r.customer_id AS "customerId", r.status, r.total_amount::text AS "totalAmount", r.estimated_fx_rate::text AS "estimatedFxRate",
             r.estimated_received_amount::text AS "estimatedReceivedAmount", r.source_amount_for_exchange::text AS "sourceAmountForExchange",
@@ -114,64 +119,14 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string): P
           WHERE ac.id = r.payroll_account_currency_id
          OFFSET 0) p
        LEFT JOIN users q ON q.id = r.quoted_by_user_id
-      WHERE r.id = $1`,
-    [requestId],
+      WHERE r.id = $1 AND ($2::uuid IS NULL OR r.customer_id = $2::uuid)`,
+    [requestId, customerId],
   );
   return rows[0] ?? null;
 }
 
-/** A split as the API shows it, but for its timestamp (a Date here). */
-export type AmountSplitRecord = Omit<Schemas['AmountSplitDetail'], 'createdAt'> & { createdAt: Date };
-
-const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapshot AS "beneficiarySnapshot",
-            amount_currency_type AS "amountCurrencyType", source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount",
-            quoted_source_currency_amount::text AS "quotedSourceCurrencyAmount", quoted_amount::text AS "quotedAmount",
-            returned_source_currency_amount::text AS "returnedSourceCurrencyAmount", purpose_code AS "purposeCode",
-            ${payoutTransferIdOf('amount_splits')} AS "payoutTransferId", created_at AS "createdAt"`;
-
-/** The request id is the parameter: it is set on each row here rather than read back (a column less per row). */
-export async function findAmountSplits(tx: Queryable, requestId: string): Promise<AmountSplitRecord[]> {
-  const rows = await tx.query<AmountSplitRecord>(`SELECT ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
-  return withRequestId(rows, 'payrollRequestId', requestId);
-}
-
 /** A transfer's fee: the three are set together (the source legs), or all null (a payout). */
-type TransferFee = { feeId: string; feeAmount: string; finalInternalFee: string } | { feeId: null; feeAmount: null; finalInternalFee: null };
-
-export type TransferRecord = TransferFee & {
-  id: string;
-  payrollRequestId: string;
-  transferType: TransferType;
-  status: TransferStatus;
-  externalId: string | null;
-  amount: string;
-  currencyCode: string;
-  amountSplitId: string | null;
-  executedAt: Date | null;
-  completedAt: Date | null;
-  failureReason: string | null;
-  /** What the bank booked for a payout, and its return (Transfer's bankBooking and bankReturn). */
-  bankBooking: components['schemas']['TransferBankBooking'] | null;
-  bankReturn: components['schemas']['TransferBankReturn'] | null;
-  createdAt: Date;
-};
-
-const TRANSFER_COLUMNS = `id, transfer_type AS "transferType", status, external_id AS "externalId", amount::text AS "amount",
-            currency_code AS "currencyCode", fee_id AS "feeId", fee_amount::text AS "feeAmount", final_internal_fee::text AS "finalInternalFee",
-            amount_split_id AS "amountSplitId", executed_at AS "executedAt", completed_at AS "completedAt", failure_reason AS "failureReason",
-            bank_booking AS "bankBooking", bank_return AS "bankReturn", created_at AS "createdAt"`;
-
-export async function findTransfers(tx: Queryable, requestId: string): Promise<TransferRecord[]> {
-  const rows = await tx.query<TransferRecord>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
-  return withRequestId(rows, 'payrollRequestId', requestId);
-}
-
-/** uuid columns read back in lowercase; the id as given may be in either case. */
-function withRequestId<K extends string, T extends Record<K, string>>(rows: T[], key: K, requestId: string): T[] {
-  const id = requestId.toLowerCase();
-  for (const row of rows) (row as Record<K, string>)[key] = id;
-  return rows;
-}
+export type TransferFee = { feeId: string; feeAmount: string; finalInternalFee: string } | { feeId: null; feeAmount: null; finalInternalFee: null };
 
 export interface FxExchangeRecord {
   id: string;
@@ -207,4 +162,31 @@ export async function findFxExchange(tx: Queryable, requestId: string): Promise<
     [requestId],
   );
   return rows[0] ?? null;
+}
+
+/** The request's splits' returned source amounts (exact strings), those that have one: returnedAmount is their sum, a money rule. */
+export async function findReturnedAmounts(tx: Queryable, requestId: string): Promise<string[]> {
+  const rows = await tx.query<{ amount: string }>(
+    'SELECT returned_source_currency_amount::text AS amount FROM amount_splits WHERE payroll_request_id = $1 AND returned_source_currency_amount IS NOT NULL',
+    [requestId],
+  );
+  return rows.map((row) => row.amount);
+}
+
+/** How many splits the request has (kept on the request, or counted for one written before it was). */
+export async function countSplits(tx: Queryable, requestId: string): Promise<number> {
+  const [row] = await tx.query<{ n: number }>(
+    `SELECT COALESCE(r.split_count, (SELECT count(*)::int FROM amount_splits c WHERE c.payroll_request_id = r.id)) AS n FROM payroll_requests r WHERE r.id = $1`,
+    [requestId],
+  );
+  return row?.n ?? 0;
+}
+
+/** The request's id as stored (lower case), or null when there is none (with `customerId`, none of that customer's). */
+export async function findPayrollRequestId(tx: Queryable, requestId: string, customerId: string | null): Promise<string | null> {
+  const [row] = await tx.query<{ id: string }>('SELECT id FROM payroll_requests WHERE id = $1 AND ($2::uuid IS NULL OR customer_id = $2::uuid)', [
+    requestId,
+    customerId,
+  ]);
+  return row?.id ?? null;
 }

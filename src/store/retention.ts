@@ -24,15 +24,14 @@ export async function deleteUnusedFeeEstimates(tx: Queryable, before: Date, limi
   return payroll.length + payout.length;
 }
 
-/** Idempotency keys created before `before`, and their stored answers (kept in the row, or as a stored answer in answer_parts). */
+/** Idempotency keys created before `before`, with the answers they keep. */
 export async function deleteIdempotencyKeys(tx: Queryable, before: Date, limit: number): Promise<number> {
   const [row] = await tx.query<{ n: number }>(
     `WITH gone AS (
        DELETE FROM idempotency_keys WHERE (user_id, key) IN (
          SELECT user_id, key FROM idempotency_keys WHERE created_at < $1 ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING response_answer_id),
-     answers AS (DELETE FROM answer_parts a USING gone g WHERE a.answer_id = g.response_answer_id RETURNING 1)
-     SELECT (SELECT count(*) FROM gone)::int AS n, (SELECT count(*) FROM answers) AS parts`,
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM gone`,
     [before, limit],
   );
   return row?.n ?? 0;

@@ -32,22 +32,22 @@ async function analyzeAfterBulkWrite(db: Database, table: BulkTable, rowsWritten
 }
 
 /**
- * The columns a row keeps its API JSON in (store/wireFormat.ts): read whole and never filtered,
+ * The columns of JSON a row keeps (a split's beneficiary snapshot): read whole and never filtered,
  * joined or sorted on, so their statistics steer no plan, and computing them over a sample of
  * kilobyte texts is much of an ANALYZE's work. Autovacuum's own analysis still covers them later.
  */
-const API_JSON_COLUMNS: Record<BulkTable, readonly string[]> = {
-  amount_splits: ['api_json', 'beneficiary_snapshot'],
-  transfers: ['api_json', 'payout_instruction_json'],
+const UNPLANNED_COLUMNS: Record<BulkTable, readonly string[]> = {
+  amount_splits: ['beneficiary_snapshot'],
+  transfers: [],
 };
 
-/** Every column of the table as it is now but its API JSON: the row count and these columns' statistics are what a bulk write refreshes. */
+/** Every column of the table as it is now but its JSON: the row count and these columns' statistics are what a bulk write refreshes. */
 export async function plannedColumns(tx: Queryable, table: BulkTable): Promise<string[]> {
   const rows = await tx.query<{ name: string }>(
     `SELECT attname AS name FROM pg_attribute
       WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attname <> ALL($2::text[])
       ORDER BY attnum`,
-    [table, API_JSON_COLUMNS[table]],
+    [table, UNPLANNED_COLUMNS[table]],
   );
   return rows.map((row) => row.name);
 }

@@ -107,9 +107,6 @@ export async function insertWorldRows(tx: Queryable, rows: WorldTableRows): Prom
       await tx.query(sql, [JSON.stringify(tableRows.slice(start, start + BATCH_SIZE))]);
     }
   }
-  // Payouts were written before their splits (a payout names its split): touching them lets the
-  // transfers trigger (the rows' stored API JSON) copy each split's instruction into the payout's JSON.
-  await tx.query('UPDATE transfers SET payout_instruction_json = NULL WHERE amount_split_id IS NOT NULL AND payout_instruction_json IS NULL');
   await batchOpenPayouts(tx);
   // A request's split count is kept on it, so that lists never count its splits.
   await tx.query(

@@ -18,8 +18,7 @@ export interface LineContext {
 
 /** Money at the account's scale, as the API writes it (never "-0.00"). */
 /** An amount at the currency's minor units, or at the bank's own finer precision: never rounded. */
-export const atScale = (value: Decimal, decimals: number): string =>
-  (value.isZero() ? new Money(0) : value).toFixed(Math.max(decimals, value.decimalPlaces()));
+export const atScale = (value: Decimal, decimals: number): string => (value.isZero() ? new Money(0) : value).toFixed(Math.max(decimals, value.decimalPlaces()));
 
 /** Whether the bank wrote an amount of the line finer than the currency's minor units. */
 export const finerThanMinorUnits = (line: BookedLine, decimals: number): boolean =>

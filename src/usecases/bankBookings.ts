@@ -21,6 +21,7 @@ import { getLockedPayrollRequest, touchPayrollRequest } from '../store/payrollRe
 import { type LineContext, atScale, describe, finerThanMinorUnits, ledgerTime, lineException, remember, seenBefore } from './bankBookContext.js';
 import { applyReturn } from './bankReturns.js';
 import { applySinglePayoutDebit, applySinglePayoutReturn } from './bankSinglePayouts.js';
+import { transfersChanged } from './events.js';
 import { payrollLedgerOf, requestRefs } from './payrollSettlement.js';
 import { postPayoutsSettled } from './settlementPostings.js';
 
@@ -182,6 +183,11 @@ async function bookPayout(context: LineContext, line: BookedLine, payout: Bookab
     await completeBankFileItem(tx, payout.transferId, context.msgId, now);
     const batch = { id: payout.batchId, customerId: payout.customerId };
     const items = await settleBatchItems(tx, batch, [{ id: payout.transferId, status: 'COMPLETED', reason: null }], now);
+    await transfersChanged(
+      tx,
+      items.map((item) => ({ id: item.id, wasPending: false })),
+      now,
+    );
     await postPayoutsSettled(tx, request, items, ledgerTime(line, now));
     await touchPayrollRequest(tx, request.id, now);
     tx.afterCommit(() => {

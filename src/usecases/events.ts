@@ -5,30 +5,25 @@ import type { PayrollRequestStatus } from '../domain/payrollStatus.js';
 import { metrics } from '../observability/telemetry.js';
 import type { Queryable } from '../store/db.js';
 import { changeStatus } from '../store/payrollRequestUpdates.js';
-import { returnedAmountOf } from '../domain/returnedAmount.js';
-import { getPayrollRequestHead } from '../store/payrollRequestJson.js';
-import { findPayrollItemsUpTo, insertPayrollRequestAnswer, insertPayrollRequestEvent } from '../store/payrollRequestJsonWrites.js';
-import { type PayrollRequestTopLevel, payrollRequestTopLevel } from '../store/payrollRequestTopLevel.js';
+import { findTransferRows } from '../store/payrollItems.js';
+import { countSplits } from '../store/payrollRequests.js';
 import { findPayout } from '../store/payouts.js';
-import { recordEvent, recordTransferEvent } from '../store/events.js';
-import { JsonText } from './jsonText.js';
-import { ITEMS_PER_PART, StoredJson } from './storedJson.js';
+import { type WrittenEvent, recordEvent, recordEvents } from '../store/events.js';
+import { PackedJson } from './packedJson.js';
+import { type PayrollRequestReading, readPayrollRequest } from './payrollRequestReading.js';
+import { payrollRequestItemsOmitted } from './views/payrollRequest.js';
+import { initiatedTransferText, transferText } from './views/transfer.js';
 import { toPayout } from './views/payout.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
 
-/** An operation's answer with the request: its text when small, a stored answer streamed after the commit when big. */
-export type PayrollRequestAnswer = JsonText<PayrollRequest> | StoredJson<PayrollRequest>;
-
-/**
- * Up to this many splits, an operation's answer is the request's text read in the transaction (one
- * statement); beyond, it is stored in parts and streamed after the commit, never whole in the process.
- */
-const STORED_ANSWER_ABOVE_SPLITS = 1000;
+/** An operation's answer with the request, as it stood when the operation committed. */
+export type PayrollRequestAnswer = PackedJson<PayrollRequest>;
 
 /**
  * A payroll_request.status_changed event carries the request's splits and transfers up to this many
- * splits; beyond, it says `itemsOmitted` instead (the spec's PayrollRequestItemsOmitted).
+ * splits; beyond, it says `itemsOmitted` instead (the spec's PayrollRequestItemsOmitted). A rule of
+ * the payload the interface document states, not a choice of how the request is read.
  */
 const EVENT_ITEMS_LIMIT = 1000;
 
@@ -74,34 +69,67 @@ async function moveStatus(tx: Queryable, request: { id: string; status: PayrollR
 /**
  * payroll_request.status_changed: on creation (PENDING) and after every move. The payload is the
  * request as its GET returns it (above EVENT_ITEMS_LIMIT splits, without its splits and
- * transfers), its items joined by PostgreSQL; returnedAmount, a money rule, is computed here.
- * Returns the request's top level, for an answer written in the same transaction.
+ * transfers), written by the request's one writer.
  */
-async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<PayrollRequestTopLevel> {
-  const found = await getPayrollRequestHead(tx, requestId);
-  const top = payrollRequestTopLevel(returnedAmountOf(found.returnedAmounts, found.sourceDecimals), found.head);
-  await insertPayrollRequestEvent(tx, { id: randomUUID(), requestId, occurredAt: at, top }, EVENT_ITEMS_LIMIT);
-  return top;
+async function payrollRequestChanged(tx: Queryable, requestId: string, at: Date): Promise<void> {
+  const { reading, carried } = await readForEvent(tx, requestId);
+  if (carried) for await (const part of reading.text()) carried.push(part);
+  await recordRequestEvent(tx, reading, carried, at);
 }
 
-/**
- * The same event, and the request's JSON as the operation's answer, read in the same transaction:
- * a small request's text in one statement; a big one's written by PostgreSQL as a stored answer,
- * for the route to stream after the commit. The same bytes either way.
- */
+/** The same event, and the request as the operation's answer: one text, written once, in the same transaction. */
 export async function payrollRequestChangedAnswered(tx: Queryable, requestId: string, at: Date): Promise<PayrollRequestAnswer> {
-  const top = await payrollRequestChanged(tx, requestId, at);
-  const items = await findPayrollItemsUpTo(tx, requestId, STORED_ANSWER_ABOVE_SPLITS);
-  if (items) return new JsonText([top.opening, ...items.splits, top.between, ...items.transfers, top.closing]);
-  const answerId = randomUUID();
-  const size = await insertPayrollRequestAnswer(tx, { answerId, requestId, top, at, itemsPerPart: ITEMS_PER_PART });
-  if (!size) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
-  return new StoredJson(answerId, size.bytes);
+  const { reading, carried } = await readForEvent(tx, requestId);
+  const answer = await PackedJson.pack<PayrollRequest>(carried ? collecting(reading.text(), carried) : reading.text());
+  await recordRequestEvent(tx, reading, carried, at);
+  return answer;
+}
+
+/** The request being read, and where its text is kept for the event when the event carries its items. */
+async function readForEvent(tx: Queryable, requestId: string): Promise<{ reading: PayrollRequestReading; carried: string[] | null }> {
+  const reading = await readPayrollRequest(tx, requestId, null);
+  if (!reading) throw new Error(`Payroll request ${requestId} vanished inside its own transaction`);
+  return { reading, carried: (await countSplits(tx, requestId)) <= EVENT_ITEMS_LIMIT ? [] : null };
+}
+
+async function recordRequestEvent(tx: Queryable, reading: PayrollRequestReading, carried: string[] | null, at: Date): Promise<void> {
+  const payloadJson = carried ? carried.join('') : JSON.stringify(payrollRequestItemsOmitted(reading.top));
+  const { id: resourceId, customer } = reading.top;
+  await recordEvents(tx, [{ id: randomUUID(), customerId: customer.id, type: 'payroll_request.status_changed', resourceId, payloadJson }], at);
+}
+
+/** The parts as they pass, kept in `into`. */
+async function* collecting(parts: AsyncIterable<string>, into: string[]): AsyncGenerator<string, void, undefined> {
+  for await (const part of parts) {
+    into.push(part);
+    yield part;
+  }
 }
 
 /** transfer.status_changed of a payroll request's transfer, carrying the Transfer as the request's reads show it. */
 export async function transferChanged(tx: Queryable, transferId: string, at: Date): Promise<void> {
-  await recordTransferEvent(tx, transferId, at);
+  await transfersChanged(tx, [{ id: transferId, wasPending: false }], at);
+}
+
+/** Transfers whose events are written by one statement: the process holds their rows and payloads, a few MB. */
+const TRANSFER_EVENTS_PER_STATEMENT = 1000;
+
+/**
+ * transfer.status_changed of several transfers moved together, in the request's order; one that
+ * went from PENDING to PROCESSING in one update (`wasPending`) shows INITIATED first.
+ */
+export async function transfersChanged(tx: Queryable, moved: ReadonlyArray<{ id: string; wasPending: boolean }>, at: Date): Promise<void> {
+  const pending = new Set(moved.filter((item) => item.wasPending).map((item) => item.id));
+  for (let start = 0; start < moved.length; start += TRANSFER_EVENTS_PER_STATEMENT) {
+    const ids = moved.slice(start, start + TRANSFER_EVENTS_PER_STATEMENT).map((item) => item.id);
+    const events: WrittenEvent[] = [];
+    for (const transfer of await findTransferRows(tx, ids)) {
+      const event = { customerId: transfer.customerId, type: 'transfer.status_changed' as const, resourceId: transfer.id };
+      if (pending.has(transfer.id)) events.push({ ...event, id: randomUUID(), payloadJson: initiatedTransferText(transfer) });
+      events.push({ ...event, id: randomUUID(), payloadJson: transferText(transfer) });
+    }
+    await recordEvents(tx, events, at);
+  }
 }
 
 export async function payoutChanged(tx: Queryable, payoutId: string, at: Date): Promise<void> {

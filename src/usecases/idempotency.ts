@@ -12,7 +12,7 @@ import {
 import { joinTransaction } from '../store/savepoint.js';
 import type { UseCaseDeps } from './deps.js';
 import { faultPoint } from './faults.js';
-import { StoredJson } from './storedJson.js';
+import { PackedJson } from './packedJson.js';
 
 /**
  * What an operation run under an Idempotency-Key ended with: its result (`R`, the caller's: what
@@ -23,13 +23,13 @@ export type IdempotentOutcome<R> = { ok: true; result: R } | { ok: false; error:
 
 /**
  * An outcome as the key keeps it, in the store's columns: a number and JSON text, or instead of
- * the text a stored answer (already written in the operation's transaction; its text is never in
- * the process). What they mean is the caller's codec's business, not this use case's.
+ * the text an answer held compressed (its envelope's data: a payroll request of any size). What
+ * they mean is the caller's codec's business, not this use case's.
  */
 export interface KeptOutcome {
   status: number;
   bodyText: string | null;
-  answer: StoredJson<unknown> | null;
+  answer: PackedJson<unknown> | null;
 }
 
 /** How the caller writes its outcomes for a key and reads them back, so that a repeat gets the same answer. */
@@ -148,13 +148,13 @@ async function claimOrReplay(tx: Queryable, scope: Scope, now: Date, retentionHo
   if (record.requestHash !== requestHash) {
     throw new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request; use a new key');
   }
-  if (record.responseAnswerId !== null) {
-    return { status: record.responseStatus, bodyText: null, answer: new StoredJson(record.responseAnswerId, record.responseAnswerBytes) };
+  if (record.responseData !== null) {
+    return { status: record.responseStatus, bodyText: null, answer: new PackedJson(record.responseData, record.responseDataBytes) };
   }
   return { status: record.responseStatus, bodyText: record.responseBody, answer: null };
 }
 
-/** A kept outcome in the store's terms: its text, or its stored answer's id. */
-function storedForm(kept: KeptOutcome): { status: number; bodyText: string | null; answerId: string | null } {
-  return { status: kept.status, bodyText: kept.answer ? null : kept.bodyText, answerId: kept.answer?.answerId ?? null };
+/** A kept outcome in the store's terms: its text, or its compressed data and that data's length. */
+function storedForm(kept: KeptOutcome): { status: number; bodyText: string | null; data: { gzip: Buffer; bytes: number } | null } {
+  return { status: kept.status, bodyText: kept.answer ? null : kept.bodyText, data: kept.answer && { gzip: kept.answer.gzip, bytes: kept.answer.bytes } };
 }

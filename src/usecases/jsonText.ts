@@ -1,10 +1,9 @@
 /**
- * A JSON text already built (by PostgreSQL) that the route sends as it is, without parsing and
- * serialising it again. It is kept as the parts it was built from (a request of 1,000 splits is
- * megabytes in a few large parts), which the route writes one after the other: joined, they would be
- * copied into one more string of the whole size for every answer, which is what brings on full
- * garbage collections under load. `T` is the shape it has, so the handler
- * types still check the operation.
+ * A JSON text already written (a page of a request's items, an Idempotency-Key's kept envelope) that
+ * the route sends as it is, without parsing and serialising it again. It is kept as the parts it was
+ * written in, which the route writes one after the other: joined, they would be copied into one more
+ * string of the whole size for every answer. `T` is the shape it has, so the handler types still
+ * check the operation.
  */
 export class JsonText<T> {
   /** Never set: it only carries `T` for the type checker. */
@@ -17,7 +16,7 @@ export class JsonText<T> {
     return this.parts.join('');
   }
 
-  /** The parsed value, for those that need it (the response validator in tests, a stored answer). */
+  /** The parsed value, for those that need it (the response validator in tests). */
   parse(): T {
     return JSON.parse(this.text) as T;
   }

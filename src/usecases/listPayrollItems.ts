@@ -1,9 +1,13 @@
 import type { components } from '../../generated/api.js';
 import { notFound } from '../domain/errors.js';
-import { findPayrollSplitsJson, findPayrollTransfersJson } from '../store/payrollRequestJson.js';
+import type { Queryable } from '../store/db.js';
+import { type ItemsPage, findAmountSplitsPage, findTransfersPage } from '../store/payrollItems.js';
+import { findPayrollRequestId } from '../store/payrollRequests.js';
 import { cursorCodec } from './cursor.js';
 import type { UseCaseDeps } from './deps.js';
 import { JsonText } from './jsonText.js';
+import { amountSplitText } from './views/amountSplit.js';
+import { transferText } from './views/transfer.js';
 import type { Principal } from './principal.js';
 
 type Schemas = components['schemas'];
@@ -20,7 +24,7 @@ export function listPayrollRequestSplits(
   requestId: string,
   query: PayrollItemsQuery,
 ): Promise<JsonText<Schemas['AmountSplitPage']>> {
-  return listPage(deps, caller, requestId, query, 's');
+  return listPage(deps, caller, { requestId, query, list: 's' }, findAmountSplitsPage, amountSplitText);
 }
 
 /** A request's transfers, a page at a time. */
@@ -30,7 +34,7 @@ export function listPayrollRequestTransfers(
   requestId: string,
   query: PayrollItemsQuery,
 ): Promise<JsonText<Schemas['TransferPage']>> {
-  return listPage(deps, caller, requestId, query, 't');
+  return listPage(deps, caller, { requestId, query, list: 't' }, findTransfersPage, (row) => transferText(row));
 }
 
 type List = 's' | 't';
@@ -42,18 +46,25 @@ const itemCursor = cursorCodec<number, List>({
   filters: { write: (list) => ({ l: list }), mismatch: "query.cursor belongs to the request's other list (splits or transfers)" },
 });
 
-/** The page as JSON text built from the rows' own JSON; who may read is as for getPayrollRequest. */
-async function listPage<T>(deps: Pick<UseCaseDeps, 'db'>, caller: Principal, requestId: string, query: PayrollItemsQuery, list: List): Promise<JsonText<T>> {
+/** The page, each item written by its object's writer; who may read is as for getPayrollRequest. */
+async function listPage<R extends { position: number }, T>(
+  deps: Pick<UseCaseDeps, 'db'>,
+  caller: Principal,
+  asked: { requestId: string; query: PayrollItemsQuery; list: List },
+  read: (tx: Queryable, page: ItemsPage) => Promise<R[]>,
+  write: (row: R, requestId: string) => string,
+): Promise<JsonText<T>> {
+  const { requestId, query, list } = asked;
   const limit = query.limit ?? 100;
   const afterPosition = query.cursor ? itemCursor.decode(query.cursor, list) : -1;
-  const find = list === 's' ? findPayrollSplitsJson : findPayrollTransfersJson;
-  const page = await find(deps.db, {
-    requestId,
-    customerId: caller.role === 'admin' ? null : caller.customerId,
-    afterPosition,
-    limit,
+  return deps.db.transaction(async (tx) => {
+    const id = await findPayrollRequestId(tx, requestId, caller.role === 'admin' ? null : caller.customerId);
+    if (!id) throw notFound(`Payroll request ${requestId} not found`);
+    // One item more than the page says whether another page follows.
+    const rows = await read(tx, { requestId: id, afterPosition, limit: limit + 1 });
+    const shown = rows.slice(0, limit);
+    const last = shown.at(-1);
+    const nextCursor = rows.length > limit && last ? JSON.stringify(itemCursor.encode(last.position, list)) : 'null';
+    return new JsonText<T>(['{"items":[', shown.map((row) => write(row, id)).join(','), `],"nextCursor":${nextCursor}}`]);
   });
-  if (!page) throw notFound(`Payroll request ${requestId} not found`);
-  const nextCursor = page.more && page.lastPosition !== null ? JSON.stringify(itemCursor.encode(page.lastPosition, list)) : 'null';
-  return new JsonText(['{"items":[', page.json, `],"nextCursor":${nextCursor}}`]);
 }

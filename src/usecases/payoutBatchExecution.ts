@@ -17,7 +17,7 @@ import {
 import { getLockedPayrollRequest, setFailureReason, touchPayrollRequest } from '../store/payrollRequestUpdates.js';
 import { replanForTheTablesAsTheyAreNow } from '../store/statistics.js';
 import type { UseCaseDeps } from './deps.js';
-import { recordStatusChange } from './events.js';
+import { recordStatusChange, transfersChanged } from './events.js';
 import { postPayoutsSettled } from './settlementPostings.js';
 import { metrics } from '../observability/telemetry.js';
 
@@ -87,7 +87,12 @@ async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: numb
   const externalIds = [...submission.externalIds].map(([id, externalId]) => ({ id, externalId }));
   for (let start = 0; start < externalIds.length; start += chunk) {
     const part = externalIds.slice(start, start + chunk);
-    await inTransaction(deps, batch, (tx) => recordBatchItemsSubmitted(tx, batch, part, deps.clock()));
+    await inTransaction(deps, batch, async (tx) => {
+      // Each chunk's events find their resources' latest among the events the chunks before wrote.
+      await replanForTheTablesAsTheyAreNow(tx);
+      const now = deps.clock();
+      await transfersChanged(tx, await recordBatchItemsSubmitted(tx, batch, part, now), now);
+    });
   }
 }
 
@@ -106,6 +111,11 @@ async function settle(deps: BatchExecutionDeps, batch: ClaimedBatch, reported: r
       const request = await getLockedPayrollRequest(tx, batch.payrollRequestId);
       const now = deps.clock();
       const items = await settleBatchItems(tx, batch, outcomes, now);
+      await transfersChanged(
+        tx,
+        items.map((item) => ({ id: item.id, wasPending: false })),
+        now,
+      );
       const reasons = new Map(outcomes.map((outcome) => [outcome.id, outcome.reason ?? undefined]));
       tx.afterCommit(() => {
         for (const item of items) metrics.movement('BANK_TO_BENEFICIARY', item.status, request.payrollCurrencyCode, item.amount, reasons.get(item.id));

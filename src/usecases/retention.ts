@@ -1,5 +1,4 @@
 import { deleteDeliveredEvents, deleteIdempotencyKeys, deleteUnusedFeeEstimates } from '../store/retention.js';
-import { deleteUnkeptAnswers } from '../store/storedAnswers.js';
 import type { UseCaseDeps } from './deps.js';
 
 /** Rows of each kind deleted by one pass; a full batch means more may be waiting. */
@@ -9,13 +8,9 @@ export interface Purged {
   feeEstimates: number;
   idempotencyKeys: number;
   events: number;
-  /** Stored answers no key keeps, whose reader died before the end (each is read right after it is written). */
-  answers: number;
 }
 
 const HOUR_MS = 3_600_000;
-/** How long an answer no Idempotency-Key keeps may wait for its reader. */
-const UNKEPT_ANSWER_MS = HOUR_MS;
 
 /**
  * One retention pass of the worker: at most `batch` rows of each kind, each kind in its own short
@@ -26,8 +21,7 @@ const UNKEPT_ANSWER_MS = HOUR_MS;
  * - Idempotency-Keys 24 hours (IDEMPOTENCY_KEY_RETENTION_HOURS, never less: the spec promises
  *   replays for 24 hours) after their first use;
  * - events 30 days (EVENT_RETENTION_DAYS) after they occurred, once no delivery of theirs is
- *   still being retried (the retries stop after 3 days);
- * - an operation's stored answer that no key keeps, an hour after it was written (its reader died).
+ *   still being retried (the retries stop after 3 days).
  */
 export async function purgeExpiredData(deps: Pick<UseCaseDeps, 'db' | 'clock' | 'config'>, batch = RETENTION_BATCH): Promise<Purged> {
   const now = deps.clock().getTime();
@@ -36,6 +30,5 @@ export async function purgeExpiredData(deps: Pick<UseCaseDeps, 'db' | 'clock' | 
     feeEstimates: await deps.db.transaction((tx) => deleteUnusedFeeEstimates(tx, new Date(now - expiredEstimateHours * HOUR_MS), batch)),
     idempotencyKeys: await deps.db.transaction((tx) => deleteIdempotencyKeys(tx, new Date(now - idempotencyKeyHours * HOUR_MS), batch)),
     events: await deps.db.transaction((tx) => deleteDeliveredEvents(tx, new Date(now - eventDays * 24 * HOUR_MS), batch)),
-    answers: await deps.db.transaction((tx) => deleteUnkeptAnswers(tx, new Date(now - UNKEPT_ANSWER_MS), batch)),
   };
 }

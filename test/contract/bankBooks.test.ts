@@ -116,7 +116,7 @@ describe('applyBankBooks: bookings', () => {
     expect((await balancesOf(db(), demo.partnerAed)).balance.equals(balance.balance)).toBe(true);
   }, 120_000);
 
-  it('a booking finer than the currency\'s minor units is an AMOUNT_PRECISION kept as the bank wrote it; nothing is rounded or booked', async () => {
+  it("a booking finer than the currency's minor units is an AMOUNT_PRECISION kept as the bank wrote it; nothing is rounded or booked", async () => {
     const pending = payouts(await payrollAtTheBank(world, ['75'], 'pending'))[0]!;
     const balance = await balancesOf(db(), demo.partnerAed);
     const finer = message('camt.054', [

@@ -1,8 +1,9 @@
 /**
  * A database of the previous release (test/fixtures/previousRelease.sql: its schema, its JSON
  * writers and its rows, as pg_dump wrote them) under a server of this tree: the server migrates it
- * forward, starts without rewriting any stored split or transfer, serves the old rows as they were
- * written, and leaves it with the schema of a database this tree makes from nothing.
+ * forward (dropping the JSON the rows kept) without rewriting any split or transfer, serves each
+ * of them as the previous release did, and leaves it with the schema of a database this tree makes
+ * from nothing.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import pg from 'pg';
@@ -58,17 +59,24 @@ async function schemaOf(db: PostgresDatabase | FreshDatabase['db']): Promise<str
 interface StoredRow {
   id: string;
   version: string;
-  json: string;
 }
 
-/** Every stored split and transfer with its row version (xmin changes when the row is written) and its JSON. */
+/** Every stored split and transfer with its row version (xmin changes when the row is written). */
 async function storedRows(db: PostgresDatabase): Promise<{ splits: StoredRow[]; transfers: StoredRow[] }> {
-  const read = (table: string) => db.query<StoredRow>(`SELECT id::text, xmin::text AS version, api_json AS json FROM ${table} ORDER BY id`);
+  const read = (table: string) => db.query<StoredRow>(`SELECT id::text, xmin::text AS version FROM ${table} ORDER BY id`);
   return { splits: await read('amount_splits'), transfers: await read('transfers') };
 }
 
+/** The JSON the previous release kept on each split and transfer: what its answers said of them. */
+async function previousAnswers(db: PostgresDatabase): Promise<Map<string, unknown>> {
+  const rows = await db.query<{ id: string; json: string }>(
+    'SELECT id::text, api_json AS json FROM amount_splits UNION ALL SELECT id::text, api_json FROM transfers',
+  );
+  return new Map(rows.map((row) => [row.id, JSON.parse(row.json) as unknown]));
+}
+
 describe('a database of the previous release', () => {
-  it('is migrated forward by a server of this tree, which rewrites no stored row at start and serves the old rows', async () => {
+  it('is migrated forward by a server of this tree, which rewrites no split or transfer and serves them as before', async () => {
     await createDatabase(testServerUrl(), name);
     const url = urlOfDatabase(testServerUrl(), name);
     await restorePreviousRelease(url);
@@ -76,6 +84,15 @@ describe('a database of the previous release', () => {
     try {
       const before = await storedRows(db);
       expect(before.splits.length).toBeGreaterThan(10);
+      const storedJson = await previousAnswers(db);
+      // An Idempotency-Key whose big answer the previous release kept in parts (answer_parts).
+      const keptAnswer = '00000000-0000-4000-8000-0000000a5e01';
+      await db.query(
+        `INSERT INTO idempotency_keys (user_id, key, request_hash, status, response_status, response_answer_id, created_at, locked_at)
+         VALUES ($1, 'kept-in-parts', 'hash', 'COMPLETED', 201, $2, now(), now())`,
+        [ids.userA, keptAnswer],
+      );
+      await db.query(`INSERT INTO answer_parts (answer_id, seq, body, created_at) VALUES ($1, 0, '{"id":', now()), ($1, 1, '"é"}', now())`, [keptAnswer]);
 
       const port = await freePort();
       const service = startService(port, { DATABASE_URL: url, WORKER_IN_PROCESS: 'false', WORLD_FILE: '', JWT_SECRET });
@@ -85,11 +102,13 @@ describe('a database of the previous release', () => {
       const recorded = await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
       expect(recorded.map((row) => row.name)).toEqual(migrations.sort());
       expect(await storedRows(db)).toEqual(before);
+      // The key keeps the answer on its row now, the same text in its envelope: its repeats are answered as before.
+      const [kept] = await db.query<{ body: string }>("SELECT response_body AS body FROM idempotency_keys WHERE key = 'kept-in-parts'");
+      expect(kept?.body).toBe('{"success":true,"data":{"id":"é"}}');
 
       const token = await signAccessToken(loadConfig({ NODE_ENV: 'development', JWT_SECRET }).jwt, ids.userA, 600);
       const requests = await db.query<{ id: string }>('SELECT id::text FROM payroll_requests WHERE customer_id = $1 ORDER BY id', [ids.customerA]);
       expect(requests.length).toBeGreaterThanOrEqual(3);
-      const storedJson = new Map([...before.splits, ...before.transfers].map((row) => [row.id, JSON.parse(row.json) as unknown]));
       for (const { id } of requests) {
         const answer = await fetch(`http://127.0.0.1:${port}/v1/customers/payroll/requests/${id}`, { headers: { Authorization: `Bearer ${token}` } });
         expect(answer.status, `request ${id}`).toBe(200);

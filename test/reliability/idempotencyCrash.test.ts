@@ -7,6 +7,7 @@
  * before the commit — nothing happened, the retry runs the operation for the first time.
  */
 import { once } from 'node:events';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Money } from '../../src/domain/money.js';
 import { signAccessToken } from '../../src/http/tokens.js';
@@ -89,16 +90,10 @@ describe('Idempotency-Key across a kill -9 between the operation and its respons
 
     const { db } = store;
     expect(await count(db, 'SELECT count(*) AS n FROM payroll_requests WHERE fee_hash = $1', [createBody.feeHash])).toBe(1);
-    // The answer is kept with the key: a small request's envelope as it was sent, in the key's row
-    // (a big one's data in parts, migration 018).
-    const [key] = await db.query<{ status: string; data: string }>(
-      `SELECT k.status, COALESCE((SELECT string_agg(a.body, '' ORDER BY a.seq) FROM answer_parts a WHERE a.answer_id = k.response_answer_id),
-                                 (k.response_body::json->'data')::text) AS data
-         FROM idempotency_keys k WHERE k.key = $1`,
-      [KEY],
-    );
+    // The answer is kept with the key, in its row: the request's JSON as it was sent, compressed.
+    const [key] = await db.query<{ status: string; data: Buffer }>('SELECT status, response_data AS data FROM idempotency_keys WHERE key = $1', [KEY]);
     expect(key?.status).toBe('COMPLETED');
-    expect(JSON.parse(key!.data)).toEqual((retry.json as { data: unknown }).data);
+    expect(JSON.parse(gunzipSync(key!.data).toString('utf8'))).toEqual((retry.json as { data: unknown }).data);
     expect((await balancesOf(db, ids.acAUsd)).balance.equals(store.opening.minus(totalAmount)), 'debited once').toBe(true);
     await expectBooksBalanced(db);
   }, 120_000);

@@ -19,7 +19,6 @@ import { createBeneficiary } from '../../src/usecases/manageBeneficiaries.js';
 import type { Principal } from '../../src/usecases/principal.js';
 import { acceptPayrollQuote, cancelPayrollRequest, providePayrollQuote } from '../../src/usecases/quoteLifecycle.js';
 import { recordFxExchange } from '../../src/usecases/recordFxExchange.js';
-import { readStoredJson } from '../../src/usecases/storedJson.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf } from '../support/balances.js';
 import { closedAccountBeneficiary } from '../support/builders.js';
@@ -127,7 +126,7 @@ async function createPayroll(p: Payroll) {
   if (!estimate) return null;
   for (const line of estimate.lines) expect(new Money(line.amount).isZero() || new Money(line.sourceCurrencyAmount).isZero()).toBe(false);
   const body = { ...accounts, feeHash: estimate.feeHash, amountSplitDetails: entries.map((entry) => ({ ...entry, purposeCode: 'SAL' as const })) };
-  return { estimate, request: await readStoredJson(deps.db, await createPayrollRequest(deps, customer, body)) };
+  return { estimate, request: await (await createPayrollRequest(deps, customer, body)).parse() };
 }
 
 /** Each split's payout: exactly its quoted amount, sent to the bank once; a failed one credited back. */
@@ -180,9 +179,7 @@ async function settle(p: Payroll): Promise<void> {
         .toSignificantDigits(8)
         .toFixed();
   const expiresAt = new Date(clock.now().getTime() + 3600_000).toISOString();
-  const quoted = await unlessZeroRefused(async () =>
-    readStoredJson(deps.db, await providePayrollQuote(deps, admin, request.id, { exchangeRate: quoteRate, expiresAt })),
-  );
+  const quoted = await unlessZeroRefused(async () => (await providePayrollQuote(deps, admin, request.id, { exchangeRate: quoteRate, expiresAt })).parse());
   if (!quoted) {
     tally.refusedQuote += 1;
     await cancelPayrollRequest(deps, customer, request.id, { reason: 'quote refused' });

@@ -213,7 +213,7 @@ export interface StateSnapshot {
 }
 
 /** Tables a rejected request may legitimately write: the stored answer of an Idempotency-Key (its row, and its parts). */
-const SNAPSHOT_IGNORED_TABLES = new Set(['idempotency_keys', 'answer_parts', 'transient_answer_parts', 'schema_migrations']);
+const SNAPSHOT_IGNORED_TABLES = new Set(['idempotency_keys', 'schema_migrations']);
 const snapshotQueries = new WeakMap<Database, Promise<string>>();
 
 /**

@@ -59,7 +59,7 @@ function feeColumns(fee: WorldTransfer['feeDetails']): { fee_id: string | null; 
 
 /**
  * The transfers. A payout names its split (amount_split_id) whichever side of the file gave the
- * link: that is where the API reads a split's payoutTransferId from (store/wireFormat.ts).
+ * link: that is where the API reads a split's payoutTransferId from (store/payrollRequests.ts).
  */
 function transferRows(requests: readonly WorldPayrollRequest[]): WorldTableRows['transfers'] {
   return requests.flatMap((request) => {

@@ -58,22 +58,21 @@ describe('the retention pass of the worker', () => {
 
     // Expired 1 minute ago (feeHashes live 15 minutes): kept for the hour after expiry.
     server.clock.advance(16 * 60);
-    expect(await purge()).toEqual({ feeEstimates: 0, idempotencyKeys: 0, events: 0, answers: 0 });
+    expect(await purge()).toEqual({ feeEstimates: 0, idempotencyKeys: 0, events: 0 });
     // Two hours on: the unused payroll and payout estimates go; the used ones stay.
     server.clock.advance(2 * HOUR);
-    expect(await purge()).toEqual({ feeEstimates: 2, idempotencyKeys: 0, events: 0, answers: 0 });
+    expect(await purge()).toEqual({ feeEstimates: 2, idempotencyKeys: 0, events: 0 });
     expect(await estimates()).toBe(estimatesAtStart - 2);
     expect(await count(server.db, 'SELECT count(*) AS n FROM payroll_fee_estimates WHERE fee_hash = $1', [unused.data!.data.feeHash])).toBe(0);
     // Past 24 hours: the Idempotency-Key goes (it replayed until then), and the answer it kept with it.
-    // (A small request's answer is kept in the key's row; a big one's in answer_parts.)
-    expect(await count(server.db, "SELECT count(*) AS n FROM idempotency_keys WHERE key = 'retention-create' AND response_body IS NOT NULL")).toBe(1);
+    // (The answer, of any size, is kept in the key's row.)
+    expect(await count(server.db, "SELECT count(*) AS n FROM idempotency_keys WHERE key = 'retention-create' AND response_data IS NOT NULL")).toBe(1);
     server.clock.advance(22 * HOUR);
-    expect(await purge()).toEqual({ feeEstimates: 0, idempotencyKeys: 1, events: 0, answers: 0 });
+    expect(await purge()).toEqual({ feeEstimates: 0, idempotencyKeys: 1, events: 0 });
     expect(await count(server.db, "SELECT count(*) AS n FROM idempotency_keys WHERE key = 'retention-create'")).toBe(0);
-    expect(await count(server.db, 'SELECT count(*) AS n FROM answer_parts')).toBe(0);
     // Past 30 days: the payout's event (no delivery) goes; the request's event waits for its delivery to end.
     server.clock.advance(30 * 24 * HOUR);
-    expect(await purge()).toEqual({ feeEstimates: 0, idempotencyKeys: 0, events: 1, answers: 0 });
+    expect(await purge()).toEqual({ feeEstimates: 0, idempotencyKeys: 0, events: 1 });
     expect(await count(server.db, "SELECT count(*) AS n FROM events WHERE type = 'payroll_request.status_changed'")).toBe(1);
     // Once the delivery is over (abandoned after its retries), the event goes with it and its attempts.
     const [delivery] = await server.db.query<{ id: string }>("UPDATE webhook_deliveries SET status = 'ABANDONED', next_attempt_at = NULL RETURNING id");
@@ -82,28 +81,10 @@ describe('the retention pass of the worker', () => {
       server.clock.now(),
       'connection failed',
     ]);
-    expect(await purge()).toEqual({ feeEstimates: 0, idempotencyKeys: 0, events: 1, answers: 0 });
+    expect(await purge()).toEqual({ feeEstimates: 0, idempotencyKeys: 0, events: 1 });
     for (const table of ['events', 'webhook_deliveries', 'webhook_delivery_attempts'])
       expect(await count(server.db, `SELECT count(*) AS n FROM ${table}`), table).toBe(0);
     expect(await permanentRows()).toEqual(kept);
-  });
-
-  it('deletes an answer no key keeps an hour after it was written (its reader died before the end), transient or left by an earlier version', async () => {
-    const write = (table: 'transient_answer_parts' | 'answer_parts', answerId: string) =>
-      server.db.query(`INSERT INTO ${table} (answer_id, seq, body, created_at) SELECT $1, n, '{}', $2 FROM generate_series(0, 2) n`, [
-        answerId,
-        server.clock.now(),
-      ]);
-    await write('transient_answer_parts', '5f0c2a9e-0000-4000-8000-000000000001');
-    server.clock.advance(30 * 60);
-    await write('answer_parts', '5f0c2a9e-0000-4000-8000-000000000002');
-    server.clock.advance(31 * 60);
-    expect((await purge()).answers).toBe(1);
-    expect(await count(server.db, 'SELECT count(*) AS n FROM transient_answer_parts')).toBe(0);
-    expect(await server.db.query('SELECT DISTINCT answer_id FROM answer_parts')).toEqual([{ answer_id: '5f0c2a9e-0000-4000-8000-000000000002' }]);
-    server.clock.advance(30 * 60);
-    expect((await purge()).answers).toBe(1);
-    expect(await count(server.db, 'SELECT count(*) AS n FROM answer_parts')).toBe(0);
   });
 
   it('deletes in batches of the given size, oldest first', async () => {

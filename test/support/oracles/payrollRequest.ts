@@ -1,21 +1,70 @@
 import type { components } from '../../../generated/api.js';
 import { returnedAmountOf } from '../../../src/domain/returnedAmount.js';
 import type { Queryable } from '../../../src/store/db.js';
+import type { TransferStatus, TransferType } from '../../../src/domain/transfers.js';
 import {
-  type AmountSplitRecord,
   type FxExchangeRecord,
   type PayrollRequestRecord,
-  type TransferRecord,
-  findAmountSplits,
+  type TransferFee,
   findFxExchange,
   findPayrollRequestRow,
-  findTransfers,
+  payoutTransferIdOf,
 } from '../../../src/store/payrollRequests.js';
 import { findApprovers } from '../../../src/store/payrollApproval.js';
 import { toTransfer } from './transfer.js';
 
 type Schemas = components['schemas'];
 type PayrollRequest = Schemas['PayrollRequest'];
+
+/** A split as the API shows it, but for its timestamp (a Date here). */
+export type AmountSplitRecord = Omit<Schemas['AmountSplitDetail'], 'createdAt'> & { createdAt: Date };
+
+const SPLIT_COLUMNS = `id, beneficiary_id AS "beneficiaryId", beneficiary_snapshot AS "beneficiarySnapshot",
+            amount_currency_type AS "amountCurrencyType", source_currency_amount::text AS "sourceCurrencyAmount", amount::text AS "amount",
+            quoted_source_currency_amount::text AS "quotedSourceCurrencyAmount", quoted_amount::text AS "quotedAmount",
+            returned_source_currency_amount::text AS "returnedSourceCurrencyAmount", purpose_code AS "purposeCode",
+            ${payoutTransferIdOf('amount_splits')} AS "payoutTransferId", created_at AS "createdAt"`;
+
+/** The request id is the parameter: it is set on each row here rather than read back (a column less per row). */
+async function findAmountSplits(tx: Queryable, requestId: string): Promise<AmountSplitRecord[]> {
+  const rows = await tx.query<AmountSplitRecord>(`SELECT ${SPLIT_COLUMNS} FROM amount_splits WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
+  return withRequestId(rows, 'payrollRequestId', requestId);
+}
+
+export type TransferRecord = TransferFee & {
+  id: string;
+  payrollRequestId: string;
+  transferType: TransferType;
+  status: TransferStatus;
+  externalId: string | null;
+  amount: string;
+  currencyCode: string;
+  amountSplitId: string | null;
+  executedAt: Date | null;
+  completedAt: Date | null;
+  failureReason: string | null;
+  /** What the bank booked for a payout, and its return (Transfer's bankBooking and bankReturn). */
+  bankBooking: components['schemas']['TransferBankBooking'] | null;
+  bankReturn: components['schemas']['TransferBankReturn'] | null;
+  createdAt: Date;
+};
+
+const TRANSFER_COLUMNS = `id, transfer_type AS "transferType", status, external_id AS "externalId", amount::text AS "amount",
+            currency_code AS "currencyCode", fee_id AS "feeId", fee_amount::text AS "feeAmount", final_internal_fee::text AS "finalInternalFee",
+            amount_split_id AS "amountSplitId", executed_at AS "executedAt", completed_at AS "completedAt", failure_reason AS "failureReason",
+            bank_booking AS "bankBooking", bank_return AS "bankReturn", created_at AS "createdAt"`;
+
+async function findTransfers(tx: Queryable, requestId: string): Promise<TransferRecord[]> {
+  const rows = await tx.query<TransferRecord>(`SELECT ${TRANSFER_COLUMNS} FROM transfers WHERE payroll_request_id = $1 ORDER BY position`, [requestId]);
+  return withRequestId(rows, 'payrollRequestId', requestId);
+}
+
+/** uuid columns read back in lowercase; the id as given may be in either case. */
+function withRequestId<K extends string, T extends Record<K, string>>(rows: T[], key: K, requestId: string): T[] {
+  const id = requestId.toLowerCase();
+  for (const row of rows) (row as Record<K, string>)[key] = id;
+  return rows;
+}
 
 /**
  * The whole request of 2.2–2.8, or null, written in TypeScript: the reference that the JSON built

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { AmountSplitRecord, TransferRecord } from '../../../src/store/payrollRequests.js';
+import type { AmountSplitRecord, TransferRecord } from './payrollRequest.js';
 
 type Transfer = components['schemas']['Transfer'];
 

@@ -1,0 +1,160 @@
+import type { components } from '../../../generated/api.js';
+import { returnedAmountOf } from '../../domain/returnedAmount.js';
+import type { AmountSplitRow, TransferRow } from '../../store/payrollItems.js';
+import type { FxExchangeRecord, PayrollRequestRecord } from '../../store/payrollRequests.js';
+import { amountSplitText } from './amountSplit.js';
+import { toFxExchange } from './fxExchange.js';
+import { transferText } from './transfer.js';
+
+type Schemas = components['schemas'];
+type PayrollRequest = Schemas['PayrollRequest'];
+
+/** The request without its items: what every answer, page stream and event of it begins with. */
+export type PayrollRequestTop = Omit<PayrollRequest, 'amountSplitDetails' | 'transfers'>;
+
+/** What the request's top level is written from: its row, its approvers, its FX record and its splits' returned amounts. */
+export interface PayrollRequestFacts {
+  request: PayrollRequestRecord;
+  approvers: Schemas['UserSummary'][];
+  fx: FxExchangeRecord | null;
+  returnedAmounts: readonly string[];
+}
+
+/** The request's items, a page at a time in their order: the splits, then the transfers. */
+export interface PayrollRequestItems {
+  splitPages: AsyncIterable<readonly AmountSplitRow[]>;
+  transferPages: AsyncIterable<readonly TransferRow[]>;
+}
+
+/**
+ * The one writer of a PayrollRequest (2.2–2.8): the GET of any size, every operation's answer and
+ * the payroll_request.status_changed event. The top level first (returnedAmount, a money rule, then
+ * the request's fields), then the items as they are read.
+ */
+export function toPayrollRequestTop({ request, approvers, fx, returnedAmounts }: PayrollRequestFacts): PayrollRequestTop {
+  return {
+    returnedAmount: returnedAmountOf(returnedAmounts, request.sourceCurrencyDecimals),
+    id: request.id,
+    ...accountCurrencies(request),
+    totalAmount: request.totalAmount,
+    status: request.status,
+    estimatedFxRate: request.estimatedFxRate,
+    estimatedReceivedAmount: request.estimatedReceivedAmount,
+    sourceAmountForExchange: request.sourceAmountForExchange,
+    quotedFxRate: request.quoteRate,
+    quoteExpiresAt: isoOrNull(request.quoteExpiresAt),
+    quotedByUserId: request.quotedByUserId,
+    quotedByUser:
+      request.quotedByUserId === null
+        ? null
+        : { id: request.quotedByUserId, firstName: request.quotedByFirstName, lastName: request.quotedByLastName, email: request.quotedByEmail },
+    quotedAt: isoOrNull(request.quotedAt),
+    quote: quoteOf(request),
+    acceptedByCustomerAt: isoOrNull(request.acceptedByCustomerAt),
+    cancellationReason: request.cancellationReason,
+    failureReason: request.failureReason,
+    approval: approvalOf(request, approvers),
+    metadata: request.metadata,
+    fxExchange: fx && toFxExchange(fx),
+    customer: {
+      id: request.customerId,
+      firstName: request.customerFirstName,
+      lastName: request.customerLastName,
+      company: { legalName: request.companyLegalName },
+    },
+    createdAt: request.createdAt.toISOString(),
+    updatedAt: request.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The request's JSON text, part after part as its items are read: the top level's fields, each
+ * page of splits, then each page of transfers. Whatever the request's size the process holds one
+ * page; the parts joined are one JSON object.
+ */
+export async function* payrollRequestText(top: PayrollRequestTop, items: PayrollRequestItems): AsyncGenerator<string, void, undefined> {
+  yield `${JSON.stringify(top).slice(0, -1)},"amountSplitDetails":[`;
+  yield* pagesText(items.splitPages, (split) => amountSplitText(split, top.id));
+  yield '],"transfers":[';
+  yield* pagesText(items.transferPages, transferText);
+  yield ']}';
+}
+
+/** A request's event payload above the items an event carries: the top level, and `itemsOmitted` (the spec's PayrollRequestItemsOmitted). */
+export function payrollRequestItemsOmitted(top: PayrollRequestTop): Schemas['PayrollRequestItemsOmitted'] {
+  return { ...top, itemsOmitted: true };
+}
+
+async function* pagesText<T>(pages: AsyncIterable<readonly T[]>, write: (item: T) => string): AsyncGenerator<string, void, undefined> {
+  let first = true;
+  for await (const page of pages) {
+    if (page.length === 0) continue;
+    const text = page.map((item) => write(item)).join(',');
+    yield first ? text : `,${text}`;
+    first = false;
+  }
+}
+
+function accountCurrencies(
+  request: PayrollRequestRecord,
+): Pick<PayrollRequest, 'sourceAccountCurrencyId' | 'sourceAccountCurrency' | 'payrollAccountCurrencyId' | 'payrollAccountCurrency'> {
+  return {
+    sourceAccountCurrencyId: request.sourceAccountCurrencyId,
+    sourceAccountCurrency: {
+      id: request.sourceAccountCurrencyId,
+      accountId: request.sourceAccountId,
+      currency: {
+        id: request.sourceCurrencyId,
+        currencyCode: request.sourceCurrencyCode,
+        currencyName: request.sourceCurrencyName,
+        currencySymbol: request.sourceCurrencySymbol,
+        decimals: request.sourceCurrencyDecimals,
+      },
+      balance: request.sourceBalance,
+      available: request.sourceAvailable,
+      account: { id: request.sourceAccountId, accountProvider: request.sourceAccountProvider, customerId: request.sourceAccountCustomerId },
+    },
+    payrollAccountCurrencyId: request.payrollAccountCurrencyId,
+    payrollAccountCurrency: {
+      id: request.payrollAccountCurrencyId,
+      currency: { currencyCode: request.payrollCurrencyCode, currencyName: request.payrollCurrencyName, decimals: request.payrollCurrencyDecimals },
+      account: { accountProvider: request.payrollAccountProvider },
+    },
+  };
+}
+
+/**
+ * The figures at the quote rate, as the quote stored them (each written at its currency's scale);
+ * null before the quote. The fee amount is the locked one; the debited amount what creation took.
+ */
+function quoteOf(request: PayrollRequestRecord): Schemas['PayrollQuoteFigures'] | null {
+  const { quoteRate, quoteSourceAmountForExchange, quoteTotalAmount, quoteReceivedAmount, quoteAdjustmentAmount } = request;
+  if (quoteRate === null || quoteSourceAmountForExchange === null || quoteTotalAmount === null || quoteReceivedAmount === null) return null;
+  if (quoteAdjustmentAmount === null) return null;
+  return {
+    exchangeRate: quoteRate,
+    sourceAmountForExchange: quoteSourceAmountForExchange,
+    feeAmount: request.metadata.feeBreakdown.totalFee,
+    totalAmount: quoteTotalAmount,
+    receivedAmount: quoteReceivedAmount,
+    debitedAmount: request.debitedAmount,
+    adjustmentAmount: quoteAdjustmentAmount,
+  };
+}
+
+/** Four-eyes approval: who may approve (when required), and who approved or rejected and when. */
+function approvalOf(request: PayrollRequestRecord, approvers: Schemas['UserSummary'][]): Schemas['PayrollApproval'] {
+  return {
+    required: request.approvalRequired,
+    approvers,
+    createdByUserId: request.approvalRequired ? request.createdByUserId : null,
+    approvedByUserId: request.approvedByUserId,
+    approvedAt: isoOrNull(request.approvedAt),
+    rejectedByUserId: request.rejectedByUserId,
+    rejectedAt: isoOrNull(request.rejectedAt),
+    rejectionReason: request.rejectionReason,
+  };
+}
+
+/** A timestamp that may not have happened yet (a quote, an acceptance): null until it has. */
+const isoOrNull = (value: Date | null): string | null => (value ? value.toISOString() : null);
