@@ -3016,6 +3016,13 @@ export interface components {
              * @example Acme Trading LLC
              */
             customerName?: string;
+            /**
+             * Format: date-time
+             * @description When the admin's quote expires (`quoteExpiresAt` of `getPayrollRequest`); null before a quote.
+             *     Always sent by this release; optional for clients written before it.
+             * @example null
+             */
+            quoteExpiresAt?: string | null;
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description Last update time. */

@@ -255,6 +255,7 @@ export interface PayrollRequestSummaryRecord {
   status: PayrollRequestStatus;
   customerId: string;
   customerName: string;
+  quoteExpiresAt: Date | null;
   sourceAccountCurrencyId: string;
   sourceCurrencyCode: string;
   payrollAccountCurrencyId: string;
@@ -273,7 +274,8 @@ export async function listPayrollRequests(
   filter: { customerId: string | null; status: PayrollRequestStatus | null; after: { createdAt: Date; id: string } | null; limit: number },
 ): Promise<PayrollRequestSummaryRecord[]> {
   return tx.query<PayrollRequestSummaryRecord>(
-    `SELECT r.id, r.status, r.customer_id AS "customerId", c.company_legal_name AS "customerName", r.source_account_currency_id AS "sourceAccountCurrencyId",
+    `SELECT r.id, r.status, r.customer_id AS "customerId", c.company_legal_name AS "customerName", r.quote_expires_at AS "quoteExpiresAt",
+            r.source_account_currency_id AS "sourceAccountCurrencyId",
             sac.currency_code AS "sourceCurrencyCode", r.payroll_account_currency_id AS "payrollAccountCurrencyId",
             pac.currency_code AS "payrollCurrencyCode", r.total_amount::text AS "totalAmount",
             r.estimated_fx_rate::text AS "estimatedFxRate", r.estimated_received_amount::text AS "estimatedReceivedAmount",

@@ -74,6 +74,11 @@ export function RequestsPage() {
               numeric: true,
             },
             admin && { header: 'Age', cell: (item) => age(item.createdAt), numeric: true },
+            admin && {
+              header: 'Quote expires',
+              // Absent from a server before quoteExpiresAt, null before a quote: nothing to show either way.
+              cell: (item) => (item.quoteExpiresAt ? <Time value={item.quoteExpiresAt} /> : '—'),
+            },
           ]}
         />
       )}

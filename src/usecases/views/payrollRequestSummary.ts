@@ -8,6 +8,7 @@ export function toPayrollRequestSummary(request: PayrollRequestSummaryRecord): c
     status: request.status,
     customerId: request.customerId,
     customerName: request.customerName,
+    quoteExpiresAt: request.quoteExpiresAt?.toISOString() ?? null,
     sourceAccountCurrencyId: request.sourceAccountCurrencyId,
     sourceCurrencyCode: request.sourceCurrencyCode,
     payrollAccountCurrencyId: request.payrollAccountCurrencyId,
