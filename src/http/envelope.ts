@@ -114,8 +114,8 @@ const SUCCESS_HEAD = '{"success":true,"data":';
 
 /**
  * The success envelope around JSON text taken a part at a time (a request streamed as it is read,
- * an answer held compressed): each part is written when the socket has taken the previous ones, so
- * only a few parts are ever in the process. With its length known (`bytes`) the answer has a
+ * an answer held compressed): a part is taken only while the socket holds less than BUFFERED_BYTES,
+ * so about a page is ever in the process. With its length known (`bytes`) the answer has a
  * Content-Length; else it is sent chunked. A client that goes away stops the reading. A failure
  * after the first bytes can only end the connection (the error handler does), which the client
  * sees as a body cut short.
@@ -125,10 +125,19 @@ export async function streamData(res: Response, status: number, bytes: number | 
   if (bytes !== null) res.setHeader('Content-Length', Buffer.byteLength(SUCCESS_HEAD) + bytes + 1);
   res.write(SUCCESS_HEAD);
   for await (const part of parts) {
-    if (!res.write(part) && !(await drained(res))) return;
+    const full = !res.write(part) && res.writableLength >= BUFFERED_BYTES;
+    if (res.destroyed || (full && !(await drained(res)))) return;
   }
   res.end('}');
 }
+
+/**
+ * What an answer may leave in the socket's buffer before its reading waits for the socket: about
+ * a page of a request's items. Waiting at the socket's own mark (a part or two) costs a turn of the
+ * event loop and a write per part; this way a page goes out in a few large writes, and a slow
+ * reader still holds only about a page in the process.
+ */
+const BUFFERED_BYTES = 1 << 20;
 
 /** True once the socket has taken what was written; false when the connection closed first. */
 function drained(res: Response): Promise<boolean> {
