@@ -27,7 +27,7 @@ export default defineConfig({
     maxWorkers: 2,
     // Each worker runs its files one after another in one module graph instead of a fresh one per
     // file: the server's modules are loaded, and the contract validator compiled (it is shared by
-    // every app of a process, src/http/contractValidator.ts), once per worker rather than once per
+    // every app of a process, src/http/pipeline/contractValidator.ts), once per worker rather than once per
     // file. It asks of the code what production asks of it anyway: no state in a module but caches
     // keyed by what they cache (the database, the spec), and of each test file that it closes what it opens.
     isolate: false,

@@ -12,13 +12,13 @@ import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { PayoutBatch } from '../src/domain/payoutBatch.js';
-import { answerPaymentFile } from '../src/adapters/iso20022/bankSimulator.js';
-import { Iso20022Inbox } from '../src/adapters/iso20022/inbox.js';
-import { bankMessageApplier } from '../src/usecases/applyBankMessage.js';
-import { Iso20022BankRail } from '../src/adapters/iso20022/rail.js';
-import { bankFileRecords } from '../src/store/bankFiles.js';
-import { openDatabase } from '../src/store/open.js';
+import type { PayoutBatch } from '../src/domain/payouts/payoutBatch.js';
+import { answerPaymentFile } from '../src/adapters/bank/iso20022/bankSimulator.js';
+import { Iso20022Inbox } from '../src/adapters/bank/iso20022/inbox.js';
+import { bankMessageApplier } from '../src/usecases/bank/applyBankMessage.js';
+import { Iso20022BankRail } from '../src/adapters/bank/iso20022/rail.js';
+import { bankFileRecords } from '../src/store/bank/bankFiles.js';
+import { openDatabase } from '../src/store/database/open.js';
 
 const { values } = parseArgs({ options: { payouts: { type: 'string', default: '10000' }, 'database-url': { type: 'string' } } });
 const count = Number(values.payouts);

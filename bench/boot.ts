@@ -11,9 +11,9 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
-import { migrate } from '../src/store/migrate.js';
-import { analyze } from '../src/store/open.js';
-import { PostgresDatabase } from '../src/store/postgres.js';
+import { migrate } from '../src/store/database/migrate.js';
+import { analyze } from '../src/store/database/open.js';
+import { PostgresDatabase } from '../src/store/database/postgres.js';
 import { loadWorld } from '../src/world/load.js';
 import { copyRequest } from './copyRequest.js';
 import { benchIds, benchWorld } from './world.js';

@@ -1,6 +1,6 @@
 /**
  * One customer's locked account against another customer's reads (the per-customer bulkhead,
- * src/http/customerBulkhead.ts): another customer's small GET /v1/customers/accounts, one call after
+ * src/http/pipeline/customerBulkhead.ts): another customer's small GET /v1/customers/accounts, one call after
  * another, first with the server idle, then while a connection of the bench's own holds the bench
  * customer's USD account currency row (SELECT … FOR UPDATE, as a long transaction would) and 20 of
  * that customer's creations wait on it. Prints the neighbour's p50/p99 in both and the ratio of the

@@ -5,7 +5,7 @@
  * partner-bank account with one DBIT entry per payout (TxDtls/Refs
  * with the payout's EndToEndId, as the bank simulator books them), N payouts (default 100,000).
  * The statement is written to a temporary file, then read by a fresh process the way the worker's
- * inbox reads it (src/adapters/iso20022/reportThread.ts: XSD validation by xmllint's streaming
+ * inbox reads it (src/adapters/bank/iso20022/reportThread.ts: XSD validation by xmllint's streaming
  * reader, then the streaming parse into BankEntry values), each phase timed, with that process's RSS
  * before and at its peak, then applied and reconciled by the bank-books use case (the worker's
  * ApplyBankMessage) on a database holding the payroll day: the bench world (bench/world.ts) with its
@@ -22,15 +22,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { parseBankToCustomer } from '../src/adapters/iso20022/camtParse.js';
-import { xsdErrors } from '../src/adapters/iso20022/xsd.js';
-import { paymentEntry, statement } from '../src/adapters/iso20022/simulatedBookings.js';
-import type { ApplyBankMessage } from '../src/domain/bankMessages.js';
-import { acquireEmbeddedPostgres } from '../src/store/embedded.js';
-import { migrate } from '../src/store/migrate.js';
-import { analyze } from '../src/store/open.js';
-import { PostgresDatabase } from '../src/store/postgres.js';
-import { bankMessageApplier } from '../src/usecases/applyBankMessage.js';
+import { parseBankToCustomer } from '../src/adapters/bank/iso20022/camtParse.js';
+import { xsdErrors } from '../src/adapters/bank/iso20022/xsd.js';
+import { paymentEntry, statement } from '../src/adapters/bank/iso20022/simulatedBookings.js';
+import type { ApplyBankMessage } from '../src/domain/bank/bankMessages.js';
+import { acquireEmbeddedPostgres } from '../src/store/database/embedded.js';
+import { migrate } from '../src/store/database/migrate.js';
+import { analyze } from '../src/store/database/open.js';
+import { PostgresDatabase } from '../src/store/database/postgres.js';
+import { bankMessageApplier } from '../src/usecases/bank/applyBankMessage.js';
 import { loadWorld } from '../src/world/load.js';
 import { copyRequest } from './copyRequest.js';
 import { benchIds, benchWorld } from './world.js';

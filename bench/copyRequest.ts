@@ -1,4 +1,4 @@
-import type { PostgresDatabase } from '../src/store/postgres.js';
+import type { PostgresDatabase } from '../src/store/database/postgres.js';
 
 /**
  * `copies` copies of request `requestId`, made in SQL (the world loader checks a world whole, which

@@ -7,7 +7,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../src/store/embedded.js';
+import { freePort } from '../src/store/database/embedded.js';
 import { log } from './load.js';
 import { builtServerEntry, start, stop, waitFor } from './processes.js';
 

@@ -3,7 +3,7 @@
  *
  * What the bank inbox costs the event loop it shares with the API (the in-process worker): a
  * pain.002 status report of about N megabytes (default 50; about 350,000 transactions) read the way
- * the inbox reads it (src/adapters/iso20022/reportReader.ts: XSD validation, parse and hash on the
+ * the inbox reads it (src/adapters/bank/iso20022/reportReader.ts: XSD validation, parse and hash on the
  * reader's thread, the result taken in chunks), with the longest event-loop stall while it is read
  * (perf_hooks.monitorEventLoopDelay) and the process's RSS before, at its peak and after; then the
  * drain rate of a backlog of small reports (default 200 camt.054 notifications) through the inbox
@@ -17,10 +17,10 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Iso20022Inbox } from '../src/adapters/iso20022/inbox.js';
-import { buildPain002 } from '../src/adapters/iso20022/pain002Build.js';
-import { type ReadReport, ReportReader } from '../src/adapters/iso20022/reportReader.js';
-import { bookingNotification } from '../src/adapters/iso20022/simulatedBookings.js';
+import { Iso20022Inbox } from '../src/adapters/bank/iso20022/inbox.js';
+import { buildPain002 } from '../src/adapters/bank/iso20022/pain002Build.js';
+import { type ReadReport, ReportReader } from '../src/adapters/bank/iso20022/reportReader.js';
+import { bookingNotification } from '../src/adapters/bank/iso20022/simulatedBookings.js';
 
 const rssMb = () => Math.round(process.memoryUsage().rss / 2 ** 20);
 const loadAverage = () => loadavg().map((value) => Math.round(value * 100) / 100);

@@ -24,8 +24,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { signAccessToken } from '../src/http/tokens.js';
-import { freePort } from '../src/store/embedded.js';
+import { signAccessToken } from '../src/http/access/tokens.js';
+import { freePort } from '../src/store/database/embedded.js';
 import { builtServerEntry, start, stop, waitFor } from './processes.js';
 import { benchIds, benchWorld, estimateBody } from './world.js';
 

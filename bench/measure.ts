@@ -1,6 +1,6 @@
 /** The scenarios that run against the bench's server, one after another (bench/run.ts says what each measures). */
-import { signAccessToken } from '../src/http/tokens.js';
-import { freePort } from '../src/store/embedded.js';
+import { signAccessToken } from '../src/http/access/tokens.js';
+import { freePort } from '../src/store/database/embedded.js';
 import { bulkhead } from './bulkhead.js';
 import { single, type Target } from './load.js';
 import { measureObservability, type LaunchVariant } from './observability.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { acquireEmbeddedPostgres, freePort } from '../src/store/embedded.js';
+import { acquireEmbeddedPostgres, freePort } from '../src/store/database/embedded.js';
 import { log } from './load.js';
 import { args, wanted } from './options.js';
 import type { LaunchVariant } from './observability.js';

@@ -6,8 +6,8 @@
  * have to pass the world validation: every USD figure at 2 places, and each payout pays exactly its
  * split's amount at the quote (docs/settlement.md).
  */
-import { roundCharge, roundPayout } from '../src/domain/minorUnits.js';
-import { clamp, Money, ZERO } from '../src/domain/money.js';
+import { roundCharge, roundPayout } from '../src/domain/money/minorUnits.js';
+import { clamp, Money, ZERO } from '../src/domain/money/money.js';
 import type { World, WorldAmountSplit, WorldPayrollRequest, WorldTransfer } from '../src/world/types.js';
 
 /** Beneficiaries of the world: enough for every scenario but payroll-100k, which asks for 100,000. */

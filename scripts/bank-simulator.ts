@@ -18,9 +18,9 @@
 import { appendFile, readFile, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { answerPaymentFile, type SimulatedAnswer } from '../src/adapters/iso20022/bankSimulator.js';
-import { CAMT_054_NAMESPACE } from '../src/adapters/iso20022/camtBuild.js';
-import { parseBankToCustomer } from '../src/adapters/iso20022/camtParse.js';
+import { answerPaymentFile, type SimulatedAnswer } from '../src/adapters/bank/iso20022/bankSimulator.js';
+import { CAMT_054_NAMESPACE } from '../src/adapters/bank/iso20022/camtBuild.js';
+import { parseBankToCustomer } from '../src/adapters/bank/iso20022/camtParse.js';
 import {
   PRIVATE_FILE_MODE,
   ensurePrivateFolder,
@@ -29,12 +29,12 @@ import {
   removeStaleTemporaryFiles,
   writeFileAtomically,
   xmlFilesIn,
-} from '../src/adapters/iso20022/files.js';
-import { bookingNotification, returnNotification } from '../src/adapters/iso20022/simulatedBookings.js';
-import { SimulatedStatements } from '../src/adapters/iso20022/simulatedStatements.js';
-import type { Database } from '../src/store/db.js';
-import { openDatabase } from '../src/store/open.js';
-import { partnerAccountBookingsOf } from '../src/store/partnerAccountBookings.js';
+} from '../src/adapters/bank/iso20022/files.js';
+import { bookingNotification, returnNotification } from '../src/adapters/bank/iso20022/simulatedBookings.js';
+import { SimulatedStatements } from '../src/adapters/bank/iso20022/simulatedStatements.js';
+import type { Database } from '../src/store/database/db.js';
+import { openDatabase } from '../src/store/database/open.js';
+import { partnerAccountBookingsOf } from '../src/store/bank/partnerAccountBookings.js';
 
 const USAGE = `usage: npm run bank-simulator -- --outbox DIR --inbox DIR [--delay-ms N (default 1000)] [--poll-ms N (default 200)]
   [--charge AMOUNT (a charge on each booked payment)] [--charge-every N (only every N-th payment of a file; default 1)]

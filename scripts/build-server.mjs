@@ -40,8 +40,8 @@ try {
   // openapi/released/ (the last release, for the breaking-change gate) is not read at run time.
   const released = join(root, 'openapi', 'released');
   cpSync(join(root, 'openapi'), join(staging, 'openapi'), { recursive: true, filter: (path) => !path.startsWith(released) });
-  cpSync(join(root, 'src', 'store', 'migrations'), join(staging, 'src', 'store', 'migrations'), { recursive: true });
-  cpSync(join(root, 'src', 'adapters', 'iso20022', 'xsd'), join(staging, 'src', 'adapters', 'iso20022', 'xsd'), { recursive: true });
+  cpSync(join(root, 'src', 'store', 'database', 'migrations'), join(staging, 'src', 'store', 'database', 'migrations'), { recursive: true });
+  cpSync(join(root, 'src', 'adapters', 'bank', 'iso20022', 'xsd'), join(staging, 'src', 'adapters', 'bank', 'iso20022', 'xsd'), { recursive: true });
   rmSync(retired, { recursive: true, force: true });
   try {
     renameSync(target, retired);

@@ -4,7 +4,7 @@
  * DATA_DIR, default ./data). Refuses when the database already holds a world.
  */
 import { readFile } from 'node:fs/promises';
-import { analyze, openDatabase } from '../src/store/open.js';
+import { analyze, openDatabase } from '../src/store/database/open.js';
 import { isDatabaseEmpty, loadWorld } from '../src/world/load.js';
 import { WorldValidationError } from '../src/world/validationError.js';
 

@@ -4,7 +4,7 @@
 // the world file's users, so a reader needs no id table to start.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config/config.js';
-import { signAccessToken } from '../src/http/tokens.js';
+import { signAccessToken } from '../src/http/access/tokens.js';
 import { type UserName, describeWorldUsers, resolveUser } from './support/tokenUser.js';
 
 const USAGE = `usage: npm run -s token -- (--user <userId (uuid)> | --email <address>) [--ttl <seconds, default 3600>]

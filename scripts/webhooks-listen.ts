@@ -5,7 +5,7 @@
 // JWKS configured) and in production.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config/config.js';
-import { signAccessToken } from '../src/http/tokens.js';
+import { signAccessToken } from '../src/http/access/tokens.js';
 import { resolveUser } from './support/tokenUser.js';
 import { startListener } from './support/webhookListener.js';
 

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { type RequestListener, type Server, createServer } from 'node:http';
 import { type Config, ConfigError, loadConfig, productionProblems } from './config/config.js';
-import { SharedLimits } from './http/sharedLimits.js';
+import { SharedLimits } from './http/pipeline/sharedLimits.js';
 import { buildApp } from './composition/app.js';
 import { setHeapGrowing } from './composition/heap.js';
 import { countTransactionRetry, startMetrics, workerGauges } from './composition/observability.js';
@@ -9,11 +9,11 @@ import { buildWorker } from './composition/worker.js';
 import { exitOnUnhandledFailures } from './composition/processFailures.js';
 import { createLogger } from './observability/logger.js';
 import type { Logger } from 'pino';
-import type { Database } from './store/db.js';
-import { type DatabaseSettings, openDatabase, withDatabaseUrl } from './store/open.js';
+import type { Database } from './store/database/db.js';
+import { type DatabaseSettings, openDatabase, withDatabaseUrl } from './store/database/open.js';
 import { isDatabaseEmpty } from './world/load.js';
 import { seedInChildProcess } from './composition/seedProcess.js';
-import { answerClientErrors } from './http/clientErrors.js';
+import { answerClientErrors } from './http/pipeline/clientErrors.js';
 
 /**
  * The HTTP server of `app`: a client that trickles its headers or body holds a connection, so

@@ -1,7 +1,7 @@
 /**
  * What a signed-in user may do to a payroll request now: the one place the console decides which
  * actions a status allows. The table follows the domain's transition table (PayrollRequestStatus
- * in the spec; src/domain/payrollStatus.ts, which a unit test holds this one to); who may act is
+ * in the spec; src/domain/payroll/payrollStatus.ts, which a unit test holds this one to); who may act is
  * read from what the request itself says (its approvers, its creator) rather than decided again.
  */
 // The generated types by the path both type checks map (the console's and the tests'), so that the unit tests may import this file.

@@ -17,10 +17,10 @@
 import { readFileSync } from 'node:fs';
 import express, { type Express, type RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { refuseCsvQueryWithJson, requireCsvQuery } from '../../src/domain/payrollCsvQuery.js';
-import { sendError } from '../../src/http/envelope.js';
-import { errorHandler, notFoundHandler } from '../../src/http/errorHandler.js';
-import { requestId } from '../../src/http/requestContext.js';
+import { refuseCsvQueryWithJson, requireCsvQuery } from '../../src/domain/payroll/payrollCsvQuery.js';
+import { sendError } from '../../src/http/pipeline/envelope.js';
+import { errorHandler, notFoundHandler } from '../../src/http/pipeline/errorHandler.js';
+import { requestId } from '../../src/http/pipeline/requestContext.js';
 import { createLogger } from '../../src/observability/logger.js';
 
 interface Example {
@@ -125,7 +125,7 @@ function answerFromExamples(spec: BundledSpec): RequestHandler {
 /** The operations that take a payroll CSV file, with what the file needs in the query. */
 const CSV_UPLOADS: Record<string, 'estimate' | 'create'> = { estimatePayrollFee: 'estimate', createPayrollRequest: 'create' };
 
-/** The service's own check of the CSV upload's query parameters (src/domain/payrollCsvQuery.ts). */
+/** The service's own check of the CSV upload's query parameters (src/domain/payroll/payrollCsvQuery.ts). */
 const csvQueryChecks: RequestHandler = (req, _res, next) => {
   const operation = CSV_UPLOADS[(req as { openapi?: { schema?: Operation } }).openapi?.schema?.operationId ?? ''];
   if (!operation) return next();
@@ -152,7 +152,7 @@ export function createMockApp(specFile: string): Express {
   app.use(
     OpenApiValidator.middleware({
       apiSpec: specFile,
-      // As src/http/app.ts: the same request checks, so the mock refuses exactly what the service refuses by its contract.
+      // As src/http/pipeline/app.ts: the same request checks, so the mock refuses exactly what the service refuses by its contract.
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
       validateResponses: false,
       // Any bearer token will do: the validator has already refused a missing or non-Bearer header.

@@ -3,8 +3,8 @@
 // embedded database was seeded from (WORLD_FILE; the running server holds the data directory open).
 import { readFile } from 'node:fs/promises';
 import type { loadConfig } from '../../src/config/config.js';
-import { PostgresDatabase } from '../../src/store/postgres.js';
-import { findUser, findUsersByEmail } from '../../src/store/referenceData.js';
+import { PostgresDatabase } from '../../src/store/database/postgres.js';
+import { findUser, findUsersByEmail } from '../../src/store/reference/referenceData.js';
 
 type Config = ReturnType<typeof loadConfig>;
 

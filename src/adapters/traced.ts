@@ -1,7 +1,7 @@
 import { tracer } from '../observability/telemetry.js';
-import type { BatchRails } from './batchRails.js';
-import type { PaymentRails } from './rails.js';
-import type { WebhookSender } from './webhookSender.js';
+import type { BatchRails } from './bank/batchRails.js';
+import type { PaymentRails } from './processor/rails.js';
+import type { WebhookSender } from './webhooks/webhookSender.js';
 
 /** The rails with a span around every call (wired only when tracing is on). */
 export function tracedRails(rails: PaymentRails): PaymentRails {

@@ -1,13 +1,13 @@
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
-import { createApp } from '../http/app.js';
-import { createAuthenticator } from '../http/auth.js';
-import { rateLimiter } from '../http/rateLimit.js';
-import type { SharedLimits } from '../http/sharedLimits.js';
-import type { Database } from '../store/db.js';
+import { createApp } from '../http/pipeline/app.js';
+import { createAuthenticator } from '../http/access/auth.js';
+import { rateLimiter } from '../http/pipeline/rateLimit.js';
+import type { SharedLimits } from '../http/pipeline/sharedLimits.js';
+import type { Database } from '../store/database/db.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
-import { ApiKeyUsage } from '../usecases/apiKeyUsage.js';
+import { ApiKeyUsage } from '../usecases/access/apiKeyUsage.js';
 import { buildDeps } from './deps.js';
 
 /** The HTTP server's wiring: the use-case deps behind the pipeline of src/http. */

@@ -4,13 +4,13 @@
  * process so that each loads only what it runs: `app.ts` (the HTTP server: Express, helmet, the
  * validator) and `worker.ts` (the transfer worker, no HTTP code at all) both start from here.
  */
-import { OutboxResender } from '../adapters/iso20022/outboxResend.js';
-import { SimulatedProcessor } from '../adapters/processor.js';
-import { FeedRateSource, type RateSource, TableRateSource } from '../adapters/rates.js';
+import { OutboxResender } from '../adapters/bank/iso20022/outboxResend.js';
+import { SimulatedProcessor } from '../adapters/processor/processor.js';
+import { FeedRateSource, type RateSource, TableRateSource } from '../adapters/rates/rates.js';
 import type { Config } from '../config/config.js';
-import type { Database } from '../store/db.js';
-import { rateTablesOf } from '../store/exchangeRates.js';
-import { processorSchedulesOf } from '../store/referenceData.js';
+import type { Database } from '../store/database/db.js';
+import { rateTablesOf } from '../store/reference/exchangeRates.js';
+import { processorSchedulesOf } from '../store/reference/referenceData.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 
 /**

@@ -1,14 +1,14 @@
-import type { RateSource } from '../adapters/rates.js';
+import type { RateSource } from '../adapters/rates/rates.js';
 import type { Config } from '../config/config.js';
 import type { MetricsServer } from '../observability/metricsServer.js';
-import { rateAgeMs } from '../domain/rates.js';
+import { rateAgeMs } from '../domain/reference/rates.js';
 import type { RateAgeRow } from '../observability/rateGauges.js';
 import { metrics } from '../observability/telemetry.js';
-import { countFailingEndpoints, readBacklog } from '../store/backlog.js';
-import { unansweredBankBatches } from '../store/bankBatches.js';
-import { openBankExceptions } from '../store/bankExceptions.js';
-import type { Database } from '../store/db.js';
-import { listCurrencyCodes } from '../store/exchangeRates.js';
+import { countFailingEndpoints, readBacklog } from '../store/operations/backlog.js';
+import { unansweredBankBatches } from '../store/bank/bankBatches.js';
+import { openBankExceptions } from '../store/bank/bankExceptions.js';
+import type { Database } from '../store/database/db.js';
+import { listCurrencyCodes } from '../store/reference/exchangeRates.js';
 import { buildRateSource } from './deps.js';
 
 /**

@@ -6,7 +6,7 @@
  * the world file as the one argument. Answers with one JSON line on stdout: the outcome, or for a world
  * the checks refuse `{"refused":{"path","problem"}}` and exit code 3.
  */
-import { analyze, openDatabase } from '../store/open.js';
+import { analyze, openDatabase } from '../store/database/open.js';
 import { seedIfEmpty } from '../world/load.js';
 import { WorldValidationError } from '../world/validationError.js';
 import { REFUSED_WORLD, type SeedRefusal } from './seedProcess.js';

@@ -54,7 +54,7 @@ export interface Config {
   rateLimitAnonymousPerMinute: number;
   /** Estimates and creations above `entries` entries are heavy: at most `perCustomer` at once per customer. */
   heavyOperations: { entries: number; perCustomer: number };
-  /** The per-customer bulkhead on operations that change a customer's rows (src/http/customerBulkhead.ts). */
+  /** The per-customer bulkhead on operations that change a customer's rows (src/http/pipeline/customerBulkhead.ts). */
   customerWrites: { concurrent: number; waitMs: number };
   /** V8's heap growing factor as a percentage above the live heap after a full GC; 0: V8's own choice (src/composition/heap.ts). */
   heapGrowingPercent: number;
@@ -63,7 +63,7 @@ export interface Config {
   webhookAllowedPorts: number[];
   /** What the worker deletes, and when (docs/security.md: every window). */
   retention: { idempotencyKeyHours: number; eventDays: number; expiredEstimateHours: number; intervalSeconds: number };
-  /** Tests only (read only under NODE_ENV=test): a fault point of src/usecases/faults.ts where the process kills itself. */
+  /** Tests only (read only under NODE_ENV=test): a fault point of src/usecases/operations/faults.ts where the process kills itself. */
   testFault: string | undefined;
   redisUrl: string | undefined;
   /** Prepended to every Redis key, so that two deployments may share one Redis. */

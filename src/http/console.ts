@@ -12,12 +12,12 @@ import express, { type RequestHandler, type Router } from 'express';
 import type { Config } from '../config/config.js';
 import { CONSOLE_PATHS } from '../config/consolePaths.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
-import { canSignIn, signInUsers } from '../usecases/developmentSignIn.js';
-import { signedInUser } from '../usecases/consoleSession.js';
-import type { Principal } from '../usecases/principal.js';
-import { type Authenticate, refusalOf } from './auth.js';
-import { sendError } from './envelope.js';
-import { signAccessToken } from './tokens.js';
+import { canSignIn, signInUsers } from '../usecases/access/developmentSignIn.js';
+import { signedInUser } from '../usecases/access/consoleSession.js';
+import type { Principal } from '../usecases/access/principal.js';
+import { type Authenticate, refusalOf } from './access/auth.js';
+import { sendError } from './pipeline/envelope.js';
+import { signAccessToken } from './access/tokens.js';
 
 /** A development token's life: a working session's length (the console signs in again after). */
 const DEVELOPMENT_TOKEN_TTL_SECONDS = 8 * 3600;

@@ -53,7 +53,7 @@ export function startTracing(): void {
       }),
       // No Express instrumentation: its wrapper ran on every middleware of every request, and the
       // request's span, named by its operation with its route, already says what it would.
-      // Statements are prepared under a name derived from their text (src/store/postgres.ts), which the
+      // Statements are prepared under a name derived from their text (src/store/database/postgres.ts), which the
       // instrumentation would put in the span's name: the SQL command says more (the text is an attribute;
       // parameter values never are, they may hold account details).
       new PgInstrumentation({

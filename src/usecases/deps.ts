@@ -1,9 +1,9 @@
 import type { Config } from '../config/config.js';
-import type { BankOutbox } from '../adapters/bankOutbox.js';
-import type { PaymentProcessor } from '../adapters/processor.js';
-import type { RateSource } from '../adapters/rates.js';
-import type { Database } from '../store/db.js';
-import type { ApiKeyUsage } from './apiKeyUsage.js';
+import type { BankOutbox } from '../adapters/bank/bankOutbox.js';
+import type { PaymentProcessor } from '../adapters/processor/processor.js';
+import type { RateSource } from '../adapters/rates/rates.js';
+import type { Database } from '../store/database/db.js';
+import type { ApiKeyUsage } from './access/apiKeyUsage.js';
 
 /** What every use case may reach: the store, the adapters, the clock and the settings. */
 export interface UseCaseDeps {

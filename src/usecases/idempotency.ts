@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DomainError, type ErrorCode } from '../domain/errors.js';
-import type { Database, Queryable } from '../store/db.js';
+import type { Database, Queryable } from '../store/database/db.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -8,11 +8,11 @@ import {
   lockIdempotencyKey,
   takeOverIdempotencyKey,
   withLockWait,
-} from '../store/idempotency.js';
-import { joinTransaction } from '../store/savepoint.js';
+} from '../store/access/idempotency.js';
+import { joinTransaction } from '../store/database/savepoint.js';
 import type { UseCaseDeps } from './deps.js';
-import { faultPoint } from './faults.js';
-import { PackedJson } from './packedJson.js';
+import { faultPoint } from './operations/faults.js';
+import { PackedJson } from './answers/packedJson.js';
 
 /**
  * What an operation run under an Idempotency-Key ended with: its result (`R`, the caller's: what

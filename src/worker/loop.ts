@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { type ExecutionDeps, executePendingWork } from '../usecases/execution.js';
-import { RETENTION_BATCH, purgeExpiredData } from '../usecases/retention.js';
-import { noticeBankReportContradictions } from '../usecases/bankReportContradictions.js';
+import { type ExecutionDeps, executePendingWork } from '../usecases/payroll/execution.js';
+import { RETENTION_BATCH, purgeExpiredData } from '../usecases/operations/retention.js';
+import { noticeBankReportContradictions } from '../usecases/bank/bankReportContradictions.js';
 import { runInWorkContext } from '../observability/workContext.js';
 
 const MAX_BACKOFF_MS = 30_000;

@@ -4,7 +4,7 @@ import { buildWorker } from '../composition/worker.js';
 import { loadConfig } from '../config/config.js';
 import { exitOnUnhandledFailures } from '../composition/processFailures.js';
 import { createLogger } from '../observability/logger.js';
-import { openDatabase } from '../store/open.js';
+import { openDatabase } from '../store/database/open.js';
 
 /** `npm run worker`: the transfer worker on its own, beside servers started with WORKER_IN_PROCESS=false. */
 async function main(): Promise<void> {

@@ -3,7 +3,7 @@
  * own accounts and beneficiaries, its figures are in the right currencies, and the funds it
  * holds do not exceed its source account currency's opening balance.
  */
-import { formatExact, parseAmount, type Money } from '../domain/money.js';
+import { formatExact, parseAmount, type Money } from '../domain/money/money.js';
 import { checkPayoutLinks } from './checkPayoutLinks.js';
 import { runningDebits } from './debits.js';
 import { requireAdmin, requireCurrency, requireCustomer, type AccountCurrencyInfo, type WorldIndex } from './referenceIndex.js';

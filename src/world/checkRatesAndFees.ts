@@ -1,5 +1,5 @@
 /** The second check of a world file, part two: rates and fee schedules. */
-import { parseAmount } from '../domain/money.js';
+import { parseAmount } from '../domain/money/money.js';
 import { requireCurrency, requireCustomer, type WorldIndex } from './referenceIndex.js';
 import type { World, WorldFeeSchedule } from './types.js';
 import { fail, uniqueIndex } from './validationError.js';

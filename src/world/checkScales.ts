@@ -3,8 +3,8 @@
  * most the source scale (USD 2 places), every payroll figure at most the payroll scale. The rules
  * that produce them never write more, so a figure with more places comes from an older rule.
  */
-import type { SettlementScales } from '../domain/minorUnits.js';
-import { decimalPlacesText, parseAmount } from '../domain/money.js';
+import type { SettlementScales } from '../domain/money/minorUnits.js';
+import { decimalPlacesText, parseAmount } from '../domain/money/money.js';
 import type { WorldPayrollRequest } from './types.js';
 import { type At, type PathSegment, fail } from './validationError.js';
 

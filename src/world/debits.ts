@@ -1,6 +1,6 @@
 /** The funds a world's payroll requests hold on their source account currencies. */
 import type { components } from '../../generated/api.js';
-import { parseAmount, ZERO, type Money } from '../domain/money.js';
+import { parseAmount, ZERO, type Money } from '../domain/money/money.js';
 import type { WorldPayrollRequest } from './types.js';
 
 /** Requests in these statuses hold no funds any more (their history returned the debit). */

@@ -2,13 +2,13 @@
  * The world loader: reference data (currencies, customers, users, accounts, beneficiaries,
  * rates, fee schedules) and optional demo payroll requests, read from a JSON file that
  * src/world/schema describes. Validation is complete before anything is written; the rows are
- * computed here and written by src/store/worldRows.ts in one transaction.
+ * computed here and written by src/store/reference/worldRows.ts in one transaction.
  */
 import { readFile } from 'node:fs/promises';
-import type { Database, Queryable } from '../store/db.js';
-import { postJournalEntries } from '../store/ledger.js';
-import { takeStartupLock } from '../store/startupLock.js';
-import { hasNoCustomer, insertWorldRows } from '../store/worldRows.js';
+import type { Database, Queryable } from '../store/database/db.js';
+import { postJournalEntries } from '../store/ledger/ledger.js';
+import { takeStartupLock } from '../store/database/startupLock.js';
+import { hasNoCustomer, insertWorldRows } from '../store/reference/worldRows.js';
 import { balanceRows } from './rows/balanceRows.js';
 import { payrollRows } from './rows/payrollRows.js';
 import { referenceRows } from './rows/referenceRows.js';

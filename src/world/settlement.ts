@@ -6,13 +6,13 @@
  */
 import type { Decimal } from 'decimal.js';
 import { DomainError } from '../domain/errors.js';
-import { type LedgerAccount, type JournalEntry } from '../domain/journal.js';
-import { openingBalance } from '../domain/journalEntries.js';
-import { type PayrollHistory, replayPayrollHistory } from '../domain/journalReplay.js';
-import { type SettlementScales, settlementScales } from '../domain/minorUnits.js';
-import { parseAmount } from '../domain/money.js';
-import { type FxRecordFigures, type QuoteFigures, creditBackFor, fxRecordFigures, quoteFigures } from '../domain/settlement.js';
-import type { DatedEntry } from '../store/ledger.js';
+import { type LedgerAccount, type JournalEntry } from '../domain/ledger/journal.js';
+import { openingBalance } from '../domain/ledger/journalEntries.js';
+import { type PayrollHistory, replayPayrollHistory } from '../domain/ledger/journalReplay.js';
+import { type SettlementScales, settlementScales } from '../domain/money/minorUnits.js';
+import { parseAmount } from '../domain/money/money.js';
+import { type FxRecordFigures, type QuoteFigures, creditBackFor, fxRecordFigures, quoteFigures } from '../domain/payroll/settlement.js';
+import type { DatedEntry } from '../store/ledger/ledger.js';
 import { checkRequestScales } from './checkScales.js';
 import type { World, WorldPayrollRequest } from './types.js';
 import { type At, fail } from './validationError.js';

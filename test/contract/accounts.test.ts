@@ -1,10 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
-import { openingBalance } from '../../src/domain/journalEntries.js';
-import { Money } from '../../src/domain/money.js';
-import { type DatedEntry, postJournalEntries } from '../../src/store/ledger.js';
-import type { ExecutionDeps } from '../../src/usecases/execution.js';
+import { openingBalance } from '../../src/domain/ledger/journalEntries.js';
+import { Money } from '../../src/domain/money/money.js';
+import { type DatedEntry, postJournalEntries } from '../../src/store/ledger/ledger.js';
+import type { ExecutionDeps } from '../../src/usecases/payroll/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { accept, estimateAndCreate, quote, readRequest, recordFx } from '../support/payroll.js';

@@ -5,7 +5,7 @@
 import { mkdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executePendingWork } from '../../src/usecases/execution.js';
+import { executePendingWork } from '../../src/usecases/payroll/execution.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { type BankWorld, apply, demo, endToEndIdOf, entry, message, payouts, payrollAtTheBank, report, startBankWorld } from '../support/bankBooks.js';
 import { readRequest } from '../support/payroll.js';

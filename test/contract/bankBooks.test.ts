@@ -14,7 +14,7 @@ afterAll(() => world?.close());
 
 const db = () => world.server.db;
 const passes = async (count: number) => {
-  const { executePendingWork } = await import('../../src/usecases/execution.js');
+  const { executePendingWork } = await import('../../src/usecases/payroll/execution.js');
   for (let pass = 0; pass < count; pass++) await executePendingWork(world.worker);
 };
 const exceptionsOf = (msgId: string) =>

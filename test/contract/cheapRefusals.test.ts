@@ -6,8 +6,8 @@
  * (pg_stat_get_xact_tuples_returned and _fetched of the table and its indexes: what this transaction read).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '../../src/store/db.js';
-import { executePendingWork } from '../../src/usecases/execution.js';
+import type { Database, Queryable } from '../../src/store/database/db.js';
+import { executePendingWork } from '../../src/usecases/payroll/execution.js';
 import { ids, testWorld } from '../fixtures/world.js';
 import type { Listening } from '../support/http.js';
 import type { PayrollRequest } from '../support/payroll.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPayoutFeeHash } from '../../src/domain/feeHash.js';
-import { Money } from '../../src/domain/money.js';
-import { lockedPayoutFigures } from '../../src/usecases/estimatePayoutFees.js';
+import { verifyPayoutFeeHash } from '../../src/domain/fees/feeHash.js';
+import { Money } from '../../src/domain/money/money.js';
+import { lockedPayoutFigures } from '../../src/usecases/fees/estimatePayoutFees.js';
 import { ids } from '../fixtures/world.js';
 import { type TestServer, startTestServer, testConfig } from '../support/server.js';
 

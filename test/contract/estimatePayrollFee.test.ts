@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
-import { consumePayrollFeeEstimate } from '../../src/store/feeEstimates.js';
+import { consumePayrollFeeEstimate } from '../../src/store/fees/feeEstimates.js';
 import { ids } from '../fixtures/world.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 

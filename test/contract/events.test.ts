@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
-import { recordEvent } from '../../src/store/events.js';
-import type { ExecutionDeps } from '../../src/usecases/execution.js';
+import { recordEvent } from '../../src/store/webhooks/events.js';
+import type { ExecutionDeps } from '../../src/usecases/payroll/execution.js';
 import { ids } from '../fixtures/world.js';
 import { type Listening, listen } from '../support/http.js';
 import { waitFor } from '../support/polling.js';

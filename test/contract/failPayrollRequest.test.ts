@@ -4,7 +4,7 @@
  * the customer's funds through balanced journal entries, whatever leg the execution had reached.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executePendingWork } from '../../src/usecases/execution.js';
+import { executePendingWork } from '../../src/usecases/payroll/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { crashWindow } from '../support/crashWindows.js';

@@ -16,7 +16,7 @@ import { testWorld, ids } from '../fixtures/world.js';
 import type { Listening } from '../support/http.js';
 import type { PayrollRequest } from '../support/payroll.js';
 import { waitFor } from '../support/polling.js';
-import { answerPayrollRequest } from '../../src/usecases/getPayrollRequest.js';
+import { answerPayrollRequest } from '../../src/usecases/payroll/getPayrollRequest.js';
 import { type TestServer, serveApp, startTestServer, testConfig } from '../support/server.js';
 import { drain, workerFor } from '../support/worker.js';
 import { type Api, apiAt, count, dataOf, estimate, extraBeneficiaries, quote } from '../reliability/api.js';

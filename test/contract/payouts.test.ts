@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ExecutionDeps } from '../../src/usecases/execution.js';
+import type { ExecutionDeps } from '../../src/usecases/payroll/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { addBeneficiary, closedAccountBeneficiary } from '../support/builders.js';

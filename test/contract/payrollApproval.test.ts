@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
-import { Money } from '../../src/domain/money.js';
+import { Money } from '../../src/domain/money/money.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { waitFor } from '../support/polling.js';

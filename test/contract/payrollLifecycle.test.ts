@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/api.js';
-import { Money } from '../../src/domain/money.js';
-import type { ExecutionDeps } from '../../src/usecases/execution.js';
+import { Money } from '../../src/domain/money/money.js';
+import type { ExecutionDeps } from '../../src/usecases/payroll/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced, expectSameBalances } from '../support/balances.js';
 import { addBeneficiary, closedAccountBeneficiary, worldWith } from '../support/builders.js';
@@ -163,7 +163,7 @@ describe('the payroll lifecycle, end to end', () => {
   });
 
   it('a failed source debit fails the request and returns the funds', async () => {
-    // Customer A's USDC account at a processor that declines every debit (src/adapters/rails.ts).
+    // Customer A's USDC account at a processor that declines every debit (src/adapters/processor/rails.ts).
     const declining = await startTestServer({ world: worldWith({ accounts: { [ids.accountAUsdc]: { accountProvider: 'FAILING_PROCESSOR' } } }) });
     try {
       const balanceThere = (accountCurrencyId: string) => balancesOf(declining.db, accountCurrencyId);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MalformedFeed } from '../../src/adapters/rateFeed.js';
-import { parseEcbXml, parseJsonFeed } from '../../src/adapters/rateFeedParsers.js';
+import { MalformedFeed } from '../../src/adapters/rates/rateFeed.js';
+import { parseEcbXml, parseJsonFeed } from '../../src/adapters/rates/rateFeedParsers.js';
 import { buildRateSource } from '../../src/composition/deps.js';
 import { buildWorker } from '../../src/composition/worker.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
-import type { Database } from '../../src/store/db.js';
-import { PostgresDatabase } from '../../src/store/postgres.js';
+import type { Database } from '../../src/store/database/db.js';
+import { PostgresDatabase } from '../../src/store/database/postgres.js';
 import type { WorkerLoop } from '../../src/worker/loop.js';
 import { testWorld } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Money } from '../../src/domain/money.js';
-import type { ExecutionDeps } from '../../src/usecases/execution.js';
+import type { Money } from '../../src/domain/money/money.js';
+import type { ExecutionDeps } from '../../src/usecases/payroll/execution.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { addBeneficiary, closedAccountBeneficiary } from '../support/builders.js';

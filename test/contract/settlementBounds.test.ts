@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signPayoutFeeHash } from '../../src/domain/feeHash.js';
-import { Money } from '../../src/domain/money.js';
-import { lockedPayoutFigures } from '../../src/usecases/estimatePayoutFees.js';
+import { signPayoutFeeHash } from '../../src/domain/fees/feeHash.js';
+import { Money } from '../../src/domain/money/money.js';
+import { lockedPayoutFigures } from '../../src/usecases/fees/estimatePayoutFees.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectSameBalances } from '../support/balances.js';
 import { estimateAndCreate, quote, readRequest, recordFx } from '../support/payroll.js';

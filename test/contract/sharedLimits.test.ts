@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { signAccessToken } from '../../src/http/tokens.js';
-import type { Database } from '../../src/store/db.js';
+import { signAccessToken } from '../../src/http/access/tokens.js';
+import type { Database } from '../../src/store/database/db.js';
 import { ids } from '../fixtures/world.js';
 import { freshDatabase } from '../support/database.js';
 import { settlesWithin, waitFor } from '../support/polling.js';

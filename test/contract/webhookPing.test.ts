@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constructEvent } from '../../packages/client/src/webhooks.js';
-import type { ExecutionDeps } from '../../src/usecases/execution.js';
+import type { ExecutionDeps } from '../../src/usecases/payroll/execution.js';
 import { ids } from '../fixtures/world.js';
 import { type Listening, listen } from '../support/http.js';
 import type { TestServer } from '../support/server.js';

@@ -10,9 +10,9 @@
  * it. A loopback receiver counts the connections that get through.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HttpWebhookSender, type ResolvedAddress, type Resolver } from '../../src/adapters/webhookSender.js';
+import { HttpWebhookSender, type ResolvedAddress, type Resolver } from '../../src/adapters/webhooks/webhookSender.js';
 import { loadConfig } from '../../src/config/config.js';
-import { deliverDueWebhooks } from '../../src/usecases/webhookDispatch.js';
+import { deliverDueWebhooks } from '../../src/usecases/webhooks/webhookDispatch.js';
 import { ids } from '../fixtures/world.js';
 import { deleteEveryWebhookEndpoint, registerWebhookEndpoint } from '../support/builders.js';
 import { earlierRelease } from '../support/earlierReleases.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Decimal } from 'decimal.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/store/db.js';
+import type { Database } from '../../src/store/database/db.js';
 import { isDatabaseEmpty, loadWorld, seedIfEmpty } from '../../src/world/load.js';
 import { worldSchema } from '../../src/world/schema/worldSchema.js';
 import type { World, WorldPayrollRequest } from '../../src/world/types.js';

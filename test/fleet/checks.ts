@@ -3,7 +3,7 @@
  * split paid at most once (exactly once when the request completed it), each payout's outcome
  * booked once, every delivery of the test's webhook endpoint done.
  */
-import type { Database } from '../../src/store/db.js';
+import type { Database } from '../../src/store/database/db.js';
 
 /** Splits of `requestIds` with other than one payout, or a payout booked other than once. Empty when all is well. */
 export async function paymentProblems(db: Database, requestIds: string[]): Promise<string[]> {

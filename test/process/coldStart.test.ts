@@ -4,7 +4,7 @@
  * start-up lock), and every server answers ready.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { PostgresDatabase } from '../../src/store/postgres.js';
+import { PostgresDatabase } from '../../src/store/database/postgres.js';
 import { testServerUrl } from '../support/database.js';
 import { createDatabase, dropDatabase, uniqueDatabaseName, urlOfDatabase } from '../support/globalSetupTemplates.js';
 import { freePort, killLeftovers, startEntry, startService, stop } from '../support/processes.js';

@@ -9,8 +9,8 @@ import { readFile, readdir } from 'node:fs/promises';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { signAccessToken } from '../../src/http/tokens.js';
-import { PostgresDatabase } from '../../src/store/postgres.js';
+import { signAccessToken } from '../../src/http/access/tokens.js';
+import { PostgresDatabase } from '../../src/store/database/postgres.js';
 import type { FreshDatabase } from '../support/database.js';
 import { ids } from '../fixtures/world.js';
 import { emptyDatabase, testServerUrl } from '../support/database.js';
@@ -98,7 +98,7 @@ describe('a database of the previous release', () => {
       const service = startService(port, { DATABASE_URL: url, WORKER_IN_PROCESS: 'false', WORLD_FILE: '', JWT_SECRET });
       await service.listening;
 
-      const migrations = (await readdir(new URL('../../src/store/migrations/', import.meta.url))).filter((file) => file.endsWith('.sql'));
+      const migrations = (await readdir(new URL('../../src/store/database/migrations/', import.meta.url))).filter((file) => file.endsWith('.sql'));
       const recorded = await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
       expect(recorded.map((row) => row.name)).toEqual(migrations.sort());
       expect(await storedRows(db)).toEqual(before);

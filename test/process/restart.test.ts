@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isAlive } from '../../src/store/embeddedProcesses.js';
+import { isAlive } from '../../src/store/database/embeddedProcesses.js';
 import { waitFor } from '../support/polling.js';
 import { builtEntry } from '../support/processes.js';
 

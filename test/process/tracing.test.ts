@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signAccessToken } from '../../src/http/tokens.js';
+import { signAccessToken } from '../../src/http/access/tokens.js';
 import { ids } from '../fixtures/world.js';
 import { inRepo } from '../support/build.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';

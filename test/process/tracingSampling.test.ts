@@ -3,7 +3,7 @@
 // leaves no span at all, and about one request in twenty without a traceparent is traced.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signAccessToken } from '../../src/http/tokens.js';
+import { signAccessToken } from '../../src/http/access/tokens.js';
 import { ids } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 import { type ExportedSpan, type OtlpReceiver, otlpReceiver } from '../support/otlp.js';

@@ -4,7 +4,7 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constructEvent } from '../../packages/client/src/webhooks.js';
-import type { ExecutionDeps } from '../../src/usecases/execution.js';
+import type { ExecutionDeps } from '../../src/usecases/payroll/execution.js';
 import { ids } from '../fixtures/world.js';
 import { inRepo } from '../support/build.js';
 import { type Listening, listen } from '../support/http.js';

@@ -29,14 +29,14 @@ describe('the worker process', () => {
   it('loads no HTTP code', () => {
     const worker = runtimeGraph('src/worker/main.ts');
     expect(worker.files).toContain('src/composition/worker.ts');
-    expect(worker.files).toContain('src/usecases/execution.ts');
+    expect(worker.files).toContain('src/usecases/payroll/execution.ts');
     expect(worker.files.filter((file) => file.startsWith('src/http/'))).toEqual([]);
     for (const http of ['express', 'helmet', 'express-openapi-validator', 'cors', 'express-rate-limit']) expect(worker.packages).not.toContain(http);
   });
 
   it('is told apart from the server, which does load them', () => {
     const server = runtimeGraph('src/main.ts');
-    expect(server.files).toContain('src/http/app.ts');
+    expect(server.files).toContain('src/http/pipeline/app.ts');
     expect(server.packages).toEqual(expect.arrayContaining(['express', 'helmet', 'express-openapi-validator']));
   });
 });

@@ -5,8 +5,8 @@
  */
 import { expect } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { signAccessToken } from '../../src/http/tokens.js';
-import type { Database } from '../../src/store/db.js';
+import { signAccessToken } from '../../src/http/access/tokens.js';
+import type { Database } from '../../src/store/database/db.js';
 import { ids } from '../fixtures/world.js';
 import { worldWith } from '../support/builders.js';
 import { freshPostgres, testServerUrl } from '../support/database.js';

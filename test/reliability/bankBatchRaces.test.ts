@@ -5,7 +5,7 @@
 import { mkdir, readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executePendingWork } from '../../src/usecases/execution.js';
+import { executePendingWork } from '../../src/usecases/payroll/execution.js';
 import { expectBooksBalanced } from '../support/balances.js';
 import { type BankWorld, demo, payouts, payrollAtTheBank, startBankWorld } from '../support/bankBooks.js';
 import { readRequest } from '../support/payroll.js';

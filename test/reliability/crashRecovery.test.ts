@@ -6,13 +6,13 @@
  */
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Money } from '../../src/domain/money.js';
+import { Money } from '../../src/domain/money/money.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { buildWorker } from '../../src/composition/worker.js';
-import type { Database } from '../../src/store/db.js';
-import { simulatedBooksOf } from '../../src/store/simulatedOperations.js';
-import { SimulatedRails } from '../../src/adapters/rails.js';
+import type { Database } from '../../src/store/database/db.js';
+import { simulatedBooksOf } from '../../src/store/bank/simulatedOperations.js';
+import { SimulatedRails } from '../../src/adapters/processor/rails.js';
 import { ids } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
 import { crashWindow } from '../support/crashWindows.js';

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
-import { signAccessToken } from '../../src/http/tokens.js';
-import { migrate } from '../../src/store/migrate.js';
-import { openDatabase } from '../../src/store/open.js';
+import { signAccessToken } from '../../src/http/access/tokens.js';
+import { migrate } from '../../src/store/database/migrate.js';
+import { openDatabase } from '../../src/store/database/open.js';
 import { expectBooksBalanced } from '../support/balances.js';
 import { freePort, killLeftovers, startService, stop } from '../support/processes.js';
 import { apiAt, call, count, dataOf, estimate } from './api.js';
@@ -26,7 +26,7 @@ const demo = {
   beneficiary: (n: number) => `7b1e0006-0000-4000-8000-00000000000${n}`,
   completedRequest: '7b1e0007-0000-4000-8000-000000000003',
 };
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/store/migrations/', import.meta.url));
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/store/database/migrations/', import.meta.url));
 
 const dirs: string[] = [];
 afterAll(async () => {

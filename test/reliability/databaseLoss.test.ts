@@ -4,13 +4,13 @@
  * within the connection timeout, a black hole (packets dropped) within the statement bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresDatabase } from '../../src/store/postgres.js';
+import { PostgresDatabase } from '../../src/store/database/postgres.js';
 import { ids } from '../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../support/database.js';
 import { waitFor } from '../support/polling.js';
 import { TcpRelay } from '../support/relay.js';
 import { serveApp, testConfig } from '../support/server.js';
-import { signAccessToken } from '../../src/http/tokens.js';
+import { signAccessToken } from '../../src/http/access/tokens.js';
 import type { Listening } from '../support/http.js';
 
 const session = {

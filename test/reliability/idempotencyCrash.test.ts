@@ -9,9 +9,9 @@
 import { once } from 'node:events';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Money } from '../../src/domain/money.js';
-import { signAccessToken } from '../../src/http/tokens.js';
-import type { Database } from '../../src/store/db.js';
+import { Money } from '../../src/domain/money/money.js';
+import { signAccessToken } from '../../src/http/access/tokens.js';
+import type { Database } from '../../src/store/database/db.js';
 import { ids, testWorld } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { freshPostgres, testServerUrl } from '../support/database.js';

@@ -6,7 +6,7 @@
  * contract tests; the same payroll as a CSV file runs in the bench (payroll-100k).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Money } from '../../src/domain/money.js';
+import { Money } from '../../src/domain/money/money.js';
 import { ids } from '../fixtures/world.js';
 import { expectBooksBalanced } from '../support/balances.js';
 import type { PayrollRequest } from '../support/payroll.js';

@@ -5,7 +5,7 @@
  * and no transfer or payout was sent to the rails twice.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Money } from '../../src/domain/money.js';
+import { Money } from '../../src/domain/money/money.js';
 import { ids } from '../fixtures/world.js';
 import { balancesOf, expectBooksBalanced } from '../support/balances.js';
 import { worldWith } from '../support/builders.js';

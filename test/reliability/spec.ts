@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
-import { STATUS_OF } from '../../src/http/envelope.js';
-import type { Database } from '../../src/store/db.js';
+import { STATUS_OF } from '../../src/http/pipeline/envelope.js';
+import type { Database } from '../../src/store/database/db.js';
 
 export type JsonSchema = {
   type?: string | string[];

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
-import { Money } from '../../src/domain/money.js';
-import type { Database } from '../../src/store/db.js';
-import { ledgerMismatches } from '../../src/store/ledger.js';
+import { Money } from '../../src/domain/money/money.js';
+import type { Database } from '../../src/store/database/db.js';
+import { ledgerMismatches } from '../../src/store/ledger/ledger.js';
 
 /** An account currency's two figures, read straight from the database. */
 export interface Balances {

@@ -41,7 +41,7 @@ function beneficiaryBody(changes: Partial<Schemas['CreateBeneficiaryRequest']> =
 
 /**
  * A beneficiary whose bank account the simulated bank reports closed: its reference starts with
- * FAIL, so every payout to it bounces with "Beneficiary account closed" (src/adapters/rails.ts).
+ * FAIL, so every payout to it bounces with "Beneficiary account closed" (src/adapters/processor/rails.ts).
  */
 export const closedAccountBeneficiary = (reference = 'FAIL-CLOSED') => beneficiaryBody({ firstName: 'Closed', reference });
 

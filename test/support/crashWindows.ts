@@ -7,7 +7,7 @@
  * resumes from the window without paying twice. A change of the tables they write changes this
  * file, not the tests.
  */
-import type { Queryable } from '../../src/store/db.js';
+import type { Queryable } from '../../src/store/database/db.js';
 
 export const crashWindow = {
   /**

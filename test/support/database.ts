@@ -1,8 +1,8 @@
 import { inject } from 'vitest';
-import type { Database } from '../../src/store/db.js';
-import { migrate } from '../../src/store/migrate.js';
-import { analyze } from '../../src/store/open.js';
-import { PostgresDatabase } from '../../src/store/postgres.js';
+import type { Database } from '../../src/store/database/db.js';
+import { migrate } from '../../src/store/database/migrate.js';
+import { analyze } from '../../src/store/database/open.js';
+import { PostgresDatabase } from '../../src/store/database/postgres.js';
 import { loadWorld } from '../../src/world/load.js';
 import { testWorld } from '../fixtures/world.js';
 import { createDatabase, demoWorld, dropDatabase, type TestDatabaseServer, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';

@@ -5,7 +5,7 @@
  * one helper per kind of row, named after the release that left it; a change of the tables they
  * write changes this file, not the tests.
  */
-import type { Queryable } from '../../src/store/db.js';
+import type { Queryable } from '../../src/store/database/db.js';
 
 export const earlierRelease = {
   /**

@@ -7,10 +7,10 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { acquireEmbeddedPostgres, MEMORY } from '../../src/store/embedded.js';
-import { migrate } from '../../src/store/migrate.js';
-import { analyze } from '../../src/store/open.js';
-import { PostgresDatabase } from '../../src/store/postgres.js';
+import { acquireEmbeddedPostgres, MEMORY } from '../../src/store/database/embedded.js';
+import { migrate } from '../../src/store/database/migrate.js';
+import { analyze } from '../../src/store/database/open.js';
+import { PostgresDatabase } from '../../src/store/database/postgres.js';
 import { loadWorld } from '../../src/world/load.js';
 import { testWorld } from '../fixtures/world.js';
 import { createDatabase, demoWorld, dropDatabase, type TestDatabaseServer, uniqueDatabaseName, urlOfDatabase } from './globalSetupTemplates.js';

@@ -1,5 +1,5 @@
 import { Socket } from 'node:net';
-import { SharedLimits } from '../../src/http/sharedLimits.js';
+import { SharedLimits } from '../../src/http/pipeline/sharedLimits.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { waitFor } from './polling.js';
 

@@ -1,13 +1,13 @@
 import { type PayrollClient, createPayrollClient } from '../../packages/client/src/index.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
-import { signAccessToken } from '../../src/http/tokens.js';
+import { signAccessToken } from '../../src/http/access/tokens.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { buildApp } from '../../src/composition/app.js';
-import type { SharedLimits } from '../../src/http/sharedLimits.js';
-import type { Database } from '../../src/store/db.js';
+import type { SharedLimits } from '../../src/http/pipeline/sharedLimits.js';
+import type { Database } from '../../src/store/database/db.js';
 import { freshDatabase } from './database.js';
 import { type Listening, listen } from './http.js';
-import { answerClientErrors } from '../../src/http/clientErrors.js';
+import { answerClientErrors } from '../../src/http/pipeline/clientErrors.js';
 
 /** A clock tests can move: feeHash expiry without sleeping. */
 export class TestClock {

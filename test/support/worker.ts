@@ -1,8 +1,8 @@
 import { loadConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { buildWorker } from '../../src/composition/worker.js';
-import type { ExecutionDeps } from '../../src/usecases/execution.js';
-import { executePendingWork } from '../../src/usecases/execution.js';
+import type { ExecutionDeps } from '../../src/usecases/payroll/execution.js';
+import { executePendingWork } from '../../src/usecases/payroll/execution.js';
 import { type TestServer, startTestServer } from './server.js';
 
 /** The worker wired to a test server's database and clock; the simulated rails settle at once. */

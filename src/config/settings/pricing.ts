@@ -12,7 +12,7 @@ const DAY_MS = 86_400_000;
 export const PRICING_SETTINGS = declare({
   FEE_HASH_TTL_SECONDS: integer(60, 3600, { default: 900, doc: 'Lifetime of a feeHash (60–3600)' }),
   FEE_HASH_SECRET: secret({ default: DEVELOPMENT_FEE_HASH_SECRET, shown: 'a development secret', doc: 'HMAC key of payout feeHashes' }),
-  // Unset, the use case applies the domain's default (src/domain/settlement.ts), which the docs show.
+  // Unset, the use case applies the domain's default (src/domain/payroll/settlement.ts), which the docs show.
   QUOTE_TOLERANCE_BPS: integer(0, 10_000, {
     default: undefined,
     shown: '`1000`',

@@ -26,6 +26,6 @@ export const WORKER_SETTINGS = declare({
     default: 60,
     doc: "Pause between the worker's retention passes ([security](security.md#what-is-kept-and-for-how-long))",
   }),
-  // A fault point of src/usecases/faults.ts where the process kills itself, read only under NODE_ENV=test.
+  // A fault point of src/usecases/operations/faults.ts where the process kills itself, read only under NODE_ENV=test.
   TEST_FAULT: text({ default: undefined, testsOnly: true, doc: 'Tests only, read only under `NODE_ENV=test`: a fault point where the process kills itself' }),
 });

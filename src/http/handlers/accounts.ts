@@ -1,7 +1,7 @@
-import { exportAccountTransactionsCsv, listAccountTransactions } from '../../usecases/accountStatement.js';
-import { listAccounts } from '../../usecases/accounts.js';
+import { exportAccountTransactionsCsv, listAccountTransactions } from '../../usecases/accounts/accountStatement.js';
+import { listAccounts } from '../../usecases/accounts/accounts.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import type { Handlers } from '../operations.js';
+import type { Handlers } from '../pipeline/operations.js';
 
 /** The Accounts tag: the caller's accounts and balances, and an account currency's statement (JSON or CSV). */
 export function accountHandlers(deps: UseCaseDeps) {

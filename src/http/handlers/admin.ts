@@ -1,15 +1,15 @@
-import { fundAccountCurrency } from '../../usecases/accounts.js';
-import { failBankBatchPayouts, listBankBatches, resendBankBatch } from '../../usecases/bankBatchesAdmin.js';
-import { getBankException, listBankExceptions, listBankStatements, resolveBankException } from '../../usecases/bankBooksAdmin.js';
+import { fundAccountCurrency } from '../../usecases/accounts/accounts.js';
+import { failBankBatchPayouts, listBankBatches, resendBankBatch } from '../../usecases/bank/bankBatchesAdmin.js';
+import { getBankException, listBankExceptions, listBankStatements, resolveBankException } from '../../usecases/bank/bankBooksAdmin.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import { updateCustomerSettings } from '../../usecases/customerSettings.js';
-import { failPayrollRequest } from '../../usecases/failPayrollRequest.js';
-import { listExchangeRates } from '../../usecases/listExchangeRates.js';
-import { listAdminPayrollRequests } from '../../usecases/listPayrollRequests.js';
-import { providePayrollQuote } from '../../usecases/quoteLifecycle.js';
-import { recordFxExchange } from '../../usecases/recordFxExchange.js';
-import { updateExchangeRate } from '../../usecases/updateExchangeRate.js';
-import type { Handlers } from '../operations.js';
+import { updateCustomerSettings } from '../../usecases/payroll/customerSettings.js';
+import { failPayrollRequest } from '../../usecases/payroll/failPayrollRequest.js';
+import { listExchangeRates } from '../../usecases/rates/listExchangeRates.js';
+import { listAdminPayrollRequests } from '../../usecases/payroll/listPayrollRequests.js';
+import { providePayrollQuote } from '../../usecases/payroll/quoteLifecycle.js';
+import { recordFxExchange } from '../../usecases/payroll/recordFxExchange.js';
+import { updateExchangeRate } from '../../usecases/rates/updateExchangeRate.js';
+import type { Handlers } from '../pipeline/operations.js';
 
 /** The Admin tag: the platform's queue of payroll requests, FX quotes and exchanges, rates, fundings, and the bank's books. */
 export function adminHandlers(deps: UseCaseDeps) {

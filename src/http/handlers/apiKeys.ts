@@ -1,6 +1,6 @@
-import { createApiKey, listCustomerApiKeys, revokeApiKey } from '../../usecases/apiKeys.js';
+import { createApiKey, listCustomerApiKeys, revokeApiKey } from '../../usecases/access/apiKeys.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import type { Handlers } from '../operations.js';
+import type { Handlers } from '../pipeline/operations.js';
 
 /** The API keys tag: a customer's secret keys for server-to-server calls. */
 export function apiKeyHandlers(deps: UseCaseDeps) {

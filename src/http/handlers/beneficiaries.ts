@@ -1,6 +1,12 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import { createBeneficiary, deactivateBeneficiary, getBeneficiary, listBeneficiaries, updateBeneficiary } from '../../usecases/manageBeneficiaries.js';
-import type { Handlers } from '../operations.js';
+import {
+  createBeneficiary,
+  deactivateBeneficiary,
+  getBeneficiary,
+  listBeneficiaries,
+  updateBeneficiary,
+} from '../../usecases/beneficiaries/manageBeneficiaries.js';
+import type { Handlers } from '../pipeline/operations.js';
 
 /** The Beneficiaries tag: a customer's own beneficiaries and their bank accounts. */
 export function beneficiaryHandlers(deps: UseCaseDeps) {

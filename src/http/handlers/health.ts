@@ -1,6 +1,6 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import { checkReadiness } from '../../usecases/readiness.js';
-import type { Handlers } from '../operations.js';
+import { checkReadiness } from '../../usecases/operations/readiness.js';
+import type { Handlers } from '../pipeline/operations.js';
 
 /** The Operations tag: the probes of an orchestrator, without authentication. */
 export function healthHandlers(deps: UseCaseDeps) {

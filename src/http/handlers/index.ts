@@ -1,5 +1,5 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import type { Handlers } from '../operations.js';
+import type { Handlers } from '../pipeline/operations.js';
 import { accountHandlers } from './accounts.js';
 import { adminHandlers } from './admin.js';
 import { apiKeyHandlers } from './apiKeys.js';

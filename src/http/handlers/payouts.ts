@@ -1,7 +1,7 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import { estimatePayoutFees } from '../../usecases/estimatePayoutFees.js';
-import { createPayout, getPayout } from '../../usecases/payouts.js';
-import type { Handlers } from '../operations.js';
+import { estimatePayoutFees } from '../../usecases/fees/estimatePayoutFees.js';
+import { createPayout, getPayout } from '../../usecases/payouts/payouts.js';
+import type { Handlers } from '../pipeline/operations.js';
 
 /** The Payouts tag: single payouts from one of the caller's accounts. */
 export function payoutHandlers(deps: UseCaseDeps) {

@@ -1,13 +1,13 @@
-import { createPayrollRequest } from '../../usecases/createPayrollRequest.js';
+import { createPayrollRequest } from '../../usecases/payroll/createPayrollRequest.js';
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import { estimatePayrollFee } from '../../usecases/estimatePayrollFee.js';
-import { answerPayrollRequest } from '../../usecases/getPayrollRequest.js';
-import { listPayrollRequestSplits, listPayrollRequestTransfers } from '../../usecases/listPayrollItems.js';
-import { listCustomerPayrollRequests } from '../../usecases/listPayrollRequests.js';
-import { createPayrollRequestFromCsv, estimatePayrollFeeFromCsv, payrollCsvTemplate, refuseCsvQueryWithJson } from '../../usecases/payrollCsv.js';
-import { approvePayrollRequest, rejectPayrollRequest } from '../../usecases/payrollApproval.js';
-import { acceptPayrollQuote, cancelPayrollRequest } from '../../usecases/quoteLifecycle.js';
-import type { Handlers } from '../operations.js';
+import { estimatePayrollFee } from '../../usecases/fees/estimatePayrollFee.js';
+import { answerPayrollRequest } from '../../usecases/payroll/getPayrollRequest.js';
+import { listPayrollRequestSplits, listPayrollRequestTransfers } from '../../usecases/payroll/listPayrollItems.js';
+import { listCustomerPayrollRequests } from '../../usecases/payroll/listPayrollRequests.js';
+import { createPayrollRequestFromCsv, estimatePayrollFeeFromCsv, payrollCsvTemplate, refuseCsvQueryWithJson } from '../../usecases/payroll/payrollCsv.js';
+import { approvePayrollRequest, rejectPayrollRequest } from '../../usecases/payroll/payrollApproval.js';
+import { acceptPayrollQuote, cancelPayrollRequest } from '../../usecases/payroll/quoteLifecycle.js';
+import type { Handlers } from '../pipeline/operations.js';
 
 /** The Payroll tag: a customer's distributions, from the fee estimate to the accepted quote. */
 export function payrollHandlers(deps: UseCaseDeps) {

@@ -1,5 +1,5 @@
 import type { UseCaseDeps } from '../../usecases/deps.js';
-import { listCustomerEvents } from '../../usecases/listEvents.js';
+import { listCustomerEvents } from '../../usecases/webhooks/listEvents.js';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -7,8 +7,8 @@ import {
   listWebhookEndpoints,
   retryWebhookDelivery,
   testWebhookEndpoint,
-} from '../../usecases/webhookEndpoints.js';
-import type { Handlers } from '../operations.js';
+} from '../../usecases/webhooks/webhookEndpoints.js';
+import type { Handlers } from '../pipeline/operations.js';
 
 /** The Webhooks tag: a customer's event log, its endpoints and the deliveries made to them. */
 export function webhookHandlers(deps: UseCaseDeps) {

@@ -1,9 +1,9 @@
 import { stringify } from 'csv-stringify/sync';
 import type { components } from '../../../generated/api.js';
-import { formatAmount } from '../../domain/money.js';
-import { Money } from '../../domain/money.js';
-import { transactionKind } from '../../domain/statement.js';
-import type { AccountCurrencyRecord, FundingRecord, StatementLine } from '../../store/accounts.js';
+import { formatAmount } from '../../domain/money/money.js';
+import { Money } from '../../domain/money/money.js';
+import { transactionKind } from '../../domain/ledger/statement.js';
+import type { AccountCurrencyRecord, FundingRecord, StatementLine } from '../../store/ledger/accounts.js';
 
 type Schemas = components['schemas'];
 

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { AmountSplitRow } from '../../store/payrollItems.js';
+import type { AmountSplitRow } from '../../store/payroll/payrollItems.js';
 import { type WireFields, objectText, plain, plainOrNull, str } from './wireText.js';
 
 /** A split as the request's `amountSplitDetails` and the splits' pages show it: every field present, null until it applies. */

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.js';
-import { maskBankIdentifier } from '../../domain/beneficiaries.js';
-import type { BeneficiaryRecord } from '../../store/beneficiaries.js';
+import { maskBankIdentifier } from '../../domain/reference/beneficiaries.js';
+import type { BeneficiaryRecord } from '../../store/beneficiaries/beneficiaries.js';
 
 type Beneficiary = components['schemas']['Beneficiary'];
 

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { FxExchangeRecord } from '../../store/payrollRequests.js';
+import type { FxExchangeRecord } from '../../store/payroll/payrollRequests.js';
 
 /** The request's FX record as its `fxExchange` shows it. */
 export function toFxExchange(fx: FxExchangeRecord): components['schemas']['FxExchange'] {

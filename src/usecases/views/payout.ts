@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { PayoutRecord } from '../../store/payouts.js';
+import type { PayoutRecord } from '../../store/payouts/payouts.js';
 
 type Payout = components['schemas']['Payout'];
 

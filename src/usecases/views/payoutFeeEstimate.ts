@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.js';
-import { toJsonNumber } from '../../domain/money.js';
-import type { PayoutFeeFigures } from '../../domain/payoutFees.js';
+import { toJsonNumber } from '../../domain/money/money.js';
+import type { PayoutFeeFigures } from '../../domain/fees/payoutFees.js';
 
 /** The payout estimate as the interface document asks for it: amounts as JSON numbers. */
 export function toPayoutFeeEstimate(figures: PayoutFeeFigures, currency: string, feeHash: string, expiresAt: Date): components['schemas']['PayoutFeeEstimate'] {

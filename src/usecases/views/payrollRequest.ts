@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/api.js';
-import { returnedAmountOf } from '../../domain/returnedAmount.js';
-import type { AmountSplitRow, TransferRow } from '../../store/payrollItems.js';
-import type { FxExchangeRecord, PayrollRequestRecord } from '../../store/payrollRequests.js';
+import { returnedAmountOf } from '../../domain/payouts/returnedAmount.js';
+import type { AmountSplitRow, TransferRow } from '../../store/payroll/payrollItems.js';
+import type { FxExchangeRecord, PayrollRequestRecord } from '../../store/payroll/payrollRequests.js';
 import { amountSplitText } from './amountSplit.js';
 import { toFxExchange } from './fxExchange.js';
 import { transferText } from './transfer.js';

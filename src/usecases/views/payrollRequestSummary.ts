@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { PayrollRequestSummaryRecord } from '../../store/payrollLifecycle.js';
+import type { PayrollRequestSummaryRecord } from '../../store/payroll/payrollLifecycle.js';
 
 /** One row of a list page: the request without its splits, transfers and FX record. */
 export function toPayrollRequestSummary(request: PayrollRequestSummaryRecord): components['schemas']['PayrollRequestSummary'] {

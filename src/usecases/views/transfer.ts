@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { TransferRow } from '../../store/payrollItems.js';
+import type { TransferRow } from '../../store/payroll/payrollItems.js';
 import { type WireFields, objectText, plain, plainOrAbsent, str, strOrAbsent } from './wireText.js';
 
 type Schemas = components['schemas'];

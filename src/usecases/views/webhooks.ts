@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { DeliveryRecord, EndpointRecord } from '../../store/webhooks.js';
+import type { DeliveryRecord, EndpointRecord } from '../../store/webhooks/webhooks.js';
 
 type Schemas = components['schemas'];
 

@@ -3,8 +3,8 @@
  * requests are journal entries (src/world/settlement.ts), posted by the store's ledger, so every
  * balance and available equals the sum of its postings from the first moment.
  */
-import { ZERO } from '../../domain/money.js';
-import type { WorldTableRows } from '../../store/worldRows.js';
+import { ZERO } from '../../domain/money/money.js';
+import type { WorldTableRows } from '../../store/reference/worldRows.js';
 import type { World } from '../types.js';
 
 export function balanceRows(world: World): Pick<WorldTableRows, 'account_currencies'> {

@@ -7,7 +7,7 @@ type Columns<Entry, Key extends keyof Entry & string> = { [K in Key as SnakeCase
 
 /**
  * The named fields of a world entry as row columns of the same name in snake case; an absent
- * optional field becomes null. The row types of src/store/worldRows.ts check the result.
+ * optional field becomes null. The row types of src/store/reference/worldRows.ts check the result.
  */
 export function columns<Entry extends object, const Key extends keyof Entry & string>(entry: Entry, keys: readonly Key[]): Columns<Entry, Key> {
   const row: Record<string, unknown> = {};

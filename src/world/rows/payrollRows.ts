@@ -1,6 +1,6 @@
 /** The rows of a world's payroll requests: the requests, their transfers, splits and FX records. */
-import { quoteFiguresView, splitSettlementView, fxResultView } from '../../domain/settlementView.js';
-import type { WorldTableRows } from '../../store/worldRows.js';
+import { quoteFiguresView, splitSettlementView, fxResultView } from '../../domain/payroll/settlementView.js';
+import type { WorldTableRows } from '../../store/reference/worldRows.js';
 import type { RequestSettlement } from '../settlement.js';
 import type { WorldPayrollRequest, WorldTransfer } from '../types.js';
 import { columns } from './columns.js';
@@ -59,7 +59,7 @@ function feeColumns(fee: WorldTransfer['feeDetails']): { fee_id: string | null; 
 
 /**
  * The transfers. A payout names its split (amount_split_id) whichever side of the file gave the
- * link: that is where the API reads a split's payoutTransferId from (store/payrollRequests.ts).
+ * link: that is where the API reads a split's payoutTransferId from (store/payroll/payrollRequests.ts).
  */
 function transferRows(requests: readonly WorldPayrollRequest[]): WorldTableRows['transfers'] {
   return requests.flatMap((request) => {

@@ -1,6 +1,6 @@
-/** The rows of a world's reference data, as src/store/worldRows.ts inserts them. */
+/** The rows of a world's reference data, as src/store/reference/worldRows.ts inserts them. */
 import { randomUUID } from 'node:crypto';
-import type { WorldTableRows } from '../../store/worldRows.js';
+import type { WorldTableRows } from '../../store/reference/worldRows.js';
 import type { World, WorldFeeSchedule } from '../types.js';
 import { columns } from './columns.js';
 

@@ -14,7 +14,7 @@ import {
   verifyWebhookAsync,
 } from '../../../packages/client/src/index.js';
 import { constructEventSync, verifyWebhook } from '../../../packages/client/src/node.js';
-import { signWebhook } from '../../../src/domain/webhookSignature.js';
+import { signWebhook } from '../../../src/domain/webhooks/webhookSignature.js';
 import { ids } from '../../fixtures/world.js';
 import { type TestServer, startTestServer } from '../../support/server.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAuthenticator } from '../../../src/http/auth.js';
-import { signAccessToken } from '../../../src/http/tokens.js';
-import type { Database } from '../../../src/store/db.js';
+import { createAuthenticator } from '../../../src/http/access/auth.js';
+import { signAccessToken } from '../../../src/http/access/tokens.js';
+import type { Database } from '../../../src/store/database/db.js';
 
 const USER = '7b1e0003-0000-4000-8000-000000000001';
 const CUSTOMER = '7b1e0002-0000-4000-8000-000000000001';

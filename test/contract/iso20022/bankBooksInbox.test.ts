@@ -6,9 +6,9 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Iso20022Inbox } from '../../../src/adapters/iso20022/inbox.js';
-import { buildPain002 } from '../../../src/adapters/iso20022/pain002Build.js';
-import type { ApplyBankMessage, BankFile, BankMessage, BankMessageOutcome } from '../../../src/domain/bankMessages.js';
+import { Iso20022Inbox } from '../../../src/adapters/bank/iso20022/inbox.js';
+import { buildPain002 } from '../../../src/adapters/bank/iso20022/pain002Build.js';
+import type { ApplyBankMessage, BankFile, BankMessage, BankMessageOutcome } from '../../../src/domain/bank/bankMessages.js';
 
 const clock = () => new Date('2026-11-26T20:00:00Z');
 const logged: { level: string; fields: Record<string, unknown>; message: string }[] = [];

@@ -5,13 +5,13 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { answerPaymentFile } from '../../../src/adapters/iso20022/bankSimulator.js';
-import { Iso20022Inbox } from '../../../src/adapters/iso20022/inbox.js';
-import { buildPain002 } from '../../../src/adapters/iso20022/pain002Build.js';
-import { Iso20022BankRail } from '../../../src/adapters/iso20022/rail.js';
-import { bankFileRecords } from '../../../src/store/bankFiles.js';
-import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
-import { bankMessageApplier } from '../../../src/usecases/applyBankMessage.js';
+import { answerPaymentFile } from '../../../src/adapters/bank/iso20022/bankSimulator.js';
+import { Iso20022Inbox } from '../../../src/adapters/bank/iso20022/inbox.js';
+import { buildPain002 } from '../../../src/adapters/bank/iso20022/pain002Build.js';
+import { Iso20022BankRail } from '../../../src/adapters/bank/iso20022/rail.js';
+import { bankFileRecords } from '../../../src/store/bank/bankFiles.js';
+import { xsdErrors } from '../../../src/adapters/bank/iso20022/xsd.js';
+import { bankMessageApplier } from '../../../src/usecases/bank/applyBankMessage.js';
 import { crashWindow } from '../../support/crashWindows.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 import { payoutBatch, payoutItem } from './fixtures.js';
@@ -81,7 +81,7 @@ describe('Iso20022BankRail.submitBatch', () => {
     // The transport has since delivered it (moved it to processed/): still no second file.
     await crashWindow.bankFileWrittenNotRecorded(database.db, submitted.batchId);
     await bankAnswers('7b1e00ba000040008000000000000002');
-    const { moveInto } = await import('../../../src/adapters/iso20022/files.js');
+    const { moveInto } = await import('../../../src/adapters/bank/iso20022/files.js');
     await moveInto(outbox(), 'processed', '7b1e00ba000040008000000000000002.xml');
     await rail().submitBatch(submitted);
     expect((await readdir(outbox())).filter((name) => name.endsWith('.xml'))).toEqual([]);

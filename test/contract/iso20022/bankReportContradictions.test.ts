@@ -5,10 +5,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Iso20022BankRail } from '../../../src/adapters/iso20022/rail.js';
-import { bankFileRecords } from '../../../src/store/bankFiles.js';
-import { applyBankStatusReport, findBankFileByMsgId } from '../../../src/store/bankFiles.js';
-import { noticeBankReportContradictions } from '../../../src/usecases/bankReportContradictions.js';
+import { Iso20022BankRail } from '../../../src/adapters/bank/iso20022/rail.js';
+import { bankFileRecords } from '../../../src/store/bank/bankFiles.js';
+import { applyBankStatusReport, findBankFileByMsgId } from '../../../src/store/bank/bankFiles.js';
+import { noticeBankReportContradictions } from '../../../src/usecases/bank/bankReportContradictions.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 import { payoutBatch, payoutItem } from './fixtures.js';
 

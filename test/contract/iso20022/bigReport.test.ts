@@ -16,10 +16,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigStatusReport } from '../../../bench/inboxReports.js';
-import { bankMessageApplier } from '../../../src/usecases/applyBankMessage.js';
-import { Iso20022Inbox, type InboxOptions } from '../../../src/adapters/iso20022/inbox.js';
+import { bankMessageApplier } from '../../../src/usecases/bank/applyBankMessage.js';
+import { Iso20022Inbox, type InboxOptions } from '../../../src/adapters/bank/iso20022/inbox.js';
 import { bankConfig } from '../../../src/config/bank.js';
-import { withBankInboxLock } from '../../../src/store/inboxLock.js';
+import { withBankInboxLock } from '../../../src/store/bank/inboxLock.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 import { describeHolds, type LoopHolds, watchEventLoop } from '../../support/eventLoop.js';
 

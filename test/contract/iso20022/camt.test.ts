@@ -2,10 +2,10 @@
 // them (fixtures in files/, valid against the vendored XSDs), and as our own builder writes them.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { buildCamt } from '../../../src/adapters/iso20022/camtBuild.js';
-import { CamtError, parseBankToCustomer } from '../../../src/adapters/iso20022/camtParse.js';
-import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
-import type { BankToCustomerMessage } from '../../../src/domain/bankBooks.js';
+import { buildCamt } from '../../../src/adapters/bank/iso20022/camtBuild.js';
+import { CamtError, parseBankToCustomer } from '../../../src/adapters/bank/iso20022/camtParse.js';
+import { xsdErrors } from '../../../src/adapters/bank/iso20022/xsd.js';
+import type { BankToCustomerMessage } from '../../../src/domain/bank/bankBooks.js';
 
 const fixture = (name: string) => readFile(new URL(`./files/${name}`, import.meta.url));
 

@@ -3,10 +3,10 @@
 // payroll of customer A is driven to its payouts (the FX record puts them in a batch), and the batch
 // is read and written as the rail does.
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildPain001 } from '../../../src/adapters/iso20022/pain001.js';
-import { child, children, parseXml, text } from '../../../src/adapters/iso20022/xml.js';
-import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
-import { loadPayoutBatch } from '../../../src/store/payoutBatches.js';
+import { buildPain001 } from '../../../src/adapters/bank/iso20022/pain001.js';
+import { child, children, parseXml, text } from '../../../src/adapters/bank/iso20022/xml.js';
+import { xsdErrors } from '../../../src/adapters/bank/iso20022/xsd.js';
+import { loadPayoutBatch } from '../../../src/store/payouts/payoutBatches.js';
 import type { World } from '../../../src/world/types.js';
 import { ids } from '../../fixtures/world.js';
 import { apiOf, requestWithPayouts } from '../../reliability/api.js';

@@ -1,4 +1,4 @@
-import type { PayoutBatch, PayoutBatchItem } from '../../../src/domain/payoutBatch.js';
+import type { PayoutBatch, PayoutBatchItem } from '../../../src/domain/payouts/payoutBatch.js';
 
 /** A payout of the batch below; `overrides` changes what a test is about. */
 export function payoutItem(n: number, overrides: Partial<PayoutBatchItem> = {}): PayoutBatchItem {

@@ -8,12 +8,12 @@ import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utime
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { moveInto, removeStaleTemporaryFiles, writeFileAtomically } from '../../../src/adapters/iso20022/files.js';
-import { type ExclusivePass, Iso20022Inbox, type InboxOptions } from '../../../src/adapters/iso20022/inbox.js';
-import { Iso20022BankRail } from '../../../src/adapters/iso20022/rail.js';
-import { bankFileRecords } from '../../../src/store/bankFiles.js';
-import type { ApplyBankMessage, BankMessage } from '../../../src/domain/bankMessages.js';
-import { withBankInboxLock } from '../../../src/store/inboxLock.js';
+import { moveInto, removeStaleTemporaryFiles, writeFileAtomically } from '../../../src/adapters/bank/iso20022/files.js';
+import { type ExclusivePass, Iso20022Inbox, type InboxOptions } from '../../../src/adapters/bank/iso20022/inbox.js';
+import { Iso20022BankRail } from '../../../src/adapters/bank/iso20022/rail.js';
+import { bankFileRecords } from '../../../src/store/bank/bankFiles.js';
+import type { ApplyBankMessage, BankMessage } from '../../../src/domain/bank/bankMessages.js';
+import { withBankInboxLock } from '../../../src/store/bank/inboxLock.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 import { payoutBatch, payoutItem } from './fixtures.js';
 

@@ -2,10 +2,10 @@
 // to the payouts, identifiers that fit Max35Text, and texts escaped and cut to what the schema allows.
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { Pain001Error, buildPain001, endToEndIdOf, messageIdOf } from '../../../src/adapters/iso20022/pain001.js';
-import { maxText } from '../../../src/adapters/iso20022/text.js';
-import { child, children, parseXml, text } from '../../../src/adapters/iso20022/xml.js';
-import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
+import { Pain001Error, buildPain001, endToEndIdOf, messageIdOf } from '../../../src/adapters/bank/iso20022/pain001.js';
+import { maxText } from '../../../src/adapters/bank/iso20022/text.js';
+import { child, children, parseXml, text } from '../../../src/adapters/bank/iso20022/xml.js';
+import { xsdErrors } from '../../../src/adapters/bank/iso20022/xsd.js';
 import { payoutBatch, payoutItem } from './fixtures.js';
 
 const options = { createdAt: new Date('2026-11-25T10:00:00.123Z'), initiatingParty: 'Payroll Fee Service' };

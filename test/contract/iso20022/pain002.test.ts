@@ -1,12 +1,12 @@
 // The pain.002.001.11 side: the status reports the simulated bank writes validate against the XSD,
 // and the parser maps every status case (group, batch, transaction) to the rails' statuses.
 import { describe, expect, it } from 'vitest';
-import { answerPaymentFile } from '../../../src/adapters/iso20022/bankSimulator.js';
-import { buildPain001, endToEndIdOf } from '../../../src/adapters/iso20022/pain001.js';
-import { Pain002Error, parsePain002 } from '../../../src/adapters/iso20022/pain002.js';
-import { StatusReportMismatch, resolveReport } from '../../../src/domain/statusReport.js';
-import { type Pain002Content, buildPain002 } from '../../../src/adapters/iso20022/pain002Build.js';
-import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
+import { answerPaymentFile } from '../../../src/adapters/bank/iso20022/bankSimulator.js';
+import { buildPain001, endToEndIdOf } from '../../../src/adapters/bank/iso20022/pain001.js';
+import { Pain002Error, parsePain002 } from '../../../src/adapters/bank/iso20022/pain002.js';
+import { StatusReportMismatch, resolveReport } from '../../../src/domain/bank/statusReport.js';
+import { type Pain002Content, buildPain002 } from '../../../src/adapters/bank/iso20022/pain002Build.js';
+import { xsdErrors } from '../../../src/adapters/bank/iso20022/xsd.js';
 import { payoutBatch, payoutItem } from './fixtures.js';
 
 const now = new Date('2026-11-25T10:00:00Z');

@@ -3,13 +3,13 @@
 // move-to-bank transfer) and the account's balance before it. Debits are the bank's own bookings.
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalEntry, move } from '../../../src/domain/journal.js';
-import { postJournalEntries } from '../../../src/store/ledger.js';
-import { partnerAccountBookings, partnerAccountBookingsOf } from '../../../src/store/partnerAccountBookings.js';
-import { parseBankToCustomer } from '../../../src/adapters/iso20022/camtParse.js';
-import { bookingNotification } from '../../../src/adapters/iso20022/simulatedBookings.js';
-import { SimulatedStatements } from '../../../src/adapters/iso20022/simulatedStatements.js';
-import { xsdErrors } from '../../../src/adapters/iso20022/xsd.js';
+import { journalEntry, move } from '../../../src/domain/ledger/journal.js';
+import { postJournalEntries } from '../../../src/store/ledger/ledger.js';
+import { partnerAccountBookings, partnerAccountBookingsOf } from '../../../src/store/bank/partnerAccountBookings.js';
+import { parseBankToCustomer } from '../../../src/adapters/bank/iso20022/camtParse.js';
+import { bookingNotification } from '../../../src/adapters/bank/iso20022/simulatedBookings.js';
+import { SimulatedStatements } from '../../../src/adapters/bank/iso20022/simulatedStatements.js';
+import { xsdErrors } from '../../../src/adapters/bank/iso20022/xsd.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

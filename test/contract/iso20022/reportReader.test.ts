@@ -4,9 +4,9 @@
 // watched, is test/contract/iso20022/bigReport.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { bigStatusReport } from '../../../bench/inboxReports.js';
-import { RejectedFile } from '../../../src/adapters/iso20022/inboxFile.js';
-import { buildPain002 } from '../../../src/adapters/iso20022/pain002Build.js';
-import { ReportReader } from '../../../src/adapters/iso20022/reportReader.js';
+import { RejectedFile } from '../../../src/adapters/bank/iso20022/inboxFile.js';
+import { buildPain002 } from '../../../src/adapters/bank/iso20022/pain002Build.js';
+import { ReportReader } from '../../../src/adapters/bank/iso20022/reportReader.js';
 
 const small = (msgId: string) =>
   Buffer.from(buildPain002({ msgId, createdAt: new Date('2026-11-26T10:00:00Z'), originalMsgId: 'O1', group: { code: 'ACSC' } }));

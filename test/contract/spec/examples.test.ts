@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bankMessageApplier } from '../../../src/usecases/applyBankMessage.js';
+import { bankMessageApplier } from '../../../src/usecases/bank/applyBankMessage.js';
 import { type RawResponse, send } from '../../reliability/spec.js';
 import { type BankWorld, entry, message, report, startBankWorld } from '../../support/bankBooks.js';
 import { unansweredBatch } from '../../support/examples/exampleBankBatch.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/store/db.js';
-import { findBeneficiariesByIdOrReference } from '../../../src/store/referenceData.js';
+import type { Database } from '../../../src/store/database/db.js';
+import { findBeneficiariesByIdOrReference } from '../../../src/store/reference/referenceData.js';
 import { ids } from '../../fixtures/world.js';
 import { freshDatabase } from '../../support/database.js';
 

@@ -5,8 +5,8 @@
  * (migration 014): from a small sample, since every sampled row is copied whole into memory.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LockedEstimateEntry } from '../../../src/domain/estimateView.js';
-import { consumePayrollFeeEstimate, insertPayrollFeeEstimate } from '../../../src/store/feeEstimates.js';
+import type { LockedEstimateEntry } from '../../../src/domain/fees/estimateView.js';
+import { consumePayrollFeeEstimate, insertPayrollFeeEstimate } from '../../../src/store/fees/feeEstimates.js';
 import { ids } from '../../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
 

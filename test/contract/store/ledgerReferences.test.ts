@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '../../../src/store/db.js';
+import type { Database, Queryable } from '../../../src/store/database/db.js';
 import { freshDatabase } from '../../support/database.js';
 
 /**

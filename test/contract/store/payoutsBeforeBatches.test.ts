@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => fresh.drop());
 
-const migration = () => readFile(new URL('../../../src/store/migrations/024_payouts_written_before_batches.sql', import.meta.url), 'utf8');
+const migration = () => readFile(new URL('../../../src/store/database/migrations/024_payouts_written_before_batches.sql', import.meta.url), 'utf8');
 
 describe('migration 024: payouts written before batches', () => {
   it('gives the open payouts in no batch one batch per request, CREATED, and leaves settled payouts alone', async () => {

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/api.js';
-import type { Database } from '../../../src/store/db.js';
-import { payrollRequestChangedAnswered } from '../../../src/usecases/events.js';
-import { answerPayrollRequest } from '../../../src/usecases/getPayrollRequest.js';
-import type { Principal } from '../../../src/usecases/principal.js';
+import type { Database } from '../../../src/store/database/db.js';
+import { payrollRequestChangedAnswered } from '../../../src/usecases/webhooks/events.js';
+import { answerPayrollRequest } from '../../../src/usecases/payroll/getPayrollRequest.js';
+import type { Principal } from '../../../src/usecases/access/principal.js';
 import { loadPayrollRequest } from '../../support/oracles/payrollRequest.js';
 import { ids, testWorld } from '../../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';

@@ -5,7 +5,7 @@
  * is the test server's, moved by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Purged, purgeExpiredData } from '../../../src/usecases/retention.js';
+import { type Purged, purgeExpiredData } from '../../../src/usecases/operations/retention.js';
 import { ids } from '../../fixtures/world.js';
 import { count } from '../../reliability/api.js';
 import { estimateAndCreate, payrollBodies } from '../../support/payroll.js';

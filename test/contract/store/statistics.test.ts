@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '../../../src/store/db.js';
-import { joinTransaction } from '../../../src/store/savepoint.js';
-import { plannedColumns, refreshPlannerStatisticsAfterPayoutsCreated, refreshPlannerStatisticsAfterPayrollCreated } from '../../../src/store/statistics.js';
+import type { Database, Queryable } from '../../../src/store/database/db.js';
+import { joinTransaction } from '../../../src/store/database/savepoint.js';
+import {
+  plannedColumns,
+  refreshPlannerStatisticsAfterPayoutsCreated,
+  refreshPlannerStatisticsAfterPayrollCreated,
+} from '../../../src/store/database/statistics.js';
 import { freshDatabase } from '../../support/database.js';
 
 let db: Database;

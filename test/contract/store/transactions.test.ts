@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../../src/store/db.js';
-import { consumePayrollFeeEstimate, insertPayrollFeeEstimate } from '../../../src/store/feeEstimates.js';
-import { migrate } from '../../../src/store/migrate.js';
-import { joinTransaction } from '../../../src/store/savepoint.js';
+import type { Database } from '../../../src/store/database/db.js';
+import { consumePayrollFeeEstimate, insertPayrollFeeEstimate } from '../../../src/store/fees/feeEstimates.js';
+import { migrate } from '../../../src/store/database/migrate.js';
+import { joinTransaction } from '../../../src/store/database/savepoint.js';
 import { ids } from '../../fixtures/world.js';
 import { TEST_DATABASE_URL, freshDatabase } from '../../support/database.js';
 import { settlesWithin } from '../../support/polling.js';

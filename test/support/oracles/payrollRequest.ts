@@ -1,7 +1,7 @@
 import type { components } from '../../../generated/api.js';
-import { returnedAmountOf } from '../../../src/domain/returnedAmount.js';
-import type { Queryable } from '../../../src/store/db.js';
-import type { TransferStatus, TransferType } from '../../../src/domain/transfers.js';
+import { returnedAmountOf } from '../../../src/domain/payouts/returnedAmount.js';
+import type { Queryable } from '../../../src/store/database/db.js';
+import type { TransferStatus, TransferType } from '../../../src/domain/payroll/transfers.js';
 import {
   type FxExchangeRecord,
   type PayrollRequestRecord,
@@ -9,8 +9,8 @@ import {
   findFxExchange,
   findPayrollRequestRow,
   payoutTransferIdOf,
-} from '../../../src/store/payrollRequests.js';
-import { findApprovers } from '../../../src/store/payrollApproval.js';
+} from '../../../src/store/payroll/payrollRequests.js';
+import { findApprovers } from '../../../src/store/payroll/payrollApproval.js';
 import { toTransfer } from './transfer.js';
 
 type Schemas = components['schemas'];

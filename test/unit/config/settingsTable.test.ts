@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { END, OPERATIONS, START, withSettings } from '../../../scripts/docs-settings.js';
 import { SETTINGS } from '../../../src/config/settings.js';
-import { DEFAULT_FX_RECORD_TOLERANCE_BPS, DEFAULT_QUOTE_TOLERANCE_BPS } from '../../../src/domain/settlement.js';
+import { DEFAULT_FX_RECORD_TOLERANCE_BPS, DEFAULT_QUOTE_TOLERANCE_BPS } from '../../../src/domain/payroll/settlement.js';
 import { inRepo } from '../../support/build.js';
 
 /** The rows of the first table after `heading` in a guide: the variable and its Default cell. */

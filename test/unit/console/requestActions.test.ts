@@ -1,7 +1,7 @@
 // The console's one map of status → actions, held to the domain's transition table: it offers no
 // move the service refuses, and leaves out no move of a person the service takes.
 import { describe, expect, it } from 'vitest';
-import { type PayrollAction, type PayrollRequestStatus, assertTransition } from '../../../src/domain/payrollStatus.js';
+import { type PayrollAction, type PayrollRequestStatus, assertTransition } from '../../../src/domain/payroll/payrollStatus.js';
 import { ACTIONS_FROM, type Actor, type RequestAction, actionsFor } from '../../../console/src/requestActions.js';
 
 const STATUSES = Object.keys(ACTIONS_FROM) as PayrollRequestStatus[];

@@ -1,8 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import type { BankEntry } from '../../../src/domain/bankBooks.js';
-import { bookedLines, isBooked, returnFigures, statementFrame, uuidOfCompact } from '../../../src/domain/bankReconciliation.js';
-import { statusAfterReturn } from '../../../src/domain/payrollStatus.js';
+import type { BankEntry } from '../../../src/domain/bank/bankBooks.js';
+import { bookedLines, isBooked, returnFigures, statementFrame, uuidOfCompact } from '../../../src/domain/bank/bankReconciliation.js';
+import { statusAfterReturn } from '../../../src/domain/payroll/payrollStatus.js';
 
 const created = new Date('2026-11-23T18:00:00Z');
 const tx = { endToEndId: 'e2e', accountServicerReference: null, amount: null, currency: null, creditDebit: null, returnReason: null, charges: null };

@@ -8,7 +8,7 @@ import {
   compactBankIdentifier,
   isCountryCode,
   maskBankIdentifier,
-} from '../../../src/domain/beneficiaries.js';
+} from '../../../src/domain/reference/beneficiaries.js';
 import { DomainError } from '../../../src/domain/errors.js';
 
 const individual: BeneficiaryDraft = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newPayrollFeeHash } from '../../../src/domain/feeHash.js';
+import { newPayrollFeeHash } from '../../../src/domain/fees/feeHash.js';
 
 describe('newPayrollFeeHash', () => {
   it('gives 256 random bits as 43 base64url characters, never the same twice across many refills of its random pool', () => {

@@ -10,7 +10,7 @@ import {
   move,
   movesMoney,
   totalsByCurrency,
-} from '../../../src/domain/journal.js';
+} from '../../../src/domain/ledger/journal.js';
 import {
   type PayrollLedger,
   acceptSettled,
@@ -20,11 +20,11 @@ import {
   singlePayoutDebited,
   singlePayoutRefunded,
   singlePayoutSent,
-} from '../../../src/domain/journalEntries.js';
-import { replayPayrollHistory } from '../../../src/domain/journalReplay.js';
-import { settlementScales } from '../../../src/domain/minorUnits.js';
-import { Money } from '../../../src/domain/money.js';
-import { type SettlementSplit, fxRecordFigures, quoteFigures } from '../../../src/domain/settlement.js';
+} from '../../../src/domain/ledger/journalEntries.js';
+import { replayPayrollHistory } from '../../../src/domain/ledger/journalReplay.js';
+import { settlementScales } from '../../../src/domain/money/minorUnits.js';
+import { Money } from '../../../src/domain/money/money.js';
+import { type SettlementSplit, fxRecordFigures, quoteFigures } from '../../../src/domain/payroll/settlement.js';
 
 const m = (text: string) => new Money(text);
 const CUSTOMER_USD: LedgerAccount = { kind: 'CUSTOMER', accountCurrencyId: 'c-usd' };

@@ -11,9 +11,9 @@ import {
   roundPayout,
   settlementScales,
   sourceScaleOf,
-} from '../../../src/domain/minorUnits.js';
+} from '../../../src/domain/money/minorUnits.js';
 import fc from 'fast-check';
-import { Money, exactAmountText, formatExact } from '../../../src/domain/money.js';
+import { Money, exactAmountText, formatExact } from '../../../src/domain/money/money.js';
 
 const m = (text: string) => new Money(text);
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Money, formatExact, parseAmount } from '../../../src/domain/money.js';
+import { Money, formatExact, parseAmount } from '../../../src/domain/money/money.js';
 
 /** AmountStrings as the spec admits them: digits without leading zeros, then up to 8 decimals. */
 const amountText = fc

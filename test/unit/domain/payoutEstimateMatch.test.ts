@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
-import { type PayoutTarget, assertPayoutMatchesEstimate } from '../../../src/domain/payoutEstimateMatch.js';
+import { type PayoutTarget, assertPayoutMatchesEstimate } from '../../../src/domain/fees/payoutEstimateMatch.js';
 
 const STORED: PayoutTarget = { accountId: 'A-1', currencyCode: 'USD', beneficiaryId: 'B-1', amount: '1500.00' };
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addBusinessDays } from '../../../src/domain/businessDays.js';
-import { signPayoutFeeHash, verifyPayoutFeeHash } from '../../../src/domain/feeHash.js';
-import { Money } from '../../../src/domain/money.js';
-import { checkPayoutAmount, computePayoutFees } from '../../../src/domain/payoutFees.js';
+import { addBusinessDays } from '../../../src/domain/reference/businessDays.js';
+import { signPayoutFeeHash, verifyPayoutFeeHash } from '../../../src/domain/fees/feeHash.js';
+import { Money } from '../../../src/domain/money/money.js';
+import { checkPayoutAmount, computePayoutFees } from '../../../src/domain/fees/payoutFees.js';
 
 const schedule = { percentBps: new Money(25), fixed: new Money('2.00'), min: new Money('3.00'), max: new Money('40.00'), settlementDays: 2 };
 const monday = new Date('2026-11-23T10:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertMayApprove, assertMayReject, assertMayWithdraw } from '../../../src/domain/payrollApproval.js';
+import { assertMayApprove, assertMayReject, assertMayWithdraw } from '../../../src/domain/payroll/payrollApproval.js';
 
 const requestId = '7b1e0007-0000-4000-8000-000000000001';
 const creator = '7b1e0003-0000-4000-8000-000000000001';

@@ -1,10 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Money } from '../../../src/domain/money.js';
-import { resolveCsvBeneficiaries } from '../../../src/domain/payrollCsvBeneficiaries.js';
-import { payrollCsvTemplateText, readPayrollCsvLayout } from '../../../src/domain/payrollCsvFile.js';
-import { readPayrollCsvEntries } from '../../../src/domain/payrollCsvRows.js';
+import { Money } from '../../../src/domain/money/money.js';
+import { resolveCsvBeneficiaries } from '../../../src/domain/payroll/payrollCsvBeneficiaries.js';
+import { payrollCsvTemplateText, readPayrollCsvLayout } from '../../../src/domain/payroll/payrollCsvFile.js';
+import { readPayrollCsvEntries } from '../../../src/domain/payroll/payrollCsvRows.js';
 
 const usdToAed = { source: 2, payroll: 2, sourceCode: 'USD', payrollCode: 'AED' };
 const B1 = '7e570006-0000-4000-8000-000000000001';

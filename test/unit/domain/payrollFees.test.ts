@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
 import { thrownBy } from '../../support/errors.js';
-import { type EstimateEntryInput, estimateFigures, estimateRates, normaliseEstimateEntries } from '../../../src/domain/estimateFigures.js';
-import { lockedEstimateEntries, payrollFeeEstimateView } from '../../../src/domain/estimateView.js';
-import { settlementScales } from '../../../src/domain/minorUnits.js';
-import { Money } from '../../../src/domain/money.js';
-import { scheduleFee } from '../../../src/domain/payrollFees.js';
+import { type EstimateEntryInput, estimateFigures, estimateRates, normaliseEstimateEntries } from '../../../src/domain/fees/estimateFigures.js';
+import { lockedEstimateEntries, payrollFeeEstimateView } from '../../../src/domain/fees/estimateView.js';
+import { settlementScales } from '../../../src/domain/money/minorUnits.js';
+import { Money } from '../../../src/domain/money/money.js';
+import { scheduleFee } from '../../../src/domain/fees/payrollFees.js';
 
 /**
  * The payroll fee formulas of the estimate, hand-computed, on the one estimate arithmetic

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
 import { thrownBy } from '../../support/errors.js';
-import { assertFundsCover } from '../../../src/domain/ledger.js';
-import { Money } from '../../../src/domain/money.js';
-import { assertTransition, statusAfterPayouts } from '../../../src/domain/payrollStatus.js';
+import { assertFundsCover } from '../../../src/domain/ledger/ledger.js';
+import { Money } from '../../../src/domain/money/money.js';
+import { assertTransition, statusAfterPayouts } from '../../../src/domain/payroll/payrollStatus.js';
 
 const id = '7b1e0007-0000-4000-8000-000000000001';
 

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitPlainCsv } from '../../../src/domain/plainCsv.js';
+import { splitPlainCsv } from '../../../src/domain/payroll/plainCsv.js';
 
 /** csv-parse with the payroll file's options: each record and the line it ends on. */
 function csvParse(text: string, delimiter: string): Array<{ record: string[]; line: number }> {

@@ -1,8 +1,8 @@
 // Which webhook URLs may be registered and which addresses delivered to: every spelling of a
 // private address that a naive check lets through, and the ranges of the IANA registries.
 import { describe, expect, it } from 'vitest';
-import { addressProblem, parseAddress } from '../../../src/domain/publicAddress.js';
-import { webhookUrlProblem } from '../../../src/domain/webhooks.js';
+import { addressProblem, parseAddress } from '../../../src/domain/webhooks/publicAddress.js';
+import { webhookUrlProblem } from '../../../src/domain/webhooks/webhooks.js';
 import { REVIEWED_WEBHOOK_URLS } from '../../support/webhookUrls.js';
 
 const problemOf = (address: string, allowLoopback = false) => addressProblem(parseAddress(address)!, allowLoopback);

@@ -2,13 +2,20 @@ import type { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
-import { type EstimateEntryInput, type EstimateFigures, estimateFigures } from '../../../src/domain/estimateFigures.js';
-import { payrollFeeEstimateView } from '../../../src/domain/estimateView.js';
-import { type JournalEntry, type LedgerAccount, balanceOf, totalsByCurrency } from '../../../src/domain/journal.js';
-import { replayPayrollHistory } from '../../../src/domain/journalReplay.js';
-import { Money } from '../../../src/domain/money.js';
-import { type QuoteFigures, assertFxRecordRate, creditBackFor, fxRecordFigures, quoteFigures, settleAdjustment } from '../../../src/domain/settlement.js';
-import { quoteFiguresView } from '../../../src/domain/settlementView.js';
+import { type EstimateEntryInput, type EstimateFigures, estimateFigures } from '../../../src/domain/fees/estimateFigures.js';
+import { payrollFeeEstimateView } from '../../../src/domain/fees/estimateView.js';
+import { type JournalEntry, type LedgerAccount, balanceOf, totalsByCurrency } from '../../../src/domain/ledger/journal.js';
+import { replayPayrollHistory } from '../../../src/domain/ledger/journalReplay.js';
+import { Money } from '../../../src/domain/money/money.js';
+import {
+  type QuoteFigures,
+  assertFxRecordRate,
+  creditBackFor,
+  fxRecordFigures,
+  quoteFigures,
+  settleAdjustment,
+} from '../../../src/domain/payroll/settlement.js';
+import { quoteFiguresView } from '../../../src/domain/payroll/settlementView.js';
 
 /**
  * Properties of the settlement rules over random payrolls: mixed entry types, currencies of 0 to 8

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
-import { type EstimateEntryInput, estimateFigures } from '../../../src/domain/estimateFigures.js';
-import { payrollFeeEstimateView } from '../../../src/domain/estimateView.js';
-import { Money } from '../../../src/domain/money.js';
+import { type EstimateEntryInput, estimateFigures } from '../../../src/domain/fees/estimateFigures.js';
+import { payrollFeeEstimateView } from '../../../src/domain/fees/estimateView.js';
+import { Money } from '../../../src/domain/money/money.js';
 
 /**
  * The estimate with minor units, hand-computed (the arithmetic is in the comments; cross-checked

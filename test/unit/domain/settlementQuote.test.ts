@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.js';
-import { settlementScales } from '../../../src/domain/minorUnits.js';
-import { Money } from '../../../src/domain/money.js';
+import { settlementScales } from '../../../src/domain/money/minorUnits.js';
+import { Money } from '../../../src/domain/money/money.js';
 import {
   AcceptShortfallError,
   type SettlementSplit,
@@ -12,8 +12,8 @@ import {
   quoteFigures,
   returnedAmount,
   settleAdjustment,
-} from '../../../src/domain/settlement.js';
-import { fxResultView, quoteFiguresView, splitSettlementView } from '../../../src/domain/settlementView.js';
+} from '../../../src/domain/payroll/settlement.js';
+import { fxResultView, quoteFiguresView, splitSettlementView } from '../../../src/domain/payroll/settlementView.js';
 
 /**
  * The honoured quote, hand-computed. The request: USD → AED, estimate at eff 3.6541375 (3.6725

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type JournalKind, accountKey } from '../../../src/domain/journal.js';
-import { funded } from '../../../src/domain/journalEntries.js';
-import { Money } from '../../../src/domain/money.js';
-import { checkFundingAmount, checkStatementRange, runningBalances, transactionKind } from '../../../src/domain/statement.js';
+import { type JournalKind, accountKey } from '../../../src/domain/ledger/journal.js';
+import { funded } from '../../../src/domain/ledger/journalEntries.js';
+import { Money } from '../../../src/domain/money/money.js';
+import { checkFundingAmount, checkStatementRange, runningBalances, transactionKind } from '../../../src/domain/ledger/statement.js';
 
 const m = (value: string | number) => new Money(value);
 

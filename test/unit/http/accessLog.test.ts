@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { NextFunction, Request, Response } from 'express';
 import { describe, expect, it } from 'vitest';
-import { accessLog } from '../../../src/http/requestContext.js';
+import { accessLog } from '../../../src/http/pipeline/requestContext.js';
 import { createLogger } from '../../../src/observability/logger.js';
 
 describe('the access log', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError, bodyField, fieldNamed, validationProblems } from '../../../src/domain/errors.js';
-import { Money } from '../../../src/domain/money.js';
-import { AcceptShortfallError } from '../../../src/domain/settlement.js';
-import { errorResponse } from '../../../src/http/envelope.js';
+import { Money } from '../../../src/domain/money/money.js';
+import { AcceptShortfallError } from '../../../src/domain/payroll/settlement.js';
+import { errorResponse } from '../../../src/http/pipeline/envelope.js';
 
 describe('errorResponse: a domain error as it is answered', () => {
   it("takes its code's status and says code, message, reason, field, entryIndex and details, nothing else", () => {

@@ -2,9 +2,9 @@
 // which runs over test/), and the router refuses at start-up what the types could not see.
 import { describe, expect, it } from 'vitest';
 import { allHandlers } from '../../../src/http/handlers/index.js';
-import { bindOperations } from '../../../src/http/operationRouter.js';
-import { type ApiDoc, SpecRouter, specRouter } from '../../../src/http/specRoutes.js';
-import type { Handler, Handlers, OperationId } from '../../../src/http/operations.js';
+import { bindOperations } from '../../../src/http/pipeline/operationRouter.js';
+import { type ApiDoc, SpecRouter, specRouter } from '../../../src/http/pipeline/specRoutes.js';
+import type { Handler, Handlers, OperationId } from '../../../src/http/pipeline/operations.js';
 import type { UseCaseDeps } from '../../../src/usecases/deps.js';
 
 describe('handler table types (checked by tsc --noEmit)', () => {

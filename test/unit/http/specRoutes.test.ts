@@ -1,7 +1,7 @@
 // The router of the spec's paths: the path it finds is the one whose validator then checks the
 // request, so it must choose as the validator's own routing chooses.
 import { describe, expect, it } from 'vitest';
-import { type ApiDoc, SpecRouter, specRouter } from '../../../src/http/specRoutes.js';
+import { type ApiDoc, SpecRouter, specRouter } from '../../../src/http/pipeline/specRoutes.js';
 
 const router = (paths: string[]) =>
   new SpecRouter({

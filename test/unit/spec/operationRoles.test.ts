@@ -1,5 +1,5 @@
 // The admin role is what the spec says of each operation: its security requirement names the role
-// (`bearerAuth: [admin]`), and the server refuses other callers from that alone (src/http/auth.ts).
+// (`bearerAuth: [admin]`), and the server refuses other callers from that alone (src/http/access/auth.ts).
 // The reference docs group the same operations under the Admin tag: the two must agree.
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../reliability/spec.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CreatedPosition, createdPosition, cursorCodec } from '../../../src/usecases/cursor.js';
+import { type CreatedPosition, createdPosition, cursorCodec } from '../../../src/usecases/answers/cursor.js';
 
 const codec = cursorCodec<CreatedPosition, string | null>({
   ...createdPosition,
