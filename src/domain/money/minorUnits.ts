@@ -108,10 +108,13 @@ export function assertScale(amount: Decimal, scale: number, field: FieldName, ki
   if (problem) throw validationError(`${nameOf(field)} ${problem}`, { reason: 'TOO_MANY_DECIMALS', field: fieldNamed(nameOf(field)), ...place });
 }
 
+/** Whether an amount is written within `scale` decimal places (a currency's minor units, say). */
+export const fitsScale = (amount: Decimal, scale: number): boolean => amount.decimalPlaces() <= scale;
+
 /** What assertScale says after the field's name ("has 3 decimal places; …"), or null when the amount fits. */
 export function scaleProblem(amount: Decimal, scale: number, kind: string, currencyCode: string): string | null {
-  const places = amount.decimalPlaces();
-  return places > scale ? `has ${decimalPlacesText(places)}; a ${kind} amount in ${currencyCode} allows at most ${scale}` : null;
+  if (fitsScale(amount, scale)) return null;
+  return `has ${decimalPlacesText(amount.decimalPlaces())}; a ${kind} amount in ${currencyCode} allows at most ${scale}`;
 }
 
 /** Every computed figure stays below 10^15 (`DecimalString`'s documented maximum). */

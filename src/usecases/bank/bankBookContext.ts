@@ -1,6 +1,6 @@
 import type { Decimal } from 'decimal.js';
 import type { BookedLine } from '../../domain/bank/bankReconciliation.js';
-import { Money } from '../../domain/money/money.js';
+import { fitsScale, formatAtScale } from '../../domain/money/minorUnits.js';
 import type { BankAccountOfOurs } from '../../store/bank/bankBooks.js';
 import { type MatchedKind, addMatchedBookingReport, matchedBooking, recordMatchedBooking } from '../../store/bank/bankBookings.js';
 import type { NewBankException } from '../../store/bank/bankExceptions.js';
@@ -16,13 +16,11 @@ export interface LineContext {
   exceptions: NewBankException[];
 }
 
-/** Money at the account's scale, as the API writes it (never "-0.00"). */
-/** An amount at the currency's minor units, or at the bank's own finer precision: never rounded. */
-export const atScale = (value: Decimal, decimals: number): string => (value.isZero() ? new Money(0) : value).toFixed(Math.max(decimals, value.decimalPlaces()));
+/** An amount at the currency's minor units, or at the bank's own finer precision: never rounded, never "-0.00". */
+export const atScale = (value: Decimal, decimals: number): string => formatAtScale(value, Math.max(decimals, value.decimalPlaces()));
 
 /** Whether the bank wrote an amount of the line finer than the currency's minor units. */
-export const finerThanMinorUnits = (line: BookedLine, decimals: number): boolean =>
-  line.amount.decimalPlaces() > decimals || line.charges.decimalPlaces() > decimals;
+export const finerThanMinorUnits = (line: BookedLine, decimals: number): boolean => !fitsScale(line.amount, decimals) || !fitsScale(line.charges, decimals);
 
 /** A line as an exception's detail names it. */
 export const describe = (line: BookedLine, decimals: number) =>
