@@ -145,6 +145,24 @@ export async function single(name: string, url: string, init: RequestInit, check
   return { ms: round(ms, 1) };
 }
 
+/** Each URL read once, one at a time (ms, whole answer read): the median of their timings. */
+export async function firstReads(name: string, urls: readonly string[], init: RequestInit, check: (body: unknown) => boolean): Promise<{ ms: number }> {
+  const times: number[] = [];
+  for (const url of urls) {
+    const started = performance.now();
+    const response = await fetch(url, init);
+    const text = await response.text();
+    times.push(performance.now() - started);
+    if (response.status !== 200 || !check(JSON.parse(text))) {
+      outcome.failed = true;
+      throw new Error(`${name}: unexpected answer ${response.status}: ${text.slice(0, 500)}`);
+    }
+  }
+  const ms = median(times);
+  log(`${name}: median ${ms.toFixed(1)} ms of ${urls.length} (min ${Math.min(...times).toFixed(1)}, max ${Math.max(...times).toFixed(1)})`);
+  return { ms: round(ms, 1) };
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

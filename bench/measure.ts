@@ -2,7 +2,7 @@
 import { signAccessToken } from '../src/http/access/tokens.js';
 import { freePort } from '../src/store/database/embedded.js';
 import { bulkhead } from './bulkhead.js';
-import { single, type Target } from './load.js';
+import { firstReads, REPEAT, single, type Target } from './load.js';
 import { measureObservability, type LaunchVariant } from './observability.js';
 import { loadWanted, PAYROLLS, rounds, seconds, wanted, warmupSeconds } from './options.js';
 import { payrollLifecycle } from './payroll.js';
@@ -82,8 +82,15 @@ export async function measure(
         isEstimate,
       )
     : null;
-  const read1k = wanted('read1k')
-    ? await single('read-1k', `${base}/v1/customers/payroll/requests/${benchIds.request1k}`, { headers: auth }, hasSplits(1000))
+  const requestUrl = (id: string) => `${base}/v1/customers/payroll/requests/${id}`;
+  const read1k = wanted('read1k') ? await single('read-1k', requestUrl(benchIds.request1k), { headers: auth }, hasSplits(1000)) : null;
+  const read1kFirst = wanted('read1k')
+    ? await firstReads(
+        'read-1k-first',
+        Array.from({ length: REPEAT }, (_, n) => requestUrl(benchIds.request1kUnread(n))),
+        { headers: auth },
+        hasSplits(1000),
+      )
     : null;
   const peak = memory.peak();
   memory.stop();
@@ -138,6 +145,7 @@ export async function measure(
     estimate10k,
     estimate10kCsv,
     read1k,
+    read1kFirst,
     payrolls,
     slowReaders: slow,
     bulkhead: bulkheadFigures,

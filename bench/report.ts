@@ -25,7 +25,10 @@ export interface Figures extends RoundsResult {
   estimate1k: { ms: number } | null;
   estimate10k: { ms: number } | null;
   estimate10kCsv: { ms: number } | null;
+  /** The same request read again: its items as the one cached form keeps them (docs/performance.md#the-one-cached-form). */
   read1k: { ms: number } | null;
+  /** Requests of the same size each read for the first time: every item read and written. */
+  read1kFirst: { ms: number } | null;
   /** The payroll scenarios that ran: the whole life of one payroll each (bench/payroll.ts). */
   payrolls: Partial<Record<'payroll1k' | 'payroll10k' | 'payroll100k', PayrollFigures>>;
   /** Four slow GETs of the finished 100,000-split request and a neighbour's small GET (bench/slowReaders.ts). */
@@ -98,7 +101,8 @@ export function formatTable(figures: Figures): string {
   const single = (name: string, value: { ms: number } | null) => value && lines.push(row([name, String(value.ms)]));
   single('estimate-1k', figures.estimate1k);
   single('estimate-10k', figures.estimate10k);
-  single('read-1k (1,000 splits)', figures.read1k);
+  single('read-1k (1,000 splits), read again', figures.read1k);
+  single('read-1k, first read of each request', figures.read1kFirst);
   single('estimate-10k as CSV (by reference)', figures.estimate10kCsv);
   if (figures.estimate10k && figures.estimate10kCsv) lines.push(`estimate-10k CSV / JSON: ${(figures.estimate10kCsv.ms / figures.estimate10k.ms).toFixed(2)}×`);
   if (figures.estimate1k && figures.estimate10k) lines.push(`estimate-10k / estimate-1k: ${(figures.estimate10k.ms / figures.estimate1k.ms).toFixed(1)}×`);

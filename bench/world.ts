@@ -9,6 +9,7 @@
 import { roundCharge, roundPayout } from '../src/domain/money/minorUnits.js';
 import { clamp, Money, ZERO } from '../src/domain/money/money.js';
 import type { World, WorldAmountSplit, WorldPayrollRequest, WorldTransfer } from '../src/world/types.js';
+import { REPEAT } from './load.js';
 
 /** Beneficiaries of the world: enough for every scenario but payroll-100k, which asks for 100,000. */
 export const BENEFICIARIES = 10_000;
@@ -30,6 +31,8 @@ export const benchIds = {
   request50: id('0007', 1),
   /** COMPLETED, 1,000 splits: the `read-1k` scenario. */
   request1k: id('0007', 2),
+  /** COMPLETED, 1,000 splits each, read once each: `read-1k`'s first reads (no read has kept their items). */
+  request1kUnread: (n: number): string => id('0007', 10 + n),
   /** Another customer, with a user, a USD account, beneficiaries and a COMPLETED 5-split request (benchWorld's `neighbour`). */
   neighbour: {
     customer: id('0002', 2),
@@ -247,7 +250,11 @@ function benchWorldAround(beneficiaryCount: number, beneficiaries: World['benefi
       payout: [{ accountProvider: 'FIREBLOCKS', currency: 'USD', percentBps: 25, fixed: '2.00', min: '3.00', max: '40.00', settlementDays: 2 }],
       internalPayout: [{ customerId: null, currency: 'USD', percentBps: 10, fixed: '0.50' }],
     },
-    payrollRequests: [completedRequest(1, benchIds.request50, 50), completedRequest(2, benchIds.request1k, 1000)],
+    payrollRequests: [
+      completedRequest(1, benchIds.request50, 50),
+      completedRequest(2, benchIds.request1k, 1000),
+      ...Array.from({ length: REPEAT }, (_, n) => completedRequest(10 + n, benchIds.request1kUnread(n), 1000)),
+    ],
   };
 }
 

@@ -11,6 +11,7 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../store/database/db.js';
 import { rateTablesOf } from '../store/reference/exchangeRates.js';
 import { processorSchedulesOf } from '../store/reference/referenceData.js';
+import { ItemsTextCache } from '../usecases/answers/itemsTextCache.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
 
 /**
@@ -26,6 +27,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
     processor: new SimulatedProcessor(processorSchedulesOf(providerDb)),
     clock,
     bankFiles: { outbox: new OutboxResender(config.bank.outboxDir), unansweredAfterSeconds: config.bank.unansweredAfterSeconds },
+    ...(config.readCacheBytes > 0 && { readCache: new ItemsTextCache(config.readCacheBytes) }),
     config: {
       feeHashSecret: config.feeHashSecret,
       feeHashTtlSeconds: config.feeHashTtlSeconds,

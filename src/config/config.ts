@@ -58,6 +58,8 @@ export interface Config {
   customerWrites: { concurrent: number; waitMs: number };
   /** V8's heap growing factor as a percentage above the live heap after a full GC; 0: V8's own choice (src/composition/heap.ts). */
   heapGrowingPercent: number;
+  /** Bytes each API process keeps of requests' items as JSON text for repeat reads (READ_CACHE_MB); 0: none. */
+  readCacheBytes: number;
   webhookAllowLoopback: boolean;
   /** The ports a webhook endpoint URL may name (WEBHOOK_ALLOWED_PORTS): those HTTPS endpoints use. */
   webhookAllowedPorts: number[];
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     customerWrites: customerWrites(env),
     heapGrowingPercent: read(env, SETTINGS.HEAP_GROWING_PERCENT),
+    readCacheBytes: read(env, SETTINGS.READ_CACHE_MB) * 2 ** 20,
     webhookAllowLoopback: read(env, SETTINGS.WEBHOOK_ALLOW_LOOPBACK),
     webhookAllowedPorts: read(env, SETTINGS.WEBHOOK_ALLOWED_PORTS),
     retention: retentionWindows(env),

@@ -32,6 +32,11 @@ export const SERVER_SETTINGS = declare({
     default: 100,
     doc: "How far V8's heap may grow above what survived the last full collection before the next (0–300; `0` = V8's own choice, up to 300% when busy); not a heap limit",
   }),
+  // The one cached form (docs/performance.md#the-one-cached-form): repeat reads of a request whose items have not changed.
+  READ_CACHE_MB: integer(0, 4096, {
+    default: 64,
+    doc: "Memory each API process keeps for repeat reads of payroll requests: a request's splits and transfers as the answer writes them, reused while none of them has changed; `0` turns it off ([performance](performance.md#the-one-cached-form))",
+  }),
   CORS_ORIGINS: list({ doc: 'Comma-separated browser origins allowed cross-origin access; CORS is off when empty' }),
   // Read as Express's 'trust proxy' (src/config/config.ts): `false` and unset alike leave it off.
   TRUST_PROXY: text({ default: 'false', doc: 'Express `trust proxy` behind a TLS-terminating proxy: `true`, a hop count, or addresses such as `loopback`' }),

@@ -132,3 +132,19 @@ export async function findTransferRows(tx: Queryable, ids: readonly string[]): P
     [ids],
   );
 }
+
+/**
+ * What names the state of a request's items as a reader's snapshot sees them: a digest of the
+ * physical address and creating transaction of every split and transfer version it sees. A row
+ * version never changes (an update writes a new one, at a new address, by another transaction),
+ * and no two versions share both, so two snapshots with the same digest see the same items.
+ */
+export async function itemsVersionOf(tx: Queryable, requestId: string): Promise<string> {
+  const [row] = await tx.query<{ version: string }>(
+    `SELECT md5(coalesce((SELECT string_agg(s.ctid::text || s.xmin::text, ',' ORDER BY s.position) FROM amount_splits s WHERE s.payroll_request_id = $1), '')
+                || '/' ||
+                coalesce((SELECT string_agg(t.ctid::text || t.xmin::text, ',' ORDER BY t.position) FROM transfers t WHERE t.payroll_request_id = $1), '')) AS version`,
+    [requestId],
+  );
+  return row!.version;
+}

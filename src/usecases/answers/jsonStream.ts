@@ -2,7 +2,7 @@
  * Where a JsonStream is written: given its parts in order; the stream's reading waits on it, so the
  * parts are read only as fast as they are sent.
  */
-export type JsonSink = (parts: AsyncIterable<string>) => Promise<void>;
+export type JsonSink = (parts: AsyncIterable<string | Buffer>) => Promise<void>;
 
 /**
  * JSON text written while it is read (a payroll request of 100,000 splits is over 100 MB): the
@@ -21,7 +21,7 @@ export class JsonStream<T> {
   async text(): Promise<string> {
     const parts: string[] = [];
     await this.send(async (read) => {
-      for await (const part of read) parts.push(part);
+      for await (const part of read) parts.push(part.toString());
     });
     return parts.join('');
   }

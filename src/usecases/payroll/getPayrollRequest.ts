@@ -14,12 +14,17 @@ type PayrollRequest = components['schemas']['PayrollRequest'];
  * process. A customer sees only their own; another customer's request is reported exactly as a
  * missing one (before any byte is sent). Admins see every request.
  */
-export function answerPayrollRequest(deps: Pick<UseCaseDeps, 'db'>, caller: Principal, requestId: string, pageItems?: number): JsonStream<PayrollRequest> {
+export function answerPayrollRequest(
+  deps: Pick<UseCaseDeps, 'db' | 'readCache'>,
+  caller: Principal,
+  requestId: string,
+  pageItems?: number,
+): JsonStream<PayrollRequest> {
   return new JsonStream((sink) =>
     inSnapshot(deps.db, async (tx) => {
       const reading = await readPayrollRequest(tx, requestId, caller.role === 'admin' ? null : caller.customerId, pageItems);
       if (!reading) throw notFound(`Payroll request ${requestId} not found`);
-      await sink(reading.text());
+      await sink(deps.readCache ? reading.textThrough(deps.readCache) : reading.text());
     }),
   );
 }
@@ -33,6 +38,6 @@ function inSnapshot(db: Database, read: (tx: Queryable) => Promise<void>): Promi
 }
 
 /** The same request as a value (for callers inside the process). */
-export async function getPayrollRequest(deps: Pick<UseCaseDeps, 'db'>, caller: Principal, requestId: string): Promise<PayrollRequest> {
+export async function getPayrollRequest(deps: Pick<UseCaseDeps, 'db' | 'readCache'>, caller: Principal, requestId: string): Promise<PayrollRequest> {
   return JSON.parse(await answerPayrollRequest(deps, caller, requestId).text()) as PayrollRequest;
 }

@@ -1,8 +1,9 @@
 import type { Queryable } from '../../store/database/db.js';
 import { findApprovers } from '../../store/payroll/payrollApproval.js';
-import { type ItemsPage, findAmountSplitsPage, findTransfersPage } from '../../store/payroll/payrollItems.js';
+import { type ItemsPage, findAmountSplitsPage, findTransfersPage, itemsVersionOf } from '../../store/payroll/payrollItems.js';
 import { findFxExchange, findPayrollRequestRow, findReturnedAmounts } from '../../store/payroll/payrollRequests.js';
-import { type PayrollRequestTop, payrollRequestText, toPayrollRequestTop } from '../views/payrollRequest.js';
+import type { ItemsTextCache } from '../answers/itemsTextCache.js';
+import { type PayrollRequestTop, payrollItemsText, payrollRequestText, toPayrollRequestTop } from '../views/payrollRequest.js';
 
 /**
  * Items read at a time, at every size: a page is one statement through the request's index
@@ -14,6 +15,12 @@ const PAGE_ITEMS = 1000;
 export interface PayrollRequestReading {
   top: PayrollRequestTop;
   text(): AsyncGenerator<string, void, undefined>;
+  /**
+   * The same text, its items taken from `cache` when a read of this snapshot's version of them
+   * kept them (and kept for the next read when not): for a read-only snapshot, whose version is
+   * one every later reader of unchanged items sees again.
+   */
+  textThrough(cache: ItemsTextCache): AsyncGenerator<string | Buffer, void, undefined>;
 }
 
 /**
@@ -33,13 +40,19 @@ export async function readPayrollRequest(
   const fx = await findFxExchange(tx, request.id);
   const returnedAmounts = await findReturnedAmounts(tx, request.id);
   const top = toPayrollRequestTop({ request, approvers, fx, returnedAmounts });
+  const items = () =>
+    payrollItemsText(request.id, {
+      splitPages: pagesOf((page) => findAmountSplitsPage(tx, page), request.id, pageItems),
+      transferPages: pagesOf((page) => findTransfersPage(tx, page), request.id, pageItems),
+    });
   return {
     top,
-    text: () =>
-      payrollRequestText(top, {
-        splitPages: pagesOf((page) => findAmountSplitsPage(tx, page), request.id, pageItems),
-        transferPages: pagesOf((page) => findTransfersPage(tx, page), request.id, pageItems),
-      }),
+    text: () => payrollRequestText(top, items()),
+    textThrough: async function* (cache) {
+      const version = await itemsVersionOf(tx, request.id);
+      const kept = cache.get(request.id, version);
+      yield* payrollRequestText(top, kept ? [kept] : cache.keeping(request.id, version, items()));
+    },
   };
 }
 

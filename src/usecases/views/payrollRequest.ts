@@ -68,16 +68,24 @@ export function toPayrollRequestTop({ request, approvers, fx, returnedAmounts }:
 }
 
 /**
- * The request's JSON text, part after part as its items are read: the top level's fields, each
- * page of splits, then each page of transfers. Whatever the request's size the process holds one
- * page; the parts joined are one JSON object.
+ * The request's JSON text, part after part as its items are read: the top level's fields, then
+ * the items' text (payrollItemsText, or the same text kept from an earlier read of the same items).
+ * Whatever the request's size the process holds one page; the parts joined are one JSON object.
  */
-export async function* payrollRequestText(top: PayrollRequestTop, items: PayrollRequestItems): AsyncGenerator<string, void, undefined> {
+export async function* payrollRequestText<Part extends string | Buffer>(
+  top: PayrollRequestTop,
+  items: AsyncIterable<Part> | Iterable<Part>,
+): AsyncGenerator<string | Part, void, undefined> {
   yield `${JSON.stringify(top).slice(0, -1)},"amountSplitDetails":[`;
-  yield* pagesText(items.splitPages, (split) => amountSplitText(split, top.id));
+  yield* items;
+  yield ']}';
+}
+
+/** The request's items as its text carries them: the splits, then the transfers, each list's items a page at a time. */
+export async function* payrollItemsText(requestId: string, items: PayrollRequestItems): AsyncGenerator<string, void, undefined> {
+  yield* pagesText(items.splitPages, (split) => amountSplitText(split, requestId));
   yield '],"transfers":[';
   yield* pagesText(items.transferPages, transferText);
-  yield ']}';
 }
 
 /** A request's event payload above the items an event carries: the top level, and `itemsOmitted` (the spec's PayrollRequestItemsOmitted). */

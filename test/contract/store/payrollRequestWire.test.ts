@@ -2,9 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { components } from '../../../generated/api.js';
 import type { Database } from '../../../src/store/database/db.js';
+import { itemsVersionOf } from '../../../src/store/payroll/payrollItems.js';
 import { payrollRequestChangedAnswered } from '../../../src/usecases/webhooks/events.js';
 import { answerPayrollRequest } from '../../../src/usecases/payroll/getPayrollRequest.js';
 import type { Principal } from '../../../src/usecases/access/principal.js';
+import { ItemsTextCache } from '../../../src/usecases/answers/itemsTextCache.js';
 import { loadPayrollRequest } from '../../support/oracles/payrollRequest.js';
 import { ids, testWorld } from '../../fixtures/world.js';
 import { type FreshDatabase, freshDatabase } from '../../support/database.js';
@@ -123,7 +125,7 @@ describe('the rows as they are written by SQL', () => {
     let changed = false;
     await answerPayrollRequest({ db }, admin, id, 1).send(async (text) => {
       for await (const part of text) {
-        parts.push(part);
+        parts.push(part.toString());
         if (changed) continue;
         changed = true;
         await db.query("UPDATE amount_splits SET purpose_code = 'changed meanwhile' WHERE payroll_request_id = $1", [id]);
@@ -133,5 +135,46 @@ describe('the rows as they are written by SQL', () => {
     expect(parts.length).toBeGreaterThan(4);
     expect(parts.join('')).toBe(before);
     expect(await read(db, id)).toContain('changed meanwhile');
+  });
+});
+
+describe('GET payroll request: the one cached form', () => {
+  const cachedRead = (db: Database, cache: ItemsTextCache, id: string, pageItems?: number) =>
+    answerPayrollRequest({ db, readCache: cache }, admin, id, pageItems).text();
+
+  it('answers the bytes of an uncached read, and keeps the items for the next read while they are unchanged', async () => {
+    const db = await open();
+    const cache = new ItemsTextCache(2 ** 20);
+    const id = ids.requestACompleted;
+    const uncached = await read(db, id);
+    expect(await cachedRead(db, cache, id, 1)).toBe(uncached);
+    expect(cache.get(id, await itemsVersionOf(db, id))).toBeDefined();
+    expect(await cachedRead(db, cache, id)).toBe(uncached);
+  });
+
+  it.each([
+    ['a split', "UPDATE amount_splits SET purpose_code = 'changed meanwhile' WHERE payroll_request_id = $1 AND position = 0"],
+    ['a transfer', "UPDATE transfers SET failure_reason = 'changed meanwhile' WHERE payroll_request_id = $1 AND position = 0"],
+    ['a transfer, rewritten with the same values', 'UPDATE transfers SET status = status WHERE payroll_request_id = $1'],
+    ['the request itself', "UPDATE payroll_requests SET failure_reason = 'changed meanwhile' WHERE id = $1"],
+  ])('never answers kept items once %s changed: the next read shows the change', async (_what, change) => {
+    const db = await open();
+    const cache = new ItemsTextCache(2 ** 20);
+    const id = ids.requestACompleted;
+    const before = await cachedRead(db, cache, id);
+    expect(await cachedRead(db, cache, id)).toBe(before);
+    await db.query(change, [id]);
+    const after = await cachedRead(db, cache, id);
+    expect(after).toBe(await read(db, id));
+    if (!change.includes('= status')) expect(after).toContain('changed meanwhile');
+  });
+
+  it('keeps nothing of a request whose items outgrow an entry, and still answers it whole', async () => {
+    const db = await open();
+    const cache = new ItemsTextCache(64);
+    const id = ids.requestACompleted;
+    const uncached = await read(db, id);
+    expect(await cachedRead(db, cache, id)).toBe(uncached);
+    expect(cache.get(id, await itemsVersionOf(db, id))).toBeUndefined();
   });
 });
