@@ -9,6 +9,8 @@ import { errorResponse, sendError, sendErrorResponse } from './envelope.js';
 interface ValidatorIssue {
   path?: string;
   message?: string;
+  /** The JSON Schema keyword that failed, as `<keyword>.openapi.validation`; absent for the validator's own checks of query strings. */
+  errorCode?: string;
 }
 
 interface HttpLikeError {
@@ -171,7 +173,7 @@ function fieldOf(issue: ValidatorIssue): string {
 function describeIssue(issue: ValidatorIssue): string {
   const field = fieldOf(issue);
   const message = issue.message ?? 'is not valid';
-  if (message.startsWith('must have required property')) return `${field} is required`;
+  if (issue.errorCode === 'required.openapi.validation') return `${field} is required`;
   if (message.startsWith('Unknown query parameter')) return `${field} is not an accepted query parameter`;
   // The Uuid schema's pattern only narrows format uuid (no 'urn:uuid:' prefix): say it as the format.
   if (message === `must match pattern "${UUID_PATTERN}"`) return `${field} must match format "uuid"`;
