@@ -23,6 +23,16 @@ export interface MultiHostUrl {
 }
 
 const DEFAULT_PORT = 5432;
+
+/** A connection string this module cannot take; `reason` says which part, for tests and logs. */
+export class ConnectionStringError extends Error {
+  constructor(
+    readonly reason: 'EMPTY_HOST' | 'BAD_PORT' | 'TARGET_SESSION_ATTRS',
+    message: string,
+  ) {
+    super(message);
+  }
+}
 const URL_PATTERN = /^(postgres(?:ql)?:\/\/)(?:([^@/?#]*)@)?([^/?#]*)(.*)$/;
 
 /**
@@ -41,7 +51,7 @@ export function parseMultiHostUrl(connectionString: string): MultiHostUrl | unde
   const attrs = params.get('target_session_attrs');
   if (!hostList.includes(',') && attrs === null) return undefined;
   if (attrs !== null && attrs !== 'any' && attrs !== 'read-write') {
-    throw new Error(`target_session_attrs=${attrs} is not supported here: use read-write (or any)`);
+    throw new ConnectionStringError('TARGET_SESSION_ATTRS', `target_session_attrs=${attrs} is not supported here: use read-write (or any)`);
   }
   params.delete('target_session_attrs');
   const hosts = hostList.split(',').map(parseHost);
@@ -57,10 +67,10 @@ export function parseMultiHostUrl(connectionString: string): MultiHostUrl | unde
 function parseHost(text: string): HostAddress {
   const bracketed = /^\[([^\]]+)\](?::(.*))?$/.exec(text);
   const [host, port] = bracketed ? [bracketed[1] ?? '', bracketed[2]] : splitPort(text);
-  if (host === '') throw new Error('A connection string lists an empty host');
+  if (host === '') throw new ConnectionStringError('EMPTY_HOST', 'A connection string lists an empty host');
   if (port === undefined || port === '') return { host, port: DEFAULT_PORT };
   const number = Number(port);
-  if (!/^\d+$/.test(port) || number < 1 || number > 65535) throw new Error(`A connection string's port is not a port: ${port}`);
+  if (!/^\d+$/.test(port) || number < 1 || number > 65535) throw new ConnectionStringError('BAD_PORT', `A connection string's port is not a port: ${port}`);
   return { host, port: number };
 }
 
@@ -79,8 +89,8 @@ export type HostRole = 'primary' | 'standby';
 /** Thrown while no listed host is a writable primary: an 08xxx code, so the request answers 503. */
 export class NoPrimaryError extends Error {
   readonly code = '08001';
-  constructor(readonly seen: string) {
-    super(`No writable PostgreSQL primary among the listed hosts (${seen})`);
+  constructor(readonly seen: ReadonlyArray<{ host: HostAddress; role: HostRole | 'unreachable' }>) {
+    super(`No writable PostgreSQL primary among the listed hosts (${seen.map(({ host, role }) => `${formatHost(host)} ${role}`).join(', ')})`);
   }
 }
 
@@ -129,18 +139,18 @@ export class PrimaryFinder {
 
   private async find(): Promise<HostAddress> {
     const roles = await Promise.allSettled(this.hosts.map((host) => this.probe(host)));
-    const seen: string[] = [];
+    const seen: Array<{ host: HostAddress; role: HostRole | 'unreachable' }> = [];
     for (const [index, outcome] of roles.entries()) {
       const host = this.hosts[index] as HostAddress;
       const role = outcome.status === 'fulfilled' ? outcome.value : undefined;
-      seen.push(`${formatHost(host)} ${role ?? 'unreachable'}`);
+      seen.push({ host, role: role ?? 'unreachable' });
       if (role === 'primary' || (role === 'standby' && this.options.targetSessionAttrs === 'any')) {
         this.known = host;
         this.lastFailure = undefined;
         return host;
       }
     }
-    const error = new NoPrimaryError(seen.join(', '));
+    const error = new NoPrimaryError(seen);
     this.lastFailure = { at: (this.options.now ?? Date.now)(), error };
     throw error;
   }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { type HostAddress, type HostRole, NoPrimaryError, parseMultiHostUrl, PrimaryFinder } from '../../../src/store/database/multiHost.js';
+import {
+  ConnectionStringError,
+  type HostAddress,
+  type HostRole,
+  NoPrimaryError,
+  parseMultiHostUrl,
+  PrimaryFinder,
+} from '../../../src/store/database/multiHost.js';
 import { isDatabaseUnavailable } from '../../../src/store/database/unavailable.js';
 
 describe('parseMultiHostUrl', () => {
@@ -33,10 +40,18 @@ describe('parseMultiHostUrl', () => {
   });
 
   it('refuses what libpq would refuse or what is not supported', () => {
-    expect(() => parseMultiHostUrl('postgres://h1:6501,,h3/db')).toThrow(/empty host/);
-    expect(() => parseMultiHostUrl('postgres://h1:65536,h2/db')).toThrow(/not a port/);
-    expect(() => parseMultiHostUrl('postgres://h1:x,h2/db')).toThrow(/not a port/);
-    expect(() => parseMultiHostUrl('postgres://h1,h2/db?target_session_attrs=read-only')).toThrow(/read-only is not supported/);
+    const reasonOf = (url: string) => {
+      try {
+        parseMultiHostUrl(url);
+      } catch (error) {
+        return error instanceof ConnectionStringError ? error.reason : error;
+      }
+      return 'accepted';
+    };
+    expect(reasonOf('postgres://h1:6501,,h3/db')).toBe('EMPTY_HOST');
+    expect(reasonOf('postgres://h1:65536,h2/db')).toBe('BAD_PORT');
+    expect(reasonOf('postgres://h1:x,h2/db')).toBe('BAD_PORT');
+    expect(reasonOf('postgres://h1,h2/db?target_session_attrs=read-only')).toBe('TARGET_SESSION_ATTRS');
   });
 });
 
@@ -93,7 +108,10 @@ describe('PrimaryFinder', () => {
     const finder = new PrimaryFinder([A, B], probe, { targetSessionAttrs: 'read-write', retryMs: 500, now: () => now });
     const error = await finder.primary().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NoPrimaryError);
-    expect((error as NoPrimaryError).message).toContain('a:1 standby, b:2 unreachable');
+    expect((error as NoPrimaryError).seen).toEqual([
+      { host: A, role: 'standby' },
+      { host: B, role: 'unreachable' },
+    ]);
     expect(isDatabaseUnavailable(error)).toBe(true);
 
     await expect(finder.primary()).rejects.toBeInstanceOf(NoPrimaryError);
