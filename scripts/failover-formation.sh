@@ -104,7 +104,12 @@ kill)
   postmaster=$(head -n 1 "$dir/$node/postmaster.pid")
   case "${4:?postmaster or node}" in
   postmaster) kill -9 "$postmaster" ;;
-  node) kill -9 -- "-$(ps -o pgid= -p "$postmaster" | tr -d ' ')" ;;
+  node)
+    # The keeper's process group (its PostgreSQL's too) and, should it have left the group, the postmaster.
+    keeper=$(pgrep -f "^pg_autoctl run --pgdata $dir/$node\$" || true)
+    for pid in $keeper; do kill -9 -- "-$(ps -o pgid= -p "$pid" | tr -d ' ')" 2>/dev/null || true; done
+    kill -9 "$postmaster" 2>/dev/null || true
+    ;;
   *) echo "kill: postmaster or node" >&2; exit 2 ;;
   esac
   ;;

@@ -13,7 +13,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +73,8 @@ interface Kill {
   how: 'postmaster' | 'node';
   node: NodeName;
   caught: boolean;
+  /** Whether the killed node refused connections just after the kill (a whole node) or at least once after it. */
+  died: boolean;
   /** Kill to the first 2xx of a call that needs the database. */
   recoveryMs: number;
   primaryAfter: NodeName;
@@ -89,7 +91,8 @@ describe.skipIf(absent.length > 0)('failover: the primary killed at four moments
   beforeAll(async () => {
     execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
     dir = await mkdtemp(join(tmpdir(), 'payroll-failover-'));
-    formation = new Formation(join(dir, 'formation'), FORMATION_PORT);
+    // A directory of its own under the temporary one: the postgres OS user must reach it, not the test's.
+    formation = new Formation(`${dir}-formation`, FORMATION_PORT);
     await formation.start();
   }, 360_000);
 
@@ -107,6 +110,7 @@ describe.skipIf(absent.length > 0)('failover: the primary killed at four moments
     const started = Date.now();
     const worldFile = join(dir, 'world.json');
     const world = await writeFleetWorld(worldFile, LIFECYCLES, PER_REQUEST);
+    await withPartnerBankIban(worldFile);
     const bank = { BANK_OUTBOX_DIR: join(dir, 'bank', 'outbox'), BANK_INBOX_DIR: join(dir, 'bank', 'inbox') };
     for (const folder of Object.values(bank)) await mkdir(folder, { recursive: true });
     const url = formation!.url;
@@ -118,6 +122,8 @@ describe.skipIf(absent.length > 0)('failover: the primary killed at four moments
     db = await PostgresDatabase.open(url, { maxConnections: 2 });
     const token = (userId: string) => signAccessToken({ secret: JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined }, userId, 3600);
     const client = new FleetClient(fleet.instances, token);
+    // 503s for the length of a failover (about 15 s), at most 2 s apart, then some.
+    client.maxAttempts = 40;
     const hookUrl = await receiver.start();
     const endpoint = dataOf<{ id: string; secret: string }>(
       await client.call('POST', '/v1/customers/webhook-endpoints', ids.userA, { url: hookUrl, eventTypes: EVENT_TYPES, description: 'failover test' }, 'failover-webhook'),
@@ -133,6 +139,8 @@ describe.skipIf(absent.length > 0)('failover: the primary killed at four moments
     const kills = await killAtMoments(formation!, fleet, token);
     const results = await outcomes;
     const requestIds = results.flatMap((outcome) => (outcome.requestId ? [outcome.requestId] : []));
+    await formation!.waitForPair(180_000);
+    await firstSuccess(fleet, token, Date.now() + 120_000);
     const missing = await waitForWebhooks(db, endpoint.id, receiver);
     const replayMismatches = await client.replayKeys(REPLAY_MS);
     await fleet.stopAll();
@@ -152,7 +160,8 @@ describe.skipIf(absent.length > 0)('failover: the primary killed at four moments
     expect.soft([...receiver.conflictingBodies], 'webhook event ids delivered with two different bodies').toEqual([]);
     expect.soft(receiver.badSignatures, 'deliveries with a bad signature').toBe(0);
     expect.soft(kills.length, 'kills of the primary').toBeGreaterThanOrEqual(MOMENTS.length);
-    expect.soft(kills.filter((kill) => kill.how === 'node').every((kill) => kill.primaryAfter !== kill.node), 'a lost node replaced by its standby').toBe(true);
+    expect.soft(kills.filter((kill) => !kill.died), 'kills after which the killed primary still took writes').toEqual([]);
+    expect.soft(kills.filter((kill) => kill.how === 'node' && kill.primaryAfter === kill.node), 'lost nodes not replaced by their standby').toEqual([]);
     expect.soft(simulator.exits, 'bank simulator exits').toEqual([]);
 
     console.log(
@@ -182,11 +191,12 @@ async function killAtMoments(formation: Formation, fleet: Fleet, token: (userId:
     const caught = await formation.waitForStatement(node, moment.pattern, MOMENT_WAIT_MS);
     const killedAt = Date.now();
     await formation.kill(node, moment.how);
+    const died = (await formation.roleOf(node)) !== 'primary';
     const recoveryMs = (await firstSuccess(fleet, token, killedAt + 120_000)) - killedAt;
     const primaryAfter = NODES.find((n) => n !== node) as NodeName;
     const roles = await Promise.all(NODES.map((n) => formation.roleOf(n)));
     if (moment.how === 'node') await formation.rejoin(node);
-    kills.push({ moment: moment.name, how: moment.how, node, caught, recoveryMs, primaryAfter: roles[NODES.indexOf(primaryAfter)] === 'primary' ? primaryAfter : node });
+    kills.push({ moment: moment.name, how: moment.how, node, caught, died, recoveryMs, primaryAfter: roles[NODES.indexOf(primaryAfter)] === 'primary' ? primaryAfter : node });
   }
   await formation.waitForPair(180_000);
   return kills;
@@ -202,6 +212,17 @@ async function firstSuccess(fleet: Fleet, token: (userId: string) => Promise<str
     await pause(100);
   }
   throw new Error('no 2xx within two minutes of the kill');
+}
+
+/**
+ * The fleet world's partner bank gets the IBAN and BIC a pain.001 needs as its debtor account (the
+ * test world has none: its other tiers pay on the simulated rail).
+ */
+async function withPartnerBankIban(worldFile: string): Promise<void> {
+  const world = JSON.parse(await readFile(worldFile, 'utf8')) as { accounts: Array<Record<string, unknown>> };
+  for (const account of world.accounts)
+    if (account.accountProvider === 'PAYROLL_PARTNER_BANK') Object.assign(account, { iban: 'AE420260001015333439101', bic: 'EBILAEAD' });
+  await writeFile(worldFile, JSON.stringify(world));
 }
 
 /** Requests the API answered 201 that the database (the new primary) does not hold. */

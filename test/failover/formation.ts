@@ -8,7 +8,17 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { pause } from '../fleet/client.js';
 
-const run = promisify(execFile);
+const execFileAsync = promisify(execFile);
+
+/** Runs the script; a failure carries what it wrote on stderr (where it says what it gave up on). */
+async function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<{ stdout: string }> {
+  try {
+    return await execFileAsync(command, args, options);
+  } catch (error) {
+    const failed = error as { stderr?: string; stdout?: string; message: string };
+    throw Object.assign(new Error(`${failed.message}\n${failed.stderr ?? ''}`), { stdout: failed.stdout ?? '' });
+  }
+}
 const SCRIPT = 'scripts/failover-formation.sh';
 export const NODES = ['node1', 'node2'] as const;
 export type NodeName = (typeof NODES)[number];
