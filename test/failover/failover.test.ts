@@ -65,7 +65,10 @@ const hasAutoctl = (() => {
     return false;
   }
 })();
-const absent = [!isRoot && 'not root (pg_autoctl runs as the postgres OS user)', !hasAutoctl && 'no pg_autoctl (apt-get install -y postgresql-15-auto-failover pg-auto-failover-cli)'].filter(Boolean);
+const absent = [
+  !isRoot && 'not root (pg_autoctl runs as the postgres OS user)',
+  !hasAutoctl && 'no pg_autoctl (apt-get install -y postgresql-15-auto-failover pg-auto-failover-cli)',
+].filter(Boolean);
 if (absent.length > 0) console.log(`[failover] skipped: ${absent.join('; ')}`);
 
 interface Kill {
@@ -126,7 +129,13 @@ describe.skipIf(absent.length > 0)('failover: the primary killed at four moments
     client.maxAttempts = 40;
     const hookUrl = await receiver.start();
     const endpoint = dataOf<{ id: string; secret: string }>(
-      await client.call('POST', '/v1/customers/webhook-endpoints', ids.userA, { url: hookUrl, eventTypes: EVENT_TYPES, description: 'failover test' }, 'failover-webhook'),
+      await client.call(
+        'POST',
+        '/v1/customers/webhook-endpoints',
+        ids.userA,
+        { url: hookUrl, eventTypes: EVENT_TYPES, description: 'failover test' },
+        'failover-webhook',
+      ),
       201,
       'register the webhook endpoint',
     );
@@ -139,30 +148,48 @@ describe.skipIf(absent.length > 0)('failover: the primary killed at four moments
     const kills = await killAtMoments(formation!, fleet, token);
     const results = await outcomes;
     const requestIds = results.flatMap((outcome) => (outcome.requestId ? [outcome.requestId] : []));
+    const outage = await bothNodesDown(formation!, fleet, token);
     await formation!.waitForPair(180_000);
     await firstSuccess(fleet, token, Date.now() + 120_000);
+    await untilAnswers(db);
     const missing = await waitForWebhooks(db, endpoint.id, receiver);
     const replayMismatches = await client.replayKeys(REPLAY_MS);
     await fleet.stopAll();
     simulator.stop();
+    await untilAnswers(db);
 
     const wrong = results.filter((outcome) => outcome.error || outcome.status !== outcome.plan.expected).map(describeOutcome);
     expect.soft(fleet.unexpectedExits, 'processes that exited by themselves').toEqual([]);
-    expect.soft(client.findingSummary(), `5xx other than 503, connection errors, calls without an answer; warnings:\n${fleet.warnings().join('\n')}`).toEqual([]);
+    expect
+      .soft(client.findingSummary(), `5xx other than 503, connection errors, calls without an answer; warnings:\n${fleet.warnings().join('\n')}`)
+      .toEqual([]);
     expect.soft(wrong, 'lifecycles that did not end as planned').toEqual([]);
     expect.soft(await paymentProblems(db, requestIds), 'splits not paid exactly once').toEqual([]);
     expect.soft(await ledgerMismatches(db), 'ledger: a currency not summing to zero, or a balance other than its postings').toEqual([]);
     expect.soft(replayMismatches, 'Idempotency-Keys answering otherwise after the failovers (a 2xx whose effect was lost)').toEqual([]);
     expect.soft(await missingRequests(db, requestIds), 'requests answered 201 and absent from the new primary').toEqual([]);
-    expect.soft(await paymentFileProblems(db, bank.BANK_OUTBOX_DIR), 'pain.001 files: a MsgId twice, or a batch recorded as written without its file').toEqual([]);
+    expect
+      .soft(await paymentFileProblems(db, bank.BANK_OUTBOX_DIR), 'pain.001 files: a MsgId twice, or a batch recorded as written without its file')
+      .toEqual([]);
     expect.soft(missing, 'webhook events never delivered').toEqual([]);
     expect.soft(await undeliveredCounts(db, endpoint.id), 'deliveries not SUCCEEDED').toEqual({});
     expect.soft([...receiver.conflictingBodies], 'webhook event ids delivered with two different bodies').toEqual([]);
     expect.soft(receiver.badSignatures, 'deliveries with a bad signature').toBe(0);
     expect.soft(kills.length, 'kills of the primary').toBeGreaterThanOrEqual(MOMENTS.length);
-    expect.soft(kills.filter((kill) => !kill.died), 'kills after which the killed primary still took writes').toEqual([]);
-    expect.soft(kills.filter((kill) => kill.how === 'node' && kill.primaryAfter === kill.node), 'lost nodes not replaced by their standby').toEqual([]);
+    expect
+      .soft(
+        kills.filter((kill) => !kill.died),
+        'kills after which the killed primary still took writes',
+      )
+      .toEqual([]);
+    expect
+      .soft(
+        kills.filter((kill) => kill.how === 'node' && kill.primaryAfter === kill.node),
+        'lost nodes not replaced by their standby',
+      )
+      .toEqual([]);
     expect.soft(simulator.exits, 'bank simulator exits').toEqual([]);
+    expect.soft(outage.answers, 'with both nodes down: /readyz and a read answer 503 with Retry-After').toEqual({ readyz: 503, read: 503, retryAfter: true });
 
     console.log(
       `[failover] ${LIFECYCLES} lifecycles on ${APIS} APIs + ${WORKERS} worker over a primary and a synchronous standby: ` +
@@ -176,7 +203,9 @@ describe.skipIf(absent.length > 0)('failover: the primary killed at four moments
               `${kill.caught ? '' : ' (its statement not seen in time: killed anyway)'}; primary after: ${kill.primaryAfter}; ` +
               `kill to first 2xx ${kill.recoveryMs} ms (target ≤ ${TARGET_RECOVERY_MS} ms${kill.recoveryMs > TARGET_RECOVERY_MS ? ', MISSED' : ''})`,
           )
-          .join('\n'),
+          .join('\n') +
+        `\n[failover] both nodes down: /readyz ${outage.answers.readyz}, a read ${outage.answers.read} (Retry-After ${outage.answers.retryAfter ? 'set' : 'missing'}); ` +
+        `both keepers started again to the first 2xx ${outage.recoveryMs} ms`,
     );
   }, 900_000);
 });
@@ -196,10 +225,51 @@ async function killAtMoments(formation: Formation, fleet: Fleet, token: (userId:
     const primaryAfter = NODES.find((n) => n !== node) as NodeName;
     const roles = await Promise.all(NODES.map((n) => formation.roleOf(n)));
     if (moment.how === 'node') await formation.rejoin(node);
-    kills.push({ moment: moment.name, how: moment.how, node, caught, died, recoveryMs, primaryAfter: roles[NODES.indexOf(primaryAfter)] === 'primary' ? primaryAfter : node });
+    kills.push({
+      moment: moment.name,
+      how: moment.how,
+      node,
+      caught,
+      died,
+      recoveryMs,
+      primaryAfter: roles[NODES.indexOf(primaryAfter)] === 'primary' ? primaryAfter : node,
+    });
   }
   await formation.waitForPair(180_000);
   return kills;
+}
+
+/**
+ * The standby lost, then the primary: no server takes writes, so /readyz and every call that needs
+ * the database answer 503 with Retry-After; then both nodes are started again and the service serves
+ * without any process restarted.
+ */
+async function bothNodesDown(
+  formation: Formation,
+  fleet: Fleet,
+  token: (userId: string) => Promise<string>,
+): Promise<{ answers: { readyz: number; read: number; retryAfter: boolean }; recoveryMs: number }> {
+  const primary = await formation.waitForPair(180_000);
+  const standby = NODES.find((n) => n !== primary) as NodeName;
+  await formation.kill(standby, 'node');
+  await formation.kill(primary, 'node');
+  const url = fleet.instances[0]!.url;
+  const headers = { authorization: `Bearer ${await token(ids.userA)}` };
+  // The first call after the loss may still meet a dead connection of the pool: both answer 503 either way.
+  let answers = { readyz: 0, read: 0, retryAfter: false };
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const readyz = await rawRequest(`${url}/readyz`, 'GET', {}, undefined, 20_000);
+    const read = await rawRequest(`${url}/v1/customers/payroll/requests?limit=1`, 'GET', headers, undefined, 20_000);
+    answers = { readyz: readyz.status, read: read.status, retryAfter: Number(read.headers['retry-after']) > 0 };
+    if (answers.readyz === 503 && answers.read === 503) break;
+    await pause(250);
+  }
+  const restarted = Date.now();
+  await formation.rejoin(primary);
+  await formation.rejoin(standby);
+  const recoveryMs = (await firstSuccess(fleet, token, restarted + 120_000)) - restarted;
+  return { answers, recoveryMs };
 }
 
 /** The instant of the first 2xx of a call that reads the database (a customer's list), polled on every API instance. */
@@ -223,6 +293,23 @@ async function withPartnerBankIban(worldFile: string): Promise<void> {
   for (const account of world.accounts)
     if (account.accountProvider === 'PAYROLL_PARTNER_BANK') Object.assign(account, { iban: 'AE420260001015333439101', bic: 'EBILAEAD' });
   await writeFile(worldFile, JSON.stringify(world));
+}
+
+/**
+ * The test's own pool follows the primary as the service's do: its first query after a failover
+ * may meet a connection of the lost server (503), after which it finds the new one.
+ */
+async function untilAnswers(db: PostgresDatabase): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      await db.query('SELECT 1');
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await pause(250);
+    }
+  }
 }
 
 /** Requests the API answered 201 that the database (the new primary) does not hold. */

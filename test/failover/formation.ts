@@ -64,7 +64,9 @@ export class Formation {
     client.on('error', () => undefined);
     try {
       await client.connect();
-      const { rows } = await client.query<{ writable: boolean }>("SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off' AS writable");
+      const { rows } = await client.query<{ writable: boolean }>(
+        "SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off' AS writable",
+      );
       return rows[0]?.writable ? 'primary' : 'standby';
     } catch {
       return 'down';
