@@ -52,7 +52,8 @@ export function primaryFollowingClient(
         if (readWrite && (await roleOf(this)) === 'standby') throw new ReadOnlyServerError(host);
       } catch (error) {
         finder.suspect(host);
-        await this.end().catch(() => undefined);
+        // Not awaited: ending a connection that never opened need not settle, and the caller must hear of the failure now.
+        void this.end().catch(() => undefined);
         throw error;
       }
       return this;
@@ -69,7 +70,8 @@ async function probe(connectionString: string, connectTimeoutMs: number): Promis
     await client.connect();
     return await roleOf(client);
   } finally {
-    await client.end().catch(() => undefined);
+    // Not awaited, for the same reason: a round of probes waits for the slowest answer, not for a close.
+    void client.end().catch(() => undefined);
   }
 }
 
