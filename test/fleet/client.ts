@@ -52,6 +52,8 @@ export class FleetClient {
   readonly counts = { calls: 0, attempts: 0, killedConnectionErrors: 0, inProgressRetries: 0, retryAfter503: 0 };
   /** After this instant (ms since the epoch) no call is tried again: the run is bounded whatever the fleet does. */
   giveUpAt = Number.POSITIVE_INFINITY;
+  /** Attempts of one call; a database failover (test/failover/) answers 503 for longer than a process restart. */
+  maxAttempts = MAX_ATTEMPTS;
 
   constructor(
     private readonly instances: Instance[],
@@ -62,7 +64,7 @@ export class FleetClient {
   async call(method: string, path: string, userId: string, body?: unknown, key?: string): Promise<Answer> {
     this.counts.calls++;
     let target = this.next++ % this.instances.length;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++, target = (target + 1) % this.instances.length) {
+    for (let attempt = 1; attempt <= this.maxAttempts; attempt++, target = (target + 1) % this.instances.length) {
       if (attempt > 1 && Date.now() > this.giveUpAt) break;
       const instance = this.instances[target]!;
       const generation = instance.generation;
@@ -99,8 +101,8 @@ export class FleetClient {
         await pause(killed ? 100 : 300);
       }
     }
-    this.finding(`${method} ${routeOf(path)}: no answer after ${MAX_ATTEMPTS} attempts or by the deadline`);
-    throw new Error(`${method} ${path}: no answer after ${MAX_ATTEMPTS} attempts or by the deadline`);
+    this.finding(`${method} ${routeOf(path)}: no answer after ${this.maxAttempts} attempts or by the deadline`);
+    throw new Error(`${method} ${path}: no answer after ${this.maxAttempts} attempts or by the deadline`);
   }
 
   /**

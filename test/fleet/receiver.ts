@@ -10,6 +10,9 @@ export class WebhookReceiver {
   /** Event id → how many deliveries of it arrived. */
   readonly deliveries = new Map<string, number>();
   badSignatures = 0;
+  /** Event ids delivered with two different bodies: a retry must repeat the event, never rewrite it. */
+  readonly conflictingBodies = new Set<string>();
+  private readonly bodies = new Map<string, string>();
   secret = '';
   private listening?: Listening;
 
@@ -22,6 +25,8 @@ export class WebhookReceiver {
         if (!this.secret || !verifyWebhook(body, signature, this.secret)) this.badSignatures++;
         const { id } = JSON.parse(body) as { id: string };
         this.deliveries.set(id, (this.deliveries.get(id) ?? 0) + 1);
+        if (this.bodies.has(id) && this.bodies.get(id) !== body) this.conflictingBodies.add(id);
+        this.bodies.set(id, body);
         res.writeHead(200).end('ok');
       });
     });

@@ -5,7 +5,10 @@ import { declare, integer, text } from '../values.js';
 export const DEMO_WORLD_FILE = 'worlds/demo.json';
 
 export const DATABASE_SETTINGS = declare({
-  DATABASE_URL: text({ default: undefined, doc: 'PostgreSQL connection string; when set, the embedded database is not used' }),
+  DATABASE_URL: text({
+    default: undefined,
+    doc: 'PostgreSQL connection string; when set, the embedded database is not used. Several hosts as libpq writes them (`postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write`) make the pool follow the primary across a failover ([Failover](#failover))',
+  }),
   DATA_DIR: text({
     default: './data',
     doc: "The embedded PostgreSQL's directory (cluster in `DATA_DIR/postgres`, its password in `DATA_DIR/postgres.password`); `memory://` = a temporary directory with durability off, removed on exit",

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseSessionLimits } from '../../config/config.js';
 import type { Database, PoolStats, Queryable, Row } from './db.js';
+import { parseMultiHostUrl } from './multiHost.js';
+import { primaryFollowingClient } from './primaryClient.js';
 import { asStoreError, isDatabaseUnavailable, isRetryableConflict } from './unavailable.js';
 
 // numeric stays a string (exact, for decimal.js); count(*) (int8) becomes a number.
@@ -47,17 +49,23 @@ export class PostgresDatabase implements Database {
     readonly kind: Database['kind'],
     private readonly onClose: (() => Promise<void>) | undefined,
     private readonly onRetry: ((sqlState: string) => void) | undefined,
+    /** With several hosts: a connection failed, so the primary may have moved (see primaryClient.ts). */
+    private readonly onLost: () => void = () => undefined,
   ) {}
 
   static async open(connectionString: string, options: OpenOptions = {}): Promise<PostgresDatabase> {
+    const connectTimeoutMs = (options.session ?? DEFAULT_SESSION_LIMITS).connectTimeoutMs;
+    const multiHost = parseMultiHostUrl(connectionString);
+    const following = multiHost && primaryFollowingClient(multiHost, boundedClient(connectTimeoutMs), connectTimeoutMs);
     const pool = new pg.Pool({
-      connectionString,
+      // With several hosts each new connection is pointed at the primary by the client class.
+      connectionString: multiHost ? multiHost.urlFor(multiHost.hosts[0] as { host: string; port: number }) : connectionString,
       max: options.maxConnections ?? 10,
       // A connection holds its prepared statements: keep it through a minute of quiet, not pg's default 10 s.
       idleTimeoutMillis: 60_000,
       ...(options.applicationName !== undefined && { application_name: options.applicationName }),
       ...sessionSettings(options.session ?? DEFAULT_SESSION_LIMITS),
-      Client: boundedClient((options.session ?? DEFAULT_SESSION_LIMITS).connectTimeoutMs),
+      Client: following?.Client ?? boundedClient(connectTimeoutMs),
     });
     // Idle clients can error when the server restarts; the pool replaces them.
     pool.on('error', () => undefined);
@@ -67,15 +75,23 @@ export class PostgresDatabase implements Database {
       await pool.end();
       throw error;
     }
-    return new PostgresDatabase(pool, options.kind ?? 'postgres', options.onClose, options.onTransactionRetry);
+    const finder = following?.finder;
+    const onLost = finder && (() => finder.suspectCurrent());
+    return new PostgresDatabase(pool, options.kind ?? 'postgres', options.onClose, options.onTransactionRetry, onLost);
   }
 
   async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     try {
       return (await this.pool.query(statement(sql, params))).rows as T[];
     } catch (error) {
-      throw asStoreError(error);
+      throw this.storeError(error);
     }
+  }
+
+  /** A lost or read-only server becomes SERVICE_UNAVAILABLE, and (with several hosts) a new search for the primary. */
+  private storeError(error: unknown): unknown {
+    if (isDatabaseUnavailable(error)) this.onLost();
+    return asStoreError(error);
   }
 
   afterCommit(effect: () => void): void {
@@ -87,7 +103,7 @@ export class PostgresDatabase implements Database {
     try {
       await this.pool.query(sql);
     } catch (error) {
-      throw asStoreError(error);
+      throw this.storeError(error);
     }
   }
 
@@ -102,7 +118,7 @@ export class PostgresDatabase implements Database {
       try {
         return await this.runOnce(fn);
       } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !isRetryableConflict(error)) throw asStoreError(error);
+        if (attempt >= MAX_ATTEMPTS || !isRetryableConflict(error)) throw this.storeError(error);
         this.onRetry?.((error as { code: string }).code);
         await pause(attempt);
       }

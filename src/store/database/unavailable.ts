@@ -10,11 +10,12 @@ const RETRYABLE = new Set(['40P01', '40001']);
 
 /**
  * SQLSTATEs meaning "the server is not there for us": 08xxx connection exceptions, 57P01–57P03
- * the server shutting down or starting, 53300 too many connections. A session bound reached
+ * the server shutting down or starting, 53300 too many connections, 25006 a write refused because
+ * the server is now a standby (a failover demoted it; with several hosts the primary is sought again). A session bound reached
  * (55P03 lock_timeout, 57014 statement_timeout) stays a pg error: a caller may expect it (an
  * Idempotency-Key still in progress), and the HTTP error handler answers the rest 503.
  */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
 /** Node's socket errors, and pg's own words for a pool or connection timeout (it gives them no code). */
 const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const PG_TIMEOUT_MESSAGES = [
