@@ -2474,8 +2474,15 @@ export interface components {
          *       | `amount` | yes | decimal, greater than zero, `.` as the decimal separator, no thousands separator, within the currency's minor units |
          *       | `amountCurrencyType` | no (default `SOURCE`) | `SOURCE` or `PAYROLL` |
          *       | `purposeCode` | no for an estimate; yes to create a request | `SAL`, `FCISS`, `PEN` or `OFS` |
+         *       | `payPeriodStart`, `payPeriodEnd` | for a WPS employer's AED payroll | the salary's period (`YYYY-MM-DD`): the entry's `wps` (`WpsSalaryDetails`) |
+         *       | `fixedAmount`, `variableAmount` | for a WPS employer's AED payroll | the salary's parts in AED (at most 2 decimals; together the row's `amount`, given as `PAYROLL`) |
+         *       | `leaveDays` | for a WPS employer's AED payroll | days of leave in the period (0 to 366) |
          *
          *       Each row names its beneficiary by `beneficiaryId` or by `beneficiaryReference`, not both.
+         *       The WPS columns are used only for an employer registered with the UAE Wage Protection System
+         *       (docs/wps.md), whose template carries them; there a creation missing any of them, or a
+         *       beneficiary's `labourCardPersonId` or `wpsRoutingCode`, is refused with every missing field
+         *       listed, each with its `row` (reason `WPS_FIELD_MISSING`).
          *     - **Limits:** at most 100,000 data rows (a 100,000-line file is about 4 MB), and at most
          *       12 MB (`BODY_LIMIT`; 413 `PAYLOAD_TOO_LARGE` beyond).
          *

@@ -45,27 +45,26 @@ const SALARY_FIELDS = ['payPeriodStart', 'payPeriodEnd', 'fixedAmount', 'variabl
 /**
  * Every problem of a WPS payroll's entries, each naming its field (a JSON Pointer into the body;
  * a beneficiary's field is named under `/amountSplitDetails/<i>/beneficiary/…`) and entry. An
- * employer without its agent's routing code is one problem of its own (field `agentRoutingCode`).
+ * employer without its agent's routing code is one problem of its own, with no field (the world file sets it).
  */
 export function wpsProblems(employer: WpsEmployerFields, entries: readonly WpsEntry[]): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   if (!employer.agentRoutingCode)
-    problems.push({ field: 'agentRoutingCode', reason: 'WPS_FIELD_MISSING', message: "the employer has no WPS agent routing code (the world file's customer wpsAgentRoutingCode)" });
+    problems.push({ reason: 'WPS_FIELD_MISSING', message: "the employer has no WPS agent routing code (the world file's customer wpsAgentRoutingCode)" });
   entries.forEach((entry, entryIndex) => {
-    const missing = (path: readonly (string | number)[], message: string) =>
-      problems.push({ field: bodyField('amountSplitDetails', entryIndex, ...path), entryIndex, reason: 'WPS_FIELD_MISSING', message });
-    const invalid = (path: readonly (string | number)[], message: string) =>
-      problems.push({ field: bodyField('amountSplitDetails', entryIndex, ...path), entryIndex, reason: 'WPS_FIELD_INVALID', message });
-    if (!entry.beneficiary.labourCardPersonId) missing(['beneficiary', 'labourCardPersonId'], 'the beneficiary has no labour-card person id');
-    if (!entry.beneficiary.wpsRoutingCode) missing(['beneficiary', 'wpsRoutingCode'], "the beneficiary has no routing code of its bank or exchange house");
+    const at = `amountSplitDetails[${entryIndex}]`;
+    const problem = (reason: 'WPS_FIELD_MISSING' | 'WPS_FIELD_INVALID', path: readonly string[], message: string) =>
+      problems.push({ field: bodyField('amountSplitDetails', entryIndex, ...path), entryIndex, reason, message: `${at}.${path.join('.')} ${message}` });
+    if (!entry.beneficiary.labourCardPersonId) problem('WPS_FIELD_MISSING', ['beneficiary', 'labourCardPersonId'], 'is missing: the beneficiary has no labour-card person id');
+    if (!entry.beneficiary.wpsRoutingCode) problem('WPS_FIELD_MISSING', ['beneficiary', 'wpsRoutingCode'], "is missing: the beneficiary has no routing code of its bank");
     const wps = entry.wps;
-    for (const field of SALARY_FIELDS) if (wps?.[field] === undefined) missing(['wps', field], `the entry has no wps.${field}`);
+    for (const field of SALARY_FIELDS) if (wps?.[field] === undefined) problem('WPS_FIELD_MISSING', ['wps', field], 'is missing');
     if (!wps || SALARY_FIELDS.some((field) => wps[field] === undefined)) return;
     const periodProblem = periodProblemOf(wps);
-    if (periodProblem) invalid(['wps', 'payPeriodEnd'], periodProblem);
-    if (entry.aedAmount === null) invalid(['amountCurrencyType'], 'a WPS salary is given in AED: use amountCurrencyType PAYROLL');
+    if (periodProblem) problem('WPS_FIELD_INVALID', ['wps', 'payPeriodEnd'], periodProblem);
+    if (entry.aedAmount === null) problem('WPS_FIELD_INVALID', ['amountCurrencyType'], 'must be PAYROLL: a WPS salary is given in AED');
     else if (!new Money(wps.fixedAmount!).plus(wps.variableAmount!).equals(entry.aedAmount))
-      invalid(['wps', 'variableAmount'], `wps.fixedAmount + wps.variableAmount must equal the amount ${entry.aedAmount}`);
+      problem('WPS_FIELD_INVALID', ['wps', 'variableAmount'], `with wps.fixedAmount must add up to the amount ${entry.aedAmount}`);
   });
   return problems;
 }

@@ -58,6 +58,8 @@ export interface NewSplit {
   sourceCurrencyAmount: string;
   amount: string;
   purposeCode: components['schemas']['PurposeCode'];
+  /** A WPS salary's period and parts (docs/wps.md); the beneficiary's WPS ids are copied with its snapshot. */
+  wps?: components['schemas']['WpsSalaryDetails'] | undefined;
 }
 
 /**
@@ -70,12 +72,17 @@ export async function insertSplitsWithSnapshots(tx: Queryable, request: { id: st
     const [written] = await tx.query<{ count: number }>(
       `WITH written AS (
          INSERT INTO amount_splits (id, payroll_request_id, beneficiary_id, beneficiary_snapshot, amount_currency_type, source_currency_amount, amount,
-           purpose_code, created_at, position)
+           purpose_code, created_at, position, wps_person_id, wps_routing_code, wps_pay_period_start, wps_pay_period_end, wps_fixed_amount,
+           wps_variable_amount, wps_leave_days)
          SELECT gen_random_uuid(), $1, b.id,
                 ${BENEFICIARY_SNAPSHOT_SQL},
-                e.amount_currency_type, e.source_currency_amount, e.amount, e.purpose_code, $2, e.position
+                e.amount_currency_type, e.source_currency_amount, e.amount, e.purpose_code, $2, e.position,
+                CASE WHEN e.wps_fixed_amount IS NOT NULL THEN b.labour_card_person_id END,
+                CASE WHEN e.wps_fixed_amount IS NOT NULL THEN b.wps_routing_code END,
+                e.wps_pay_period_start, e.wps_pay_period_end, e.wps_fixed_amount, e.wps_variable_amount, e.wps_leave_days
            FROM jsonb_to_recordset($3::jsonb) AS e(beneficiary_id uuid, amount_currency_type text, source_currency_amount numeric, amount numeric,
-                purpose_code text, position integer)
+                purpose_code text, position integer, wps_pay_period_start date, wps_pay_period_end date, wps_fixed_amount numeric,
+                wps_variable_amount numeric, wps_leave_days integer)
            JOIN beneficiaries b ON b.id = e.beneficiary_id AND b.customer_id = $4 AND b.active
          RETURNING 1)
        SELECT count(*)::int AS count FROM written`,
@@ -90,6 +97,13 @@ export async function insertSplitsWithSnapshots(tx: Queryable, request: { id: st
             amount: split.amount,
             purpose_code: split.purposeCode,
             position: chunk.first + index,
+            ...(split.wps && {
+              wps_pay_period_start: split.wps.payPeriodStart,
+              wps_pay_period_end: split.wps.payPeriodEnd,
+              wps_fixed_amount: split.wps.fixedAmount,
+              wps_variable_amount: split.wps.variableAmount,
+              wps_leave_days: split.wps.leaveDays,
+            }),
           })),
         ),
         request.customerId,

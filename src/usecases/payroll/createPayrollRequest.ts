@@ -11,6 +11,7 @@ import { requireActiveBeneficiaries } from '../beneficiaries/beneficiaries.js';
 import type { UseCaseDeps } from '../deps.js';
 import { type PayrollRequestAnswer, payrollRequestChangedAnswered } from '../webhooks/events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
+import { requireWpsFields } from './wpsPayrollCheck.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
@@ -32,6 +33,8 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     assertMatchesEstimate(body, estimate);
 
     const breakdown = estimate.feeBreakdown;
+    const currencies = { source: breakdown.feeCurrencyCode, payroll: breakdown.payrollCurrencyCode };
+    const wps = await requireWpsFields(tx, customerId, currencies, body.amountSplitDetails);
     const approvalRequired = await customerRequiresApproval(tx, customerId);
     await insertPayrollRequest(tx, {
       id: requestId,
@@ -57,6 +60,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
         sourceCurrencyAmount: entry.sourceCurrencyAmount,
         amount: entry.amountInPayrollCurrency,
         purposeCode: body.amountSplitDetails[index]!.purposeCode,
+        wps: wps?.[index],
       })),
       now,
     );
