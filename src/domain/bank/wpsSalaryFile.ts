@@ -68,6 +68,8 @@ export interface SalaryInformationFile {
   edrCount: number;
   /** The sum of the EDRs' fixed and variable parts, AED with 2 decimals. */
   total: string;
+  /** The time its name and SCR were written from: the same time gives the same bytes. */
+  createdAt: Date;
 }
 
 /** Why a payroll cannot be written as a SIF (a field the layout needs is missing or out of form). */
@@ -107,7 +109,7 @@ export function buildSalaryInformationFile(employer: WpsEmployer, salaries: read
     plainText(employer.name, EMPLOYER_NAME_MAX),
   ].join(',');
   const text = [...edrs.map((edr) => edr.line), scr].map((line) => `${line}\r\n`).join('');
-  return { fileName: `${establishmentId}${local.stamp}.SIF`, text, edrCount: edrs.length, total: total.toFixed(AED_SCALE) };
+  return { fileName: `${establishmentId}${local.stamp}.SIF`, text, edrCount: edrs.length, total: total.toFixed(AED_SCALE), createdAt };
 }
 
 function edrOf(salary: WpsSalary, profile: SifProfile): { line: string; salary: Decimal } {
