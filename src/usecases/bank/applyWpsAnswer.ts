@@ -71,7 +71,8 @@ function refundLine(message: WpsAgentAnswer, refund: WpsRefund, transferId: stri
   const amount = new Money(refund.amount);
   return {
     endToEndId: endToEndIdOf(transferId),
-    bankReference: `${message.salaryFileName}:${refund.personId}`,
+    // The SIF it refunds (Max35Text, as a bank's reference): the person is the payout's.
+    bankReference: message.salaryFileName.replace(/\.SIF$/i, '').slice(0, 35),
     entryReference: null,
     creditDebit: 'CRDT',
     amount,
