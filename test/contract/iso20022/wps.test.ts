@@ -5,7 +5,7 @@
 // which comes back exactly through the ledger. A payroll missing WPS fields is refused with every
 // missing field listed.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { copyFile, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,6 +165,16 @@ describe('a WPS employer paying salaries in AED on the bank rail', () => {
     expect(ravi!.status).toBe('COMPLETED');
     await expectLedgerZeroPerCurrency();
     expect(await readdir(join(world.inbox, 'rejected')).catch(() => [])).toEqual([]);
+
+    // The refund file dropped again changes nothing: the salary is credited back once.
+    const postings = async () => (await world.server.db.query<{ count: number }>('SELECT count(*)::int AS count FROM postings'))[0]!.count;
+    const before = await postings();
+    const refund = (await readdir(join(world.inbox, 'processed'))).find((entry) => entry.endsWith('.FDR.wps'))!;
+    await copyFile(join(world.inbox, 'processed', refund), join(world.inbox, 'again.wps'));
+    await afterPasses('the refund dropped again handled', () => readdir(world.inbox), (names) => !names.includes('again.wps'));
+    expect(await postings()).toBe(before);
+    expect(await readdir(join(world.inbox, 'rejected')).catch(() => [])).toEqual([]);
+    expect((await maria())!.bankReturn).toEqual(returned!.bankReturn);
   }, 180_000);
 });
 
