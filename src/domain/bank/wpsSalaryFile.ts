@@ -29,7 +29,6 @@ export const SIF_PROFILES = {
   UAEWPS_ACCOUNT_NUMBER: { account: 'ACCOUNT_NUMBER', personIdWidth: 14, time: 'HHMM' },
   UAEWPS_SECONDS: { account: 'IBAN', personIdWidth: 14, time: 'HHMMSS' },
 } as const satisfies Record<string, SifProfile>;
-export type SifProfileName = keyof typeof SIF_PROFILES;
 
 /** The employer as the ministry knows it, and the agent that forwards its salaries. */
 export interface WpsEmployer {

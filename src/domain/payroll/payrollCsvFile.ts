@@ -13,17 +13,17 @@ import { type ParsedRecord, splitPlainCsv } from './plainCsv.js';
 
 /** The columns a file may have, by the lower-case form of their name. */
 export const PAYROLL_CSV_COLUMNS = [
-  ...['beneficiaryId', 'beneficiaryReference', 'amount', 'amountCurrencyType', 'purposeCode'] as const,
+  ...(['beneficiaryId', 'beneficiaryReference', 'amount', 'amountCurrencyType', 'purposeCode'] as const),
   // A WPS salary's details (docs/wps.md): each row's `wps` of the JSON body.
-  ...['payPeriodStart', 'payPeriodEnd', 'fixedAmount', 'variableAmount', 'leaveDays'] as const,
+  ...(['payPeriodStart', 'payPeriodEnd', 'fixedAmount', 'variableAmount', 'leaveDays'] as const),
 ];
 export type PayrollCsvColumn = (typeof PAYROLL_CSV_COLUMNS)[number];
 
 /** The template's columns, as a finance team fills them (a reference is what a spreadsheet knows), and its example row. */
 const TEMPLATE_COLUMNS: readonly PayrollCsvColumn[] = ['beneficiaryReference', 'beneficiaryId', 'amount', 'amountCurrencyType', 'purposeCode'];
 const WPS_TEMPLATE_COLUMNS: readonly PayrollCsvColumn[] = [
-  ...['beneficiaryReference', 'beneficiaryId', 'amount', 'amountCurrencyType', 'purposeCode'] as const,
-  ...['payPeriodStart', 'payPeriodEnd', 'fixedAmount', 'variableAmount', 'leaveDays'] as const,
+  ...(['beneficiaryReference', 'beneficiaryId', 'amount', 'amountCurrencyType', 'purposeCode'] as const),
+  ...(['payPeriodStart', 'payPeriodEnd', 'fixedAmount', 'variableAmount', 'leaveDays'] as const),
 ];
 const TEMPLATE_EXAMPLE: Record<PayrollCsvColumn, string> = {
   beneficiaryReference: 'EMP-0001',

@@ -55,8 +55,10 @@ export function wpsProblems(employer: WpsEmployerFields, entries: readonly WpsEn
     const at = `amountSplitDetails[${entryIndex}]`;
     const problem = (reason: 'WPS_FIELD_MISSING' | 'WPS_FIELD_INVALID', path: readonly string[], message: string) =>
       problems.push({ field: bodyField('amountSplitDetails', entryIndex, ...path), entryIndex, reason, message: `${at}.${path.join('.')} ${message}` });
-    if (!entry.beneficiary.labourCardPersonId) problem('WPS_FIELD_MISSING', ['beneficiary', 'labourCardPersonId'], 'is missing: the beneficiary has no labour-card person id');
-    if (!entry.beneficiary.wpsRoutingCode) problem('WPS_FIELD_MISSING', ['beneficiary', 'wpsRoutingCode'], "is missing: the beneficiary has no routing code of its bank");
+    if (!entry.beneficiary.labourCardPersonId)
+      problem('WPS_FIELD_MISSING', ['beneficiary', 'labourCardPersonId'], 'is missing: the beneficiary has no labour-card person id');
+    if (!entry.beneficiary.wpsRoutingCode)
+      problem('WPS_FIELD_MISSING', ['beneficiary', 'wpsRoutingCode'], 'is missing: the beneficiary has no routing code of its bank');
     const wps = entry.wps;
     for (const field of SALARY_FIELDS) if (wps?.[field] === undefined) problem('WPS_FIELD_MISSING', ['wps', field], 'is missing');
     if (!wps || SALARY_FIELDS.some((field) => wps[field] === undefined)) return;

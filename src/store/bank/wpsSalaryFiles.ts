@@ -75,7 +75,10 @@ export async function findRefundedPayout(tx: Queryable, fileName: string, batchI
   return rows.length === 1 ? rows[0]! : null;
 }
 
-export async function recordRefund(tx: Queryable, refund: { fileName: string; transferId: string; refundCode: string; amount: string; at: Date }): Promise<void> {
+export async function recordRefund(
+  tx: Queryable,
+  refund: { fileName: string; transferId: string; refundCode: string; amount: string; at: Date },
+): Promise<void> {
   await tx.query('INSERT INTO wps_refunds (file_name, transfer_id, refund_code, amount, applied_at) VALUES ($1, $2, $3, $4, $5)', [
     refund.fileName,
     refund.transferId,

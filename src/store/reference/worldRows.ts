@@ -11,7 +11,13 @@ const FEE_SCHEDULE = ['account_provider text', 'currency_code text', 'percent_bp
 /** The columns written per table, in insert order: parents before the rows that refer to them. */
 const WORLD_TABLES = {
   currencies: ['id uuid', 'code text', 'name text', 'symbol text', 'decimals integer'],
-  customers: ['id uuid', 'first_name text', 'last_name text', 'company_legal_name text', 'spread_bips integer', 'requires_payroll_approval boolean',
+  customers: [
+    'id uuid',
+    'first_name text',
+    'last_name text',
+    'company_legal_name text',
+    'spread_bips integer',
+    'requires_payroll_approval boolean',
     ...['wps_establishment_id text', 'wps_agent_routing_code text'],
   ],
   users: ['id uuid', 'first_name text', 'last_name text', 'email text', 'role text', 'customer_id uuid', 'permissions text[]'],

@@ -5,19 +5,13 @@ import type { WpsAgentAnswer, WpsRefund } from '../../domain/bank/wpsAnswers.js'
 import { Money, ZERO } from '../../domain/money/money.js';
 import { findPayoutByEndToEndId } from '../../store/bank/bankBookings.js';
 import { insertBankExceptions } from '../../store/bank/bankExceptions.js';
-import {
-  type AnsweredSalaryFile,
-  findRefundedPayout,
-  findSalaryFileByName,
-  recordAgentAnswer,
-  recordRefund,
-} from '../../store/bank/wpsSalaryFiles.js';
+import { type AnsweredSalaryFile, findRefundedPayout, findSalaryFileByName, recordAgentAnswer, recordRefund } from '../../store/bank/wpsSalaryFiles.js';
 import type { Queryable } from '../../store/database/db.js';
 import type { LineContext } from './bankBookContext.js';
 import { applyReturn } from './bankReturns.js';
 
 /** A refund naming a payout the bank has not settled yet: the file waits in the inbox for the settlement report. */
-export class RefundBeforeSettlement extends Error {}
+class RefundBeforeSettlement extends Error {}
 
 /**
  * The WPS agent's answer to a salary file (docs/wps.md), in the bank message's transaction. An

@@ -156,7 +156,7 @@ export const referenceDataDefs = {
       bankCode: { type: 'string', minLength: 1, maxLength: 34 },
       swiftBic: { type: 'string', pattern: '^[A-Z0-9]{8}([A-Z0-9]{3})?$' },
       email: { type: 'string', minLength: 3, maxLength: 254 },
-      labourCardPersonId: { description: "The labour-card person id (WPS, docs/wps.md).", type: 'string', pattern: '^[0-9]{1,14}$' },
+      labourCardPersonId: { description: 'The labour-card person id (WPS, docs/wps.md).', type: 'string', pattern: '^[0-9]{1,14}$' },
       wpsRoutingCode: { description: "The WPS routing code of the beneficiary's bank or exchange house.", type: 'string', pattern: '^[0-9]{9}$' },
       active: { type: 'boolean', default: true },
     },

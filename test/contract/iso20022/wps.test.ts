@@ -100,7 +100,7 @@ describe('a WPS employer paying salaries in AED on the bank rail', () => {
     ]);
   });
 
-  it('refuses a JSON payroll without its entries\' wps details, each field named', async () => {
+  it("refuses a JSON payroll without its entries' wps details, each field named", async () => {
     const huda = world.server.as(falcon.huda);
     const entries = [{ beneficiaryId: falcon.ravi, amount: '6500.00', amountCurrencyType: 'PAYROLL' as const }];
     const estimate = await huda.POST('/v1/customers/payroll/estimate', { body: { ...accounts, amountSplitDetails: entries } });
@@ -112,7 +112,7 @@ describe('a WPS employer paying salaries in AED on the bank rail', () => {
     );
   });
 
-  it('writes the SIF beside the pain.001, as the layout says and with the payments\' totals; the agent acknowledges it and a refund comes back exactly', async () => {
+  it("writes the SIF beside the pain.001, as the layout says and with the payments' totals; the agent acknowledges it and a refund comes back exactly", async () => {
     const csv = [
       HEADER,
       'FALCON-EMP-001,6500.00,PAYROLL,SAL,2026-11-01,2026-11-30,4000.00,2500.00,0',
@@ -132,7 +132,11 @@ describe('a WPS employer paying salaries in AED on the bank rail', () => {
     await afterPasses('the FX exchange recorded', fxRecorded, (status) => status === 200);
 
     // Both files, each written once: the pain.001 and the SIF named by the establishment id and the time.
-    const sifPath = await afterPasses('the salary file written', () => outboxFile(/^1000000123456\d{12}\.SIF$/), (found) => found !== undefined);
+    const sifPath = await afterPasses(
+      'the salary file written',
+      () => outboxFile(/^1000000123456\d{12}\.SIF$/),
+      (found) => found !== undefined,
+    );
     expect((await stat(sifPath!)).mode & 0o777).toBe(0o600);
     const sif = await readFile(sifPath!, 'utf8');
     const name = sifPath!.split('/').at(-1)!;
@@ -171,7 +175,11 @@ describe('a WPS employer paying salaries in AED on the bank rail', () => {
     const before = await postings();
     const refund = (await readdir(join(world.inbox, 'processed'))).find((entry) => entry.endsWith('.FDR.wps'))!;
     await copyFile(join(world.inbox, 'processed', refund), join(world.inbox, 'again.wps'));
-    await afterPasses('the refund dropped again handled', () => readdir(world.inbox), (names) => !names.includes('again.wps'));
+    await afterPasses(
+      'the refund dropped again handled',
+      () => readdir(world.inbox),
+      (names) => !names.includes('again.wps'),
+    );
     expect(await postings()).toBe(before);
     expect(await readdir(join(world.inbox, 'rejected')).catch(() => [])).toEqual([]);
     expect((await maria())!.bankReturn).toEqual(returned!.bankReturn);

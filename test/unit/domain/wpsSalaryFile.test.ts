@@ -111,7 +111,7 @@ function batchOf(generated: { fixed: Money; variable: Money; person: number; sta
 }
 
 describe('the SIF of a payout batch (property)', () => {
-  it('has one EDR per payout, and an SCR whose count and total are the EDRs\' and the pain.001\'s control figures', () => {
+  it("has one EDR per payout, and an SCR whose count and total are the EDRs' and the pain.001's control figures", () => {
     fc.assert(
       fc.property(salaries, (generated) => {
         const batch = batchOf(generated);

@@ -19,7 +19,10 @@ export interface SimulatedAgentAnswers {
  * with 99 are refunded (FDR, their fixed and variable parts).
  */
 export function answerSalaryFile(fileName: string, text: string): SimulatedAgentAnswers {
-  const lines = text.split(/\r?\n/).filter(Boolean).map((line) => line.split(','));
+  const lines = text
+    .split(/\r?\n/)
+    .filter(Boolean)
+    .map((line) => line.split(','));
   const edrs = lines.filter((line) => line[0] === 'EDR');
   const scr = lines.at(-1);
   const aed = (amount: string | undefined) => (amount && /^\d+\.\d{2}$/.test(amount) ? new Money(amount) : null);
@@ -28,7 +31,8 @@ export function answerSalaryFile(fileName: string, text: string): SimulatedAgent
   const scrTotal = aed(scr?.[7]);
   const valid =
     scr?.[0] === 'SCR' && scr[6] === String(edrs.length).padStart(2, '0') && scrTotal !== null && scrTotal.equals(total) && edrs.length + 1 === lines.length;
-  if (!valid) return { acknowledgement: agentAnswerText({ answer: 'RJT', salaryFileName: fileName, reason: 'SCR does not match the EDRs', refunds: [] }), refunds: null };
+  if (!valid)
+    return { acknowledgement: agentAnswerText({ answer: 'RJT', salaryFileName: fileName, reason: 'SCR does not match the EDRs', refunds: [] }), refunds: null };
   const refunded = edrs
     .filter((edr) => (edr[1] ?? '').replace(/^0+/, '').startsWith(REFUNDED_PERSON_ID_PREFIX))
     .map((edr) => ({ personId: edr[1]!, amount: salary(edr).toFixed(2), refundCode: SIMULATED_REFUND_CODE }));
