@@ -11,11 +11,14 @@ export async function findSalaryFile(db: Queryable, batchId: string): Promise<Sa
   return row ?? null;
 }
 
-/** Records a batch's SIF before it is written; one already recorded for the batch is left as it is. */
+/**
+ * Records a batch's SIF before it is written; one already recorded for the batch is left as it is,
+ * and so is one whose name another batch's file holds (the caller then names it anew).
+ */
 export async function recordSalaryFile(db: Queryable, file: Omit<SalaryFileRecord, 'writtenAt'>): Promise<void> {
   await db.query(
     `INSERT INTO wps_salary_files (batch_id, file_name, payroll_request_id, edr_count, total, sha256, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (batch_id) DO NOTHING`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
     [file.batchId, file.fileName, file.payrollRequestId, file.edrCount, file.total, file.sha256, file.createdAt],
   );
 }

@@ -34,10 +34,13 @@ export interface BankFileRecords {
   singlePayoutBatch(payoutId: string, executionDate: string): Promise<PayoutBatch | null>;
   isBankFileBatch(batchId: string): Promise<boolean>;
   findSalaryFile(batchId: string): Promise<SalaryFileRecord | null>;
-  /** Records a batch's SIF before it is written; one already recorded is left as it is. */
+  /** Records a batch's SIF before it is written; one already recorded, or a name already taken, is left as it is. */
   recordSalaryFile(file: Omit<SalaryFileRecord, 'writtenAt'>): Promise<void>;
   markSalaryFileWritten(batchId: string, at: Date): Promise<void>;
 }
+
+/** How far past its creation a salary file's name may move to be unique (one employer's payrolls of the same minute). */
+const MAX_NAME_SHIFT_SECONDS = 3600;
 
 /** Where a transport that has delivered a file leaves it (it never deletes one): see docs/bank-files.md. */
 export const SENT_SUBFOLDER = 'processed';
@@ -104,8 +107,11 @@ export class Iso20022BankRail implements BatchRails {
    */
   private async writeSalaryFile(batch: PayoutBatch, built: SalaryInformationFile | null): Promise<void> {
     let recorded = await this.files.findSalaryFile(batch.batchId);
-    if (!recorded) {
-      const sif = built ?? salaryFileOfBatch(batch, this.profile(), this.options.clock())!;
+    // The name holds the time to the second: two payrolls of one employer in the same second take the next free second.
+    for (let second = 0; !recorded; second++) {
+      if (second >= MAX_NAME_SHIFT_SECONDS) throw new SifError(`No free salary file name for batch ${batch.batchId} within ${MAX_NAME_SHIFT_SECONDS} s`);
+      const createdAt = new Date((built?.createdAt ?? this.options.clock()).getTime() + second * 1000);
+      const sif = second === 0 && built ? built : salaryFileOfBatch(batch, this.profile(), createdAt)!;
       await this.files.recordSalaryFile({
         batchId: batch.batchId,
         fileName: sif.fileName,
@@ -115,7 +121,7 @@ export class Iso20022BankRail implements BatchRails {
         sha256: sha256(sif.text),
         createdAt: sif.createdAt,
       });
-      recorded = (await this.files.findSalaryFile(batch.batchId))!;
+      recorded = await this.files.findSalaryFile(batch.batchId);
     }
     if (recorded.writtenAt) return;
     const { outboxDir } = this.options;
