@@ -82,6 +82,47 @@ async function outboxFile(pattern: RegExp): Promise<string | undefined> {
   return undefined;
 }
 
+describe('GET /v1/customers/payroll/template.csv for a WPS employer', () => {
+  it("carries the WPS columns, with an example salary of one of the employer's own employees", async () => {
+    const response = await fetch(`${world.server.baseUrl}/v1/customers/payroll/template.csv`, {
+      headers: { Authorization: `Bearer ${await world.server.token(falcon.huda)}` },
+    });
+    expect(response.status).toBe(200);
+    const [header, example] = (await response.text()).trim().split('\n');
+    expect(header).toBe(
+      `beneficiaryReference,beneficiaryId,amount,amountCurrencyType,purposeCode,payPeriodStart,payPeriodEnd,fixedAmount,variableAmount,leaveDays`,
+    );
+    expect(example).toBe('FALCON-EMP-001,,6500.00,PAYROLL,SAL,2026-11-01,2026-11-30,4000.00,2500.00,0');
+  });
+});
+
+describe('the WPS ids of a beneficiary (createBeneficiary, getBeneficiary, updateBeneficiary)', () => {
+  it('are kept, shown and removed with null', async () => {
+    const huda = world.server.as(falcon.huda);
+    const body = {
+      type: 'INDIVIDUAL' as const,
+      firstName: 'Omar',
+      lastName: 'Farouk',
+      nationality: 'EG',
+      bankName: 'Emirates NBD',
+      iban: 'AE070331234567890123456',
+      labourCardPersonId: '00815012345661',
+      wpsRoutingCode: '302620122',
+    };
+    const created = await huda.POST('/v1/customers/beneficiaries', { body });
+    expect(created.response.status).toBe(201);
+    expect(created.data!.data).toMatchObject({ labourCardPersonId: '00815012345661', wpsRoutingCode: '302620122' });
+    const path = { params: { path: { beneficiaryId: created.data!.data.id } } };
+    expect((await huda.GET('/v1/customers/beneficiaries/{beneficiaryId}', path)).data!.data.wpsRoutingCode).toBe('302620122');
+    const cleared = await huda.PATCH('/v1/customers/beneficiaries/{beneficiaryId}', { ...path, body: { wpsRoutingCode: null } });
+    expect(cleared.data!.data.wpsRoutingCode).toBeUndefined();
+    expect(cleared.data!.data.labourCardPersonId).toBe('00815012345661');
+    const refused = await huda.POST('/v1/customers/beneficiaries', { body: { ...body, wpsRoutingCode: '12345' } });
+    expect(refused.response.status).toBe(400);
+    expect(refused.error!.error).toMatchObject({ code: 'VALIDATION_ERROR', field: '/wpsRoutingCode' });
+  });
+});
+
 describe('a WPS employer paying salaries in AED on the bank rail', () => {
   it('refuses a payroll missing a person id, a routing code or a WPS column, listing every missing field with its row', async () => {
     const csv = [
