@@ -5593,6 +5593,46 @@ export interface components {
          */
         BankBatchStatus: "WRITING" | "AWAITING_BANK" | "ANSWERED" | "NOT_SENT";
         /**
+         * @description The UAE Wage Protection System's Salary Information File written beside a WPS employer's AED
+         *     payment file (docs/wps.md): its name, figures and digest, and the employer's agent's answer. A
+         *     `REJECTED` file is the operator's to take up with the agent: the ministry has not seen these
+         *     salaries, while the payments stand (nothing is sent again).
+         */
+        BankBatchSalaryFile: {
+            /**
+             * @description The file's name in the outbox, `<establishment id><YYMMDDHHMMSS>.SIF` (UAE time).
+             * @example 1000000123456261125140509.SIF
+             */
+            fileName: string;
+            /**
+             * @description The number of EDR lines (salaries), the payment file's `payoutCount`.
+             * @example 2
+             */
+            edrCount: number;
+            /** @description The SCR's total in AED, the payment file's `amount`. */
+            total: components["schemas"]["DecimalString"];
+            /**
+             * @description The SHA-256 of the file's bytes, recorded before it was written.
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            sha256: string;
+            /** @description When the file was written to the outbox; absent until then. */
+            writtenAt?: components["schemas"]["Timestamp"];
+            /**
+             * @description The agent's answer; absent until it answers.
+             * @example ACCEPTED
+             * @enum {string}
+             */
+            agentStatus?: "ACCEPTED" | "REJECTED";
+            /**
+             * @description A rejection's reason code and text, as the agent gave them.
+             * @example E01 Establishment not registered with the agent
+             */
+            agentReason?: string;
+            /** @description When the agent's answer was applied. */
+            answeredAt?: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description One payment file (pain.001) sent to the partner bank (`BANK_RAIL=iso20022`): a payroll request's
          *     payouts, or a single payout, with how far the bank has answered it. Optional fields are absent
          *     until they apply.
@@ -5652,6 +5692,8 @@ export interface components {
             resendCount: number;
             /** @description When it was last written again; absent when never. */
             lastResentAt?: components["schemas"]["Timestamp"];
+            /** @description The WPS salary file that went with the payment file; absent for any other file. */
+            salaryFile?: components["schemas"]["BankBatchSalaryFile"];
         };
         /** @description One page of payment files, oldest first (`createdAt` ascending, then `batchId` ascending). */
         BankBatchPage: {

@@ -5,6 +5,7 @@
 // which comes back exactly through the ledger. A payroll missing WPS fields is refused with every
 // missing field listed.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFile, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
@@ -198,6 +199,12 @@ describe('a WPS employer paying salaries in AED on the bank rail', () => {
     // The agent's acknowledgement, applied (processed/, not rejected/).
     const acknowledged = async () => (await readdir(join(world.inbox, 'processed')).catch(() => [] as string[])).includes(name.replace(/\.SIF$/, '.ACK.wps'));
     await afterPasses('the acknowledgement applied', acknowledged, (done) => done);
+    // The operator sees the salary file with its payment file: its figures, digest and the agent's answer.
+    const batches = (await server.as(admin).GET('/v1/admin/bank/batches', { params: { query: { limit: 100 } } })).data!.data.items;
+    const batch = batches.find((item) => item.payrollRequestId === requestId)!;
+    expect(batch.salaryFile).toMatchObject({ fileName: name, edrCount: 2, total: '9700.50', agentStatus: 'ACCEPTED' });
+    expect(batch.salaryFile!.sha256).toBe(createHash('sha256').update(sif, 'utf8').digest('hex'));
+    expect(new Decimal(batch.amount).equals(batch.salaryFile!.total)).toBe(true);
 
     // Maria's salary refunded (person id 99…): her payout RETURNED with the refund code, exactly her salary.
     const maria = async () => {
