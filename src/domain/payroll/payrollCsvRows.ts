@@ -113,6 +113,12 @@ function validAmount(text: string, type: AmountCurrencyType | null, scales: Sett
 const WPS_AMOUNT = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,2})?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A YYYY-MM-DD that names a day of the calendar (2026-02-30 does not: Date would roll it into March). */
+function isCalendarDate(text: string): boolean {
+  const at = new Date(`${text}T00:00:00Z`);
+  return DATE.test(text) && !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === text;
+}
+
 /** The WPS cells of a row (each optional here: a WPS payroll's creation says which are missing); null when one is malformed. */
 function wpsOf(cells: Record<PayrollCsvColumn, string>, context: RowContext): WpsSalaryDetails | undefined | null {
   const details: WpsSalaryDetails = {};
@@ -123,7 +129,7 @@ function wpsOf(cells: Record<PayrollCsvColumn, string>, context: RowContext): Wp
   };
   for (const column of ['payPeriodStart', 'payPeriodEnd'] as const) {
     const text = cells[column];
-    if (text && (!DATE.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)))) bad(column, `${echo(text)} is not a date (YYYY-MM-DD)`);
+    if (text && !isCalendarDate(text)) bad(column, `${echo(text)} is not a date (YYYY-MM-DD)`);
     else if (text) details[column] = text;
   }
   for (const column of ['fixedAmount', 'variableAmount'] as const) {
