@@ -25,6 +25,9 @@ export interface WpsEmployerFields {
 export interface WpsBeneficiaryFields {
   labourCardPersonId: string | null;
   wpsRoutingCode: string | null;
+  /** The account the EDR names (by the SIF profile): checked only when given. */
+  iban?: string | null;
+  accountNumber?: string | null;
 }
 
 export interface WpsEntry {
@@ -47,7 +50,7 @@ const SALARY_FIELDS = ['payPeriodStart', 'payPeriodEnd', 'fixedAmount', 'variabl
  * a beneficiary's field is named under `/amountSplitDetails/<i>/beneficiary/…`) and entry. An
  * employer without its agent's routing code is one problem of its own, with no field (the world file sets it).
  */
-export function wpsProblems(employer: WpsEmployerFields, entries: readonly WpsEntry[]): ErrorDetail[] {
+export function wpsProblems(employer: WpsEmployerFields, entries: readonly WpsEntry[], account?: 'IBAN' | 'ACCOUNT_NUMBER'): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   if (!employer.agentRoutingCode)
     problems.push({ reason: 'WPS_FIELD_MISSING', message: "the employer has no WPS agent routing code (the world file's customer wpsAgentRoutingCode)" });
@@ -59,6 +62,10 @@ export function wpsProblems(employer: WpsEmployerFields, entries: readonly WpsEn
       problem('WPS_FIELD_MISSING', ['beneficiary', 'labourCardPersonId'], 'is missing: the beneficiary has no labour-card person id');
     if (!entry.beneficiary.wpsRoutingCode)
       problem('WPS_FIELD_MISSING', ['beneficiary', 'wpsRoutingCode'], 'is missing: the beneficiary has no routing code of its bank');
+    if (account === 'IBAN' && !/^AE\d{21}$/.test(entry.beneficiary.iban ?? ''))
+      problem('WPS_FIELD_MISSING', ['beneficiary', 'iban'], 'is missing: the salary file names the account by a UAE IBAN (WPS_SIF_PROFILE)');
+    if (account === 'ACCOUNT_NUMBER' && !entry.beneficiary.accountNumber)
+      problem('WPS_FIELD_MISSING', ['beneficiary', 'accountNumber'], 'is missing: the salary file names the account by its number (WPS_SIF_PROFILE)');
     const wps = entry.wps;
     for (const field of SALARY_FIELDS) if (wps?.[field] === undefined) problem('WPS_FIELD_MISSING', ['wps', field], 'is missing');
     if (!wps || SALARY_FIELDS.some((field) => wps[field] === undefined)) return;

@@ -18,7 +18,7 @@ export async function findWpsEmployer(tx: Queryable, customerId: string): Promis
 /** The WPS ids of the customer's beneficiaries among `ids`, by id (lower case). */
 export async function wpsFieldsOfBeneficiaries(tx: Queryable, customerId: string, ids: readonly string[]): Promise<Map<string, WpsBeneficiaryFields>> {
   const rows = await tx.query<WpsBeneficiaryFields & { id: string }>(
-    `SELECT id, labour_card_person_id AS "labourCardPersonId", wps_routing_code AS "wpsRoutingCode"
+    `SELECT id, labour_card_person_id AS "labourCardPersonId", wps_routing_code AS "wpsRoutingCode", iban, account_number AS "accountNumber"
        FROM beneficiaries WHERE customer_id = $1 AND id = ANY($2::uuid[])`,
     [customerId, ids],
   );

@@ -35,7 +35,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
 
     const breakdown = estimate.feeBreakdown;
     const currencies = { source: breakdown.feeCurrencyCode, payroll: breakdown.payrollCurrencyCode };
-    const wps = await requireWpsFields(tx, customerId, currencies, body.amountSplitDetails);
+    const wps = await requireWpsFields(tx, customerId, currencies, body.amountSplitDetails, deps.bankFiles.wpsAccount);
     const approvalRequired = await customerRequiresApproval(tx, customerId);
     await insertPayrollRequest(tx, {
       id: requestId,

@@ -17,6 +17,7 @@ export async function requireWpsFields(
   customerId: string,
   currencies: { source: string; payroll: string },
   entries: readonly CreateAmountSplitEntry[],
+  account: 'IBAN' | 'ACCOUNT_NUMBER',
 ): Promise<WpsSalaryDetails[] | null> {
   const employer = await findWpsEmployer(tx, customerId);
   if (!employer || !isWpsPayroll(employer, currencies.payroll)) return null;
@@ -33,6 +34,7 @@ export async function requireWpsFields(
       wps: entry.wps,
       aedAmount: inAed(entry) ? entry.amount : null,
     })),
+    account,
   );
   if (problems.length > 0) throw validationProblems('The payroll of a WPS employer', problems);
   return entries.map((entry) => entry.wps!);

@@ -38,6 +38,14 @@ describe('wpsProblems', () => {
     ]);
   });
 
+  it('asks for the account the salary file names the employee by, as the profile says', () => {
+    const byAccountNumber = { ...registered, iban: null, accountNumber: '0240043520123456701' };
+    expect(wpsProblems(employer, [{ beneficiary: byAccountNumber, wps: salary, aedAmount: '6500' }], 'ACCOUNT_NUMBER')).toEqual([]);
+    expect(wpsProblems(employer, [{ beneficiary: byAccountNumber, wps: salary, aedAmount: '6500' }], 'IBAN')).toEqual([
+      expect.objectContaining({ field: '/amountSplitDetails/0/beneficiary/iban', reason: 'WPS_FIELD_MISSING' }),
+    ]);
+  });
+
   it.each([
     ['parts that do not add up to the amount', { wps: salary, aedAmount: '6500.01' }, '/amountSplitDetails/0/wps/variableAmount'],
     ['an amount not in AED', { wps: salary, aedAmount: null }, '/amountSplitDetails/0/amountCurrencyType'],
