@@ -2582,7 +2582,7 @@ export interface components {
          *     | `APPROVER_PERMISSION_REQUIRED` | `FORBIDDEN` | Approving or rejecting needs the `approver` permission. |
          *     | `SELF_APPROVAL` | `FORBIDDEN` | The approver created the request; four-eyes approval needs another approver. |
          *     | `CREATOR_ONLY` | `FORBIDDEN` | Only the request's creator may cancel it while it awaits approval. |
-         *     | `WPS_FIELD_MISSING` | `VALIDATION_ERROR` | A payroll in AED of an employer registered for the UAE Wage Protection System lacks a field its salary file needs: an entry's `wps` detail, a beneficiary's `labourCardPersonId` or `wpsRoutingCode`, the employer's agent routing code (each problem listed in `details`). |
+         *     | `WPS_FIELD_MISSING` | `VALIDATION_ERROR` | A payroll in AED of an employer registered for the UAE Wage Protection System lacks a field its salary file needs: an entry's `wps` detail, a beneficiary's `labourCardPersonId`, `wpsRoutingCode` or the account the salary file names (its UAE `iban`, or its `accountNumber`), the employer's agent routing code (each problem listed in `details`). |
          *     | `WPS_FIELD_INVALID` | `VALIDATION_ERROR` | A WPS salary's details contradict each other or the entry: the period ends before it starts, more leave days than days, `fixedAmount` + `variableAmount` not the entry's AED `amount`. |
          * @example ZERO_PAYOUT
          * @enum {string}
