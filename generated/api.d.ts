@@ -2474,8 +2474,15 @@ export interface components {
          *       | `amount` | yes | decimal, greater than zero, `.` as the decimal separator, no thousands separator, within the currency's minor units |
          *       | `amountCurrencyType` | no (default `SOURCE`) | `SOURCE` or `PAYROLL` |
          *       | `purposeCode` | no for an estimate; yes to create a request | `SAL`, `FCISS`, `PEN` or `OFS` |
+         *       | `payPeriodStart`, `payPeriodEnd` | for a WPS employer's AED payroll | the salary's period (`YYYY-MM-DD`): the entry's `wps` (`WpsSalaryDetails`) |
+         *       | `fixedAmount`, `variableAmount` | for a WPS employer's AED payroll | the salary's parts in AED (at most 2 decimals; together the row's `amount`, given as `PAYROLL`) |
+         *       | `leaveDays` | for a WPS employer's AED payroll | days of leave in the period (0 to 366) |
          *
          *       Each row names its beneficiary by `beneficiaryId` or by `beneficiaryReference`, not both.
+         *       The WPS columns are used only for an employer registered with the UAE Wage Protection System
+         *       (docs/wps.md), whose template carries them; there a creation missing any of them, or a
+         *       beneficiary's `labourCardPersonId` or `wpsRoutingCode`, is refused with every missing field
+         *       listed, each with its `row` (reason `WPS_FIELD_MISSING`).
          *     - **Limits:** at most 100,000 data rows (a 100,000-line file is about 4 MB), and at most
          *       12 MB (`BODY_LIMIT`; 413 `PAYLOAD_TOO_LARGE` beyond).
          *
@@ -2575,10 +2582,12 @@ export interface components {
          *     | `APPROVER_PERMISSION_REQUIRED` | `FORBIDDEN` | Approving or rejecting needs the `approver` permission. |
          *     | `SELF_APPROVAL` | `FORBIDDEN` | The approver created the request; four-eyes approval needs another approver. |
          *     | `CREATOR_ONLY` | `FORBIDDEN` | Only the request's creator may cancel it while it awaits approval. |
+         *     | `WPS_FIELD_MISSING` | `VALIDATION_ERROR` | A payroll in AED of an employer registered for the UAE Wage Protection System lacks a field its salary file needs: an entry's `wps` detail, a beneficiary's `labourCardPersonId`, `wpsRoutingCode` or the account the salary file names (its UAE `iban`, or its `accountNumber`), the employer's agent routing code (each problem listed in `details`). |
+         *     | `WPS_FIELD_INVALID` | `VALIDATION_ERROR` | A WPS salary's details contradict each other or the entry: the period ends before it starts, more leave days than days, `fixedAmount` + `variableAmount` not the entry's AED `amount`. |
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH" | "WPS_FIELD_MISSING" | "WPS_FIELD_INVALID";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -3061,6 +3070,50 @@ export interface components {
          */
         PurposeCode: "SAL" | "FCISS" | "PEN" | "OFS";
         /**
+         * @description An amount in AED (at most 2 decimals, no sign), which may be zero (a salary without a variable part).
+         * @example 4000.00
+         */
+        WpsAmountString: string;
+        /**
+         * @description A salary paid through the UAE Wage Protection System (docs/wps.md): what the Salary Information
+         *     File's EDR line says of it besides the employee. Needed on every entry of a payroll in AED by a
+         *     customer registered for WPS (an establishment id); ignored otherwise. Every field is optional in
+         *     the schema so that a payroll missing several is refused once, with each missing field listed
+         *     (400 `VALIDATION_ERROR`, reason `WPS_FIELD_MISSING`, `field` and `entryIndex` per problem); a
+         *     period that ends before it starts, more leave days than the period has, or parts that do not add
+         *     up to the entry's `amount` (given in AED: `amountCurrencyType` `PAYROLL`) are `WPS_FIELD_INVALID`.
+         * @example {
+         *       "payPeriodStart": "2026-11-01",
+         *       "payPeriodEnd": "2026-11-30",
+         *       "fixedAmount": "4000.00",
+         *       "variableAmount": "2500.00",
+         *       "leaveDays": 0
+         *     }
+         */
+        WpsSalaryDetails: {
+            /**
+             * Format: date
+             * @description First day of the period the salary pays (YYYY-MM-DD).
+             * @example 2026-11-01
+             */
+            payPeriodStart?: string;
+            /**
+             * Format: date
+             * @description Last day of the period, included; the EDR's days in the period count from the start to it.
+             * @example 2026-11-30
+             */
+            payPeriodEnd?: string;
+            /** @description The fixed part of the salary, in AED. */
+            fixedAmount?: components["schemas"]["WpsAmountString"];
+            /** @description The variable part (allowances, overtime), in AED; `fixedAmount` + `variableAmount` is the entry's `amount`. */
+            variableAmount?: components["schemas"]["WpsAmountString"];
+            /**
+             * @description Days of the period the employee was on leave.
+             * @example 0
+             */
+            leaveDays?: number;
+        };
+        /**
          * @description One beneficiary's amount in a payroll request: the entry of the estimate (same `beneficiaryId`,
          *     `amount` and `amountCurrencyType`, in the same position) plus its bank purpose code.
          */
@@ -3073,6 +3126,8 @@ export interface components {
             amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
             /** @description Bank purpose code of the payout to this beneficiary. */
             purposeCode: components["schemas"]["PurposeCode"];
+            /** @description The salary's WPS details; required (each field) for a WPS employer's payroll in AED, ignored otherwise. */
+            wps?: components["schemas"]["WpsSalaryDetails"];
         };
         /**
          * @description A payroll request to create from a payroll fee estimate: the estimate's `feeHash`, and the same
@@ -4133,6 +4188,19 @@ export interface components {
          */
         CountryCode: string;
         /**
+         * @description The employee's person id on the labour card the UAE's Ministry of Human Resources and
+         *     Emiratisation issued (at most 14 digits; the salary file pads it with zeros). Needed to pay the
+         *     beneficiary through the Wage Protection System (docs/wps.md).
+         * @example 00915012345663
+         */
+        LabourCardPersonId: string;
+        /**
+         * @description The 9-digit routing code of the bank or exchange house holding the beneficiary's salary account,
+         *     as the UAE's Wage Protection System knows it (docs/wps.md).
+         * @example 802420101
+         */
+        WpsRoutingCode: string;
+        /**
          * @description A person (`INDIVIDUAL`) or company (`BUSINESS`) the customer pays, with the bank account paid.
          *     Payroll requests and payouts keep an immutable snapshot of it (`BeneficiarySnapshot`): editing
          *     or deactivating it later never changes them.
@@ -4223,6 +4291,10 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             /** @description When the beneficiary last changed (its creation, at first). */
             updatedAt: components["schemas"]["Timestamp"];
+            /** @description The labour-card person id, for salaries paid through WPS (docs/wps.md). */
+            labourCardPersonId?: components["schemas"]["LabourCardPersonId"];
+            /** @description The WPS routing code of the beneficiary's bank or exchange house. */
+            wpsRoutingCode?: components["schemas"]["WpsRoutingCode"];
         };
         /**
          * @description One page of beneficiaries, newest first (`createdAt` descending, then `id` descending), with
@@ -4326,6 +4398,10 @@ export interface components {
              * @example priya.nair@example.com
              */
             email?: string;
+            /** @description The labour-card person id, for salaries paid through WPS (docs/wps.md). */
+            labourCardPersonId?: components["schemas"]["LabourCardPersonId"];
+            /** @description The WPS routing code of the beneficiary's bank or exchange house. */
+            wpsRoutingCode?: components["schemas"]["WpsRoutingCode"];
         };
         /** @description Success envelope carrying one beneficiary, its bank details whole. */
         BeneficiaryResponse: {
@@ -4417,6 +4493,10 @@ export interface components {
              * @example true
              */
             active?: boolean;
+            /** @description The labour-card person id, for salaries paid through WPS; null removes it. */
+            labourCardPersonId?: components["schemas"]["LabourCardPersonId"] | null;
+            /** @description The WPS routing code of the beneficiary's bank or exchange house; null removes it. */
+            wpsRoutingCode?: components["schemas"]["WpsRoutingCode"] | null;
         };
         /**
          * @description One currency of one of the caller's accounts, with its two figures as they stand at read time.
@@ -5513,6 +5593,46 @@ export interface components {
          */
         BankBatchStatus: "WRITING" | "AWAITING_BANK" | "ANSWERED" | "NOT_SENT";
         /**
+         * @description The UAE Wage Protection System's Salary Information File written beside a WPS employer's AED
+         *     payment file (docs/wps.md): its name, figures and digest, and the employer's agent's answer. A
+         *     `REJECTED` file is the operator's to take up with the agent: the ministry has not seen these
+         *     salaries, while the payments stand (nothing is sent again).
+         */
+        BankBatchSalaryFile: {
+            /**
+             * @description The file's name in the outbox, `<establishment id><YYMMDDHHMMSS>.SIF` (UAE time).
+             * @example 1000000123456261125140509.SIF
+             */
+            fileName: string;
+            /**
+             * @description The number of EDR lines (salaries), the payment file's `payoutCount`.
+             * @example 2
+             */
+            edrCount: number;
+            /** @description The SCR's total in AED, the payment file's `amount`. */
+            total: components["schemas"]["DecimalString"];
+            /**
+             * @description The SHA-256 of the file's bytes, recorded before it was written.
+             * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+             */
+            sha256: string;
+            /** @description When the file was written to the outbox; absent until then. */
+            writtenAt?: components["schemas"]["Timestamp"];
+            /**
+             * @description The agent's answer; absent until it answers.
+             * @example ACCEPTED
+             * @enum {string}
+             */
+            agentStatus?: "ACCEPTED" | "REJECTED";
+            /**
+             * @description A rejection's reason code and text, as the agent gave them.
+             * @example E01 Establishment not registered with the agent
+             */
+            agentReason?: string;
+            /** @description When the agent's answer was applied. */
+            answeredAt?: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description One payment file (pain.001) sent to the partner bank (`BANK_RAIL=iso20022`): a payroll request's
          *     payouts, or a single payout, with how far the bank has answered it. Optional fields are absent
          *     until they apply.
@@ -5572,6 +5692,8 @@ export interface components {
             resendCount: number;
             /** @description When it was last written again; absent when never. */
             lastResentAt?: components["schemas"]["Timestamp"];
+            /** @description The WPS salary file that went with the payment file; absent for any other file. */
+            salaryFile?: components["schemas"]["BankBatchSalaryFile"];
         };
         /** @description One page of payment files, oldest first (`createdAt` ascending, then `batchId` ascending). */
         BankBatchPage: {

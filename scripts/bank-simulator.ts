@@ -11,6 +11,9 @@
 // statement (camt.053: opening balance, the period's entries, closing balance); the credits into the
 // account from elsewhere and its first opening balance it reads from the service's database
 // (--database-url, or --data-dir: the service's DATA_DIR, joining its embedded PostgreSQL).
+// As a WPS agent, it answers each salary file (*.SIF) of the outbox with an acknowledgement (or a
+// rejection when its SCR disagrees with its EDRs) and, --return-after-ms after the settlement, a
+// refund of the salaries of person ids starting with 99 (docs/wps.md).
 // A file it has read goes to processed/ under the outbox, as a bank's SFTP server archives what it
 // picked up. Its memory is on disk (processed/.seen-msgids, processed/.pending/, processed/.books/),
 // so a restarted simulator keeps refusing duplicates and still sends what it owes. What it writes is
@@ -32,6 +35,7 @@ import {
 } from '../src/adapters/bank/iso20022/files.js';
 import { bookingNotification, returnNotification } from '../src/adapters/bank/iso20022/simulatedBookings.js';
 import { SimulatedStatements } from '../src/adapters/bank/iso20022/simulatedStatements.js';
+import { answerSalaryFile, salaryFilesIn } from '../src/adapters/bank/wps/simulatedAgent.js';
 import type { Database } from '../src/store/database/db.js';
 import { openDatabase } from '../src/store/database/open.js';
 import { partnerAccountBookingsOf } from '../src/store/bank/partnerAccountBookings.js';
@@ -143,9 +147,23 @@ async function handle(name: string, dirs: Dirs, seen: Set<string>, settings: Opt
   log(answer.accepted ? 'payment file accepted' : 'payment file rejected', { file: name, msgId: answer.originalMsgId, report: answer.immediate.msgId });
 }
 
+/**
+ * Answers one WPS salary file of the outbox as the employer's agent (docs/wps.md): acknowledged at
+ * once, a refund of the salaries it cannot credit once the payments have settled and been returned
+ * (--return-after-ms after the settlement), then archived.
+ */
+async function handleSalaryFile(name: string, dirs: Dirs, settings: Options) {
+  const answers = answerSalaryFile(name, await readFile(join(dirs.outbox, name), 'utf8'));
+  const base = name.replace(/\.SIF$/i, '');
+  if (answers.refunds) await writeFileAtomically(dirs.pending, `${Date.now() + settings.delayMs + settings.returnAfterMs}-${base}.FDR.wps`, answers.refunds);
+  await writeFileAtomically(dirs.inbox, `${base}.ACK.wps`, answers.acknowledgement);
+  await moveInto(dirs.outbox, 'processed', name);
+  log('salary file answered', { file: name, answer: answers.acknowledgement.slice(0, 3), refunds: answers.refunds !== null });
+}
+
 /** Sends the files that are due; a notification's entries are noted for the statements. */
 async function sendDue(dirs: Dirs, statements: SimulatedStatements): Promise<void> {
-  for (const name of (await readdir(dirs.pending)).filter((file) => /^\d+-.+\.xml$/.test(file)).sort()) {
+  for (const name of (await readdir(dirs.pending)).filter((file) => /^\d+-.+\.(xml|wps)$/.test(file)).sort()) {
     const [due, file] = [Number(name.slice(0, name.indexOf('-'))), name.slice(name.indexOf('-') + 1)];
     if (due > Date.now()) continue;
     const xml = await readFile(join(dirs.pending, name), 'utf8');
@@ -155,7 +173,7 @@ async function sendDue(dirs: Dirs, statements: SimulatedStatements): Promise<voi
     await writeFileAtomically(dirs.inbox, file, xml);
     if (notification) await statements.record(parseBankToCustomer(xml));
     await unlink(join(dirs.pending, name));
-    log(notification ? 'booking notification sent' : 'settlement report sent', { file });
+    log(notification ? 'booking notification sent' : file.endsWith('.wps') ? 'salary refund sent' : 'settlement report sent', { file });
   }
   for (const written of await statements.due(new Date())) {
     await writeFileAtomically(dirs.inbox, `${written.msgId}.xml`, written.xml);
@@ -187,6 +205,7 @@ async function main(): Promise<void> {
   while (running) {
     try {
       for (const name of await xmlFilesIn(outbox)) await handle(name, dirs, seen, settings);
+      for (const name of await salaryFilesIn(outbox)) await handleSalaryFile(name, dirs, settings);
       await sendDue(dirs, statements);
     } catch (error) {
       log('bank simulator pass failed', { error: (error as Error).message });

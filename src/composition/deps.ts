@@ -4,6 +4,7 @@
  * process so that each loads only what it runs: `app.ts` (the HTTP server: Express, helmet, the
  * validator) and `worker.ts` (the transfer worker, no HTTP code at all) both start from here.
  */
+import { SIF_PROFILES } from '../domain/bank/wpsSalaryFile.js';
 import { OutboxResender } from '../adapters/bank/iso20022/outboxResend.js';
 import { SimulatedProcessor } from '../adapters/processor/processor.js';
 import { FeedRateSource, type RateSource, TableRateSource } from '../adapters/rates/rates.js';
@@ -26,7 +27,11 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
     rates: buildRateSource(config, providerDb, clock),
     processor: new SimulatedProcessor(processorSchedulesOf(providerDb)),
     clock,
-    bankFiles: { outbox: new OutboxResender(config.bank.outboxDir), unansweredAfterSeconds: config.bank.unansweredAfterSeconds },
+    bankFiles: {
+      outbox: new OutboxResender(config.bank.outboxDir),
+      unansweredAfterSeconds: config.bank.unansweredAfterSeconds,
+      wpsAccount: SIF_PROFILES[config.bank.sifProfile].account,
+    },
     ...(config.readCacheBytes > 0 && { readCache: new ItemsTextCache(config.readCacheBytes) }),
     config: {
       feeHashSecret: config.feeHashSecret,

@@ -1,3 +1,4 @@
+import { SIF_PROFILES } from '../domain/bank/wpsSalaryFile.js';
 import type { Logger } from 'pino';
 import type { BatchRails } from '../adapters/bank/batchRails.js';
 import { Iso20022Inbox } from '../adapters/bank/iso20022/inbox.js';
@@ -74,7 +75,12 @@ function bank(
   const simulated = new SimulatedRails(simulatedBooksOf(db), config.worker.simulatedSettlementMs, clock);
   if (config.bank.rail === 'simulated')
     return { rails: simulated, batchRails: new SimulatedBatchRails(simulatedBooksOf(db), config.worker.simulatedSettlementMs, clock) };
-  const batchRails: BatchRails = new Iso20022BankRail(bankFileRecords(db), { outboxDir: config.bank.outboxDir, initiatingParty: INITIATING_PARTY, clock });
+  const batchRails: BatchRails = new Iso20022BankRail(bankFileRecords(db), {
+    outboxDir: config.bank.outboxDir,
+    initiatingParty: INITIATING_PARTY,
+    clock,
+    sifProfile: SIF_PROFILES[config.bank.sifProfile],
+  });
   const rails: PaymentRails = new BankFileSinglePayouts(bankFileRecords(db), batchRails, simulated, clock);
   logger.info({ outbox: config.bank.outboxDir, inbox: config.bank.inboxDir }, 'bank: ISO 20022 payment files out, status reports and bank books in');
   const inbox = new Iso20022Inbox(config.bank.inboxDir, applyBankMessage, logger, clock, {

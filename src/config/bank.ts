@@ -16,6 +16,8 @@ export interface BankConfig {
   reportSettleMs: number;
   /** BANK_UNANSWERED_AFTER_SECONDS: a payment file waiting this long for the bank's final word is overdue (the alert's bound). */
   unansweredAfterSeconds: number;
+  /** WPS_SIF_PROFILE: the layout of the WPS salary files (docs/wps.md). */
+  sifProfile: 'UAEWPS' | 'UAEWPS_ACCOUNT_NUMBER' | 'UAEWPS_SECONDS';
 }
 
 /** The bank's settings, each read through its declaration (src/config/settings/bank.ts says why each default). */
@@ -28,5 +30,6 @@ export function bankConfig(env: NodeJS.ProcessEnv): BankConfig {
     reportMaxBytes: read(env, SETTINGS.BANK_REPORT_MAX_BYTES),
     reportSettleMs: read(env, SETTINGS.BANK_REPORT_SETTLE_MS),
     unansweredAfterSeconds: read(env, SETTINGS.BANK_UNANSWERED_AFTER_SECONDS),
+    sifProfile: read(env, SETTINGS.WPS_SIF_PROFILE),
   };
 }

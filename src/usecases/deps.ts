@@ -16,7 +16,8 @@ export interface UseCaseDeps {
    * The payment files' outbox as an operator's resend reaches it (BANK_OUTBOX_DIR), and how long a
    * file may wait for the bank's answer before it is overdue (BANK_UNANSWERED_AFTER_SECONDS).
    */
-  bankFiles: { outbox: BankOutbox; unansweredAfterSeconds: number };
+  /** `wpsAccount`: how the WPS salary file names an employee's account (WPS_SIF_PROFILE): a WPS payroll's beneficiaries must have it. */
+  bankFiles: { outbox: BankOutbox; unansweredAfterSeconds: number; wpsAccount: 'IBAN' | 'ACCOUNT_NUMBER' };
   /** Dependencies the service runs without, each reporting whether it serves (readiness shows them). */
   optionalDependencies?: { redis?: () => 'connected' | 'degraded' };
   /** Repeat reads' payroll request items (READ_CACHE_MB; absent when 0): answers/itemsTextCache.ts. */

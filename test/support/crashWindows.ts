@@ -42,4 +42,8 @@ export const crashWindow = {
   async bankFileWrittenNotRecorded(db: Queryable, batchId: string): Promise<void> {
     await db.query('UPDATE bank_file_batches SET written_at = NULL WHERE batch_id = $1', [batchId]);
   },
+  /** The worker died after writing a batch's WPS salary file, before noting it written. */
+  async salaryFileWrittenNotRecorded(db: Queryable, batchId: string): Promise<void> {
+    await db.query('UPDATE wps_salary_files SET written_at = NULL WHERE batch_id = $1', [batchId]);
+  },
 };

@@ -32,6 +32,11 @@ export const BANK_SETTINGS = declare({
     note: '12 h',
     doc: "With `BANK_RAIL=iso20022`: how long a payment file may wait for the bank's final word on its payouts before it is overdue: `overdue` in `GET /v1/admin/bank/batches`, and the bound `payroll_bank_batch_unanswered_max_age_seconds` the `PayrollBankBatchUnanswered` alert compares with (60 s to 30 days). A bank acknowledges a file within minutes and settles it the same business day ([bank files](bank-files.md#when-the-bank-does-not-answer))",
   }),
+  // The Central Bank's layout unless the employer's agent asks for another (docs/wps.md lists where they differ).
+  WPS_SIF_PROFILE: oneOf(['UAEWPS', 'UAEWPS_ACCOUNT_NUMBER', 'UAEWPS_SECONDS'], {
+    default: 'UAEWPS',
+    doc: "With `BANK_RAIL=iso20022`: the layout of the UAE Wage Protection System's salary files written beside a WPS employer's AED payment files: `UAEWPS` (IBAN, 14-digit person id, time `HHMM`), `UAEWPS_ACCOUNT_NUMBER` (the account number instead of the IBAN), `UAEWPS_SECONDS` (time `HHMMSS`) ([WPS](wps.md#profiles))",
+  }),
   BANK_REPORT_SETTLE_MS: integer(0, 600_000, {
     default: 2000,
     doc: "With `BANK_RAIL=iso20022`: a new inbox file is read once unmodified this long, or once its size and mtime have not changed since the worker's previous pass; a file still being written waits",

@@ -1,12 +1,14 @@
 import type { BankToCustomerMessage } from './bankBooks.js';
 import type { StatusReport } from './statusReport.js';
+import type { WpsAgentAnswer } from './wpsAnswers.js';
 
 /**
  * Every message the partner bank sends us, as the file adapter reads it: a status report on a
  * payment file of ours (pain.002), a notification of bookings (camt.054) or a day's statement
- * (camt.053). Told apart by `kind`; each is applied once, by its MsgId.
+ * (camt.053), or the WPS agent's answer to a salary file (docs/wps.md). Told apart by `kind`; each
+ * is applied once, by its MsgId.
  */
-export type BankMessage = StatusReport | BankToCustomerMessage;
+export type BankMessage = StatusReport | BankToCustomerMessage | WpsAgentAnswer;
 
 /** The file a message came in. */
 export interface BankFile {

@@ -1,3 +1,5 @@
+import type { WpsEmployer, WpsSalary } from '../bank/wpsSalaryFile.js';
+
 /**
  * A batch of payouts as the partner bank needs it: the store loads it, the rails (simulated, or
  * ISO 20022 files) send it. One shape for both, so that a bank file and the batch it came from
@@ -33,6 +35,8 @@ export interface PayoutBatchItem {
   purposeCode: string | null;
   /** The beneficiary's bank reference (unstructured remittance information). */
   beneficiaryReference: string | null;
+  /** A WPS salary's employee ids, period and parts (docs/wps.md), when the payroll is paid through WPS. */
+  wps?: Omit<WpsSalary, 'transferId' | 'iban' | 'accountNumber'> | null;
 }
 
 /** The payouts of one payroll request (or one single payout), sent to the partner bank together. */
@@ -45,6 +49,21 @@ export interface PayoutBatch {
   /** YYYY-MM-DD */
   requestedExecutionDate: string;
   items: PayoutBatchItem[];
+  /** The employer, when the batch is a WPS employer's AED payroll: a Salary Information File goes with the payment file. */
+  wpsEmployer?: WpsEmployer | null;
+}
+
+/** The rail's record of a batch's Salary Information File (wps_salary_files). */
+export interface SalaryFileRecord {
+  batchId: string;
+  fileName: string;
+  payrollRequestId: string | null;
+  edrCount: number;
+  total: string;
+  /** The SHA-256 (hex) of the file's bytes, recorded before it is written. */
+  sha256: string;
+  createdAt: Date;
+  writtenAt: Date | null;
 }
 
 /** The ISO 20022 rail's record of a payment file (bank_files). */

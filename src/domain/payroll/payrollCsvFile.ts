@@ -12,27 +12,53 @@ import { type ParsedRecord, splitPlainCsv } from './plainCsv.js';
  */
 
 /** The columns a file may have, by the lower-case form of their name. */
-export const PAYROLL_CSV_COLUMNS = ['beneficiaryId', 'beneficiaryReference', 'amount', 'amountCurrencyType', 'purposeCode'] as const;
+export const PAYROLL_CSV_COLUMNS = [
+  ...(['beneficiaryId', 'beneficiaryReference', 'amount', 'amountCurrencyType', 'purposeCode'] as const),
+  // A WPS salary's details (docs/wps.md): each row's `wps` of the JSON body.
+  ...(['payPeriodStart', 'payPeriodEnd', 'fixedAmount', 'variableAmount', 'leaveDays'] as const),
+];
 export type PayrollCsvColumn = (typeof PAYROLL_CSV_COLUMNS)[number];
 
 /** The template's columns, as a finance team fills them (a reference is what a spreadsheet knows), and its example row. */
 const TEMPLATE_COLUMNS: readonly PayrollCsvColumn[] = ['beneficiaryReference', 'beneficiaryId', 'amount', 'amountCurrencyType', 'purposeCode'];
+const WPS_TEMPLATE_COLUMNS: readonly PayrollCsvColumn[] = [
+  ...(['beneficiaryReference', 'beneficiaryId', 'amount', 'amountCurrencyType', 'purposeCode'] as const),
+  ...(['payPeriodStart', 'payPeriodEnd', 'fixedAmount', 'variableAmount', 'leaveDays'] as const),
+];
 const TEMPLATE_EXAMPLE: Record<PayrollCsvColumn, string> = {
   beneficiaryReference: 'EMP-0001',
   beneficiaryId: '',
   amount: '1000.00',
   amountCurrencyType: 'SOURCE',
   purposeCode: 'SAL',
+  payPeriodStart: '',
+  payPeriodEnd: '',
+  fixedAmount: '',
+  variableAmount: '',
+  leaveDays: '',
+};
+/** A WPS employer's example row: a salary in AED, its period and parts. */
+const WPS_TEMPLATE_EXAMPLE: Record<PayrollCsvColumn, string> = {
+  ...TEMPLATE_EXAMPLE,
+  amount: '6500.00',
+  amountCurrencyType: 'PAYROLL',
+  payPeriodStart: '2026-11-01',
+  payPeriodEnd: '2026-11-30',
+  fixedAmount: '4000.00',
+  variableAmount: '2500.00',
+  leaveDays: '0',
 };
 
 /**
  * The template file: the header row and one example row. The row names `reference`, one of the
  * customer's own beneficiaries, when it has one, so that the template is accepted as it comes
- * (a made-up reference would be refused as UNKNOWN_BENEFICIARY); EMP-0001 otherwise.
+ * (a made-up reference would be refused as UNKNOWN_BENEFICIARY); EMP-0001 otherwise. A WPS
+ * employer's template has the columns of a WPS salary too.
  */
-export function payrollCsvTemplateText(reference?: string | null): string {
-  const example = { ...TEMPLATE_EXAMPLE, ...(reference ? { beneficiaryReference: reference } : {}) };
-  return stringify([TEMPLATE_COLUMNS, TEMPLATE_COLUMNS.map((column) => example[column])]);
+export function payrollCsvTemplateText(reference?: string | null, wps = false): string {
+  const example = { ...(wps ? WPS_TEMPLATE_EXAMPLE : TEMPLATE_EXAMPLE), ...(reference ? { beneficiaryReference: reference } : {}) };
+  const columns = wps ? WPS_TEMPLATE_COLUMNS : TEMPLATE_COLUMNS;
+  return stringify([columns, columns.map((column) => example[column])]);
 }
 
 const COLUMN_BY_LOWER_NAME = new Map<string, PayrollCsvColumn>(PAYROLL_CSV_COLUMNS.map((column) => [column.toLowerCase(), column]));
@@ -130,7 +156,7 @@ function readHeader(names: string[], requirePurposeCode: boolean): { columns: (P
 }
 
 function emptyCells(): Record<PayrollCsvColumn, string> {
-  return { beneficiaryId: '', beneficiaryReference: '', amount: '', amountCurrencyType: '', purposeCode: '' };
+  return Object.fromEntries(PAYROLL_CSV_COLUMNS.map((column) => [column, ''])) as Record<PayrollCsvColumn, string>;
 }
 
 /** Reads the file's layout; the rows' values are checked by payrollCsvRows. */

@@ -6,6 +6,7 @@ import { isUuid } from '../ids.js';
 import { type SettlementScales, scaleProblem } from '../money/minorUnits.js';
 import { parseAmount } from '../money/money.js';
 import type { PayrollCsvColumn, PayrollCsvLayout } from './payrollCsvFile.js';
+import type { WpsSalaryDetails } from './wpsPayroll.js';
 
 /**
  * The values of a payroll CSV file's rows, pure: each row names one beneficiary (by id or by
@@ -38,6 +39,8 @@ export interface PayrollCsvEntry {
   requestedAmount: Decimal;
   amountCurrencyType: AmountCurrencyType;
   purposeCode: PurposeCode | undefined;
+  /** The row's WPS salary details, those given (docs/wps.md); undefined when the row gives none. */
+  wps: WpsSalaryDetails | undefined;
 }
 
 interface RowContext {
@@ -107,6 +110,40 @@ function validAmount(text: string, type: AmountCurrencyType | null, scales: Sett
   return problem === null ? amount : null;
 }
 
+const WPS_AMOUNT = /^(0|[1-9][0-9]{0,14})(\.[0-9]{1,2})?$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A YYYY-MM-DD that names a day of the calendar (2026-02-30 does not: Date would roll it into March). */
+function isCalendarDate(text: string): boolean {
+  const at = new Date(`${text}T00:00:00Z`);
+  return DATE.test(text) && !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === text;
+}
+
+/** The WPS cells of a row (each optional here: a WPS payroll's creation says which are missing); null when one is malformed. */
+function wpsOf(cells: Record<PayrollCsvColumn, string>, context: RowContext): WpsSalaryDetails | undefined | null {
+  const details: WpsSalaryDetails = {};
+  let malformed = false;
+  const bad = (column: PayrollCsvColumn, message: string) => {
+    report(context, column, message);
+    malformed = true;
+  };
+  for (const column of ['payPeriodStart', 'payPeriodEnd'] as const) {
+    const text = cells[column];
+    if (text && !isCalendarDate(text)) bad(column, `${echo(text)} is not a date (YYYY-MM-DD)`);
+    else if (text) details[column] = text;
+  }
+  for (const column of ['fixedAmount', 'variableAmount'] as const) {
+    const text = cells[column];
+    if (text && !WPS_AMOUNT.test(text)) bad(column, `${echo(text)} is not an amount in AED: digits with "." before at most 2 decimals`);
+    else if (text) details[column] = text;
+  }
+  const leave = cells.leaveDays;
+  if (leave && (!/^\d{1,3}$/.test(leave) || Number(leave) > 366)) bad('leaveDays', `${echo(leave)} is not a number of days (0 to 366)`);
+  else if (leave) details.leaveDays = Number(leave);
+  if (malformed) return null;
+  return Object.keys(details).length > 0 ? details : undefined;
+}
+
 /**
  * Every row's values; `problems` lists what is wrong, with rows and columns. `named` holds every
  * row whose beneficiary could be read, complete or not, so that its beneficiary is checked too.
@@ -125,9 +162,10 @@ export function readPayrollCsvEntries(
     const amountCurrencyType = amountCurrencyTypeOf(cells.amountCurrencyType, context);
     const requestedAmount = validAmount(cells.amount, amountCurrencyType, scales, context);
     const purposeCode = purposeCodeOf(cells.purposeCode, requirePurposeCode, context);
+    const wps = wpsOf(cells, context);
     if (beneficiary) named.push({ row, beneficiary });
-    if (beneficiary && amountCurrencyType && requestedAmount && purposeCode !== null) {
-      entries.push({ row, beneficiary, amount: cells.amount, requestedAmount, amountCurrencyType, purposeCode });
+    if (beneficiary && amountCurrencyType && requestedAmount && purposeCode !== null && wps !== null) {
+      entries.push({ row, beneficiary, amount: cells.amount, requestedAmount, amountCurrencyType, purposeCode, wps });
     }
   }
   return { entries, named, problems };

@@ -25,6 +25,9 @@ export interface BeneficiaryFields {
   swiftBic: string | null;
   reference: string | null;
   email: string | null;
+  /** The labour-card person id and the bank's WPS routing code (docs/wps.md): what a WPS salary file names the employee by. */
+  labourCardPersonId: string | null;
+  wpsRoutingCode: string | null;
 }
 
 /** What a client sends (a create body, or a stored beneficiary with a patch applied); `displayName` may be left to default. */
@@ -126,6 +129,8 @@ export function checkBeneficiary(draft: BeneficiaryDraft): BeneficiaryFields {
     ...bankDetails(draft),
     reference: text('reference', draft.reference),
     email: text('email', draft.email),
+    labourCardPersonId: draft.labourCardPersonId ?? null,
+    wpsRoutingCode: draft.wpsRoutingCode ?? null,
   };
 }
 

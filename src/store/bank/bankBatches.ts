@@ -23,6 +23,17 @@ export interface BankBatchRow {
   lastReportAt: Date | null;
   resendCount: number;
   lastResentAt: Date | null;
+  /** The WPS salary file written with it (docs/wps.md); null for any other file. Timestamps as ISO strings (JSON). */
+  salaryFile: {
+    fileName: string;
+    edrCount: number;
+    total: string;
+    sha256: string;
+    writtenAt: string | null;
+    agentStatus: 'ACCEPTED' | 'REJECTED' | null;
+    agentReason: string | null;
+    answeredAt: string | null;
+  } | null;
 }
 
 const STATE = `CASE WHEN b.refusal IS NOT NULL THEN 'NOT_SENT' WHEN b.written_at IS NULL THEN 'WRITING'
@@ -31,13 +42,17 @@ const STATE = `CASE WHEN b.refusal IS NOT NULL THEN 'NOT_SENT' WHEN b.written_at
 const BATCH_COLUMNS = `b.batch_id AS "batchId", b.msg_id AS "msgId", b.payroll_request_id AS "payrollRequestId", b.currency_code AS "currencyCode",
   b.transaction_count AS "payoutCount", o.open AS "openPayoutCount", b.control_sum::text AS amount, ${STATE} AS state,
   b.created_at AS "createdAt", b.written_at AS "writtenAt", r.count AS "reportCount", r.last AS "lastReportAt",
-  a.count AS "resendCount", a.last AS "lastResentAt"`;
+  a.count AS "resendCount", a.last AS "lastResentAt",
+  CASE WHEN w.batch_id IS NOT NULL THEN json_build_object('fileName', w.file_name, 'edrCount', w.edr_count, 'total', w.total::text,
+    'sha256', w.sha256, 'writtenAt', w.written_at, 'agentStatus', w.agent_status, 'agentReason', w.agent_reason, 'answeredAt', w.answered_at) END
+    AS "salaryFile"`;
 
 const BATCH_JOINS = `
   CROSS JOIN LATERAL (SELECT count(*)::int AS open FROM bank_file_items i WHERE i.batch_id = b.batch_id AND i.status = 'PROCESSING') o
   CROSS JOIN LATERAL (SELECT count(*)::int AS count, max(applied_at) AS last FROM bank_status_reports s WHERE s.original_msg_id = b.msg_id) r
   CROSS JOIN LATERAL (SELECT count(*)::int AS count, max(at) AS last FROM bank_file_batch_actions x
-                       WHERE x.batch_id = b.batch_id AND x.action = 'RESEND' AND x.outcome = 'WRITTEN') a`;
+                       WHERE x.batch_id = b.batch_id AND x.action = 'RESEND' AND x.outcome = 'WRITTEN') a
+  LEFT JOIN wps_salary_files w ON w.batch_id = b.batch_id`;
 
 /** A batch written and still waiting for the bank's final word on at least one payout. */
 const AWAITING = `b.refusal IS NULL AND b.written_at IS NOT NULL

@@ -1,6 +1,7 @@
-import type { BankFileBatch, NewBankFileBatch, PayoutBatch, SettledBankFileItem } from '../../domain/payouts/payoutBatch.js';
+import type { BankFileBatch, NewBankFileBatch, PayoutBatch, SalaryFileRecord, SettledBankFileItem } from '../../domain/payouts/payoutBatch.js';
 import type { Database, Queryable } from '../database/db.js';
 import { creditorJson, debtorJson } from '../payouts/payoutBatchParties.js';
+import { findSalaryFile, markSalaryFileWritten, recordSalaryFile } from './wpsSalaryFiles.js';
 
 async function findBankFileBatch(db: Queryable, batchId: string): Promise<BankFileBatch | null> {
   const rows = await db.query<{ msg_id: string; written_at: Date | null; refusal: string | null; items: { transferId: string; endToEndId: string }[] }>(
@@ -178,5 +179,8 @@ export function bankFileRecords(db: Database) {
     settled: (batchId: string) => settledBankFileItems(db, batchId),
     singlePayoutBatch: (payoutId: string, executionDate: string) => loadSinglePayoutBatch(db, payoutId, executionDate),
     isBankFileBatch: (batchId: string) => isBankFileBatch(db, batchId),
+    findSalaryFile: (batchId: string) => findSalaryFile(db, batchId),
+    recordSalaryFile: (file: Omit<SalaryFileRecord, 'writtenAt'>) => recordSalaryFile(db, file),
+    markSalaryFileWritten: (batchId: string, at: Date) => markSalaryFileWritten(db, batchId, at),
   };
 }

@@ -15,6 +15,7 @@ export interface BeneficiaryRecord extends BeneficiaryFields {
 const COLUMNS = `id, customer_id AS "customerId", type, first_name AS "firstName", last_name AS "lastName",
   company_name AS "companyName", display_name AS "displayName", nationality, bank_name AS "bankName", iban,
   account_number AS "accountNumber", bank_code AS "bankCode", swift_bic AS "swiftBic", reference, email, active,
+  labour_card_person_id AS "labourCardPersonId", wps_routing_code AS "wpsRoutingCode",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
 
 /** Which uniqueness rule a write broke: the same `reference`, or the same bank account. */
@@ -50,15 +51,15 @@ async function writeUnique(tx: Queryable, sql: string, params: unknown[]): Promi
 
 const fieldParams = (f: BeneficiaryFields) => [
   ...[f.type, f.firstName, f.lastName, f.companyName, f.displayName, f.nationality, f.bankName],
-  ...[f.iban, f.accountNumber, f.bankCode, f.swiftBic, f.reference, f.email],
+  ...[f.iban, f.accountNumber, f.bankCode, f.swiftBic, f.reference, f.email, f.labourCardPersonId, f.wpsRoutingCode],
 ];
 
 export function insertBeneficiary(tx: Queryable, record: Omit<BeneficiaryRecord, 'active' | 'updatedAt'>): Promise<Written> {
   return writeUnique(
     tx,
     `INSERT INTO beneficiaries (id, customer_id, type, first_name, last_name, company_name, display_name, nationality, bank_name,
-       iban, account_number, bank_code, swift_bic, reference, email, active, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, true, $16, $16) RETURNING ${COLUMNS}`,
+       iban, account_number, bank_code, swift_bic, reference, email, labour_card_person_id, wps_routing_code, active, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, true, $18, $18) RETURNING ${COLUMNS}`,
     [record.id, record.customerId, ...fieldParams(record), record.createdAt],
   );
 }
@@ -68,7 +69,7 @@ export function updateBeneficiary(tx: Queryable, id: string, fields: Beneficiary
     tx,
     `UPDATE beneficiaries SET type = $2, first_name = $3, last_name = $4, company_name = $5, display_name = $6, nationality = $7,
        bank_name = $8, iban = $9, account_number = $10, bank_code = $11, swift_bic = $12, reference = $13, email = $14,
-       active = $15, updated_at = $16
+       labour_card_person_id = $15, wps_routing_code = $16, active = $17, updated_at = $18
      WHERE id = $1 RETURNING ${COLUMNS}`,
     [id, ...fieldParams(fields), active, at],
   );

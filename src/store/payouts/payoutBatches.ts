@@ -68,9 +68,13 @@ export async function hasOpenItems(tx: Queryable, batchId: string): Promise<bool
 export async function loadPayoutBatch(tx: Queryable, batchId: string, executionDate: string): Promise<PayoutBatch> {
   const [head] = await tx.query<Omit<PayoutBatch, 'items' | 'requestedExecutionDate'>>(
     `SELECT b.id AS "batchId", b.payroll_request_id AS "payrollRequestId", b.currency_code AS "currencyCode",
-            ${debtorJson('ac.id', 'a', 'r.customer_id')} AS debtor
+            ${debtorJson('ac.id', 'a', 'r.customer_id')} AS debtor,
+            CASE WHEN c.wps_establishment_id IS NOT NULL AND b.currency_code = 'AED' THEN
+              json_build_object('establishmentId', c.wps_establishment_id, 'agentRoutingCode', c.wps_agent_routing_code, 'name', c.company_legal_name)
+            END AS "wpsEmployer"
        FROM payout_batches b
        JOIN payroll_requests r ON r.id = b.payroll_request_id
+       JOIN customers c ON c.id = r.customer_id
        JOIN account_currencies ac ON ac.id = r.payroll_account_currency_id
        JOIN accounts a ON a.id = ac.account_id
       WHERE b.id = $1`,
@@ -79,7 +83,12 @@ export async function loadPayoutBatch(tx: Queryable, batchId: string, executionD
   if (!head) throw new Error(`Payout batch ${batchId} not found`);
   const items = await tx.query<PayoutBatch['items'][number]>(
     `SELECT t.id AS "transferId", t.amount::text AS amount, ${creditorJson('s.beneficiary_snapshot')} AS creditor,
-            s.purpose_code AS "purposeCode", s.beneficiary_snapshot->>'reference' AS "beneficiaryReference"
+            s.purpose_code AS "purposeCode", s.beneficiary_snapshot->>'reference' AS "beneficiaryReference",
+            CASE WHEN s.wps_fixed_amount IS NOT NULL THEN
+              json_build_object('personId', s.wps_person_id, 'routingCode', s.wps_routing_code,
+                'payPeriodStart', to_char(s.wps_pay_period_start, 'YYYY-MM-DD'), 'payPeriodEnd', to_char(s.wps_pay_period_end, 'YYYY-MM-DD'),
+                'fixedAmount', s.wps_fixed_amount::text, 'variableAmount', s.wps_variable_amount::text, 'leaveDays', s.wps_leave_days)
+            END AS wps
        FROM transfers t LEFT JOIN amount_splits s ON s.id = t.amount_split_id
       WHERE t.batch_id = $1
       ORDER BY t.position`,

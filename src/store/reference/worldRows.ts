@@ -11,14 +11,22 @@ const FEE_SCHEDULE = ['account_provider text', 'currency_code text', 'percent_bp
 /** The columns written per table, in insert order: parents before the rows that refer to them. */
 const WORLD_TABLES = {
   currencies: ['id uuid', 'code text', 'name text', 'symbol text', 'decimals integer'],
-  customers: ['id uuid', 'first_name text', 'last_name text', 'company_legal_name text', 'spread_bips integer', 'requires_payroll_approval boolean'],
+  customers: [
+    'id uuid',
+    'first_name text',
+    'last_name text',
+    'company_legal_name text',
+    'spread_bips integer',
+    'requires_payroll_approval boolean',
+    ...['wps_establishment_id text', 'wps_agent_routing_code text'],
+  ],
   users: ['id uuid', 'first_name text', 'last_name text', 'email text', 'role text', 'customer_id uuid', 'permissions text[]'],
   accounts: ['id uuid', 'account_provider text', 'customer_id uuid', 'iban text', 'bic text', 'legal_name text'],
   account_currencies: ['id uuid', 'account_id uuid', 'currency_code text', 'balance numeric', 'available numeric'],
   beneficiaries: [
     ...['id uuid', 'customer_id uuid', 'first_name text', 'last_name text', 'display_name text', 'type text'],
     ...['nationality text', 'bank_name text', 'iban text', 'account_number text', 'reference text', 'active boolean'],
-    ...['company_name text', 'bank_code text', 'swift_bic text', 'email text'],
+    ...['company_name text', 'bank_code text', 'swift_bic text', 'email text', 'labour_card_person_id text', 'wps_routing_code text'],
   ],
   exchange_rates: ['from_code text', 'to_code text', 'rate numeric'],
   currency_pegs: ['currency_code text', 'anchor_code text', 'rate numeric'],

@@ -1,6 +1,7 @@
 import type { ApplyBankMessage, BankFile, BankMessage, BankMessageOutcome } from '../../domain/bank/bankMessages.js';
 import { type BankBooksDeps, applyBankBooks } from './applyBankBooks.js';
 import { applyStatusReport } from './applyStatusReport.js';
+import { applyWpsAnswer } from './applyWpsAnswer.js';
 
 /** The use case as the inbox calls it (the composition root wires one to the other). */
 export function bankMessageApplier(deps: BankBooksDeps): ApplyBankMessage {
@@ -16,6 +17,7 @@ function applyBankMessage(deps: BankBooksDeps, message: BankMessage, file: BankF
   return deps.db.transaction(async (tx) => {
     const now = deps.clock();
     if (message.kind === 'pain.002') return applyStatusReport(tx, message, file, now);
+    if (message.kind === 'wps') return applyWpsAnswer(tx, message, file, now);
     return applyBankBooks(tx, deps, message, file, now);
   });
 }

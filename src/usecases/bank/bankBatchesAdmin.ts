@@ -191,5 +191,20 @@ function toBankBatch(deps: UseCaseDeps, row: BankBatchRow, now: Date): Schemas['
     ...(row.lastReportAt && { lastReportAt: row.lastReportAt.toISOString() }),
     resendCount: row.resendCount,
     ...(row.lastResentAt && { lastResentAt: row.lastResentAt.toISOString() }),
+    ...(row.salaryFile && { salaryFile: salaryFileOf(row.salaryFile) }),
+  };
+}
+
+function salaryFileOf(file: NonNullable<BankBatchRow['salaryFile']>): Schemas['BankBatchSalaryFile'] {
+  const { fileName, edrCount, total, sha256, writtenAt, agentStatus, agentReason, answeredAt } = file;
+  return {
+    fileName,
+    edrCount,
+    total,
+    sha256,
+    ...(writtenAt && { writtenAt: new Date(writtenAt).toISOString() }),
+    ...(agentStatus && { agentStatus }),
+    ...(agentReason && { agentReason: agentReason.slice(0, 500) }),
+    ...(answeredAt && { answeredAt: new Date(answeredAt).toISOString() }),
   };
 }

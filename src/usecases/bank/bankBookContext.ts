@@ -10,7 +10,8 @@ import type { Queryable } from '../../store/database/db.js';
 export interface LineContext {
   tx: Queryable;
   msgId: string;
-  messageKind: 'camt.053' | 'camt.054';
+  /** `wps`: a WPS agent's refund, read as a return (src/usecases/bank/applyWpsAnswer.ts). */
+  messageKind: 'camt.053' | 'camt.054' | 'wps';
   account: BankAccountOfOurs;
   now: Date;
   exceptions: NewBankException[];

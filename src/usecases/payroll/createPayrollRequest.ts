@@ -5,12 +5,14 @@ import { Money, exactAmountText } from '../../domain/money/money.js';
 import { type LockedPayrollFeeEstimate, consumePayrollFeeEstimate } from '../../store/fees/feeEstimates.js';
 import type { Queryable } from '../../store/database/db.js';
 import { customerRequiresApproval } from '../../store/payroll/payrollApproval.js';
-import { insertPayrollRequest, insertSplitsWithSnapshots } from '../../store/payroll/payrollLifecycle.js';
+import { insertPayrollRequest } from '../../store/payroll/payrollLifecycle.js';
+import { insertSplitsWithSnapshots } from '../../store/payroll/payrollSplits.js';
 import { refreshPlannerStatisticsAfterPayrollCreated } from '../../store/database/statistics.js';
 import { requireActiveBeneficiaries } from '../beneficiaries/beneficiaries.js';
 import type { UseCaseDeps } from '../deps.js';
 import { type PayrollRequestAnswer, payrollRequestChangedAnswered } from '../webhooks/events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
+import { requireWpsFields } from './wpsPayrollCheck.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
@@ -32,6 +34,8 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     assertMatchesEstimate(body, estimate);
 
     const breakdown = estimate.feeBreakdown;
+    const currencies = { source: breakdown.feeCurrencyCode, payroll: breakdown.payrollCurrencyCode };
+    const wps = await requireWpsFields(tx, customerId, currencies, body.amountSplitDetails, deps.bankFiles.wpsAccount);
     const approvalRequired = await customerRequiresApproval(tx, customerId);
     await insertPayrollRequest(tx, {
       id: requestId,
@@ -57,6 +61,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
         sourceCurrencyAmount: entry.sourceCurrencyAmount,
         amount: entry.amountInPayrollCurrency,
         purposeCode: body.amountSplitDetails[index]!.purposeCode,
+        wps: wps?.[index],
       })),
       now,
     );

@@ -8,6 +8,7 @@ import { type PayrollCsvQuery, requireCsvQuery } from '../../domain/payroll/payr
 export { refuseCsvQueryWithJson } from '../../domain/payroll/payrollCsvQuery.js';
 import { readPayrollCsvEntries } from '../../domain/payroll/payrollCsvRows.js';
 import { findBeneficiariesByIdOrReference, firstActiveBeneficiaryReference } from '../../store/reference/referenceData.js';
+import { findWpsEmployer } from '../../store/payroll/wpsRegistration.js';
 import { createPayrollRequest } from './createPayrollRequest.js';
 import type { UseCaseDeps } from '../deps.js';
 import { type EntriesAtScales, estimatePayrollEntries } from '../fees/estimatePayrollFee.js';
@@ -63,12 +64,13 @@ async function readFile(
   const all = withEntryIndexes([...problems, ...beneficiaries.problems], dataRows).sort((a, b) => (a.row ?? 0) - (b.row ?? 0));
   if (all.length > 0) throw validationProblems('The CSV file', all);
   // No problem anywhere: every row is an entry, and each named row's beneficiary is its entry's.
-  const resolved = entries.map(({ row, amount, requestedAmount, amountCurrencyType, purposeCode }, index) => ({
+  const resolved = entries.map(({ row, amount, requestedAmount, amountCurrencyType, purposeCode, wps }, index) => ({
     row,
     amount,
     requestedAmount,
     amountCurrencyType,
     purposeCode,
+    wps,
     beneficiaryId: beneficiaries.beneficiaryIds[index]!,
   }));
   return { entries: resolved, scales };
@@ -102,6 +104,7 @@ async function withRows<T>(rows: readonly number[], work: () => Promise<T>): Pro
   try {
     return await work();
   } catch (error) {
+    if (error instanceof DomainError && error.variant === undefined && error.details && error.details.length > 1) throw withRowsOfDetails(error, rows);
     const row = error instanceof DomainError && error.entryIndex !== undefined ? rows[error.entryIndex] : undefined;
     // A variant is answered its own way (none names an entry): passed on as it is.
     if (!(error instanceof DomainError) || row === undefined || error.variant !== undefined) throw error;
@@ -110,6 +113,21 @@ async function withRows<T>(rows: readonly number[], work: () => Promise<T>): Pro
     const detail: ErrorDetail = { row, ...(reason ? { reason } : {}), ...place, message: error.message };
     throw new DomainError(error.code, `Row ${row} of the CSV file: ${error.message}`, { details: [detail], ...place, ...(reason ? { reason } : {}) });
   }
+}
+
+/** Several problems of the entries (a WPS payroll's missing fields): each detail said again with its row, the rest as it was. */
+function withRowsOfDetails(error: DomainError, rows: readonly number[]): DomainError {
+  const details = error.details!.map((detail) => {
+    const row = detail.entryIndex === undefined ? undefined : rows[detail.entryIndex];
+    return row === undefined ? detail : { ...detail, row };
+  });
+  const { reason, field, entryIndex } = error;
+  return new DomainError(error.code, `The CSV file: ${error.message}`, {
+    details,
+    ...(reason && { reason }),
+    ...(field !== undefined && { field }),
+    ...(entryIndex !== undefined && { entryIndex }),
+  });
 }
 
 export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Principal, csv: string, query: PayrollCsvQuery): Promise<PayrollFeeEstimate> {
@@ -130,10 +148,10 @@ export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Princ
  */
 async function creationEntries(deps: UseCaseDeps, customerId: string, csv: string, fields: Record<keyof PayrollCsvQuery, string>) {
   const { entries } = await readFile(deps, customerId, csv, fields, true);
-  const amountSplitDetails = entries.map(({ row, beneficiaryId, amount, amountCurrencyType, purposeCode }) => {
+  const amountSplitDetails = entries.map(({ row, beneficiaryId, amount, amountCurrencyType, purposeCode, wps }) => {
     // readFile has refused every row without one, since a purpose code is required to create.
     if (!purposeCode) throw new Error(`row ${row} reached creation without a purposeCode`);
-    return { beneficiaryId, amount, amountCurrencyType, purposeCode };
+    return { beneficiaryId, amount, amountCurrencyType, purposeCode, ...(wps && { wps }) };
   });
   return { amountSplitDetails, rows: entries.map((entry) => entry.row) };
 }
@@ -156,5 +174,6 @@ export async function createPayrollRequestFromCsv(deps: UseCaseDeps, caller: Pri
 export async function payrollCsvTemplate(deps: UseCaseDeps, caller: Principal): Promise<{ csv: string; filename: string }> {
   const customerId = requireCustomer(caller);
   const reference = await firstActiveBeneficiaryReference(deps.db, customerId);
-  return { csv: payrollCsvTemplateText(reference), filename: 'payroll-template.csv' };
+  const employer = await findWpsEmployer(deps.db, customerId);
+  return { csv: payrollCsvTemplateText(reference, employer?.establishmentId != null), filename: 'payroll-template.csv' };
 }

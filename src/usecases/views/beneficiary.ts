@@ -25,6 +25,8 @@ export function toBeneficiary(row: BeneficiaryRecord, masked = false): Beneficia
     swiftBic: row.swiftBic ?? undefined,
     reference: row.reference ?? undefined,
     email: row.email ?? undefined,
+    labourCardPersonId: row.labourCardPersonId ?? undefined,
+    wpsRoutingCode: row.wpsRoutingCode ?? undefined,
     active: row.active,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -22,14 +22,14 @@ export function referenceRows(world: World): Pick<WorldTableRows, ReferenceTable
   return {
     currencies: world.currencies.map((c) => ({ ...columns(c, ['code', 'name', 'symbol', 'decimals']), id: c.id ?? randomUUID() })),
     customers: world.customers.map((c) => ({
-      ...columns(c, ['id', 'firstName', 'lastName', 'companyLegalName', 'spreadBips']),
+      ...columns(c, ['id', 'firstName', 'lastName', 'companyLegalName', 'spreadBips', 'wpsEstablishmentId', 'wpsAgentRoutingCode']),
       requires_payroll_approval: c.requiresPayrollApproval ?? false,
     })),
     users: world.users.map((u) => ({ ...columns(u, ['id', 'firstName', 'lastName', 'email', 'role', 'customerId']), permissions: [...(u.permissions ?? [])] })),
     accounts: world.accounts.map((a) => columns(a, ['id', 'accountProvider', 'customerId', 'iban', 'bic', 'legalName'])),
     beneficiaries: world.beneficiaries.map((b) => ({
       ...columns(b, ['id', 'customerId', 'firstName', 'lastName', 'displayName', 'type', 'nationality', 'bankName']),
-      ...columns(b, ['iban', 'accountNumber', 'reference', 'companyName', 'bankCode', 'swiftBic', 'email']),
+      ...columns(b, ['iban', 'accountNumber', 'reference', 'companyName', 'bankCode', 'swiftBic', 'email', 'labourCardPersonId', 'wpsRoutingCode']),
       active: b.active ?? true,
     })),
     exchange_rates: world.rates.map((r) => ({ from_code: r.from, to_code: r.to, rate: r.rate })),

@@ -55,6 +55,17 @@ export const referenceDataDefs = {
         type: 'boolean',
         default: false,
       },
+      wpsEstablishmentId: {
+        description:
+          "The employer's 13-digit establishment id with the UAE's Ministry of Human Resources and Emiratisation: its payrolls in AED are paid through the Wage Protection System, with a Salary Information File beside the payment file (docs/wps.md). Absent: not a WPS employer.",
+        type: 'string',
+        pattern: '^[0-9]{1,13}$',
+      },
+      wpsAgentRoutingCode: {
+        description: "The 9-digit routing code of the employer's WPS agent (the bank or exchange house that forwards its salary files).",
+        type: 'string',
+        pattern: '^[0-9]{9}$',
+      },
     },
   },
   user: {
@@ -145,6 +156,8 @@ export const referenceDataDefs = {
       bankCode: { type: 'string', minLength: 1, maxLength: 34 },
       swiftBic: { type: 'string', pattern: '^[A-Z0-9]{8}([A-Z0-9]{3})?$' },
       email: { type: 'string', minLength: 3, maxLength: 254 },
+      labourCardPersonId: { description: 'The labour-card person id (WPS, docs/wps.md).', type: 'string', pattern: '^[0-9]{1,14}$' },
+      wpsRoutingCode: { description: "The WPS routing code of the beneficiary's bank or exchange house.", type: 'string', pattern: '^[0-9]{9}$' },
       active: { type: 'boolean', default: true },
     },
   },

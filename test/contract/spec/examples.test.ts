@@ -23,6 +23,8 @@ const userWith = (role: string, permission?: string) =>
 const CUSTOMER = userWith('customer');
 const ADMIN = userWith('admin');
 const APPROVER = userWith('customer', 'approver');
+/** Huda Al Zarooni (Falcon Facilities Management LLC, the demo world's WPS employer). */
+const FALCON = '7b1e0003-0000-4000-8000-000000000005';
 
 interface Replay {
   server: TestServer;
@@ -70,6 +72,12 @@ const SETUP: Record<string, Setup> = {
   CreatePayrollRequestRequest: {
     reason: 'a feeHash is valid for 15 minutes: the one of replaying the estimate example it names',
     prepare: async (replay) => ({ body: { feeHash: await feeHashOf(replay, 'estimatePayrollFee', 'EstimatePayrollFeeRequest') } }),
+  },
+  EstimatePayrollFeeWpsRequest: { reason: "the WPS employer's payroll: its own user, Huda Al Zarooni of Falcon", user: FALCON },
+  CreatePayrollRequestWpsRequest: {
+    reason: "the WPS employer's user and the feeHash of replaying the WPS estimate example",
+    user: FALCON,
+    prepare: async (replay) => ({ body: { feeHash: await feeHashOf(replay, 'estimatePayrollFee', 'EstimatePayrollFeeWpsRequest') } }),
   },
   CreatePayrollRequestCsvRequest: {
     reason: 'the query parameter feeHash (no example: it expires) of replaying the CSV estimate example',

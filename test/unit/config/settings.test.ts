@@ -49,6 +49,7 @@ describe('the defaults', () => {
       reportMaxBytes: 256 * 2 ** 20,
       reportSettleMs: 2000,
       unansweredAfterSeconds: 43_200,
+      sifProfile: 'UAEWPS',
     });
   });
 

@@ -48,6 +48,8 @@ describe('checkBeneficiary', () => {
       swiftBic: 'EBILAEAD',
       reference: 'EMP-1',
       email: null,
+      labourCardPersonId: null,
+      wpsRoutingCode: null,
     });
   });
 

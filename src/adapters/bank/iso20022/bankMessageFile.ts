@@ -1,7 +1,7 @@
 import type { ApplyBankMessage, BankFile, BankMessage } from '../../../domain/bank/bankMessages.js';
 import { type Handled, RejectedFile } from './inboxFile.js';
 
-const NAMES = { 'pain.002': 'status report', 'camt.053': 'bank books', 'camt.054': 'bank books' } as const;
+const NAMES = { 'pain.002': 'status report', 'camt.053': 'bank books', 'camt.054': 'bank books', wps: 'WPS agent answer' } as const;
 
 /**
  * One file of the inbox, already validated against its XSD and read into a message (by the report

@@ -62,6 +62,14 @@ export async function xmlFilesIn(dir: string): Promise<string[]> {
   return (await namesIn(dir)).filter((name) => name.endsWith('.xml') && !name.startsWith('.')).sort();
 }
 
+/** A WPS agent's answer to a salary file (docs/wps.md): read from the inbox beside the bank's XML files. */
+export const isAgentAnswerFile = (name: string): boolean => /\.wps$/i.test(name);
+
+/** The finished files of the inbox: the bank's `*.xml` and the WPS agent's `*.wps`, hidden and temporary files aside, in name order. */
+export async function inboxFilesIn(dir: string): Promise<string[]> {
+  return (await namesIn(dir)).filter((name) => (name.endsWith('.xml') || isAgentAnswerFile(name)) && !name.startsWith('.')).sort();
+}
+
 export async function exists(path: string): Promise<boolean> {
   try {
     await access(path);
@@ -76,7 +84,9 @@ export async function moveInto(dir: string, sub: string, name: string): Promise<
   const target = join(dir, sub);
   await ensurePrivateFolder(target);
   let destination = join(target, name);
-  for (let copy = 1; await exists(destination); copy++) destination = join(target, name.replace(/\.xml$/, `.${copy}.xml`));
+  const dot = name.lastIndexOf('.');
+  const [stem, extension] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+  for (let copy = 1; await exists(destination); copy++) destination = join(target, `${stem}.${copy}${extension}`);
   await rename(join(dir, name), destination);
   return destination;
 }

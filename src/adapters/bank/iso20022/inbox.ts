@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { ApplyBankMessage } from '../../../domain/bank/bankMessages.js';
+import type { WpsAgentAnswer } from '../../../domain/bank/wpsAnswers.js';
 import { applyBankMessageFile } from './bankMessageFile.js';
-import { moveInto, removeStaleTemporaryFiles } from './files.js';
+import { isAgentAnswerFile, moveInto, removeStaleTemporaryFiles } from './files.js';
+import { AgentAnswerError, parseAgentAnswer } from '../wps/agentAnswerFile.js';
 import { ChangedEntry, type InboxEntry, TooLargeEntry, inboxEntries, readEntry } from './inboxEntries.js';
 import { type Handled, RejectedFile, inReadingOrder, inboxMessageOf } from './inboxFile.js';
 import { ReportReader } from './reportReader.js';
@@ -191,10 +194,24 @@ export class Iso20022Inbox {
   private async read(entry: InboxEntry): Promise<Handled> {
     const { name } = entry;
     const bytes = await this.withinTimeout(name, () => readEntry(this.inboxDir, entry, this.maxBytes()));
+    if (isAgentAnswerFile(name)) return this.applyAgentAnswer(name, bytes);
     // A file whose head names no message is read as a status report, whose validation says what is wrong with it.
     const read = await this.reader.read(bytes, inboxMessageOf(bytes) ?? 'pain.002.001.11');
     const message = read.kind === 'pain.002' ? read.report : read.message;
     return applyBankMessageFile(this.apply, { fileName: name, sha256: read.sha256, receivedAt: this.clock() }, message);
+  }
+
+  /** A WPS agent's answer (a few lines of text: read here, not on the reader's thread), applied as every bank message is. */
+  private applyAgentAnswer(name: string, bytes: Uint8Array): Promise<Handled> {
+    let answer: WpsAgentAnswer;
+    try {
+      answer = parseAgentAnswer(bytes);
+    } catch (error) {
+      if (error instanceof AgentAnswerError) throw new RejectedFile(error.message);
+      throw error;
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    return applyBankMessageFile(this.apply, { fileName: name, sha256, receivedAt: this.clock() }, answer);
   }
 
   /** At the first pass, then once a minute: what interrupted writes of ours left behind is removed. */

@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { xmlFilesIn } from './files.js';
+import { inboxFilesIn } from './files.js';
 
 /** What lstat says of an inbox entry, never following a link. */
 export interface InboxEntry {
@@ -13,10 +13,10 @@ export interface InboxEntry {
   mtimeMs: number;
 }
 
-/** The `*.xml` entries of the inbox, each lstat-ed; an entry gone meanwhile is left out. */
+/** The `*.xml` (and WPS `*.wps`) entries of the inbox, each lstat-ed; an entry gone meanwhile is left out. */
 export async function inboxEntries(dir: string): Promise<InboxEntry[]> {
   const entries: InboxEntry[] = [];
-  for (const name of await xmlFilesIn(dir)) {
+  for (const name of await inboxFilesIn(dir)) {
     try {
       const stats = await lstat(join(dir, name));
       entries.push({ name, kind: kindOf(stats), ino: stats.ino, size: stats.size, mtimeMs: stats.mtimeMs });

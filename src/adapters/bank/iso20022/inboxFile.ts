@@ -1,3 +1,4 @@
+import { isAgentAnswerFile } from './files.js';
 import { type InboxEntry, readHead } from './inboxEntries.js';
 
 /** Why a file of the inbox cannot be applied: it goes to rejected/ for an operator, with this reason. */
@@ -38,16 +39,18 @@ export function inboxMessageOf(bytes: Uint8Array): InboxMessage | undefined {
  * The order of a pass: status reports first, then notifications, then statements, each in name
  * order. A bank drops a payment's settlement report, its booking and the day's statement together
  * more often than not; read in that order, a booking finds its payout settled and a statement finds
- * the day's bookings applied, whatever the bank named its files.
+ * the day's bookings applied, whatever the bank named its files. The WPS agent's answers come last.
  */
 export async function inReadingOrder<T extends InboxEntry>(dir: string, entries: readonly T[]): Promise<T[]> {
   const ranked = await Promise.all(entries.map(async (entry) => ({ entry, rank: RANK.indexOf(await headMessage(dir, entry)) })));
   return ranked.sort((a, b) => a.rank - b.rank || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0)).map(({ entry }) => entry);
 }
 
-const RANK: readonly (InboxMessage | 'other')[] = ['other', 'pain.002.001.11', 'camt.054.001.08', 'camt.053.001.08'];
+// A WPS agent's answer last: a refund finds its payout settled by the pass's status reports.
+const RANK: readonly (InboxMessage | 'other' | 'wps')[] = ['other', 'pain.002.001.11', 'camt.054.001.08', 'camt.053.001.08', 'wps'];
 
-async function headMessage(dir: string, entry: InboxEntry): Promise<InboxMessage | 'other'> {
+async function headMessage(dir: string, entry: InboxEntry): Promise<InboxMessage | 'other' | 'wps'> {
+  if (isAgentAnswerFile(entry.name)) return 'wps';
   try {
     return inboxMessageOf(await readHead(dir, entry, HEAD_BYTES)) ?? 'other';
   } catch {

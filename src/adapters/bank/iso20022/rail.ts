@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { BankFileBatch, NewBankFileBatch, PayoutBatch, SettledBankFileItem } from '../../../domain/payouts/payoutBatch.js';
+import { salaryFileOfBatch } from '../../../domain/bank/wpsBatch.js';
+import { SIF_PROFILES, type SalaryInformationFile, SifError, type SifProfile } from '../../../domain/bank/wpsSalaryFile.js';
+import type { BankFileBatch, NewBankFileBatch, PayoutBatch, SalaryFileRecord, SettledBankFileItem } from '../../../domain/payouts/payoutBatch.js';
 import type { BatchItemStatus, BatchRails } from '../batchRails.js';
 import { exists, writeFileAtomically } from './files.js';
 import { Pain001Error, buildPain001, controlFigures, endToEndIdOf, messageIdOf } from './pain001.js';
@@ -10,9 +13,11 @@ export interface Iso20022RailOptions {
   /** GrpHdr/InitgPty/Nm of every file. */
   initiatingParty: string;
   clock: () => Date;
+  /** The layout of the WPS salary files (WPS_SIF_PROFILE); the Central Bank's when absent. */
+  sifProfile?: SifProfile | undefined;
 }
 
-type File = { xml: string } | { refusal: string };
+type File = { xml: string; sif: SalaryInformationFile | null } | { refusal: string };
 
 /**
  * What the rail keeps of its payment files (the store's bank_files, given by the composition root):
@@ -28,7 +33,14 @@ export interface BankFileRecords {
   /** A single payout as a batch of one, when its account can pay by file (an IBAN and a BIC); null otherwise. */
   singlePayoutBatch(payoutId: string, executionDate: string): Promise<PayoutBatch | null>;
   isBankFileBatch(batchId: string): Promise<boolean>;
+  findSalaryFile(batchId: string): Promise<SalaryFileRecord | null>;
+  /** Records a batch's SIF before it is written; one already recorded, or a name already taken, is left as it is. */
+  recordSalaryFile(file: Omit<SalaryFileRecord, 'writtenAt'>): Promise<void>;
+  markSalaryFileWritten(batchId: string, at: Date): Promise<void>;
 }
+
+/** How far past its creation a salary file's name may move to be unique (one employer's payrolls of the same minute). */
+const MAX_NAME_SHIFT_SECONDS = 3600;
 
 /** Where a transport that has delivered a file leaves it (it never deletes one): see docs/bank-files.md. */
 export const SENT_SUBFOLDER = 'processed';
@@ -57,6 +69,7 @@ export class Iso20022BankRail implements BatchRails {
       recorded = (await this.files.find(batch.batchId))!;
     }
     if (!recorded.writtenAt && !recorded.refusal) await this.write(batch, recorded, file);
+    if (!recorded.refusal && batch.wpsEmployer) await this.writeSalaryFile(batch, file && 'sif' in file ? file.sif : null);
     return { externalBatchId: recorded.msgId, externalIds: new Map(recorded.items.map((item) => [item.transferId, item.endToEndId])) };
   }
 
@@ -68,14 +81,58 @@ export class Iso20022BankRail implements BatchRails {
     }));
   }
 
-  /** The file's text, or why the batch cannot be a file (its payouts then fail with that reason). */
+  /**
+   * The file's text (and the WPS salary file that goes with it), or why the batch cannot be sent
+   * (its payouts then fail with that reason): a WPS payroll is never sent without its salary file.
+   */
   private build(batch: PayoutBatch): File {
+    const createdAt = this.options.clock();
     try {
-      return { xml: buildPain001(batch, { createdAt: this.options.clock(), initiatingParty: this.options.initiatingParty }).xml };
+      const sif = salaryFileOfBatch(batch, this.profile(), createdAt);
+      return { xml: buildPain001(batch, { createdAt, initiatingParty: this.options.initiatingParty }).xml, sif };
     } catch (error) {
-      if (error instanceof Pain001Error) return { refusal: `Not sent to the bank: ${error.message}` };
+      if (error instanceof Pain001Error || error instanceof SifError) return { refusal: `Not sent to the bank: ${error.message}` };
       throw error;
     }
+  }
+
+  private profile(): SifProfile {
+    return this.options.sifProfile ?? SIF_PROFILES.UAEWPS;
+  }
+
+  /**
+   * The SIF beside the payment file, with the payment file's guarantees (docs/wps.md): recorded
+   * (name, figures, SHA-256) before it is written, written once and atomically, owner-only. A
+   * resumed call builds it again from the recorded creation time, so its bytes are those recorded.
+   */
+  private async writeSalaryFile(batch: PayoutBatch, built: SalaryInformationFile | null): Promise<void> {
+    let recorded = await this.files.findSalaryFile(batch.batchId);
+    // The name holds the time to the second: two payrolls of one employer in the same second take the next free second.
+    for (let second = 0; !recorded; second++) {
+      if (second >= MAX_NAME_SHIFT_SECONDS) throw new SifError(`No free salary file name for batch ${batch.batchId} within ${MAX_NAME_SHIFT_SECONDS} s`);
+      const createdAt = new Date((built?.createdAt ?? this.options.clock()).getTime() + second * 1000);
+      const sif = second === 0 && built ? built : salaryFileOfBatch(batch, this.profile(), createdAt)!;
+      await this.files.recordSalaryFile({
+        batchId: batch.batchId,
+        fileName: sif.fileName,
+        payrollRequestId: batch.payrollRequestId,
+        edrCount: sif.edrCount,
+        total: sif.total,
+        sha256: sha256(sif.text),
+        createdAt: sif.createdAt,
+      });
+      recorded = await this.files.findSalaryFile(batch.batchId);
+    }
+    if (recorded.writtenAt) return;
+    const { outboxDir } = this.options;
+    const present = (await exists(join(outboxDir, recorded.fileName))) || (await exists(join(outboxDir, SENT_SUBFOLDER, recorded.fileName)));
+    if (!present) {
+      const sif = salaryFileOfBatch(batch, this.profile(), recorded.createdAt)!;
+      if (sif.fileName !== recorded.fileName || sha256(sif.text) !== recorded.sha256)
+        throw new SifError(`The salary file of batch ${batch.batchId} would differ from the one recorded (${recorded.fileName}); it is not written`);
+      await writeFileAtomically(outboxDir, recorded.fileName, sif.text);
+    }
+    await this.files.markSalaryFileWritten(batch.batchId, this.options.clock());
   }
 
   private async record(batch: PayoutBatch, refusal: string | null): Promise<void> {
@@ -103,4 +160,8 @@ export class Iso20022BankRail implements BatchRails {
     }
     await this.files.markWritten(batch.batchId, this.options.clock());
   }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
