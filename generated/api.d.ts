@@ -2575,10 +2575,12 @@ export interface components {
          *     | `APPROVER_PERMISSION_REQUIRED` | `FORBIDDEN` | Approving or rejecting needs the `approver` permission. |
          *     | `SELF_APPROVAL` | `FORBIDDEN` | The approver created the request; four-eyes approval needs another approver. |
          *     | `CREATOR_ONLY` | `FORBIDDEN` | Only the request's creator may cancel it while it awaits approval. |
+         *     | `PAY_DATE_NOT_BUSINESS_DAY` | `VALIDATION_ERROR` | A `payDate` falls on a weekend day or public holiday of the payroll currency's partner bank; the error's `details` name the nearest possible pay date (`nearestPayDate`). |
+         *     | `PAY_DATE_TOO_SOON` | `VALIDATION_ERROR` | A `payDate` whose first deadline (its schedule's approve-by, at the bank's cut-off) has passed; `details` name the earliest possible pay date (`nearestPayDate`). |
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH" | "PAY_DATE_NOT_BUSINESS_DAY" | "PAY_DATE_TOO_SOON";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -2673,6 +2675,12 @@ export interface components {
              * @example 345600
              */
             rateMaxAgeSeconds?: number;
+            /**
+             * Format: date
+             * @description `PAY_DATE_NOT_BUSINESS_DAY`, `PAY_DATE_TOO_SOON`: the nearest pay date the partner bank can keep (`YYYY-MM-DD`).
+             * @example 2026-12-01
+             */
+            nearestPayDate?: string;
         };
         /** @description The envelope of every error response. */
         ErrorEnvelope: {
@@ -2762,6 +2770,15 @@ export interface components {
             /** @description Currency in which amount is expressed; SOURCE when absent. */
             amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
         };
+        /**
+         * Format: date
+         * @description The day the partner bank pays the beneficiaries (`YYYY-MM-DD`, the bank's own calendar day): a
+         *     business day of the payroll currency's partner bank (its weekend and public holidays in its own
+         *     time zone; for AED, Monday to Friday in Gulf time, UAE public holidays) whose deadlines are still
+         *     ahead. Absent: the payroll is paid as soon as possible.
+         * @example 2026-12-01
+         */
+        PayDate: string;
         /** @description A payroll distribution to estimate. */
         EstimatePayrollFeeRequest: {
             /** @description Account currency debited; must belong to the caller's customer. */
@@ -2770,6 +2787,13 @@ export interface components {
             payrollAccountCurrencyId: components["schemas"]["Uuid"];
             /** @description One entry per beneficiary; at least 1 and at most 100,000 entries, no beneficiaryId twice. */
             amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
+            /**
+             * @description Optional: the day the beneficiaries are to be paid (`PayDate`); the answer then carries its
+             *     `schedule`. Refused (`VALIDATION_ERROR`, reason `PAY_DATE_NOT_BUSINESS_DAY` or
+             *     `PAY_DATE_TOO_SOON`) with the nearest possible date in `details[0].nearestPayDate`. Absent:
+             *     as soon as possible.
+             */
+            payDate?: components["schemas"]["PayDate"];
         };
         /**
          * @description An exact non-negative decimal number written as a string: digits, optionally a point and more
@@ -2854,6 +2878,42 @@ export interface components {
             rateAsOf?: components["schemas"]["Timestamp"];
         };
         /**
+         * @description The deadlines of a payroll with a pay date, worked back from it on the partner bank's calendar:
+         *     each is the bank's daily cut-off (AED: 15:00 Gulf time) on the business day a configured lead
+         *     time before the pay date (`PAYROLL_APPROVE_LEAD_DAYS`, `PAYROLL_QUOTE_LEAD_DAYS`,
+         *     `PAYROLL_ACCEPT_LEAD_DAYS`, `PAYROLL_FUND_LEAD_DAYS`, `PAYROLL_INSTRUCT_LEAD_DAYS`). An accepted
+         *     request waits until its fund-by business day begins on the bank's clock, then is debited and
+         *     instructed: the payment file asks the bank to pay on `payDate` (pain.001 `ReqdExctnDt`). A missed
+         *     deadline never moves the pay date.
+         * @example {
+         *       "payDate": "2026-12-01",
+         *       "timeZone": "Asia/Dubai",
+         *       "approveBy": "2026-11-25T11:00:00.000Z",
+         *       "quoteBy": "2026-11-26T11:00:00.000Z",
+         *       "acceptBy": "2026-11-27T11:00:00.000Z",
+         *       "fundBy": "2026-11-27T11:00:00.000Z",
+         *       "instructBy": "2026-11-30T11:00:00.000Z"
+         *     }
+         */
+        PaySchedule: {
+            payDate: components["schemas"]["PayDate"];
+            /**
+             * @description The partner bank's time zone (IANA), in which its days and cut-off are reckoned.
+             * @example Asia/Dubai
+             */
+            timeZone: string;
+            /** @description Latest moment for four-eyes approval (for customers who require it). */
+            approveBy: components["schemas"]["Timestamp"];
+            /** @description Latest moment for the FX desk's quote. */
+            quoteBy: components["schemas"]["Timestamp"];
+            /** @description Latest moment for the customer to accept the quote. */
+            acceptBy: components["schemas"]["Timestamp"];
+            /** @description Latest moment for the source account's debit (the request starts executing at the beginning of that business day). */
+            fundBy: components["schemas"]["Timestamp"];
+            /** @description Latest moment the payment file reaches the partner bank for it to pay on the pay date. */
+            instructBy: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description One entry of the estimate, in the order of `amountSplitDetails`, with both of its figures: the
          *     amount the customer asked for in its `amountCurrencyType`, and its counterpart in the other
          *     currency at the estimate's effective rate (`feeBreakdown.exchangeRate`). These become the amount
@@ -2910,6 +2970,8 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"];
             /** @description How every fee was computed (an addition to the interface's estimate); the request created from the `feeHash` carries it unchanged as `metadata.feeBreakdown`. */
             feeBreakdown: components["schemas"]["FeeBreakdown"];
+            /** @description Present when the estimate was asked with a `payDate`: the deadlines that pay date sets (`PaySchedule`). */
+            schedule?: components["schemas"]["PaySchedule"];
             /** @description One line per entry of `amountSplitDetails`, in the same order (an addition to the interface's estimate). */
             lines: components["schemas"]["PayrollFeeEstimateLine"][];
         };
@@ -3087,6 +3149,13 @@ export interface components {
             payrollAccountCurrencyId: components["schemas"]["Uuid"];
             /** @description The estimate's entries in the same order, each with a purposeCode; at least 1 and at most 100,000 entries, no beneficiaryId twice. */
             amountSplitDetails: components["schemas"]["CreateAmountSplitEntry"][];
+            /**
+             * @description Optional: the day the beneficiaries are to be paid (`PayDate`); the answer then carries its
+             *     `schedule`. Refused (`VALIDATION_ERROR`, reason `PAY_DATE_NOT_BUSINESS_DAY` or
+             *     `PAY_DATE_TOO_SOON`) with the nearest possible date in `details[0].nearestPayDate`. Absent:
+             *     as soon as possible.
+             */
+            payDate?: components["schemas"]["PayDate"];
         };
         /** @description A currency of the reference data. */
         Currency: {
@@ -3837,6 +3906,10 @@ export interface components {
              * @example null
              */
             failureReason: string | null;
+            /** @description Present when the request was created with a pay date (`PayDate`); absent, it is paid as soon as possible. */
+            payDate?: components["schemas"]["PayDate"];
+            /** @description Present with `payDate`: the request's deadlines (`PaySchedule`). The request executes when its fund-by business day begins. */
+            schedule?: components["schemas"]["PaySchedule"];
             /**
              * @description Four-eyes approval (an addition to the interface): whether the request needs an approval,
              *     who may give it, and who approved or rejected it and when.

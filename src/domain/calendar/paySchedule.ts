@@ -1,0 +1,79 @@
+import { DomainError, validationError } from '../errors.js';
+import type { BankCalendar } from './bankCalendar.js';
+import { type IsoDay, isIsoDay } from './timeZones.js';
+
+/**
+ * How many of the bank's business days before the pay date each step must be done, each at the
+ * bank's cut-off on that day. Non-increasing in the order of the steps: a request is approved,
+ * then quoted, accepted, funded (the source debit) and instructed (the payment file).
+ */
+export interface LeadTimes {
+  approve: number;
+  quote: number;
+  accept: number;
+  fund: number;
+  instruct: number;
+}
+
+/** The moments a payroll with a pay date must keep, each the latest moment for its step. */
+export interface PaySchedule {
+  payDate: IsoDay;
+  approveBy: Date;
+  quoteBy: Date;
+  acceptBy: Date;
+  fundBy: Date;
+  instructBy: Date;
+  /** When an accepted request starts to execute: the bank's midnight opening the fund-by day. */
+  executeFrom: Date;
+}
+
+/** The schedule of a payroll paid on `payDate` (a business day of `calendar`). */
+export function payScheduleFor(calendar: BankCalendar, payDate: IsoDay, leads: LeadTimes): PaySchedule {
+  const fundDay = calendar.addBusinessDays(payDate, -leads.fund);
+  return {
+    payDate,
+    approveBy: calendar.latestMomentFor(payDate, leads.approve),
+    quoteBy: calendar.latestMomentFor(payDate, leads.quote),
+    acceptBy: calendar.latestMomentFor(payDate, leads.accept),
+    fundBy: calendar.latestMomentFor(payDate, leads.fund),
+    instructBy: calendar.latestMomentFor(payDate, leads.instruct),
+    executeFrom: calendar.startOf(fundDay),
+  };
+}
+
+/** The first step's lead: a pay date is possible while its earliest deadline is still ahead. */
+const firstLead = (leads: LeadTimes): number => Math.max(leads.approve, leads.quote, leads.accept, leads.fund, leads.instruct);
+
+/** The earliest pay date whose every deadline is still ahead at `now`. */
+export function earliestPayDate(calendar: BankCalendar, now: Date, leads: LeadTimes): IsoDay {
+  return calendar.addBusinessDays(calendar.firstActionableDay(now), firstLead(leads));
+}
+
+/**
+ * The schedule of `payDate` asked for at `now`, or the refusal naming the nearest possible pay date:
+ * a day the bank does not pay on (PAY_DATE_NOT_BUSINESS_DAY: the next business day, or the earliest
+ * possible one when that is sooner), or one whose first deadline has passed (PAY_DATE_TOO_SOON).
+ */
+export function checkedPaySchedule(calendar: BankCalendar, payDate: string, now: Date, leads: LeadTimes, field = '/payDate'): PaySchedule {
+  if (!isIsoDay(payDate)) throw validationError(`payDate ${payDate} is not a calendar day (YYYY-MM-DD)`, { field });
+  const earliest = earliestPayDate(calendar, now, leads);
+  const refuse = (reason: 'PAY_DATE_NOT_BUSINESS_DAY' | 'PAY_DATE_TOO_SOON', why: string, nearest: IsoDay) => {
+    const message = `payDate ${payDate} ${why}; the nearest possible pay date is ${nearest}`;
+    return new DomainError('VALIDATION_ERROR', message, { reason, field, details: [{ message, reason, field, nearestPayDate: nearest }] });
+  };
+  if (payDate < earliest) throw refuse('PAY_DATE_TOO_SOON', `is too soon: its first deadline has passed (${calendar.rules.currencyCode} bank's cut-off)`, earliest);
+  if (!calendar.isBusinessDay(payDate)) {
+    const kind = calendar.isHoliday(payDate) ? 'a holiday' : 'a weekend day';
+    throw refuse('PAY_DATE_NOT_BUSINESS_DAY', `is ${kind} of the ${calendar.rules.currencyCode} partner bank`, nearestBusinessDay(calendar, payDate, earliest));
+  }
+  return payScheduleFor(calendar, payDate, leads);
+}
+
+/** The business day nearest `day` (the earlier on a tie), never before `earliest`. */
+function nearestBusinessDay(calendar: BankCalendar, day: IsoDay, earliest: IsoDay): IsoDay {
+  const before = calendar.previousBusinessDay(day);
+  const after = calendar.nextBusinessDay(day);
+  if (before < earliest) return after;
+  const gap = (other: IsoDay) => Math.abs(Date.parse(other) - Date.parse(day));
+  return gap(before) <= gap(after) ? before : after;
+}
