@@ -96,8 +96,16 @@ export class BankCalendar {
    */
   afterBusinessDays(at: Date, days: number): Date {
     if (days === 0) return at;
-    const start = this.firstActionableDay(at);
-    const day = this.addBusinessDays(start, days);
+    return this.atSameTime(at, this.addBusinessDays(this.firstActionableDay(at), days));
+  }
+
+  /** `at` moved `days` business days on from the bank's day at `at`, at the same time on its clock (a grace period). */
+  plusBusinessDays(at: Date, days: number): Date {
+    if (days === 0) return at;
+    return this.atSameTime(at, this.addBusinessDays(this.dayAt(at), days));
+  }
+
+  private atSameTime(at: Date, day: IsoDay): Date {
     return new Date(instantIn(day, minutesIn(at, this.rules.timeZone), this.rules.timeZone).getTime() + (at.getTime() % 60_000));
   }
 

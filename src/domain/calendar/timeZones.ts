@@ -67,5 +67,7 @@ export function weekdayOf(day: IsoDay): number {
 
 /** True for a real calendar day written `YYYY-MM-DD` (not `2026-02-30`). */
 export function isIsoDay(text: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && new Date(`${text}T00:00:00.000Z`).toISOString().slice(0, 10) === text;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const at = Date.parse(`${text}T00:00:00.000Z`);
+  return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === text;
 }

@@ -23,6 +23,7 @@ const WORLD_TABLES = {
   exchange_rates: ['from_code text', 'to_code text', 'rate numeric'],
   currency_pegs: ['currency_code text', 'anchor_code text', 'rate numeric'],
   bank_fees: ['currency_code text', 'per_beneficiary numeric'],
+  bank_calendars: ['currency_code text', 'country text', 'country_declared boolean', 'time_zone text', 'weekend text[]', 'cut_off text', 'added_holidays text[]', 'removed_holidays text[]'],
   processor_fee_schedules: FEE_SCHEDULE,
   payout_fee_schedules: [...FEE_SCHEDULE, 'settlement_days integer'],
   internal_payout_fee_rules: ['customer_id uuid', 'currency_code text', 'percent_bps numeric', 'fixed numeric'],
