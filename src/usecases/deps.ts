@@ -26,6 +26,7 @@ export interface UseCaseDeps {
     | 'feeHashTtlSeconds'
     | 'fxRecordToleranceBps'
     | 'quoteToleranceBps'
+    | 'payCalendar'
     | 'webhookAllowLoopback'
     | 'webhookAllowedPorts'
     | 'retention'

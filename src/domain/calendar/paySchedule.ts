@@ -18,6 +18,8 @@ export interface LeadTimes {
 /** The moments a payroll with a pay date must keep, each the latest moment for its step. */
 export interface PaySchedule {
   payDate: IsoDay;
+  /** The bank's time zone, in which its days and cut-off are reckoned. */
+  timeZone: string;
   approveBy: Date;
   quoteBy: Date;
   acceptBy: Date;
@@ -32,6 +34,7 @@ export function payScheduleFor(calendar: BankCalendar, payDate: IsoDay, leads: L
   const fundDay = calendar.addBusinessDays(payDate, -leads.fund);
   return {
     payDate,
+    timeZone: calendar.timeZone,
     approveBy: calendar.latestMomentFor(payDate, leads.approve),
     quoteBy: calendar.latestMomentFor(payDate, leads.quote),
     acceptBy: calendar.latestMomentFor(payDate, leads.accept),

@@ -11,6 +11,7 @@ import { requireActiveBeneficiaries } from '../beneficiaries/beneficiaries.js';
 import type { UseCaseDeps } from '../deps.js';
 import { type PayrollRequestAnswer, payrollRequestChangedAnswered } from '../webhooks/events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
+import { payScheduleOf } from './paySchedule.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
@@ -32,6 +33,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     assertMatchesEstimate(body, estimate);
 
     const breakdown = estimate.feeBreakdown;
+    const paySchedule = await payScheduleOf(tx, deps, breakdown.payrollCurrencyCode, body.payDate);
     const approvalRequired = await customerRequiresApproval(tx, customerId);
     await insertPayrollRequest(tx, {
       id: requestId,
@@ -46,6 +48,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       feeHash: estimate.feeHash,
       createdByUserId: caller.userId,
       approvalRequired,
+      paySchedule,
       at: now,
     });
     const splitsWritten = await insertSplitsWithSnapshots(

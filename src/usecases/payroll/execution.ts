@@ -62,10 +62,13 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
   return touched;
 }
 
-/** QUOTE_ACCEPTED → EXECUTING: the source debit (PROCESSOR_INTERNAL_DEBIT) is created first. */
+/**
+ * QUOTE_ACCEPTED → EXECUTING: the source debit (PROCESSOR_INTERNAL_DEBIT) is created first. A
+ * request with a pay date is left waiting until its fund-by business day begins on the bank's clock.
+ */
 async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promise<number> {
   return deps.db.transaction(async (tx) => {
-    const ids = await claimAcceptedRequests(tx, limit);
+    const ids = await claimAcceptedRequests(tx, deps.clock(), limit);
     for (const requestId of ids) {
       const request = await getLockedPayrollRequest(tx, requestId);
       const now = deps.clock();
