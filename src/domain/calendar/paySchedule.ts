@@ -54,8 +54,8 @@ export function earliestPayDate(calendar: BankCalendar, now: Date, leads: LeadTi
 
 /**
  * The schedule of `payDate` asked for at `now`, or the refusal naming the nearest possible pay date:
- * a day the bank does not pay on (PAY_DATE_NOT_BUSINESS_DAY: the next business day, or the earliest
- * possible one when that is sooner), or one whose first deadline has passed (PAY_DATE_TOO_SOON).
+ * a day the bank does not pay on (PAY_DATE_NOT_BUSINESS_DAY: the nearest business day that is
+ * still possible), or one whose first deadline has passed (PAY_DATE_TOO_SOON: the earliest possible).
  */
 export function checkedPaySchedule(calendar: BankCalendar, payDate: string, now: Date, leads: LeadTimes, field = '/payDate'): PaySchedule {
   if (!isIsoDay(payDate)) throw validationError(`payDate ${payDate} is not a calendar day (YYYY-MM-DD)`, { field });
@@ -64,11 +64,11 @@ export function checkedPaySchedule(calendar: BankCalendar, payDate: string, now:
     const message = `payDate ${payDate} ${why}; the nearest possible pay date is ${nearest}`;
     return new DomainError('VALIDATION_ERROR', message, { reason, field, details: [{ message, reason, field, nearestPayDate: nearest }] });
   };
-  if (payDate < earliest) throw refuse('PAY_DATE_TOO_SOON', `is too soon: its first deadline has passed (${calendar.rules.currencyCode} bank's cut-off)`, earliest);
   if (!calendar.isBusinessDay(payDate)) {
     const kind = calendar.isHoliday(payDate) ? 'a holiday' : 'a weekend day';
     throw refuse('PAY_DATE_NOT_BUSINESS_DAY', `is ${kind} of the ${calendar.rules.currencyCode} partner bank`, nearestBusinessDay(calendar, payDate, earliest));
   }
+  if (payDate < earliest) throw refuse('PAY_DATE_TOO_SOON', `is too soon: its first deadline has passed (${calendar.rules.currencyCode} bank's cut-off)`, earliest);
   return payScheduleFor(calendar, payDate, leads);
 }
 
@@ -76,6 +76,7 @@ export function checkedPaySchedule(calendar: BankCalendar, payDate: string, now:
 function nearestBusinessDay(calendar: BankCalendar, day: IsoDay, earliest: IsoDay): IsoDay {
   const before = calendar.previousBusinessDay(day);
   const after = calendar.nextBusinessDay(day);
+  if (after < earliest) return earliest;
   if (before < earliest) return after;
   const gap = (other: IsoDay) => Math.abs(Date.parse(other) - Date.parse(day));
   return gap(before) <= gap(after) ? before : after;

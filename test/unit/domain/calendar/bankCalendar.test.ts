@@ -82,6 +82,7 @@ describe('a pay date and its schedule', () => {
     expect(refusal('2026-12-02').details?.[0]?.nearestPayDate).toBe('2026-12-01');
     expect(refusal('2026-11-29').details?.[0]?.nearestPayDate).toBe('2026-11-30');
     expect(refusal('2026-11-24')).toMatchObject({ reason: 'PAY_DATE_TOO_SOON' });
+    expect(refusal('2026-11-22').details?.[0]).toMatchObject({ reason: 'PAY_DATE_NOT_BUSINESS_DAY', nearestPayDate: '2026-11-26' });
     expect(refusal('2026-11-24').details?.[0]?.nearestPayDate).toBe(earliestPayDate(aed, monday, leads));
     expect(earliestPayDate(aed, monday, leads)).toBe('2026-11-26');
     expect(refusal('2026-13-01')).toMatchObject({ code: 'VALIDATION_ERROR', field: '/payDate' });
