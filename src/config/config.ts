@@ -3,7 +3,6 @@
  * through its declaration (src/config/settings.ts: kind, range, default), so none is written here.
  */
 import { ConfigError, read } from './values.js';
-import type { LeadTimes } from '../domain/calendar/paySchedule.js';
 import { DEMO_WORLD_FILE, DEVELOPMENT_FEE_HASH_SECRET, DEVELOPMENT_JWT_SECRET, SETTINGS } from './settings.js';
 import { type BankConfig, bankConfig } from './bank.js';
 import { type ConsoleConfig, consoleConfig } from './console.js';
@@ -260,6 +259,15 @@ function customerWrites(env: NodeJS.ProcessEnv): Config['customerWrites'] {
     concurrent: read(env, SETTINGS.CUSTOMER_CONCURRENT_WRITES),
     waitMs: read(env, SETTINGS.CUSTOMER_WRITE_WAIT_MS),
   };
+}
+
+/** A pay date's lead times in business days, by step (the domain's LeadTimes has this shape). */
+interface LeadTimes {
+  approve: number;
+  quote: number;
+  accept: number;
+  fund: number;
+  instruct: number;
 }
 
 /** The lead times, which must not increase from one step to the next (each step comes after the one before). */

@@ -156,7 +156,13 @@ describe('a payroll with a pay date (BANK_RAIL=iso20022)', () => {
     dir = await mkdtemp(join(tmpdir(), 'pay-date-files-'));
     server = await startTestServer({ world: demoWorld() });
     moveClockTo(server, THURSDAY);
-    const config = loadConfig({ NODE_ENV: 'test', BANK_RAIL: 'iso20022', BANK_OUTBOX_DIR: join(dir, 'outbox'), BANK_INBOX_DIR: join(dir, 'inbox'), SIMULATED_SETTLEMENT_MS: '0' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      BANK_RAIL: 'iso20022',
+      BANK_OUTBOX_DIR: join(dir, 'outbox'),
+      BANK_INBOX_DIR: join(dir, 'inbox'),
+      SIMULATED_SETTLEMENT_MS: '0',
+    });
     worker = buildWorker(config, server.db, createLogger('silent'), server.clock.now).deps;
   });
   afterAll(async () => {

@@ -30,7 +30,7 @@ export interface PaySchedule {
 }
 
 /** The schedule of a payroll paid on `payDate` (a business day of `calendar`). */
-export function payScheduleFor(calendar: BankCalendar, payDate: IsoDay, leads: LeadTimes): PaySchedule {
+function payScheduleFor(calendar: BankCalendar, payDate: IsoDay, leads: LeadTimes): PaySchedule {
   const fundDay = calendar.addBusinessDays(payDate, -leads.fund);
   return {
     payDate,
@@ -68,7 +68,8 @@ export function checkedPaySchedule(calendar: BankCalendar, payDate: string, now:
     const kind = calendar.isHoliday(payDate) ? 'a holiday' : 'a weekend day';
     throw refuse('PAY_DATE_NOT_BUSINESS_DAY', `is ${kind} of the ${calendar.rules.currencyCode} partner bank`, nearestBusinessDay(calendar, payDate, earliest));
   }
-  if (payDate < earliest) throw refuse('PAY_DATE_TOO_SOON', `is too soon: its first deadline has passed (${calendar.rules.currencyCode} bank's cut-off)`, earliest);
+  if (payDate < earliest)
+    throw refuse('PAY_DATE_TOO_SOON', `is too soon: its first deadline has passed (${calendar.rules.currencyCode} bank's cut-off)`, earliest);
   return payScheduleFor(calendar, payDate, leads);
 }
 

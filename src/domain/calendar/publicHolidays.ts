@@ -16,9 +16,7 @@ export function publicHolidays(country: string, year: number): ReadonlySet<IsoDa
   if (!days) {
     const holidays = new Holidays(country);
     // date-holidays writes each day as `YYYY-MM-DD hh:mm:ss[ offset]` in the country's own time.
-    days = new Set(
-      (holidays.getHolidays(year) || []).filter((holiday) => CLOSING_TYPES.has(holiday.type)).map((holiday) => holiday.date.slice(0, 10)),
-    );
+    days = new Set((holidays.getHolidays(year) || []).filter((holiday) => CLOSING_TYPES.has(holiday.type)).map((holiday) => holiday.date.slice(0, 10)));
     byCountryYear.set(key, days);
   }
   return days;

@@ -1,4 +1,3 @@
-import type { PaySchedule } from '../../domain/calendar/paySchedule.js';
 import type { components } from '../../../generated/api.js';
 import type { PayrollRequestStatus } from '../../domain/payroll/payrollStatus.js';
 import type { TransferStatus, TransferType } from '../../domain/payroll/transfers.js';
@@ -26,8 +25,6 @@ export interface NewPayrollRequest {
   createdByUserId: string;
   /** Four-eyes approval: created AWAITING_APPROVAL, nothing debited; otherwise PENDING. */
   approvalRequired: boolean;
-  /** The pay date and its deadlines; null: as soon as possible. */
-  paySchedule: PaySchedule | null;
   at: Date;
 }
 
@@ -35,9 +32,8 @@ export async function insertPayrollRequest(tx: Queryable, request: NewPayrollReq
   await tx.query(
     `INSERT INTO payroll_requests (id, customer_id, source_account_currency_id, payroll_account_currency_id, total_amount, debited_amount,
        status, estimated_fx_rate, estimated_received_amount, source_amount_for_exchange, metadata, fee_hash, created_at, updated_at,
-       created_by_user_id, approval_required, pay_date, pay_time_zone, approve_by, quote_by, accept_by, fund_by, instruct_by, execute_from)
-     VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $13::boolean THEN 'AWAITING_APPROVAL' ELSE 'PENDING' END, $6, $7, $8, $9::jsonb, $10, $11, $11, $12, $13,
-             $14::date, $15, $16, $17, $18, $19, $20, $21)`,
+       created_by_user_id, approval_required)
+     VALUES ($1, $2, $3, $4, $5, $5, CASE WHEN $13::boolean THEN 'AWAITING_APPROVAL' ELSE 'PENDING' END, $6, $7, $8, $9::jsonb, $10, $11, $11, $12, $13)`,
     [
       request.id,
       request.customerId,
@@ -52,15 +48,8 @@ export async function insertPayrollRequest(tx: Queryable, request: NewPayrollReq
       request.at,
       request.createdByUserId,
       request.approvalRequired,
-      ...scheduleColumns(request.paySchedule),
     ],
   );
-}
-
-function scheduleColumns(schedule: PaySchedule | null): (string | Date | null)[] {
-  if (!schedule) return [null, null, null, null, null, null, null, null];
-  const { payDate, timeZone, approveBy, quoteBy, acceptBy, fundBy, instructBy, executeFrom } = schedule;
-  return [payDate, timeZone, approveBy, quoteBy, acceptBy, fundBy, instructBy, executeFrom];
 }
 
 export interface NewSplit {

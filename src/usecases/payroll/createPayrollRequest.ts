@@ -12,6 +12,7 @@ import type { UseCaseDeps } from '../deps.js';
 import { type PayrollRequestAnswer, payrollRequestChangedAnswered } from '../webhooks/events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { payScheduleOf } from './paySchedule.js';
+import { setPaySchedule } from '../../store/payroll/paySchedules.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
@@ -48,9 +49,9 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       feeHash: estimate.feeHash,
       createdByUserId: caller.userId,
       approvalRequired,
-      paySchedule,
       at: now,
     });
+    if (paySchedule) await setPaySchedule(tx, requestId, paySchedule);
     const splitsWritten = await insertSplitsWithSnapshots(
       tx,
       { id: requestId, customerId },

@@ -70,7 +70,7 @@ describe('payout fee formulas', () => {
           schedule,
           internalRule: { percentBps: new Money(7), fixed: new Money('0.1'), customerSpecific: true },
           now: monday,
-      calendar,
+          calendar,
         });
         expect(f.totalFee.equals(f.fee.plus(f.internalFee))).toBe(true);
         expect(f.totalAmount.equals(amount.plus(f.totalFee))).toBe(true);

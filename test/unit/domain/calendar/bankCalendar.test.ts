@@ -90,7 +90,9 @@ describe('a pay date and its schedule', () => {
 });
 
 describe('calendar properties', () => {
-  const day = fc.date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2028-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  const day = fc
+    .date({ min: new Date('2025-01-01T00:00:00Z'), max: new Date('2028-12-31T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
 
   it('the next business day is one, is later, and nothing between is', () => {
     fc.assert(
