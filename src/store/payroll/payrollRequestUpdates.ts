@@ -153,6 +153,8 @@ export async function claimAcceptedRequests(tx: Queryable, now: Date, limit: num
 
 /** The day the bank is to pay a request's payouts (YYYY-MM-DD), or null for as soon as possible. */
 export async function payDateOf(q: Queryable, requestId: string): Promise<string | null> {
-  const [row] = await q.query<{ payDate: string | null }>(`SELECT to_char(pay_date, 'YYYY-MM-DD') AS "payDate" FROM payroll_requests WHERE id = $1`, [requestId]);
+  const [row] = await q.query<{ payDate: string | null }>(`SELECT to_char(pay_date, 'YYYY-MM-DD') AS "payDate" FROM payroll_requests WHERE id = $1`, [
+    requestId,
+  ]);
   return row?.payDate ?? null;
 }
