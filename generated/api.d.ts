@@ -2409,6 +2409,57 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    payrollRequestDeadlineApproaching: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payroll deadline is near
+         * @description Sent to every endpoint subscribed to `payroll_request.deadline_approaching` (see the `Webhooks` tag) when
+         *     a deadline of a payroll request with a pay date is less than `PAYROLL_DEADLINE_WARNING_HOURS` away
+         *     while the request still waits on it (approve-by while `AWAITING_APPROVAL`, quote-by while
+         *     `PENDING`, accept-by while `QUOTE_PROVIDED`, fund-by while `QUOTE_ACCEPTED`); once per deadline.
+         *     The body is a `PayrollRequestDeadlineApproachingEvent`, a variant of `WebhookEvent`: `data` is a
+         *     `PayrollDeadline`. Verify `Payroll-Signature`, dedupe by `id` and answer any 2xx within 5 s, as
+         *     for every event.
+         */
+        post: operations["payrollRequestDeadlineApproaching"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    payrollRequestDeadlineMissed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payroll deadline passed
+         * @description Sent to every endpoint subscribed to `payroll_request.deadline_missed` (see the `Webhooks` tag) when
+         *     that deadline passed with the request still waiting on it; once per deadline. The pay date never
+         *     moves: the customer creates the payroll again for the next possible date, or cancels it.
+         *     The body is a `PayrollRequestDeadlineMissedEvent`, a variant of `WebhookEvent`: `data` is a
+         *     `PayrollDeadline`. Verify `Payroll-Signature`, dedupe by `id` and answer any 2xx within 5 s, as
+         *     for every event.
+         */
+        post: operations["payrollRequestDeadlineMissed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -2454,9 +2505,10 @@ export interface components {
          *       delivery can hold an outdated state; `GET` the resource when the current state matters.
          *     - `type` tells which variant `data` is: `payroll_request.status_changed` → `PayrollRequest`
          *       (above 1,000 splits `PayrollRequestItemsOmitted`), `transfer.status_changed` → `Transfer`,
-         *       `payout.status_changed` → `Payout`.
+         *       `payout.status_changed` → `Payout`, `payroll_request.deadline_approaching` and
+         *       `payroll_request.deadline_missed` → `PayrollDeadline`.
          */
-        WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"];
+        WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["PayrollRequestDeadlineApproachingEvent"] | components["schemas"]["PayrollRequestDeadlineMissedEvent"];
         /**
          * @description A payroll distribution as a CSV file (RFC 4180), one row per beneficiary, as a finance team
          *     keeps it in a spreadsheet. `GET /v1/customers/payroll/template.csv` returns a file to start from.
@@ -4694,10 +4746,12 @@ export interface components {
          *     | `payroll_request.status_changed` | A payroll request is created (in `PENDING`) and each time its status changes afterwards (see `PayrollRequestStatus`). | The `PayrollRequest`, as `getPayrollRequest` returns it. |
          *     | `transfer.status_changed` | A transfer of a payroll request moves on after its creation in `PENDING`: to `INITIATED`, `PROCESSING`, `COMPLETED` or `FAILED` (see `TransferStatus`). A new transfer first shows up in the request's `transfers`. | The `Transfer`, as it appears in the request's `transfers`. |
          *     | `payout.status_changed` | A single payout is created (in `PENDING`) and each time its status changes afterwards (see `TransferStatus`). | The `Payout`, as `getPayout` returns it. |
+         *     | `payroll_request.deadline_approaching` | A deadline of a payroll request with a pay date (the one its status waits on: approve-by while `AWAITING_APPROVAL`, quote-by while `PENDING`, accept-by while `QUOTE_PROVIDED`, fund-by while `QUOTE_ACCEPTED`) is less than `PAYROLL_DEADLINE_WARNING_HOURS` away; once per deadline. | A `PayrollDeadline`. |
+         *     | `payroll_request.deadline_missed` | That deadline passed with the request still waiting on it; once per deadline. The pay date does not move: the customer creates the payroll again for the next possible date, or cancels. | A `PayrollDeadline`. |
          * @example payroll_request.status_changed
          * @enum {string}
          */
-        WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed";
+        WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed" | "payroll_request.deadline_approaching" | "payroll_request.deadline_missed";
         /**
          * @description Position of the event among the events of its resource (the payroll request, transfer or payout
          *     in `data`): 1 for the first, then 2, 3, … with no gap and no repeat. Apply the events of one
@@ -4805,6 +4859,64 @@ export interface components {
             sequence: components["schemas"]["EventSequence"];
             /** @description The payout as `getPayout` returned it at the moment of the change (not at delivery time). */
             data: components["schemas"]["Payout"];
+        };
+        /**
+         * @description A deadline of a payroll request with a pay date (`PaySchedule`), as the deadline events carry it:
+         *     which deadline, when it falls, and the request's status when the event was recorded. The request
+         *     keeps its `payDate` whatever happens to a deadline: a missed one is the customer's to act on (a
+         *     new request for the next possible date, or a cancellation), never moved silently.
+         */
+        PayrollDeadline: {
+            /** @description The payroll request's id (the event's resource, as `data.id` is in every event). */
+            id: components["schemas"]["Uuid"];
+            /** @description The request's status when the event was recorded (the step it waits on). */
+            status: components["schemas"]["PayrollRequestStatus"];
+            /**
+             * @description Which of the schedule's deadlines.
+             * @example acceptBy
+             * @enum {string}
+             */
+            deadline: "approveBy" | "quoteBy" | "acceptBy" | "fundBy";
+            /** @description When the deadline falls (the schedule's value for it). */
+            dueAt: components["schemas"]["Timestamp"];
+            /** @description The request's whole schedule, its pay date included. */
+            schedule: components["schemas"]["PaySchedule"];
+        };
+        /**
+         * @description Event `payroll_request.deadline_approaching`: a deadline of a payroll request with a pay date is near while the
+         *     request still waits on it. One of the variants of `WebhookEvent`.
+         */
+        PayrollRequestDeadlineApproachingEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "payroll_request.deadline_approaching";
+            /** @description When the worker noticed the deadline. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description Position of this event among the `payroll_request.deadline_approaching` events of its request (1, 2, 3, …). */
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["PayrollDeadline"];
+        };
+        /**
+         * @description Event `payroll_request.deadline_missed`: a deadline of a payroll request with a pay date has passed while the
+         *     request still waits on it. One of the variants of `WebhookEvent`.
+         */
+        PayrollRequestDeadlineMissedEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "payroll_request.deadline_missed";
+            /** @description When the worker noticed the deadline. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description Position of this event among the `payroll_request.deadline_missed` events of its request (1, 2, 3, …). */
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["PayrollDeadline"];
         };
         /** @description One page of the caller's events, oldest first, and where to continue from. */
         EventPage: {
@@ -9202,6 +9314,100 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payrollRequestDeadlineApproaching: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayrollRequestDeadlineApproachingEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payrollRequestDeadlineMissed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayrollRequestDeadlineMissedEvent"];
             };
         };
         responses: {

@@ -16,6 +16,8 @@ import { demoWorld } from '../support/globalSetupTemplates.js';
 import { type PayrollRequest, estimateAndCreate, payrollBodies, readRequest } from '../support/payroll.js';
 import { type TestServer, startTestServer } from '../support/server.js';
 import { drain } from '../support/worker.js';
+import { type Listening, listen } from '../support/http.js';
+import { registerWebhookEndpoint } from '../support/builders.js';
 
 const demo = {
   dana: '7b1e0003-0000-4000-8000-000000000001',
@@ -179,5 +181,74 @@ describe('a payroll with a pay date (BANK_RAIL=iso20022)', () => {
     const xml = await readFile(join(dir, 'outbox', files[0]!), 'utf8');
     const [paymentInformation] = children(child(child(parseXml(xml), 'Document'), 'CstmrCdtTrfInitn'), 'PmtInf');
     expect(text(child(paymentInformation, 'ReqdExctnDt'), 'Dt')).toBe(PAY_DATE);
+  });
+});
+
+describe('deadline events of a payroll with a pay date', () => {
+  let server: TestServer;
+  let worker: ExecutionDeps;
+  let receiver: Listening;
+  const bodies: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ world: demoWorld() });
+    moveClockTo(server, THURSDAY);
+    worker = buildWorker(loadConfig({ NODE_ENV: 'test', SIMULATED_SETTLEMENT_MS: '0' }), server.db, createLogger('silent'), server.clock.now).deps;
+    receiver = await listen((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        bodies.push(body);
+        res.writeHead(204).end();
+      });
+    });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await server?.close();
+  });
+
+  /** The deadline events delivered so far, deduplicated by id. */
+  const delivered = () => [
+    ...new Map(bodies.map((body) => JSON.parse(body) as { id: string; type: string; data: Record<string, unknown> }).map((e) => [e.id, e])).values(),
+  ];
+
+  it('announces the deadline a request waits on as it approaches and when it passes, once each, and never moves the pay date', async () => {
+    const dana = server.as(demo.dana);
+    await registerWebhookEndpoint(dana, `${receiver.url}/hooks`, ['payroll_request.deadline_approaching', 'payroll_request.deadline_missed']);
+    const { estimate, create } = payrollBodies(entries, accounts);
+    const estimated = await dana.POST('/v1/customers/payroll/estimate', { body: { ...estimate, payDate: PAY_DATE } });
+    const created = await dana.POST('/v1/customers/payroll/requests', { body: { ...create(estimated.data!.data.feeHash), payDate: PAY_DATE } });
+    const requestId = created.data!.data.id;
+    expect(created.data!.data.status).toBe('PENDING');
+
+    // PENDING waits on quote-by (Friday 4 December, 11:00 UTC): nothing to say on Thursday 26 November.
+    await drain(worker);
+    expect(delivered()).toEqual([]);
+
+    // 23 hours before it: approaching (PAYROLL_DEADLINE_WARNING_HOURS is 24).
+    moveClockTo(server, '2026-12-03T12:00:00.000Z');
+    await drain(worker);
+    expect(delivered()).toEqual([
+      expect.objectContaining({
+        type: 'payroll_request.deadline_approaching',
+        data: { id: requestId, status: 'PENDING', deadline: 'quoteBy', dueAt: SCHEDULE.quoteBy, schedule: SCHEDULE },
+      }),
+    ]);
+
+    // Past it, still PENDING: missed, once however many passes follow.
+    moveClockTo(server, SCHEDULE.quoteBy);
+    await drain(worker);
+    server.clock.advance(3600);
+    await drain(worker);
+    expect(delivered().map((event) => [event.type, event.data.deadline])).toEqual([
+      ['payroll_request.deadline_approaching', 'quoteBy'],
+      ['payroll_request.deadline_missed', 'quoteBy'],
+    ]);
+
+    // The events are in the log too, and the request keeps its pay date and status.
+    const listed = await dana.GET('/v1/customers/events', { params: { query: { limit: 10, type: ['payroll_request.deadline_missed'] } } });
+    expect(listed.data!.data.items.map((event) => event.data.id)).toEqual([requestId]);
+    expect(await readRequest(server, requestId, demo.dana)).toMatchObject({ status: 'PENDING', payDate: PAY_DATE, schedule: SCHEDULE });
   });
 });

@@ -19,6 +19,7 @@ import { payoutChanged, recordStatusChange, transferChanged } from '../webhooks/
 import { type BatchExecutionDeps, executePayoutBatches } from './payoutBatchExecution.js';
 import { postLegSettled, postSinglePayoutSettled } from './settlementPostings.js';
 import { deliverDueWebhooks } from '../webhooks/webhookDispatch.js';
+import { noticePayrollDeadlines } from './payrollDeadlines.js';
 
 export interface ExecutionDeps extends BatchExecutionDeps {
   /** The processor's legs and single payouts, one transfer at a time (a payroll's payouts go through batchRails). */
@@ -58,6 +59,7 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
     }
     touched += items.length;
   }
+  touched += await noticePayrollDeadlines(deps);
   touched += await deliverDueWebhooks(deps);
   return touched;
 }
