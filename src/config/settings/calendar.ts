@@ -22,6 +22,6 @@ export const CALENDAR_SETTINGS = declare({
   }),
   PAYROLL_DEADLINE_WARNING_HOURS: integer(1, 240, {
     default: 24,
-    doc: 'How long before a deadline of a payroll with a pay date its `payroll_request.deadline_approaching` event is sent',
+    doc: 'How long before a deadline of a payroll with a pay date its deadline-approaching webhook event is sent',
   }),
 });
