@@ -7,6 +7,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerPaymentFile } from '../../src/adapters/bank/iso20022/bankSimulator.js';
 import { child, children, parseXml, text } from '../../src/adapters/bank/iso20022/xml.js';
 import { buildWorker } from '../../src/composition/worker.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -182,6 +183,10 @@ describe('a payroll with a pay date (BANK_RAIL=iso20022)', () => {
     const xml = await readFile(join(dir, 'outbox', files[0]!), 'utf8');
     const [paymentInformation] = children(child(child(parseXml(xml), 'Document'), 'CstmrCdtTrfInitn'), 'PmtInf');
     expect(text(child(paymentInformation, 'ReqdExctnDt'), 'Dt')).toBe(PAY_DATE);
+    // The simulated bank (npm run bank-simulator) accepts it at once and pays it when the pay date begins in Dubai.
+    const answer = await answerPaymentFile(xml, () => false, server.clock.now());
+    expect(answer.accepted).toBe(true);
+    expect(answer.settlesNotBefore?.toISOString()).toBe('2026-12-07T20:00:00.000Z');
   });
 });
 
