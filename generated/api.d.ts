@@ -2629,10 +2629,11 @@ export interface components {
          *     | `CREATOR_ONLY` | `FORBIDDEN` | Only the request's creator may cancel it while it awaits approval. |
          *     | `PAY_DATE_NOT_BUSINESS_DAY` | `VALIDATION_ERROR` | A `payDate` falls on a weekend day or public holiday of the payroll currency's partner bank; the error's `details` name the nearest possible pay date (`nearestPayDate`). |
          *     | `PAY_DATE_TOO_SOON` | `VALIDATION_ERROR` | A `payDate` whose first deadline (its schedule's approve-by, at the bank's cut-off) has passed; `details` name the earliest possible pay date (`nearestPayDate`). |
+         *     | `PAY_DATE_TOO_FAR` | `VALIDATION_ERROR` | A `payDate` more than 366 days ahead; `details` name the latest possible pay date (`nearestPayDate`). |
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH" | "PAY_DATE_NOT_BUSINESS_DAY" | "PAY_DATE_TOO_SOON";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH" | "PAY_DATE_NOT_BUSINESS_DAY" | "PAY_DATE_TOO_SOON" | "PAY_DATE_TOO_FAR";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -2729,7 +2730,7 @@ export interface components {
             rateMaxAgeSeconds?: number;
             /**
              * Format: date
-             * @description `PAY_DATE_NOT_BUSINESS_DAY`, `PAY_DATE_TOO_SOON`: the nearest pay date the partner bank can keep (`YYYY-MM-DD`).
+             * @description `PAY_DATE_NOT_BUSINESS_DAY`, `PAY_DATE_TOO_SOON`, `PAY_DATE_TOO_FAR`: the nearest pay date the partner bank can keep (`YYYY-MM-DD`).
              * @example 2026-12-01
              */
             nearestPayDate?: string;
@@ -2841,8 +2842,8 @@ export interface components {
             amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
             /**
              * @description Optional: the day the beneficiaries are to be paid (`PayDate`); the answer then carries its
-             *     `schedule`. Refused (`VALIDATION_ERROR`, reason `PAY_DATE_NOT_BUSINESS_DAY` or
-             *     `PAY_DATE_TOO_SOON`) with the nearest possible date in `details[0].nearestPayDate`. Absent:
+             *     `schedule`. Refused (`VALIDATION_ERROR`, reason `PAY_DATE_NOT_BUSINESS_DAY`,
+             *     `PAY_DATE_TOO_SOON` or `PAY_DATE_TOO_FAR`) with the nearest possible date in `details[0].nearestPayDate`. Absent:
              *     as soon as possible.
              */
             payDate?: components["schemas"]["PayDate"];
@@ -3203,8 +3204,8 @@ export interface components {
             amountSplitDetails: components["schemas"]["CreateAmountSplitEntry"][];
             /**
              * @description Optional: the day the beneficiaries are to be paid (`PayDate`); the answer then carries its
-             *     `schedule`. Refused (`VALIDATION_ERROR`, reason `PAY_DATE_NOT_BUSINESS_DAY` or
-             *     `PAY_DATE_TOO_SOON`) with the nearest possible date in `details[0].nearestPayDate`. Absent:
+             *     `schedule`. Refused (`VALIDATION_ERROR`, reason `PAY_DATE_NOT_BUSINESS_DAY`,
+             *     `PAY_DATE_TOO_SOON` or `PAY_DATE_TOO_FAR`) with the nearest possible date in `details[0].nearestPayDate`. Absent:
              *     as soon as possible.
              */
             payDate?: components["schemas"]["PayDate"];

@@ -1,6 +1,6 @@
 import { DomainError, validationError } from '../errors.js';
 import type { BankCalendar } from './bankCalendar.js';
-import { type IsoDay, isIsoDay } from './timeZones.js';
+import { type IsoDay, isIsoDay, shiftDay } from './timeZones.js';
 
 /**
  * How many of the bank's business days before the pay date each step must be done, each at the
@@ -44,6 +44,9 @@ function payScheduleFor(calendar: BankCalendar, payDate: IsoDay, leads: LeadTime
   };
 }
 
+/** A pay date is at most a year ahead: a calendar's holidays beyond are guesses, and a request should not wait longer. */
+const MAX_DAYS_AHEAD = 366;
+
 /** The first step's lead: a pay date is possible while its earliest deadline is still ahead. */
 const firstLead = (leads: LeadTimes): number => Math.max(leads.approve, leads.quote, leads.accept, leads.fund, leads.instruct);
 
@@ -55,15 +58,24 @@ export function earliestPayDate(calendar: BankCalendar, now: Date, leads: LeadTi
 /**
  * The schedule of `payDate` asked for at `now`, or the refusal naming the nearest possible pay date:
  * a day the bank does not pay on (PAY_DATE_NOT_BUSINESS_DAY: the nearest business day that is
- * still possible), or one whose first deadline has passed (PAY_DATE_TOO_SOON: the earliest possible).
+ * still possible), one whose first deadline has passed (PAY_DATE_TOO_SOON: the earliest possible), or
+ * one more than MAX_DAYS_AHEAD days ahead (PAY_DATE_TOO_FAR: the latest possible).
  */
 export function checkedPaySchedule(calendar: BankCalendar, payDate: string, now: Date, leads: LeadTimes, field = '/payDate'): PaySchedule {
   if (!isIsoDay(payDate)) throw validationError(`payDate ${payDate} is not a calendar day (YYYY-MM-DD)`, { field });
   const earliest = earliestPayDate(calendar, now, leads);
-  const refuse = (reason: 'PAY_DATE_NOT_BUSINESS_DAY' | 'PAY_DATE_TOO_SOON', why: string, nearest: IsoDay) => {
+  const refuse = (reason: 'PAY_DATE_NOT_BUSINESS_DAY' | 'PAY_DATE_TOO_SOON' | 'PAY_DATE_TOO_FAR', why: string, nearest: IsoDay) => {
     const message = `payDate ${payDate} ${why}; the nearest possible pay date is ${nearest}`;
     return new DomainError('VALIDATION_ERROR', message, { reason, field, details: [{ message, reason, field, nearestPayDate: nearest }] });
   };
+  const latest = shiftDay(calendar.dayAt(now), MAX_DAYS_AHEAD);
+  if (payDate > latest) {
+    throw refuse(
+      'PAY_DATE_TOO_FAR',
+      `is more than ${MAX_DAYS_AHEAD} days ahead`,
+      calendar.isBusinessDay(latest) ? latest : calendar.previousBusinessDay(latest),
+    );
+  }
   if (!calendar.isBusinessDay(payDate)) {
     const kind = calendar.isHoliday(payDate) ? 'a holiday' : 'a weekend day';
     throw refuse('PAY_DATE_NOT_BUSINESS_DAY', `is ${kind} of the ${calendar.rules.currencyCode} partner bank`, nearestBusinessDay(calendar, payDate, earliest));

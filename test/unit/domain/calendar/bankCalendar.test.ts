@@ -86,6 +86,8 @@ describe('a pay date and its schedule', () => {
     expect(refusal('2026-11-24').details?.[0]?.nearestPayDate).toBe(earliestPayDate(aed, monday, leads));
     expect(earliestPayDate(aed, monday, leads)).toBe('2026-11-26');
     expect(refusal('2026-13-01')).toMatchObject({ code: 'VALIDATION_ERROR', field: '/payDate' });
+    expect(refusal('9999-12-31')).toMatchObject({ reason: 'PAY_DATE_TOO_FAR' });
+    expect(refusal('9999-12-31').details?.[0]?.nearestPayDate).toBe('2027-11-24');
   });
 });
 
