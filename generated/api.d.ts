@@ -4788,6 +4788,8 @@ export interface components {
             acceptedByCustomerAt: string | null;
             cancellationReason: string | null;
             failureReason: string | null;
+            payDate?: components["schemas"]["PayDate"];
+            schedule?: components["schemas"]["PaySchedule"];
             approval: components["schemas"]["PayrollApproval"];
             returnedAmount: components["schemas"]["DecimalString"];
             metadata: components["schemas"]["PayrollRequestMetadata"];
