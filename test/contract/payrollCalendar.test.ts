@@ -23,6 +23,7 @@ import { registerWebhookEndpoint } from '../support/builders.js';
 
 const demo = {
   dana: '7b1e0003-0000-4000-8000-000000000001',
+  acmeFireblocks: '7b1e0004-0000-4000-8000-000000000001',
   admin: '7b1e0003-0000-4000-8000-000000000003',
   acmeUsd: '7b1e0005-0000-4000-8000-000000000001',
   partnerAed: '7b1e0005-0000-4000-8000-000000000004',
@@ -272,5 +273,30 @@ describe('deadline events of a payroll with a pay date', () => {
     const listed = await dana.GET('/v1/customers/events', { params: { query: { limit: 10, type: ['payroll_request.deadline_missed'] } } });
     expect(listed.data!.data.items.map((event) => event.data.id)).toEqual([requestId]);
     expect(await readRequest(server, requestId, demo.dana)).toMatchObject({ status: 'PENDING', payDate: PAY_DATE, schedule: SCHEDULE });
+  });
+});
+
+describe('GET /v1/accounts/{accountId}/payouts/estimate on the partner bank calendar', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ world: demoWorld() });
+  });
+  afterAll(() => server?.close());
+
+  it("counts the settlement days in the bank's business days: its holidays and weekend, in its time zone", async () => {
+    const estimate = async () => {
+      const { data, response } = await server.as(demo.dana).GET('/v1/accounts/{accountId}/payouts/estimate', {
+        params: { path: { accountId: demo.acmeFireblocks }, query: { amount: '100', currency: 'USD', beneficiaryId: demo.priya } },
+      });
+      expect(response.status).toBe(200);
+      return data!.data.estimatedDate;
+    };
+    // Wednesday 25 November, 09:00 in New York (before the 17:00 cut-off): two business days on are
+    // Friday 27 (Thursday 26 is Thanksgiving) and Monday 30 (after the weekend).
+    moveClockTo(server, '2026-11-25T14:00:00.000Z');
+    expect(await estimate()).toBe('2026-11-30T14:00:00.000Z');
+    // 17:30 in New York, past the cut-off: counted from Friday 27, so Monday 30 and Tuesday 1 December.
+    moveClockTo(server, '2026-11-25T22:30:00.000Z');
+    expect(await estimate()).toBe('2026-12-01T22:30:00.000Z');
   });
 });
