@@ -270,8 +270,15 @@ describe('deadline events of a payroll with a pay date', () => {
     ]);
 
     // The events are in the log too, and the request keeps its pay date and status.
-    const listed = await dana.GET('/v1/customers/events', { params: { query: { limit: 10, type: ['payroll_request.deadline_missed'] } } });
-    expect(listed.data!.data.items.map((event) => event.data.id)).toEqual([requestId]);
+    // An event is listed once every transaction that began before it has ended, in the whole cluster
+    // (other test files share the server): it may show up a moment after it was delivered.
+    const listed = await waitFor(
+      'the deadline_missed event listed',
+      async () => (await dana.GET('/v1/customers/events', { params: { query: { limit: 10, type: ['payroll_request.deadline_missed'] } } })).data!.data.items,
+      (items) => items.length > 0,
+      { deadlineMs: 60_000, everyMs: 50 },
+    );
+    expect(listed.map((event) => event.data.id)).toEqual([requestId]);
     expect(await readRequest(server, requestId, demo.dana)).toMatchObject({ status: 'PENDING', payDate: PAY_DATE, schedule: SCHEDULE });
   });
 });
