@@ -2409,6 +2409,57 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    payrollRequestDeadlineApproaching: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payroll deadline is near
+         * @description Sent to every endpoint subscribed to `payroll_request.deadline_approaching` (see the `Webhooks` tag) when
+         *     a deadline of a payroll request with a pay date is less than `PAYROLL_DEADLINE_WARNING_HOURS` away
+         *     while the request still waits on it (approve-by while `AWAITING_APPROVAL`, quote-by while
+         *     `PENDING`, accept-by while `QUOTE_PROVIDED`, fund-by while `QUOTE_ACCEPTED`); once per deadline.
+         *     The body is a `PayrollRequestDeadlineApproachingEvent`, a variant of `WebhookEvent`: `data` is a
+         *     `PayrollDeadline`. Verify `Payroll-Signature`, dedupe by `id` and answer any 2xx within 5 s, as
+         *     for every event.
+         */
+        post: operations["payrollRequestDeadlineApproaching"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    payrollRequestDeadlineMissed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payroll deadline passed
+         * @description Sent to every endpoint subscribed to `payroll_request.deadline_missed` (see the `Webhooks` tag) when
+         *     that deadline passed with the request still waiting on it; once per deadline. The pay date never
+         *     moves: the customer creates the payroll again for the next possible date, or cancels it.
+         *     The body is a `PayrollRequestDeadlineMissedEvent`, a variant of `WebhookEvent`: `data` is a
+         *     `PayrollDeadline`. Verify `Payroll-Signature`, dedupe by `id` and answer any 2xx within 5 s, as
+         *     for every event.
+         */
+        post: operations["payrollRequestDeadlineMissed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -2454,9 +2505,10 @@ export interface components {
          *       delivery can hold an outdated state; `GET` the resource when the current state matters.
          *     - `type` tells which variant `data` is: `payroll_request.status_changed` → `PayrollRequest`
          *       (above 1,000 splits `PayrollRequestItemsOmitted`), `transfer.status_changed` → `Transfer`,
-         *       `payout.status_changed` → `Payout`.
+         *       `payout.status_changed` → `Payout`, `payroll_request.deadline_approaching` and
+         *       `payroll_request.deadline_missed` → `PayrollDeadline`.
          */
-        WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"];
+        WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["PayrollRequestDeadlineApproachingEvent"] | components["schemas"]["PayrollRequestDeadlineMissedEvent"];
         /**
          * @description A payroll distribution as a CSV file (RFC 4180), one row per beneficiary, as a finance team
          *     keeps it in a spreadsheet. `GET /v1/customers/payroll/template.csv` returns a file to start from.
@@ -2584,10 +2636,13 @@ export interface components {
          *     | `CREATOR_ONLY` | `FORBIDDEN` | Only the request's creator may cancel it while it awaits approval. |
          *     | `WPS_FIELD_MISSING` | `VALIDATION_ERROR` | A payroll in AED of an employer registered for the UAE Wage Protection System lacks a field its salary file needs: an entry's `wps` detail, a beneficiary's `labourCardPersonId`, `wpsRoutingCode` or the account the salary file names (its UAE `iban`, or its `accountNumber`), the employer's agent routing code (each problem listed in `details`). |
          *     | `WPS_FIELD_INVALID` | `VALIDATION_ERROR` | A WPS salary's details contradict each other or the entry: the period ends before it starts, more leave days than days, `fixedAmount` + `variableAmount` not the entry's AED `amount`. |
+         *     | `PAY_DATE_NOT_BUSINESS_DAY` | `VALIDATION_ERROR` | A `payDate` falls on a weekend day or public holiday of the payroll currency's partner bank; the error's `details` name the nearest possible pay date (`nearestPayDate`). |
+         *     | `PAY_DATE_TOO_SOON` | `VALIDATION_ERROR` | A `payDate` whose first deadline (its schedule's approve-by, at the bank's cut-off) has passed; `details` name the earliest possible pay date (`nearestPayDate`). |
+         *     | `PAY_DATE_TOO_FAR` | `VALIDATION_ERROR` | A `payDate` more than 366 days ahead; `details` name the latest possible pay date (`nearestPayDate`). |
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH" | "WPS_FIELD_MISSING" | "WPS_FIELD_INVALID";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH" | "WPS_FIELD_MISSING" | "WPS_FIELD_INVALID" | "PAY_DATE_NOT_BUSINESS_DAY" | "PAY_DATE_TOO_SOON" | "PAY_DATE_TOO_FAR";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -2682,6 +2737,12 @@ export interface components {
              * @example 345600
              */
             rateMaxAgeSeconds?: number;
+            /**
+             * Format: date
+             * @description `PAY_DATE_NOT_BUSINESS_DAY`, `PAY_DATE_TOO_SOON`, `PAY_DATE_TOO_FAR`: the nearest pay date the partner bank can keep (`YYYY-MM-DD`).
+             * @example 2026-12-01
+             */
+            nearestPayDate?: string;
         };
         /** @description The envelope of every error response. */
         ErrorEnvelope: {
@@ -2771,6 +2832,15 @@ export interface components {
             /** @description Currency in which amount is expressed; SOURCE when absent. */
             amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
         };
+        /**
+         * Format: date
+         * @description The day the partner bank pays the beneficiaries (`YYYY-MM-DD`, the bank's own calendar day): a
+         *     business day of the payroll currency's partner bank (its weekend and public holidays in its own
+         *     time zone; for AED, Monday to Friday in Gulf time, UAE public holidays) whose deadlines are still
+         *     ahead. Absent: the payroll is paid as soon as possible.
+         * @example 2026-12-01
+         */
+        PayDate: string;
         /** @description A payroll distribution to estimate. */
         EstimatePayrollFeeRequest: {
             /** @description Account currency debited; must belong to the caller's customer. */
@@ -2779,6 +2849,13 @@ export interface components {
             payrollAccountCurrencyId: components["schemas"]["Uuid"];
             /** @description One entry per beneficiary; at least 1 and at most 100,000 entries, no beneficiaryId twice. */
             amountSplitDetails: components["schemas"]["EstimateAmountSplitEntry"][];
+            /**
+             * @description Optional: the day the beneficiaries are to be paid (`PayDate`); the answer then carries its
+             *     `schedule`. Refused (`VALIDATION_ERROR`, reason `PAY_DATE_NOT_BUSINESS_DAY`,
+             *     `PAY_DATE_TOO_SOON` or `PAY_DATE_TOO_FAR`) with the nearest possible date in `details[0].nearestPayDate`. Absent:
+             *     as soon as possible.
+             */
+            payDate?: components["schemas"]["PayDate"];
         };
         /**
          * @description An exact non-negative decimal number written as a string: digits, optionally a point and more
@@ -2863,6 +2940,42 @@ export interface components {
             rateAsOf?: components["schemas"]["Timestamp"];
         };
         /**
+         * @description The deadlines of a payroll with a pay date, worked back from it on the partner bank's calendar:
+         *     each is the bank's daily cut-off (AED: 15:00 Gulf time) on the business day a configured lead
+         *     time before the pay date (`PAYROLL_APPROVE_LEAD_DAYS`, `PAYROLL_QUOTE_LEAD_DAYS`,
+         *     `PAYROLL_ACCEPT_LEAD_DAYS`, `PAYROLL_FUND_LEAD_DAYS`, `PAYROLL_INSTRUCT_LEAD_DAYS`). An accepted
+         *     request waits until its fund-by business day begins on the bank's clock, then is debited and
+         *     instructed: the payment file asks the bank to pay on `payDate` (pain.001 `ReqdExctnDt`). A missed
+         *     deadline never moves the pay date.
+         * @example {
+         *       "payDate": "2026-12-01",
+         *       "timeZone": "Asia/Dubai",
+         *       "approveBy": "2026-11-25T11:00:00.000Z",
+         *       "quoteBy": "2026-11-26T11:00:00.000Z",
+         *       "acceptBy": "2026-11-27T11:00:00.000Z",
+         *       "fundBy": "2026-11-27T11:00:00.000Z",
+         *       "instructBy": "2026-11-30T11:00:00.000Z"
+         *     }
+         */
+        PaySchedule: {
+            payDate: components["schemas"]["PayDate"];
+            /**
+             * @description The partner bank's time zone (IANA), in which its days and cut-off are reckoned.
+             * @example Asia/Dubai
+             */
+            timeZone: string;
+            /** @description Latest moment for four-eyes approval (for customers who require it). */
+            approveBy: components["schemas"]["Timestamp"];
+            /** @description Latest moment for the FX desk's quote. */
+            quoteBy: components["schemas"]["Timestamp"];
+            /** @description Latest moment for the customer to accept the quote. */
+            acceptBy: components["schemas"]["Timestamp"];
+            /** @description Latest moment for the source account's debit (the request starts executing at the beginning of that business day). */
+            fundBy: components["schemas"]["Timestamp"];
+            /** @description Latest moment the payment file reaches the partner bank for it to pay on the pay date. */
+            instructBy: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description One entry of the estimate, in the order of `amountSplitDetails`, with both of its figures: the
          *     amount the customer asked for in its `amountCurrencyType`, and its counterpart in the other
          *     currency at the estimate's effective rate (`feeBreakdown.exchangeRate`). These become the amount
@@ -2919,6 +3032,8 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"];
             /** @description How every fee was computed (an addition to the interface's estimate); the request created from the `feeHash` carries it unchanged as `metadata.feeBreakdown`. */
             feeBreakdown: components["schemas"]["FeeBreakdown"];
+            /** @description Present when the estimate was asked with a `payDate`: the deadlines that pay date sets (`PaySchedule`). */
+            schedule?: components["schemas"]["PaySchedule"];
             /** @description One line per entry of `amountSplitDetails`, in the same order (an addition to the interface's estimate). */
             lines: components["schemas"]["PayrollFeeEstimateLine"][];
         };
@@ -3142,6 +3257,13 @@ export interface components {
             payrollAccountCurrencyId: components["schemas"]["Uuid"];
             /** @description The estimate's entries in the same order, each with a purposeCode; at least 1 and at most 100,000 entries, no beneficiaryId twice. */
             amountSplitDetails: components["schemas"]["CreateAmountSplitEntry"][];
+            /**
+             * @description Optional: the day the beneficiaries are to be paid (`PayDate`); the answer then carries its
+             *     `schedule`. Refused (`VALIDATION_ERROR`, reason `PAY_DATE_NOT_BUSINESS_DAY`,
+             *     `PAY_DATE_TOO_SOON` or `PAY_DATE_TOO_FAR`) with the nearest possible date in `details[0].nearestPayDate`. Absent:
+             *     as soon as possible.
+             */
+            payDate?: components["schemas"]["PayDate"];
         };
         /** @description A currency of the reference data. */
         Currency: {
@@ -3892,6 +4014,10 @@ export interface components {
              * @example null
              */
             failureReason: string | null;
+            /** @description Present when the request was created with a pay date (`PayDate`); absent, it is paid as soon as possible. */
+            payDate?: components["schemas"]["PayDate"];
+            /** @description Present with `payDate`: the request's deadlines (`PaySchedule`). The request executes when its fund-by business day begins. */
+            schedule?: components["schemas"]["PaySchedule"];
             /**
              * @description Four-eyes approval (an addition to the interface): whether the request needs an approval,
              *     who may give it, and who approved or rejected it and when.
@@ -4701,10 +4827,12 @@ export interface components {
          *     | `payroll_request.status_changed` | A payroll request is created (in `PENDING`) and each time its status changes afterwards (see `PayrollRequestStatus`). | The `PayrollRequest`, as `getPayrollRequest` returns it. |
          *     | `transfer.status_changed` | A transfer of a payroll request moves on after its creation in `PENDING`: to `INITIATED`, `PROCESSING`, `COMPLETED` or `FAILED` (see `TransferStatus`). A new transfer first shows up in the request's `transfers`. | The `Transfer`, as it appears in the request's `transfers`. |
          *     | `payout.status_changed` | A single payout is created (in `PENDING`) and each time its status changes afterwards (see `TransferStatus`). | The `Payout`, as `getPayout` returns it. |
+         *     | `payroll_request.deadline_approaching` | A deadline of a payroll request with a pay date (the one its status waits on: approve-by while `AWAITING_APPROVAL`, quote-by while `PENDING`, accept-by while `QUOTE_PROVIDED`, fund-by while `QUOTE_ACCEPTED`) is less than `PAYROLL_DEADLINE_WARNING_HOURS` away; once per deadline. | A `PayrollDeadline`. |
+         *     | `payroll_request.deadline_missed` | That deadline passed with the request still waiting on it; once per deadline. The pay date does not move: the customer creates the payroll again for the next possible date, or cancels. | A `PayrollDeadline`. |
          * @example payroll_request.status_changed
          * @enum {string}
          */
-        WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed";
+        WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed" | "payroll_request.deadline_approaching" | "payroll_request.deadline_missed";
         /**
          * @description Position of the event among the events of its resource (the payroll request, transfer or payout
          *     in `data`): 1 for the first, then 2, 3, … with no gap and no repeat. Apply the events of one
@@ -4740,6 +4868,8 @@ export interface components {
             acceptedByCustomerAt: string | null;
             cancellationReason: string | null;
             failureReason: string | null;
+            payDate?: components["schemas"]["PayDate"];
+            schedule?: components["schemas"]["PaySchedule"];
             approval: components["schemas"]["PayrollApproval"];
             returnedAmount: components["schemas"]["DecimalString"];
             metadata: components["schemas"]["PayrollRequestMetadata"];
@@ -4812,6 +4942,64 @@ export interface components {
             sequence: components["schemas"]["EventSequence"];
             /** @description The payout as `getPayout` returned it at the moment of the change (not at delivery time). */
             data: components["schemas"]["Payout"];
+        };
+        /**
+         * @description A deadline of a payroll request with a pay date (`PaySchedule`), as the deadline events carry it:
+         *     which deadline, when it falls, and the request's status when the event was recorded. The request
+         *     keeps its `payDate` whatever happens to a deadline: a missed one is the customer's to act on (a
+         *     new request for the next possible date, or a cancellation), never moved silently.
+         */
+        PayrollDeadline: {
+            /** @description The payroll request's id (the event's resource, as `data.id` is in every event). */
+            id: components["schemas"]["Uuid"];
+            /** @description The request's status when the event was recorded (the step it waits on). */
+            status: components["schemas"]["PayrollRequestStatus"];
+            /**
+             * @description Which of the schedule's deadlines.
+             * @example acceptBy
+             * @enum {string}
+             */
+            deadline: "approveBy" | "quoteBy" | "acceptBy" | "fundBy";
+            /** @description When the deadline falls (the schedule's value for it). */
+            dueAt: components["schemas"]["Timestamp"];
+            /** @description The request's whole schedule, its pay date included. */
+            schedule: components["schemas"]["PaySchedule"];
+        };
+        /**
+         * @description Event `payroll_request.deadline_approaching`: a deadline of a payroll request with a pay date is near while the
+         *     request still waits on it. One of the variants of `WebhookEvent`.
+         */
+        PayrollRequestDeadlineApproachingEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "payroll_request.deadline_approaching";
+            /** @description When the worker noticed the deadline. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description Position of this event among the `payroll_request.deadline_approaching` events of its request (1, 2, 3, …). */
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["PayrollDeadline"];
+        };
+        /**
+         * @description Event `payroll_request.deadline_missed`: a deadline of a payroll request with a pay date has passed while the
+         *     request still waits on it. One of the variants of `WebhookEvent`.
+         */
+        PayrollRequestDeadlineMissedEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "payroll_request.deadline_missed";
+            /** @description When the worker noticed the deadline. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description Position of this event among the `payroll_request.deadline_missed` events of its request (1, 2, 3, …). */
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["PayrollDeadline"];
         };
         /** @description One page of the caller's events, oldest first, and where to continue from. */
         EventPage: {
@@ -9251,6 +9439,100 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payrollRequestDeadlineApproaching: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayrollRequestDeadlineApproachingEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payrollRequestDeadlineMissed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayrollRequestDeadlineMissedEvent"];
             };
         };
         responses: {

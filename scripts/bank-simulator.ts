@@ -3,7 +3,8 @@
 // Plays the partner bank of the ISO 20022 file exchange (docs/bank-files.md). It picks up each
 // pain.001 the service writes in the outbox, validates it against the XSD and answers with pain.002
 // status reports in the inbox: at once (ACCP, or a group RJCT: FF01 for an invalid file, DU01 for a
-// MsgId already seen), then --delay-ms later the settlement (ACSC per payment, RJCT AC04 where the
+// MsgId already seen), then --delay-ms later, and not before the day the file's ReqdExctnDt names
+// begins on the bank's clock, the settlement (ACSC per payment, RJCT AC04 where the
 // remittance reference starts with FAIL) and the booking of the settled payments on the debtor
 // account (a camt.054: a DBIT entry per payment, a charge on them with --charge). A payment whose
 // reference starts with RETURN settles, then --return-after-ms later comes back (a camt.054 CRDT
@@ -119,10 +120,10 @@ async function owe(dirs: Dirs, due: number, file: { msgId: string; xml: string }
 }
 
 /** What the bank will book of an accepted file: the settled payments' debit, later the returns. */
-async function oweBookings(dirs: Dirs, answer: SimulatedAnswer, now: number, settings: Options): Promise<void> {
+async function oweBookings(dirs: Dirs, answer: SimulatedAnswer, settledAt: number, settings: Options): Promise<void> {
   if (!answer.executed || answer.executed.payments.length === 0) return;
   const { account, payments } = answer.executed;
-  const bookedAt = now + settings.delayMs;
+  const bookedAt = settledAt;
   const charge = { charge: settings.charge, chargeEvery: settings.chargeEvery };
   // Due just after the settlement report of the same moment (files go in name order): the status first, then the booking.
   await owe(dirs, bookedAt + 1, bookingNotification({ account, originalMsgId: answer.originalMsgId, payments, bookedAt: new Date(bookedAt), ...charge }));
@@ -140,8 +141,10 @@ async function handle(name: string, dirs: Dirs, seen: Set<string>, settings: Opt
     seen.add(answer.originalMsgId);
     await appendFile(dirs.seenFile, `${answer.originalMsgId}\n`, { mode: PRIVATE_FILE_MODE });
   }
-  if (answer.settled) await owe(dirs, now.getTime() + settings.delayMs, answer.settled);
-  await oweBookings(dirs, answer, now.getTime(), settings);
+  // Paid on the day the file asks for (ReqdExctnDt), never before.
+  const settledAt = Math.max(now.getTime() + settings.delayMs, answer.settlesNotBefore?.getTime() ?? 0);
+  if (answer.settled) await owe(dirs, settledAt, answer.settled);
+  await oweBookings(dirs, answer, settledAt, settings);
   await writeFileAtomically(dirs.inbox, `${answer.immediate.msgId}.xml`, answer.immediate.xml);
   await moveInto(dirs.outbox, 'processed', name);
   log(answer.accepted ? 'payment file accepted' : 'payment file rejected', { file: name, msgId: answer.originalMsgId, report: answer.immediate.msgId });

@@ -38,6 +38,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
       feeHashTtlSeconds: config.feeHashTtlSeconds,
       fxRecordToleranceBps: config.fxRecordToleranceBps,
       quoteToleranceBps: config.quoteToleranceBps,
+      payCalendar: config.payCalendar,
       webhookAllowLoopback: config.webhookAllowLoopback,
       webhookAllowedPorts: config.webhookAllowedPorts,
       retention: config.retention,

@@ -43,6 +43,8 @@ export interface Config {
   fxRecordToleranceBps: number | undefined;
   /** How far (in BIPS of the current rate for the pair) an admin's quote may lie from it; unset: the domain's default (1000). */
   quoteToleranceBps: number | undefined;
+  /** A pay date's lead times in the partner bank's business days, and when its deadlines are announced (src/config/settings/calendar.ts). */
+  payCalendar: { leads: LeadTimes; warningHours: number };
   validateResponses: boolean;
   bodyLimit: string;
   logLevel: string;
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     feeHashTtlSeconds: read(env, SETTINGS.FEE_HASH_TTL_SECONDS),
     fxRecordToleranceBps: read(env, SETTINGS.FX_RECORD_TOLERANCE_BPS),
     quoteToleranceBps: read(env, SETTINGS.QUOTE_TOLERANCE_BPS),
+    payCalendar: payCalendarConfig(env),
     validateResponses: read(env, SETTINGS.VALIDATE_RESPONSES),
     bodyLimit: read(env, SETTINGS.BODY_LIMIT),
     logLevel: read(env, SETTINGS.LOG_LEVEL),
@@ -259,4 +262,29 @@ function customerWrites(env: NodeJS.ProcessEnv): Config['customerWrites'] {
     concurrent: read(env, SETTINGS.CUSTOMER_CONCURRENT_WRITES),
     waitMs: read(env, SETTINGS.CUSTOMER_WRITE_WAIT_MS),
   };
+}
+
+/** A pay date's lead times in business days, by step (the domain's LeadTimes has this shape). */
+interface LeadTimes {
+  approve: number;
+  quote: number;
+  accept: number;
+  fund: number;
+  instruct: number;
+}
+
+/** The lead times, which must not increase from one step to the next (each step comes after the one before). */
+function payCalendarConfig(env: NodeJS.ProcessEnv): Config['payCalendar'] {
+  const leads: LeadTimes = {
+    approve: read(env, SETTINGS.PAYROLL_APPROVE_LEAD_DAYS),
+    quote: read(env, SETTINGS.PAYROLL_QUOTE_LEAD_DAYS),
+    accept: read(env, SETTINGS.PAYROLL_ACCEPT_LEAD_DAYS),
+    fund: read(env, SETTINGS.PAYROLL_FUND_LEAD_DAYS),
+    instruct: read(env, SETTINGS.PAYROLL_INSTRUCT_LEAD_DAYS),
+  };
+  const steps = [leads.approve, leads.quote, leads.accept, leads.fund, leads.instruct];
+  if (steps.some((lead, i) => i > 0 && lead > steps[i - 1]!)) {
+    throw new ConfigError('PAYROLL_*_LEAD_DAYS must not increase from APPROVE to QUOTE, ACCEPT, FUND and INSTRUCT: each step comes after the one before');
+  }
+  return { leads, warningHours: read(env, SETTINGS.PAYROLL_DEADLINE_WARNING_HOURS) };
 }

@@ -5,6 +5,7 @@
  * each value through its declaration; the groups, by concern, are in src/config/settings/.
  */
 import { BANK_SETTINGS } from './settings/bank.js';
+import { CALENDAR_SETTINGS } from './settings/calendar.js';
 import { DATABASE_SETTINGS } from './settings/database.js';
 import { PRICING_SETTINGS } from './settings/pricing.js';
 import { SECURITY_SETTINGS } from './settings/security.js';
@@ -21,5 +22,6 @@ export const SETTINGS = {
   ...SECURITY_SETTINGS,
   ...PRICING_SETTINGS,
   ...BANK_SETTINGS,
+  ...CALENDAR_SETTINGS,
   ...WORKER_SETTINGS,
 };

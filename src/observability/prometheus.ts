@@ -77,6 +77,7 @@ export function createPrometheusMetrics(sources: ScrapeSources): { metrics: Metr
     processFailure: (kind) => m.processFailures.inc({ kind }),
     rateFeedPolled: () => m.ratePolls.inc(),
     rateFeedFailure: (reason) => m.rateFailures.inc({ reason }),
+    payrollDeadline: (deadline, kind) => m.deadlines.inc({ deadline, kind: kind.toLowerCase() }),
   };
   return { metrics, registry };
 }
@@ -163,6 +164,7 @@ function defineMetrics(registers: Registry) {
     processFailures: counter('process_failures_total', 'Exceptions nobody caught and rejections nobody handled; the process exits after each', ['kind']),
     ratePolls: counter('rate_feed_polls_total', 'Polls of the rate feed that read it'),
     rateFailures: counter('rate_feed_failures_total', 'Rate feed polls that failed and rates refused, by reason', ['reason']),
+    deadlines: counter('deadline_notices_total', 'Deadlines of payrolls with a pay date noticed approaching or missed', ['deadline', 'kind']),
   };
 }
 

@@ -42,6 +42,8 @@ export interface Metrics {
   rateFeedPolled(): void;
   /** A poll of the rate feed that failed, or one of its rates refused: why (unreachable, malformed, invalid_rate, jump, older). */
   rateFeedFailure(reason: string): void;
+  /** A deadline of a payroll with a pay date noticed: `APPROACHING` or `MISSED`, by deadline (approveBy, quoteBy, acceptBy, fundBy). */
+  payrollDeadline(deadline: string, kind: string): void;
 }
 
 /** The failures that end a process (Node's names for them). */
@@ -66,6 +68,7 @@ const NO_METRICS: Metrics = {
   processFailure: noop,
   rateFeedPolled: noop,
   rateFeedFailure: noop,
+  payrollDeadline: noop,
 };
 
 export interface Tracer {

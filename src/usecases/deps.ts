@@ -30,6 +30,7 @@ export interface UseCaseDeps {
     | 'feeHashTtlSeconds'
     | 'fxRecordToleranceBps'
     | 'quoteToleranceBps'
+    | 'payCalendar'
     | 'webhookAllowLoopback'
     | 'webhookAllowedPorts'
     | 'retention'

@@ -1,3 +1,4 @@
+import { checkCalendars } from './checkCalendars.js';
 import { checkPayrollRequests } from './checkPayrollRequests.js';
 import { checkRatesAndFees } from './checkRatesAndFees.js';
 import { indexReferenceData } from './referenceIndex.js';
@@ -12,6 +13,7 @@ export function validateWorld(input: unknown): World {
   checkSchema(input);
   const index = indexReferenceData(input);
   checkRatesAndFees(input, index);
+  checkCalendars(input, index);
   checkPayrollRequests(input, index);
   return input;
 }

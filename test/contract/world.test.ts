@@ -134,6 +134,24 @@ describe('validateWorld', () => {
     expectInvalid(long, 'world.accounts[3].legalName', /must NOT have more than 140 characters/);
   });
 
+  it("takes the partner banks' calendars: a known currency, a real time zone, a day added or removed", () => {
+    const calendars = clone(testWorld);
+    calendars.calendars = [{ currency: 'AED', timeZone: 'Asia/Dubai', weekend: ['SAT', 'SUN'], cutOff: '14:30', addedHolidays: ['2026-12-03'] }];
+    expect(validateWorld(calendars)).toBe(calendars);
+    const unknown = clone(testWorld);
+    unknown.calendars = [{ currency: 'XYZ' }];
+    expectInvalid(unknown, 'world.calendars[0].currency');
+    const zone = clone(testWorld);
+    zone.calendars = [{ currency: 'AED', timeZone: 'Gulf/Nowhere' }];
+    expectInvalid(zone, 'world.calendars[0].timeZone', /IANA time zone/);
+    const cutOff = clone(testWorld);
+    cutOff.calendars = [{ currency: 'AED', cutOff: '25:00' }];
+    expectInvalid(cutOff, 'world.calendars[0].cutOff');
+    const both = clone(testWorld);
+    both.calendars = [{ currency: 'AED', addedHolidays: ['2026-12-03'], removedHolidays: ['2026-12-03'] }];
+    expectInvalid(both, 'world.calendars[0].addedHolidays[0]', /also in removedHolidays/);
+  });
+
   it('checks currency and payroll request references', () => {
     const rate = clone(testWorld);
     rate.rates.push({ from: 'USD', to: 'GBP', rate: '0.79' });

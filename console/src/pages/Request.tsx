@@ -11,6 +11,7 @@ import { More, usePaged } from '../paging.js';
 import { Table } from '../table.js';
 import { Amount, ErrorBox, Link, Page, Time, useLoad } from '../ui.js';
 import { QuoteToDecide, RequestFigures, currenciesOf } from './RequestFigures.js';
+import { PaySchedule } from './PaySchedule.js';
 import { RequestActions } from './RequestActions.js';
 
 type PayrollRequest = components['schemas']['PayrollRequest'];
@@ -159,6 +160,7 @@ export function RequestPage({ requestId }: { requestId: string }) {
             )}
           </dl>
           <RequestFigures request={data} />
+          <PaySchedule request={data} />
           <QuoteToDecide request={data} />
           <RequestActions request={data} changed={request.reload} />
           <Splits request={data} />

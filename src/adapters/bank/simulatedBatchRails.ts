@@ -1,3 +1,5 @@
+import { calendarRulesFor } from '../../domain/calendar/calendarRules.js';
+import { instantIn } from '../../domain/calendar/timeZones.js';
 import type { PayoutBatch } from '../../domain/payouts/payoutBatch.js';
 import type { BatchItemStatus, BatchRails } from './batchRails.js';
 import { type SimulatedBooks, simulatedFailure, simulatedExternalId } from '../processor/rails.js';
@@ -5,8 +7,9 @@ import { type SimulatedBooks, simulatedFailure, simulatedExternalId } from '../p
 /**
  * The simulated partner bank taking a payroll's payouts as one batch. Its rules are the single
  * rail's (src/adapters/processor/rails.ts): a payout to a beneficiary whose reference starts with FAIL
- * bounces ('Beneficiary account closed'); every item settles `settlementMs` after submission. A
- * batch is recorded once by its id; a repeated submission returns the first one's ids.
+ * bounces ('Beneficiary account closed'); every item settles `settlementMs` after submission, and
+ * not before the day the batch asks the bank to pay (its requested execution date, which begins at
+ * the bank's midnight). A batch is recorded once by its id; a repeated submission returns the first one's ids.
  */
 export class SimulatedBatchRails implements BatchRails {
   constructor(
@@ -34,7 +37,7 @@ export class SimulatedBatchRails implements BatchRails {
       externalBatchId,
       currencyCode: batch.currencyCode,
       submittedAt: now,
-      settlesAt: new Date(now.getTime() + this.settlementMs),
+      settlesAt: settlesAt(now, this.settlementMs, batch),
       items,
     });
     return { externalBatchId, externalIds: new Map(booked.map((row) => [row.transferId, row.externalId])) };
@@ -47,4 +50,10 @@ export class SimulatedBatchRails implements BatchRails {
       status: row.outcome === 'COMPLETED' ? { state: 'COMPLETED' } : { state: 'FAILED', reason: row.failureReason ?? 'Failed' },
     }));
   }
+}
+
+/** A bank pays on the requested day, never before: the later of the settlement delay and that day's start on the bank's clock. */
+function settlesAt(now: Date, settlementMs: number, batch: PayoutBatch): Date {
+  const dayStarts = instantIn(batch.requestedExecutionDate, 0, calendarRulesFor(batch.currencyCode).timeZone);
+  return new Date(Math.max(now.getTime() + settlementMs, dayStarts.getTime()));
 }

@@ -12,7 +12,7 @@ export const BANK_SETTINGS = declare({
   // Business days after pain.002 reported a payout paid within which a statement must book it (else MISSING_BOOKING).
   BANK_BOOKING_GRACE_DAYS: integer(0, 30, {
     default: 3,
-    doc: 'With `BANK_RAIL=iso20022`: business days (Monday to Friday, UTC) after pain.002 reported a payout paid within which a camt.053 statement must book it; later, the next statement raises a `MISSING_BOOKING` exception ([bank files](bank-files.md#exceptions))',
+    doc: "With `BANK_RAIL=iso20022`: business days (of the payout currency's partner bank calendar, in its time zone) after pain.002 reported a payout paid within which a camt.053 statement must book it; later, the next statement raises a `MISSING_BOOKING` exception ([bank files](bank-files.md#exceptions))",
   }),
   BANK_OUTBOX_DIR: text({ default: underDataDir('bank/outbox'), doc: 'With `BANK_RAIL=iso20022`: where payment files are written' }),
   BANK_INBOX_DIR: text({

@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { addBusinessDays } from '../reference/businessDays.js';
+import type { BankCalendar } from '../calendar/bankCalendar.js';
 import { validationError } from '../errors.js';
 import { roundCharge } from '../money/minorUnits.js';
 import { ZERO, bipsFraction, decimalPlacesText } from '../money/money.js';
@@ -46,7 +46,8 @@ export function checkPayoutAmount(amount: Decimal, currencyCode: string, minorUn
 
 /**
  * Payout fee rules. Every fee is rounded up to the currency's minor units (what the customer
- * pays); totals are exact sums of rounded parts. Without a schedule no estimate is available:
+ * pays); totals are exact sums of rounded parts. The estimated date counts the settlement days on
+ * the partner bank's calendar from the first day it can act (today before its cut-off). Without a schedule no estimate is available:
  * the fees are 0 and the date is now.
  */
 export function computePayoutFees(input: {
@@ -55,8 +56,10 @@ export function computePayoutFees(input: {
   schedule: PayoutSchedule | null;
   internalRule: InternalFeeRule | null;
   now: Date;
+  /** The payout currency's partner bank calendar: the settlement days are its business days. */
+  calendar: BankCalendar;
 }): PayoutFeeFigures {
-  const { amount, minorUnits, schedule, internalRule, now } = input;
+  const { amount, minorUnits, schedule, internalRule, now, calendar } = input;
   if (!schedule) {
     return { amount, fee: ZERO, internalFee: ZERO, totalFee: ZERO, totalAmount: amount, estimatedDate: now, isEstimateAvailable: false, ruleSet: false };
   }
@@ -69,7 +72,7 @@ export function computePayoutFees(input: {
     internalFee,
     totalFee,
     totalAmount: amount.plus(totalFee),
-    estimatedDate: addBusinessDays(now, schedule.settlementDays),
+    estimatedDate: calendar.afterBusinessDays(now, schedule.settlementDays),
     isEstimateAvailable: true,
     ruleSet: internalRule?.customerSpecific ?? false,
   };

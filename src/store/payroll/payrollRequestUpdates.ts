@@ -141,10 +141,20 @@ export async function touchPayrollRequest(tx: Queryable, requestId: string, at: 
 }
 
 /** Requests the customer accepted, not yet started: claimed so that one worker starts each. */
-export async function claimAcceptedRequests(tx: Queryable, limit: number): Promise<string[]> {
+export async function claimAcceptedRequests(tx: Queryable, now: Date, limit: number): Promise<string[]> {
+  // A request with a pay date waits until its execution may start (execute_from); one without starts at once.
   const rows = await tx.query<{ id: string }>(
-    `SELECT id FROM payroll_requests WHERE status = 'QUOTE_ACCEPTED' ORDER BY updated_at LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
-    [limit],
+    `SELECT id FROM payroll_requests WHERE status = 'QUOTE_ACCEPTED' AND (execute_from IS NULL OR execute_from <= $2)
+      ORDER BY updated_at LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED`,
+    [limit, now],
   );
   return rows.map((row) => row.id);
+}
+
+/** The day the bank is to pay a request's payouts (YYYY-MM-DD), or null for as soon as possible. */
+export async function payDateOf(q: Queryable, requestId: string): Promise<string | null> {
+  const [row] = await q.query<{ payDate: string | null }>(`SELECT to_char(pay_date, 'YYYY-MM-DD') AS "payDate" FROM payroll_requests WHERE id = $1`, [
+    requestId,
+  ]);
+  return row?.payDate ?? null;
 }

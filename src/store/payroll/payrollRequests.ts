@@ -70,7 +70,12 @@ export type PayrollRequestRecord = QuotedBy & {
   rejectedByUserId: string | null;
   rejectedAt: Date | null;
   rejectionReason: string | null;
-};
+} & StoredPaySchedule;
+
+/** A request's pay date and deadlines: all set (a request with a pay date) or all null. */
+export type StoredPaySchedule =
+  | { payDate: string; payTimeZone: string; approveBy: Date; quoteBy: Date; acceptBy: Date; fundBy: Date; instructBy: Date }
+  | { payDate: null; payTimeZone: null; approveBy: null; quoteBy: null; acceptBy: null; fundBy: null; instructBy: null };
 
 /**
  * The request row with its customer, both account currencies and the quoting admin. Each account
@@ -96,7 +101,9 @@ export async function findPayrollRequestRow(tx: Queryable, requestId: string, cu
             q.id AS "quotedByUserId", q.first_name AS "quotedByFirstName", q.last_name AS "quotedByLastName",
             q.email AS "quotedByEmail", r.approval_required AS "approvalRequired", r.created_by_user_id AS "createdByUserId",
             r.approved_by_user_id AS "approvedByUserId", r.approved_at AS "approvedAt",
-            r.rejected_by_user_id AS "rejectedByUserId", r.rejected_at AS "rejectedAt", r.rejection_reason AS "rejectionReason"
+            r.rejected_by_user_id AS "rejectedByUserId", r.rejected_at AS "rejectedAt", r.rejection_reason AS "rejectionReason",
+            to_char(r.pay_date, 'YYYY-MM-DD') AS "payDate", r.pay_time_zone AS "payTimeZone", r.approve_by AS "approveBy",
+            r.quote_by AS "quoteBy", r.accept_by AS "acceptBy", r.fund_by AS "fundBy", r.instruct_by AS "instructBy"
        FROM payroll_requests r
        JOIN customers cu ON cu.id = r.customer_id
        CROSS JOIN LATERAL (

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { BankAccountReport, BankToCustomerMessage } from '../../domain/bank/bankBooks.js';
 import type { BankFile, BankMessageOutcome } from '../../domain/bank/bankMessages.js';
 import { type StatementFrame, statementFrame } from '../../domain/bank/bankReconciliation.js';
-import { addBusinessDays } from '../../domain/reference/businessDays.js';
+import { BankCalendar } from '../../domain/calendar/bankCalendar.js';
+import { calendarRulesOf } from '../../store/calendar/bankCalendars.js';
 import { Money } from '../../domain/money/money.js';
 import {
   type BankAccountOfOurs,
@@ -148,8 +149,11 @@ function balanceDrift(context: LineContext, frame: StatementFrame, ledger: Money
 /** Payouts from this account that pain.002 reported paid more than the grace in business days before the statement's end, and no statement booked. */
 async function missingBookings(deps: BankBooksDeps, context: LineContext, frame: StatementFrame): Promise<void> {
   const { accountCurrencyId, decimals } = context.account;
+  const calendars = new Map<string, BankCalendar>();
   for (const payout of await unbookedPayouts(context.tx, accountCurrencyId, frame.endsBefore)) {
-    if (addBusinessDays(payout.completedAt, deps.bookingGraceDays) >= frame.endsBefore) continue;
+    let calendar = calendars.get(payout.currencyCode);
+    if (!calendar) calendars.set(payout.currencyCode, (calendar = new BankCalendar(await calendarRulesOf(context.tx, payout.currencyCode))));
+    if (calendar.plusBusinessDays(payout.completedAt, deps.bookingGraceDays) >= frame.endsBefore) continue;
     context.exceptions.push({
       kind: 'MISSING_BOOKING',
       detail: `Payout ${payout.transferId} (${payout.amount} ${payout.currencyCode}) was reported paid on ${payout.completedAt.toISOString()} and no statement booked it within ${deps.bookingGraceDays} business days`,

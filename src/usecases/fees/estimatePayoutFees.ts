@@ -1,3 +1,5 @@
+import { BankCalendar } from '../../domain/calendar/bankCalendar.js';
+import { calendarRulesOf } from '../../store/calendar/bankCalendars.js';
 import { randomUUID } from 'node:crypto';
 import type { components } from '../../../generated/api.js';
 import { notFound, validationError } from '../../domain/errors.js';
@@ -41,6 +43,7 @@ export async function estimatePayoutFees(deps: UseCaseDeps, caller: Principal, q
       schedule: schedule && { ...parseFeeSchedule(schedule), settlementDays: schedule.settlementDays },
       internalRule: rule && { percentBps: new Money(rule.percentBps), fixed: new Money(rule.fixed), customerSpecific: rule.customerSpecific },
       now,
+      calendar: new BankCalendar(await calendarRulesOf(tx, currency.code)),
     });
     // The figures go out as JSON numbers: each must be exact as one (at most 15 significant digits).
     assertJsonExact(figures.amount, 'query.amount', { field: 'amount' });

@@ -17,11 +17,13 @@ import { insertPayrollFeeEstimateIfCurrent } from '../../store/fees/feeEstimates
 import type { EstimateAccountCurrency } from '../../store/reference/referenceData.js';
 import { requireActiveBeneficiaries } from '../beneficiaries/beneficiaries.js';
 import type { UseCaseDeps } from '../deps.js';
+import { payScheduleOf } from '../payroll/paySchedule.js';
+import { toPaySchedule } from '../views/paySchedule.js';
 import { type EstimateReference, estimateReference, forgetEstimateReferences } from './estimateReference.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
 
 type EstimateRequest = components['schemas']['EstimatePayrollFeeRequest'];
-type EstimateAccounts = Pick<EstimateRequest, 'sourceAccountCurrencyId' | 'payrollAccountCurrencyId'>;
+type EstimateAccounts = Pick<EstimateRequest, 'sourceAccountCurrencyId' | 'payrollAccountCurrencyId' | 'payDate'>;
 
 /**
  * The entries to estimate, validated as normaliseEstimateEntries validates a body's, at the scales
@@ -69,8 +71,9 @@ export async function estimatePayrollEntries(
     const reference = await estimateReference(deps, customerId, accounts);
     const now = deps.clock();
     const { figures, beneficiaryIds } = await figuresOf(deps, customerId, reference, entriesAt, now);
+    const schedule = await payScheduleOf(deps.db, deps, reference.payroll.currencyCode, accounts.payDate);
     const expiresAt = feeHashExpiry(now, deps.config.feeHashTtlSeconds);
-    const estimate = payrollFeeEstimateView(figures, {
+    const estimate: PayrollFeeEstimate = payrollFeeEstimateView(figures, {
       sourceAccountCurrencyId: reference.source.id,
       payrollAccountCurrencyId: reference.payroll.id,
       feeHash: newPayrollFeeHash(),
@@ -78,6 +81,7 @@ export async function estimatePayrollEntries(
       rateSource: figures.rate.source,
       rateAsOf: rateAsOf(figures.rate, now).toISOString(),
     });
+    if (schedule) estimate.schedule = toPaySchedule(schedule);
     const record = {
       ...estimate,
       customerId,

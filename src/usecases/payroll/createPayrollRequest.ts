@@ -13,6 +13,8 @@ import type { UseCaseDeps } from '../deps.js';
 import { type PayrollRequestAnswer, payrollRequestChangedAnswered } from '../webhooks/events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { requireWpsFields } from './wpsPayrollCheck.js';
+import { payScheduleOf } from './paySchedule.js';
+import { setPaySchedule } from '../../store/payroll/paySchedules.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
 
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
@@ -36,6 +38,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     const breakdown = estimate.feeBreakdown;
     const currencies = { source: breakdown.feeCurrencyCode, payroll: breakdown.payrollCurrencyCode };
     const wps = await requireWpsFields(tx, customerId, currencies, body.amountSplitDetails, deps.bankFiles.wpsAccount);
+    const paySchedule = await payScheduleOf(tx, deps, breakdown.payrollCurrencyCode, body.payDate);
     const approvalRequired = await customerRequiresApproval(tx, customerId);
     await insertPayrollRequest(tx, {
       id: requestId,
@@ -52,6 +55,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       approvalRequired,
       at: now,
     });
+    if (paySchedule) await setPaySchedule(tx, requestId, paySchedule);
     const splitsWritten = await insertSplitsWithSnapshots(
       tx,
       { id: requestId, customerId },

@@ -19,6 +19,7 @@ import { payoutChanged, recordStatusChange, transferChanged } from '../webhooks/
 import { type BatchExecutionDeps, executePayoutBatches } from './payoutBatchExecution.js';
 import { postLegSettled, postSinglePayoutSettled } from './settlementPostings.js';
 import { deliverDueWebhooks } from '../webhooks/webhookDispatch.js';
+import { noticePayrollDeadlines } from './payrollDeadlines.js';
 
 export interface ExecutionDeps extends BatchExecutionDeps {
   /** The processor's legs and single payouts, one transfer at a time (a payroll's payouts go through batchRails). */
@@ -58,14 +59,18 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
     }
     touched += items.length;
   }
+  touched += await noticePayrollDeadlines(deps);
   touched += await deliverDueWebhooks(deps);
   return touched;
 }
 
-/** QUOTE_ACCEPTED → EXECUTING: the source debit (PROCESSOR_INTERNAL_DEBIT) is created first. */
+/**
+ * QUOTE_ACCEPTED → EXECUTING: the source debit (PROCESSOR_INTERNAL_DEBIT) is created first. A
+ * request with a pay date is left waiting until its fund-by business day begins on the bank's clock.
+ */
 async function startAcceptedRequests(deps: ExecutionDeps, limit: number): Promise<number> {
   return deps.db.transaction(async (tx) => {
-    const ids = await claimAcceptedRequests(tx, limit);
+    const ids = await claimAcceptedRequests(tx, deps.clock(), limit);
     for (const requestId of ids) {
       const request = await getLockedPayrollRequest(tx, requestId);
       const now = deps.clock();

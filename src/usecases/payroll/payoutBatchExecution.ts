@@ -14,7 +14,7 @@ import {
   recordBatchItemsSubmitted,
   settleBatchItems,
 } from '../../store/payouts/payoutBatches.js';
-import { getLockedPayrollRequest, setFailureReason, touchPayrollRequest } from '../../store/payroll/payrollRequestUpdates.js';
+import { getLockedPayrollRequest, payDateOf, setFailureReason, touchPayrollRequest } from '../../store/payroll/payrollRequestUpdates.js';
 import { replanForTheTablesAsTheyAreNow } from '../../store/database/statistics.js';
 import type { UseCaseDeps } from '../deps.js';
 import { recordStatusChange, transfersChanged } from '../webhooks/events.js';
@@ -78,7 +78,7 @@ async function stepBatch(deps: BatchExecutionDeps, batch: ClaimedBatch): Promise
  * the two submits again and records what the bank answers the first time.
  */
 async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: number): Promise<void> {
-  const executionDate = deps.clock().toISOString().slice(0, 10);
+  const executionDate = await requestedExecutionDate(deps, batch);
   const payoutBatch = await loadPayoutBatch(deps.db, batch.id, executionDate);
   const submission = await deps.batchRails.submitBatch(payoutBatch);
   metrics.batch('payout_batch', payoutBatch.items.length);
@@ -94,6 +94,17 @@ async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: numb
       await transfersChanged(tx, await recordBatchItemsSubmitted(tx, batch, part, now), now);
     });
   }
+}
+
+/**
+ * The day the bank is asked to pay (pain.001 ReqdExctnDt): the request's pay date, or today. A pay
+ * date already behind (its request executed late: its deadline_missed event said so) asks for
+ * today, since a bank pays no day in the past; the pay date itself never moves.
+ */
+async function requestedExecutionDate(deps: BatchExecutionDeps, batch: ClaimedBatch): Promise<string> {
+  const today = deps.clock().toISOString().slice(0, 10);
+  const payDate = await payDateOf(deps.db, batch.payrollRequestId);
+  return payDate !== null && payDate > today ? payDate : today;
 }
 
 /** The reported outcomes, a chunk per transaction: statuses, events and journal entries together. */

@@ -4,6 +4,7 @@ import type { AmountSplitRow, TransferRow } from '../../store/payroll/payrollIte
 import type { FxExchangeRecord, PayrollRequestRecord } from '../../store/payroll/payrollRequests.js';
 import { amountSplitText } from './amountSplit.js';
 import { toFxExchange } from './fxExchange.js';
+import { toPaySchedule } from './paySchedule.js';
 import { transferText } from './transfer.js';
 
 type Schemas = components['schemas'];
@@ -53,6 +54,7 @@ export function toPayrollRequestTop({ request, approvers, fx, returnedAmounts }:
     acceptedByCustomerAt: isoOrNull(request.acceptedByCustomerAt),
     cancellationReason: request.cancellationReason,
     failureReason: request.failureReason,
+    ...paySchedule(request),
     approval: approvalOf(request, approvers),
     metadata: request.metadata,
     fxExchange: fx && toFxExchange(fx),
@@ -159,6 +161,13 @@ function quoteOf(request: PayrollRequestRecord): Schemas['PayrollQuoteFigures'] 
     debitedAmount: request.debitedAmount,
     adjustmentAmount: quoteAdjustmentAmount,
   };
+}
+
+/** A request with a pay date carries it and its deadlines; one without, neither. */
+function paySchedule(request: PayrollRequestRecord): Pick<PayrollRequest, 'payDate' | 'schedule'> {
+  if (request.payDate === null) return {};
+  const { payDate, payTimeZone, approveBy, quoteBy, acceptBy, fundBy, instructBy } = request;
+  return { payDate, schedule: toPaySchedule({ payDate, timeZone: payTimeZone, approveBy, quoteBy, acceptBy, fundBy, instructBy }) };
 }
 
 /** Four-eyes approval: who may approve (when required), and who approved or rejected and when. */

@@ -13,6 +13,7 @@ type ReferenceTable =
   | 'exchange_rates'
   | 'currency_pegs'
   | 'bank_fees'
+  | 'bank_calendars'
   | 'processor_fee_schedules'
   | 'payout_fee_schedules'
   | 'internal_payout_fee_rules';
@@ -34,6 +35,16 @@ export function referenceRows(world: World): Pick<WorldTableRows, ReferenceTable
     })),
     exchange_rates: world.rates.map((r) => ({ from_code: r.from, to_code: r.to, rate: r.rate })),
     currency_pegs: (world.pegs ?? []).map((p) => ({ currency_code: p.currency, anchor_code: p.anchor, rate: p.rate })),
+    bank_calendars: (world.calendars ?? []).map((c) => ({
+      currency_code: c.currency,
+      country: c.country ?? null,
+      country_declared: c.country !== undefined,
+      time_zone: c.timeZone ?? null,
+      weekend: c.weekend ? [...c.weekend] : null,
+      cut_off: c.cutOff ?? null,
+      added_holidays: [...(c.addedHolidays ?? [])],
+      removed_holidays: [...(c.removedHolidays ?? [])],
+    })),
     bank_fees: Object.entries(fees.bankFeePerBeneficiary).map(([code, fee]) => ({ currency_code: code, per_beneficiary: fee })),
     processor_fee_schedules: fees.processor.map(scheduleRow),
     payout_fee_schedules: fees.payout.map((s) => ({ ...scheduleRow(s), settlement_days: s.settlementDays })),

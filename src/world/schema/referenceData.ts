@@ -181,6 +181,41 @@ export const referenceDataDefs = {
       rate: { description: 'How many `currency` units one `anchor` unit buys (3.6725); greater than zero.', ...ref('decimal') },
     },
   },
+  calendar: {
+    description:
+      "The partner bank's calendar for one currency; every key but `currency` is optional and defaults to the service's own calendar for that currency (AED: country AE, Asia/Dubai, weekend SAT and SUN, cut-off 15:00).",
+    type: 'object',
+    additionalProperties: false,
+    required: ['currency'],
+    properties: {
+      currency: { description: 'The currency whose partner bank keeps this calendar; at most one calendar each.', ...ref('currencyCode') },
+      country: {
+        description: 'ISO 3166-1 alpha-2 country whose public holidays close the bank (date-holidays); null: none.',
+        anyOf: [{ type: 'string', pattern: '^[A-Z]{2}$' }, { type: 'null' }],
+      },
+      timeZone: { description: "The bank's IANA time zone (Asia/Dubai).", type: 'string', minLength: 1, maxLength: 64 },
+      weekend: {
+        description: 'The weekdays the bank is closed.',
+        type: 'array',
+        uniqueItems: true,
+        maxItems: 6,
+        items: { enum: ['MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT', 'SUN'] },
+      },
+      cutOff: { description: "The bank's daily cut-off on its own clock, HH:MM.", type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' },
+      addedHolidays: {
+        description: 'Extra closing days (an announced holiday, an Eid set by the moon sighting).',
+        type: 'array',
+        uniqueItems: true,
+        items: ref('day'),
+      },
+      removedHolidays: {
+        description: 'Days the holiday library names on which the bank opens after all (a holiday that moved).',
+        type: 'array',
+        uniqueItems: true,
+        items: ref('day'),
+      },
+    },
+  },
   fees: {
     type: 'object',
     additionalProperties: false,

@@ -15,6 +15,7 @@ export const scalarDefs = {
   },
   currencyCode: { type: 'string', pattern: '^[A-Z]{3,5}$' },
   timestamp: { type: 'string', format: 'date-time' },
+  day: { description: 'A calendar day, YYYY-MM-DD.', type: 'string', format: 'date', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
   text: { type: 'string', minLength: 1, maxLength: 200 },
   accountProvider: { type: 'string', pattern: '^[A-Z][A-Z0-9_]{1,31}$' },
   bps: {

@@ -51,6 +51,7 @@ export const worldSchema = {
     beneficiaries: { type: 'array', items: ref('beneficiary') },
     rates: { type: 'array', items: ref('rate') },
     pegs: { type: 'array', items: ref('peg') },
+    calendars: { type: 'array', items: ref('calendar') },
     fees: ref('fees'),
     payrollRequests: { type: 'array', items: ref('payrollRequest') },
   },

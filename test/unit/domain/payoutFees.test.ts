@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addBusinessDays } from '../../../src/domain/reference/businessDays.js';
+import { BankCalendar } from '../../../src/domain/calendar/bankCalendar.js';
+import { calendarRulesFor } from '../../../src/domain/calendar/calendarRules.js';
 import { signPayoutFeeHash, verifyPayoutFeeHash } from '../../../src/domain/fees/feeHash.js';
 import { Money } from '../../../src/domain/money/money.js';
 import { checkPayoutAmount, computePayoutFees } from '../../../src/domain/fees/payoutFees.js';
 
 const schedule = { percentBps: new Money(25), fixed: new Money('2.00'), min: new Money('3.00'), max: new Money('40.00'), settlementDays: 2 };
 const monday = new Date('2026-11-23T10:00:00Z');
+/** The AED partner bank's calendar: Monday to Friday in Gulf time, UAE public holidays, a 15:00 cut-off. */
+const calendar = new BankCalendar(calendarRulesFor('AED'));
 
 describe('payout fee formulas', () => {
   it('fee from the schedule, the customer rule set, exact totals', () => {
@@ -16,6 +19,7 @@ describe('payout fee formulas', () => {
       schedule,
       internalRule: { percentBps: new Money(5), fixed: new Money('0.25'), customerSpecific: true },
       now: monday,
+      calendar,
     });
     // fee = 1234.56 × 0.0025 + 2 = 5.0864 → up 5.09; internal = 0.617280 + 0.25 = 0.86728 → up 0.87
     expect(figures.fee.toFixed()).toBe('5.09');
@@ -33,17 +37,18 @@ describe('payout fee formulas', () => {
       schedule,
       internalRule: { percentBps: new Money(10), fixed: new Money('0.5'), customerSpecific: false },
       now: monday,
+      calendar,
     });
     expect(small.fee.toFixed()).toBe('3'); // 2.025 → min 3
     expect(small.internalFee.toFixed()).toBe('0.51');
     expect(small.ruleSet).toBe(false);
-    const large = computePayoutFees({ amount: new Money(100000), minorUnits: 2, schedule, internalRule: null, now: monday });
+    const large = computePayoutFees({ amount: new Money(100000), minorUnits: 2, schedule, internalRule: null, now: monday, calendar });
     expect(large.fee.toFixed()).toBe('40'); // 252 → max 40
     expect(large.internalFee.toFixed()).toBe('0');
   });
 
   it('without a schedule no estimate is available', () => {
-    const figures = computePayoutFees({ amount: new Money(50), minorUnits: 0, schedule: null, internalRule: null, now: monday });
+    const figures = computePayoutFees({ amount: new Money(50), minorUnits: 0, schedule: null, internalRule: null, now: monday, calendar });
     expect(figures).toMatchObject({ isEstimateAvailable: false, ruleSet: false, estimatedDate: monday });
     expect(figures.totalAmount.toFixed()).toBe('50');
   });
@@ -65,6 +70,7 @@ describe('payout fee formulas', () => {
           schedule,
           internalRule: { percentBps: new Money(7), fixed: new Money('0.1'), customerSpecific: true },
           now: monday,
+          calendar,
         });
         expect(f.totalFee.equals(f.fee.plus(f.internalFee))).toBe(true);
         expect(f.totalAmount.equals(amount.plus(f.totalFee))).toBe(true);
@@ -77,12 +83,15 @@ describe('payout fee formulas', () => {
   });
 });
 
-describe('business days', () => {
-  it('skips weekends', () => {
-    const friday = new Date('2026-11-27T09:00:00Z');
-    expect(addBusinessDays(friday, 1).toISOString()).toBe('2026-11-30T09:00:00.000Z');
-    expect(addBusinessDays(friday, 0).toISOString()).toBe(friday.toISOString());
-    expect(addBusinessDays(monday, 5).toISOString()).toBe('2026-11-30T10:00:00.000Z');
+describe('estimated date on the partner bank calendar', () => {
+  it('counts business days in Gulf time, skipping the weekend and a UAE holiday', () => {
+    const estimate = (now: Date) => computePayoutFees({ amount: new Money(10), minorUnits: 2, schedule, internalRule: null, now, calendar }).estimatedDate;
+    // Friday 27 November before the cut-off: Monday 30, then Tuesday 1 December (2 December is National Day).
+    expect(estimate(new Date('2026-11-27T09:00:00Z')).toISOString()).toBe('2026-12-01T09:00:00.000Z');
+    // Monday 30 November after the 15:00 cut-off (11:00 UTC): counted from Tuesday 1; 2 December is skipped.
+    expect(estimate(new Date('2026-11-30T12:00:00Z')).toISOString()).toBe('2026-12-04T12:00:00.000Z');
+    // Saturday evening UTC is already Sunday in Dubai: counted from Monday 30; 2 December is skipped.
+    expect(estimate(new Date('2026-11-28T21:00:00Z')).toISOString()).toBe('2026-12-02T21:00:00.000Z'); // 01:00 on 3 December in Dubai
   });
 });
 

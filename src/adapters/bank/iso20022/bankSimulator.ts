@@ -1,3 +1,5 @@
+import { calendarRulesFor } from '../../../domain/calendar/calendarRules.js';
+import { instantIn, isIsoDay } from '../../../domain/calendar/timeZones.js';
 import { createHash } from 'node:crypto';
 import { buildPain002, type Pain002Content } from './pain002Build.js';
 import type { ExecutedPayment, SimulatedAccount } from './simulatedBookings.js';
@@ -24,6 +26,11 @@ export interface SimulatedAnswer {
   settled: SimulatedReport | undefined;
   /** What the bank books of an accepted file: the payments that settled (ACSC), debited from the debtor's account. */
   executed: { account: SimulatedAccount; payments: (ExecutedPayment & { returned: boolean })[] } | undefined;
+  /**
+   * A bank pays on the day the file asks (ReqdExctnDt), never before: the start of that day on the
+   * bank's clock (the debtor account currency's calendar). The settled report and the bookings wait for it.
+   */
+  settlesNotBefore?: Date;
 }
 
 /**
@@ -73,6 +80,9 @@ export async function answerPaymentFile(xml: string, seen: (msgId: string) => bo
     immediate: { msgId: accepted.msgId, xml: buildPain002(accepted) },
     settled: { msgId: settled.msgId, xml: buildPain002(settled) },
     executed: file.account ? { account: file.account, payments } : undefined,
+    ...(file.requestedExecutionDate && isIsoDay(file.requestedExecutionDate)
+      ? { settlesNotBefore: instantIn(file.requestedExecutionDate, 0, calendarRulesFor(file.account?.currency ?? '').timeZone) }
+      : {}),
   };
 }
 
@@ -84,6 +94,8 @@ interface PaymentFile {
   /** The debtor account (DbtrAcct: IBAN and currency), when the file names it by IBAN. */
   account: SimulatedAccount | undefined;
   transactions: { endToEndId: string; amount: string; reference: string | undefined }[];
+  /** ReqdExctnDt: the day the debtor asks the bank to pay. */
+  requestedExecutionDate: string | undefined;
 }
 
 /** What the simulated bank reads of a pain.001 (undefined when it is not even XML of that shape). */
@@ -106,6 +118,7 @@ function readPaymentFile(xml: string): PaymentFile | undefined {
     nbOfTxs: text(header, 'NbOfTxs'),
     ctrlSum: text(header, 'CtrlSum'),
     pmtInfId: text(paymentInfo, 'PmtInfId') ?? msgId,
+    requestedExecutionDate: text(child(paymentInfo, 'ReqdExctnDt'), 'Dt'),
     account: iban && currency ? { iban, currency } : undefined,
     transactions: children(paymentInfo, 'CdtTrfTxInf').map((transaction) => ({
       endToEndId: text(child(transaction, 'PmtId'), 'EndToEndId') ?? '',
