@@ -2,6 +2,7 @@
  * Every setting the service reads from its environment, parsed once at start-up: each value is read
  * through its declaration (src/config/settings.ts: kind, range, default), so none is written here.
  */
+import { fileURLToPath } from 'node:url';
 import { ConfigError, read } from './values.js';
 import { DEMO_WORLD_FILE, DEVELOPMENT_FEE_HASH_SECRET, DEVELOPMENT_JWT_SECRET, SETTINGS } from './settings.js';
 import { type BankConfig, bankConfig } from './bank.js';
@@ -73,6 +74,11 @@ export interface Config {
   /** Where `GET /metrics` (Prometheus) is served, on a port of its own; unset: no metrics at all. */
   metricsPort: number | undefined;
   rates: RateConfig;
+  /**
+   * Sanctions screening: the folder of list files (the shipped extract's with SANCTIONS_SHIPPED_EXTRACT),
+   * undefined when the service screens nothing; the threshold as a fraction.
+   */
+  screening: { listDir: string | undefined; shippedExtract: boolean; threshold: number };
 }
 
 /** 1 `anchor` buys `rate` of `currency` (1 USD = 3.6725 AED), whatever the feed says of `currency`. */
@@ -157,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(read(env, SETTINGS.TRUST_PROXY)),
     metricsPort: read(env, SETTINGS.METRICS_PORT),
     rates: rateConfig(env),
+    screening: screeningConfig(env),
   };
 }
 
@@ -256,4 +263,13 @@ function customerWrites(env: NodeJS.ProcessEnv): Config['customerWrites'] {
     concurrent: read(env, SETTINGS.CUSTOMER_CONCURRENT_WRITES),
     waitMs: read(env, SETTINGS.CUSTOMER_WRITE_WAIT_MS),
   };
+}
+
+/** The shipped extract of the lists, beside src/ (the same path from the sources and from dist/server/src). */
+const SHIPPED_EXTRACT_DIR = fileURLToPath(new URL('../../sanctions/extract/', import.meta.url));
+
+function screeningConfig(env: NodeJS.ProcessEnv): Config['screening'] {
+  const listDir = read(env, SETTINGS.SANCTIONS_LIST_DIR);
+  const shippedExtract = listDir === undefined && read(env, SETTINGS.SANCTIONS_SHIPPED_EXTRACT);
+  return { listDir: listDir ?? (shippedExtract ? SHIPPED_EXTRACT_DIR : undefined), shippedExtract, threshold: read(env, SETTINGS.SCREENING_THRESHOLD_PERCENT) / 100 };
 }

@@ -10,6 +10,7 @@ import { PRICING_SETTINGS } from './settings/pricing.js';
 import { SECURITY_SETTINGS } from './settings/security.js';
 import { SERVER_SETTINGS } from './settings/server.js';
 import { WORKER_SETTINGS } from './settings/worker.js';
+import { SCREENING_SETTINGS } from './settings/screening.js';
 
 export { DEVELOPMENT_JWT_SECRET } from './settings/security.js';
 export { DEVELOPMENT_FEE_HASH_SECRET } from './settings/pricing.js';
@@ -22,4 +23,5 @@ export const SETTINGS = {
   ...PRICING_SETTINGS,
   ...BANK_SETTINGS,
   ...WORKER_SETTINGS,
+  ...SCREENING_SETTINGS,
 };
