@@ -12,6 +12,8 @@ import type { Database } from '../store/database/db.js';
 import { rateTablesOf } from '../store/reference/exchangeRates.js';
 import { processorSchedulesOf } from '../store/reference/referenceData.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
+import { SanctionsListFolder } from '../adapters/screening/sanctionsFolder.js';
+import { ScreeningLists } from '../usecases/screening/screeningLists.js';
 
 /**
  * What every use case may reach, on the database handle `db` (each process may bring its own).
@@ -26,6 +28,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
     processor: new SimulatedProcessor(processorSchedulesOf(providerDb)),
     clock,
     bankFiles: { outbox: new OutboxResender(config.bank.outboxDir), unansweredAfterSeconds: config.bank.unansweredAfterSeconds },
+    screening: buildScreening(config),
     config: {
       feeHashSecret: config.feeHashSecret,
       feeHashTtlSeconds: config.feeHashTtlSeconds,
@@ -49,4 +52,10 @@ export function buildRateSource(config: Pick<Config, 'rates'>, db: Database, clo
   const bounds = { maxAgeMs: rates.maxAgeMs, manualMaxAgeMs: rates.manualMaxAgeMs };
   if (rates.source === 'world' || !rates.feed) return new TableRateSource(rateTablesOf(db), bounds);
   return new FeedRateSource(rateTablesOf(db), rates.feed.format === 'ecb-xml' ? 'ECB' : 'FEED', rates.pegs, bounds, clock);
+}
+
+/** SANCTIONS_LIST_DIR (or the shipped extract when SANCTIONS_SHIPPED_EXTRACT asks for it): the lists screened against; none, no screening. */
+export function buildScreening(config: Pick<Config, 'screening'>): ScreeningLists | undefined {
+  const { listDir, threshold } = config.screening;
+  return listDir === undefined ? undefined : new ScreeningLists(new SanctionsListFolder(listDir), threshold);
 }

@@ -4,6 +4,7 @@ import type { PaymentProcessor } from '../adapters/processor/processor.js';
 import type { RateSource } from '../adapters/rates/rates.js';
 import type { Database } from '../store/database/db.js';
 import type { ApiKeyUsage } from './access/apiKeyUsage.js';
+import type { ScreeningLists } from './screening/screeningLists.js';
 
 /** What every use case may reach: the store, the adapters, the clock and the settings. */
 export interface UseCaseDeps {
@@ -18,6 +19,8 @@ export interface UseCaseDeps {
   bankFiles: { outbox: BankOutbox; unansweredAfterSeconds: number };
   /** Dependencies the service runs without, each reporting whether it serves (readiness shows them). */
   optionalDependencies?: { redis?: () => 'connected' | 'degraded' };
+  /** The sanctions lists beneficiaries are screened against (docs/screening.md); absent, nothing is screened. */
+  screening?: ScreeningLists | undefined;
   /** The HTTP server's record of API key uses (audit and lastUsedAt), written in batches. */
   apiKeyUsage?: ApiKeyUsage;
   config: Pick<

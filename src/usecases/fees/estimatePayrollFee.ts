@@ -17,6 +17,7 @@ import { insertPayrollFeeEstimateIfCurrent } from '../../store/fees/feeEstimates
 import type { EstimateAccountCurrency } from '../../store/reference/referenceData.js';
 import { requireActiveBeneficiaries } from '../beneficiaries/beneficiaries.js';
 import type { UseCaseDeps } from '../deps.js';
+import { refuseScreeningHits } from '../screening/screenBeneficiaries.js';
 import { type EstimateReference, estimateReference, forgetEstimateReferences } from './estimateReference.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
 
@@ -69,6 +70,7 @@ export async function estimatePayrollEntries(
     const reference = await estimateReference(deps, customerId, accounts);
     const now = deps.clock();
     const { figures, beneficiaryIds } = await figuresOf(deps, customerId, reference, entriesAt, now);
+    if (attempt === 1) await refuseScreeningHits(deps, beneficiaryIds, 'ESTIMATE');
     const expiresAt = feeHashExpiry(now, deps.config.feeHashTtlSeconds);
     const estimate = payrollFeeEstimateView(figures, {
       sourceAccountCurrencyId: reference.source.id,

@@ -9,6 +9,7 @@ import { insertPayrollRequest, insertSplitsWithSnapshots } from '../../store/pay
 import { refreshPlannerStatisticsAfterPayrollCreated } from '../../store/database/statistics.js';
 import { requireActiveBeneficiaries } from '../beneficiaries/beneficiaries.js';
 import type { UseCaseDeps } from '../deps.js';
+import { refuseScreeningHits } from '../screening/screenBeneficiaries.js';
 import { type PayrollRequestAnswer, payrollRequestChangedAnswered } from '../webhooks/events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
@@ -24,6 +25,12 @@ type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
  */
 export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequestAnswer> {
   const customerId = requireCustomer(caller);
+  // Lists may have changed since the estimate: screened again before anything is written or debited.
+  await refuseScreeningHits(
+    deps,
+    body.amountSplitDetails.map((entry) => entry.beneficiaryId),
+    'PAYROLL_REQUEST',
+  );
   const answer = await deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const requestId = randomUUID();

@@ -66,3 +66,9 @@ CREATE TABLE screening_holds (
 CREATE INDEX screening_holds_released ON screening_holds (resolved_at) WHERE release_batch_id IS NOT NULL;
 CREATE INDEX screening_holds_hit ON screening_holds (hit_id) WHERE resolved_at IS NULL;
 CREATE INDEX screening_holds_batch ON screening_holds (batch_id) WHERE resolved_at IS NULL;
+
+-- When every active beneficiary was screened against this version (a list update's pass, once).
+ALTER TABLE sanctions_list_versions ADD COLUMN rescreened_at timestamptz;
+
+-- Who created a beneficiary: its hits are never reviewed by them. Null for beneficiaries created before.
+ALTER TABLE beneficiaries ADD COLUMN created_by_user_id uuid REFERENCES users (id);
