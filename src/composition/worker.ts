@@ -32,6 +32,7 @@ const INITIATING_PARTY = 'Payroll Fee Service';
 export function buildWorker(config: Config, db: Database, logger: Logger, clock: () => Date = () => new Date()): { loop: WorkerLoop; deps: ExecutionDeps } {
   const webhooks = new HttpWebhookSender({ allowLoopback: config.webhookAllowLoopback });
   const useCaseDeps = buildDeps(config, db, clock);
+  announceScreening(config, logger);
   const rails = bank(config, db, logger, clock, bankMessageApplier({ db, clock, bookingGraceDays: config.bank.bookingGraceDays }));
   const deps: ExecutionDeps = {
     ...useCaseDeps,
@@ -84,4 +85,11 @@ function bank(
     ownFolders: [config.bank.outboxDir],
   });
   return { rails, batchRails, bankInbox: inbox };
+}
+
+/** Says at start what beneficiaries are screened against: the operator's folder, the shipped extract (said plainly), or nothing. */
+export function announceScreening(config: Pick<Config, 'screening'>, logger: Logger): void {
+  const { listDir, shippedExtract, threshold } = config.screening;
+  if (shippedExtract) logger.warn({ listDir, threshold }, 'screening: against the shipped extract of the sanctions lists only (SANCTIONS_SHIPPED_EXTRACT), not the full lists');
+  else if (listDir) logger.info({ listDir, threshold }, 'screening: beneficiaries screened against the sanctions lists in SANCTIONS_LIST_DIR');
 }

@@ -47,6 +47,16 @@ export async function claimPayoutBatches(tx: Queryable, now: Date, leaseUntil: D
   );
 }
 
+/** A batch not yet closed, as a claim reads it (a released payout's file is followed under its request's batch). */
+export async function findOpenBatch(tx: Queryable, batchId: string): Promise<ClaimedBatch[]> {
+  return tx.query<ClaimedBatch>(
+    `SELECT b.id, b.payroll_request_id AS "payrollRequestId", r.customer_id AS "customerId", b.status, b.item_count AS "itemCount"
+       FROM payout_batches b JOIN payroll_requests r ON r.id = b.payroll_request_id
+      WHERE b.id = $1 AND b.status <> 'CLOSED'`,
+    [batchId],
+  );
+}
+
 /** Keeps the batch ours a while longer (each chunk of a long step renews it), or frees it for a recheck at `until`. */
 export async function leaseBatch(tx: Queryable, batchId: string, until: Date | null): Promise<void> {
   await tx.query('UPDATE payout_batches SET locked_until = $2 WHERE id = $1', [batchId, until]);

@@ -3,26 +3,24 @@ import type { components } from '../../../generated/api.js';
 import { DomainError, forbidden, notFound } from '../../domain/errors.js';
 import { partyOf } from '../../domain/screening/parties.js';
 import type { Queryable } from '../../store/database/db.js';
-import { getLockedPayrollRequest, touchPayrollRequest } from '../../store/payroll/payrollRequestUpdates.js';
 import {
   type HitRecord,
   type HitState,
   decideHit,
-  failConfirmedPayouts,
   findHit,
   holdsOfHits,
   listHits,
   listVersionsByIds,
-  payrollRequestsOfTransfers,
   resolveHolds,
   screenableBeneficiaries,
 } from '../../store/screening/screening.js';
 import { type CreatedPosition, createdPosition, cursorCodec } from '../answers/cursor.js';
 import { type Principal, requireAdmin } from '../access/principal.js';
 import type { UseCaseDeps } from '../deps.js';
-import { postPayoutsSettled } from '../payroll/settlementPostings.js';
 import { toScreeningHit } from '../views/screening.js';
-import { transfersChanged } from '../webhooks/events.js';
+import { leaseBatch } from '../../store/payouts/payoutBatches.js';
+import { failHeldPayouts } from './heldPayouts.js';
+import { confirmedReason } from './payoutHolds.js';
 
 type Schemas = components['schemas'];
 
@@ -76,28 +74,12 @@ export async function decideScreeningHit(
     const now = deps.clock();
     const decided = await decideHit(tx, hit.id, decision, caller.userId, body.note, now);
     const resolved = await resolveHolds(tx, hit.id, decision, decision === 'RELEASED' ? randomUUID() : null, now);
-    if (decision === 'CONFIRMED') await failHeldPayouts(tx, resolved, `Sanctions screening: ${hit.list} entry ${hit.entryId} confirmed by a reviewer`, now);
+    if (decision === 'CONFIRMED') await failHeldPayouts(tx, resolved, confirmedReason(hit), now);
+    // The batches waiting on the decision are the worker's again at its next pass, not after their recheck.
+    for (const batchId of new Set(holds.map((hold) => hold.batchId))) await leaseBatch(tx, batchId, null);
     const [view] = await hitViews(tx, [decided]);
     return view!;
   });
-}
-
-/** Confirmed payouts fail and are credited back, each request's under its lock, with their events. */
-async function failHeldPayouts(tx: Queryable, transferIds: readonly string[], reason: string, now: Date): Promise<void> {
-  if (transferIds.length === 0) return;
-  const holds = await payrollRequestsOfTransfers(tx, transferIds);
-  for (const requestId of new Set(holds.map((hold) => hold.payrollRequestId))) {
-    const request = await getLockedPayrollRequest(tx, requestId);
-    const ids = holds.filter((hold) => hold.payrollRequestId === requestId).map((hold) => hold.transferId);
-    const items = await failConfirmedPayouts(tx, ids, reason, now);
-    await transfersChanged(
-      tx,
-      items.map((item) => ({ id: item.id, wasPending: false })),
-      now,
-    );
-    await postPayoutsSettled(tx, request, items, now);
-    await touchPayrollRequest(tx, request.id, now);
-  }
 }
 
 async function hitViews(tx: Queryable, hits: readonly HitRecord[]): Promise<Schemas['ScreeningHit'][]> {
