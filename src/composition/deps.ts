@@ -55,7 +55,7 @@ export function buildRateSource(config: Pick<Config, 'rates'>, db: Database, clo
 }
 
 /** SANCTIONS_LIST_DIR (or the shipped extract when SANCTIONS_SHIPPED_EXTRACT asks for it): the lists screened against; none, no screening. */
-export function buildScreening(config: Pick<Config, 'screening'>): ScreeningLists | undefined {
+function buildScreening(config: Pick<Config, 'screening'>): ScreeningLists | undefined {
   const { listDir, threshold } = config.screening;
   return listDir === undefined ? undefined : new ScreeningLists(new SanctionsListFolder(listDir), threshold);
 }

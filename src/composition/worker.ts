@@ -90,6 +90,7 @@ function bank(
 /** Says at start what beneficiaries are screened against: the operator's folder, the shipped extract (said plainly), or nothing. */
 export function announceScreening(config: Pick<Config, 'screening'>, logger: Logger): void {
   const { listDir, shippedExtract, threshold } = config.screening;
-  if (shippedExtract) logger.warn({ listDir, threshold }, 'screening: against the shipped extract of the sanctions lists only (SANCTIONS_SHIPPED_EXTRACT), not the full lists');
+  if (shippedExtract)
+    logger.warn({ listDir, threshold }, 'screening: against the shipped extract of the sanctions lists only (SANCTIONS_SHIPPED_EXTRACT), not the full lists');
   else if (listDir) logger.info({ listDir, threshold }, 'screening: beneficiaries screened against the sanctions lists in SANCTIONS_LIST_DIR');
 }

@@ -271,5 +271,9 @@ const SHIPPED_EXTRACT_DIR = fileURLToPath(new URL('../../sanctions/extract/', im
 function screeningConfig(env: NodeJS.ProcessEnv): Config['screening'] {
   const listDir = read(env, SETTINGS.SANCTIONS_LIST_DIR);
   const shippedExtract = listDir === undefined && read(env, SETTINGS.SANCTIONS_SHIPPED_EXTRACT);
-  return { listDir: listDir ?? (shippedExtract ? SHIPPED_EXTRACT_DIR : undefined), shippedExtract, threshold: read(env, SETTINGS.SCREENING_THRESHOLD_PERCENT) / 100 };
+  return {
+    listDir: listDir ?? (shippedExtract ? SHIPPED_EXTRACT_DIR : undefined),
+    shippedExtract,
+    threshold: read(env, SETTINGS.SCREENING_THRESHOLD_PERCENT) / 100,
+  };
 }

@@ -83,7 +83,10 @@ describe('screening against the shipped extract', () => {
     });
     const beneficiaryId = flagged.data!.data.id;
     const hit = await openHitOf(server, beneficiaryId);
-    expect(hit).toMatchObject({ candidate: { list: 'UN_CONSOLIDATED', entryId: '6907997' }, listVersion: { list: 'UN_CONSOLIDATED', publishedOn: '2026-02-27' } });
+    expect(hit).toMatchObject({
+      candidate: { list: 'UN_CONSOLIDATED', entryId: '6907997' },
+      listVersion: { list: 'UN_CONSOLIDATED', publishedOn: '2026-02-27' },
+    });
     expect(hit.entry.names).toContain('JÉRÔME KAKWAVU BUKANDE');
 
     const note = 'Passport on file: born 1990 in Lubumbashi; the listed person is a general born earlier';
@@ -96,7 +99,10 @@ describe('screening against the shipped extract', () => {
     expect(estimate.response.status).toBe(200);
 
     // The same name again: released, not raised. Another name: a new hit.
-    const same = await customer().PATCH('/v1/customers/beneficiaries/{beneficiaryId}', { params: { path: { beneficiaryId } }, body: { email: 'j@example.com' } });
+    const same = await customer().PATCH('/v1/customers/beneficiaries/{beneficiaryId}', {
+      params: { path: { beneficiaryId } },
+      body: { email: 'j@example.com' },
+    });
     expect(same.data!.data.screening).toMatchObject({ status: 'CLEAR', hits: [{ hitId: hit.id, state: 'RELEASED' }] });
     const renamed = await customer().PATCH('/v1/customers/beneficiaries/{beneficiaryId}', {
       params: { path: { beneficiaryId } },

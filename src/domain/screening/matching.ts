@@ -16,10 +16,7 @@ import { nameTokens, normalName } from './names.js';
  * How far a piece of secondary evidence moves a name's score: an agreeing date of birth or
  * nationality adds it, a disagreeing date of birth takes it away (a disagreeing nationality does not).
  */
-export const EVIDENCE_WEIGHT = 0.05;
-
-/** The threshold the service applies unless SCREENING_THRESHOLD_PERCENT says otherwise. */
-export const DEFAULT_THRESHOLD_PERCENT = 90;
+const EVIDENCE_WEIGHT = 0.05;
 
 /** What the service knows of a person it pays. */
 export interface ScreenedParty {

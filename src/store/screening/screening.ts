@@ -13,7 +13,12 @@ const VERSION_COLUMNS = `id, list, file_name AS "fileName", sha256, to_char(publ
   record_count AS "recordCount", rescreened_at AS "rescreenedAt"`;
 
 /** Records the versions read (once each: a version is its file's bytes) and returns them with their ids. */
-export async function recordListVersions(tx: Queryable, versions: readonly SanctionsListVersion[], ids: readonly string[], at: Date): Promise<RecordedListVersion[]> {
+export async function recordListVersions(
+  tx: Queryable,
+  versions: readonly SanctionsListVersion[],
+  ids: readonly string[],
+  at: Date,
+): Promise<RecordedListVersion[]> {
   await tx.query(
     `INSERT INTO sanctions_list_versions (id, list, file_name, sha256, published_on, record_count, loaded_at)
      SELECT x.id, x.list, x."fileName", x.sha256, x."publishedOn"::date, x."recordCount", $2
@@ -85,16 +90,6 @@ export async function insertScreenings(tx: Queryable, rows: readonly ScreeningRo
   );
 }
 
-export async function latestScreening(tx: Queryable, beneficiaryId: string): Promise<ScreeningRow | null> {
-  const [row] = await tx.query<ScreeningRow>(
-    `SELECT id, beneficiary_id AS "beneficiaryId", cause, list_version_ids::text[] AS "listVersionIds", threshold::float8 AS threshold, candidates,
-            screened_at AS "screenedAt"
-       FROM beneficiary_screenings WHERE beneficiary_id = $1 ORDER BY screened_at DESC, id DESC LIMIT 1`,
-    [beneficiaryId],
-  );
-  return row ?? null;
-}
-
 export type HitState = 'OPEN' | 'RELEASED' | 'CONFIRMED';
 
 export interface NewHit {
@@ -156,12 +151,7 @@ export async function findHit(tx: Queryable, hitId: string, forUpdate = false): 
   return row ?? null;
 }
 
-export async function listHits(
-  tx: Queryable,
-  state: HitState | null,
-  after: { createdAt: Date; id: string } | null,
-  limit: number,
-): Promise<HitRecord[]> {
+export async function listHits(tx: Queryable, state: HitState | null, after: { createdAt: Date; id: string } | null, limit: number): Promise<HitRecord[]> {
   return tx.query<HitRecord>(
     `SELECT ${HIT_COLUMNS} FROM screening_hits h
       WHERE ($1::text IS NULL OR h.state = $1) AND ($2::timestamptz IS NULL OR (h.created_at, h.id) > ($2, $3::uuid))
@@ -221,7 +211,13 @@ export async function holdsOfHits(tx: Queryable, hitIds: readonly string[]): Pro
 }
 
 /** A decided hit's open holds resolved: released ones get the id of the file they go to the bank in. */
-export async function resolveHolds(tx: Queryable, hitId: string, outcome: 'RELEASED' | 'CONFIRMED', releaseBatchId: string | null, at: Date): Promise<string[]> {
+export async function resolveHolds(
+  tx: Queryable,
+  hitId: string,
+  outcome: 'RELEASED' | 'CONFIRMED',
+  releaseBatchId: string | null,
+  at: Date,
+): Promise<string[]> {
   const rows = await tx.query<{ transferId: string }>(
     `UPDATE screening_holds SET outcome = $2, resolved_at = $4, release_batch_id = $3
       WHERE hit_id = $1 AND resolved_at IS NULL RETURNING transfer_id AS "transferId"`,
@@ -278,7 +274,10 @@ export async function openHitStats(tx: Queryable): Promise<{ open: number; oldes
 }
 
 /** Each payout's payroll request, by request. */
-export async function payrollRequestsOfTransfers(tx: Queryable, transferIds: readonly string[]): Promise<Array<{ transferId: string; payrollRequestId: string }>> {
+export async function payrollRequestsOfTransfers(
+  tx: Queryable,
+  transferIds: readonly string[],
+): Promise<Array<{ transferId: string; payrollRequestId: string }>> {
   return tx.query(
     'SELECT id AS "transferId", payroll_request_id AS "payrollRequestId" FROM transfers WHERE id = ANY($1::uuid[]) ORDER BY payroll_request_id, position',
     [transferIds],

@@ -109,12 +109,7 @@ export async function deactivateBeneficiary(deps: UseCaseDeps, caller: Principal
  * a hit flags it (the answer shows it, an admin reviews it); estimates paying it are refused until
  * the match is released.
  */
-async function screened(
-  deps: UseCaseDeps,
-  tx: Queryable,
-  lists: LoadedLists | undefined,
-  row: BeneficiaryRecord,
-): Promise<Beneficiary['screening']> {
+async function screened(deps: UseCaseDeps, tx: Queryable, lists: LoadedLists | undefined, row: BeneficiaryRecord): Promise<Beneficiary['screening']> {
   if (!lists || !deps.screening) return undefined;
   const now = deps.clock();
   const [result] = await screenBeneficiaries(tx, lists, deps.screening.threshold, [{ ...row, createdByUserId: null }], 'BENEFICIARY', now);

@@ -26,11 +26,7 @@ type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
 export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequestAnswer> {
   const customerId = requireCustomer(caller);
   // Lists may have changed since the estimate: screened again before anything is written or debited.
-  await refuseScreeningHits(
-    deps,
-    body.amountSplitDetails.map((entry) => entry.beneficiaryId),
-    'PAYROLL_REQUEST',
-  );
+  await refuseScreeningHits(deps, beneficiariesOf(body), 'PAYROLL_REQUEST');
   const answer = await deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const requestId = randomUUID();
@@ -84,6 +80,8 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
   await refreshPlannerStatisticsAfterPayrollCreated(deps.db, body.amountSplitDetails.length);
   return answer;
 }
+
+const beneficiariesOf = (body: CreateRequest): string[] => body.amountSplitDetails.map((entry) => entry.beneficiaryId);
 
 async function refuseInactiveBeneficiaries(tx: Queryable, customerId: string, locked: LockedPayrollFeeEstimate['entries']): Promise<never> {
   await requireActiveBeneficiaries(

@@ -48,7 +48,15 @@ export async function screenBeneficiaries(
   });
   await insertScreenings(
     tx,
-    screened.map(({ beneficiary, candidates }) => ({ id: randomUUID(), beneficiaryId: beneficiary.id, cause, listVersionIds, threshold, candidates, screenedAt: now })),
+    screened.map(({ beneficiary, candidates }) => ({
+      id: randomUUID(),
+      beneficiaryId: beneficiary.id,
+      cause,
+      listVersionIds,
+      threshold,
+      candidates,
+      screenedAt: now,
+    })),
   );
   const newHits: NewHit[] = screened.flatMap(({ beneficiary, party, candidates }) =>
     candidates.map((candidate) => {

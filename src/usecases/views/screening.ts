@@ -5,7 +5,7 @@ type Schemas = components['schemas'];
 
 /** The screening wire objects, each written here only: a beneficiary's screening and an admin's hit. */
 
-export function toListVersion(version: RecordedListVersion): Schemas['SanctionsListVersion'] {
+function toListVersion(version: RecordedListVersion): Schemas['SanctionsListVersion'] {
   return { list: version.list, publishedOn: version.publishedOn, fileName: version.fileName, sha256: version.sha256 };
 }
 
