@@ -3765,6 +3765,37 @@ export interface components {
             creditedAmount: components["schemas"]["DecimalString"];
         };
         /**
+         * @description Where an admin's review of a hit stands: `OPEN` (not decided: the beneficiary's estimates and
+         *     payroll requests are refused with `SCREENING_HIT`, their payouts held), `RELEASED` (a false
+         *     positive: held payouts are paid, and the match is not raised again until the entry or the
+         *     beneficiary changes) or `CONFIRMED` (a true match: held payouts fail and are credited back, and
+         *     the beneficiary stays refused).
+         * @example OPEN
+         * @enum {string}
+         */
+        ScreeningHitState: "OPEN" | "RELEASED" | "CONFIRMED";
+        /**
+         * @description A payroll payout held out of its bank file because its beneficiary matches a sanctions list
+         *     entry no admin had released (docs/screening.md). While the hit is `OPEN` the payout stays
+         *     `PENDING` and the rest of the payroll is paid; `RELEASED`, it goes to the bank in a file of its
+         *     own; `CONFIRMED`, it fails and is credited back.
+         */
+        TransferScreeningHold: {
+            /** @description The screening hit an admin decides. */
+            hitId: components["schemas"]["Uuid"];
+            /** @description Where its review stands. */
+            state: components["schemas"]["ScreeningHitState"];
+            /** @description The list of the entry matched. */
+            list: components["schemas"]["SanctionsList"];
+            /**
+             * @description The entry's id on its list.
+             * @example 6907993
+             */
+            entryId: string;
+            /** @description When the payout was held. */
+            heldAt: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description One money movement of the distribution. Status flow: `PENDING` → `INITIATED` → `PROCESSING` →
          *     `COMPLETED` | `FAILED`, and a payout the bank returns after paying it `COMPLETED` → `RETURNED`
          *     (see `TransferStatus`). Optional fields are absent (never null) until they apply.
@@ -3808,6 +3839,8 @@ export interface components {
             bankBooking?: components["schemas"]["TransferBankBooking"];
             /** @description The bank's return of this payout; present when status is `RETURNED`. */
             bankReturn?: components["schemas"]["TransferBankReturn"];
+            /** @description Why this payout was held out of its bank file by sanctions screening, and where the review stands (docs/screening.md); absent for a payout never held. */
+            screeningHold?: components["schemas"]["TransferScreeningHold"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -4313,16 +4346,6 @@ export interface components {
              */
             sha256: string;
         };
-        /**
-         * @description Where an admin's review of a hit stands: `OPEN` (not decided: the beneficiary's estimates and
-         *     payroll requests are refused with `SCREENING_HIT`, their payouts held), `RELEASED` (a false
-         *     positive: held payouts are paid, and the match is not raised again until the entry or the
-         *     beneficiary changes) or `CONFIRMED` (a true match: held payouts fail and are credited back, and
-         *     the beneficiary stays refused).
-         * @example OPEN
-         * @enum {string}
-         */
-        ScreeningHitState: "OPEN" | "RELEASED" | "CONFIRMED";
         /**
          * @description A list entry that scored at or above the threshold (`SCREENING_THRESHOLD_PERCENT`) against a
          *     beneficiary, with the names that scored and the secondary evidence (docs/screening.md).

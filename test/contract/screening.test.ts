@@ -180,6 +180,9 @@ describe('a list update holds a payout in flight until an admin decides', () => 
     expect(payoutOf(ids.beneficiaryA4).status).toBe('COMPLETED');
     expect(payoutOf(listedId).status).toBe('PENDING');
     const hit = await openHitOf(server, listedId);
+    // The request says which payout is held and why.
+    expect(payoutOf(listedId).screeningHold).toMatchObject({ hitId: hit.id, state: 'OPEN', list: 'UN_CONSOLIDATED', entryId: hit.candidate.entryId });
+    expect(payoutOf(ids.beneficiaryA4).screeningHold).toBeUndefined();
     expect(hit.heldPayouts).toEqual([expect.objectContaining({ transferId: payoutOf(listedId).id, payrollRequestId: requestId })]);
     return { requestId, listedId, hit, heldPayoutId: payoutOf(listedId).id, sourceBefore };
   }
@@ -197,6 +200,7 @@ describe('a list update holds a payout in flight until an admin decides', () => 
     const held = done.transfers.find((transfer) => transfer.id === heldPayoutId)!;
     expect(held.status).toBe('FAILED');
     expect(held.failureReason).toMatch(/Sanctions screening: UN_CONSOLIDATED entry 6907993/);
+    expect(held.screeningHold).toMatchObject({ state: 'CONFIRMED', entryId: '6907993' });
     // The source account paid the total less what came back, to the minor unit.
     const sourceAfter = await balancesOf(server.db, ids.acAUsd);
     const paid = sourceBefore.balance.minus(sourceAfter.balance);

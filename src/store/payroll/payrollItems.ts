@@ -79,7 +79,13 @@ export type TransferRow = TransferFee & {
   bankBookingJson: string | null;
   bankReturnJson: string | null;
   createdAt: string;
-} & InstructedSplit;
+} & InstructedSplit &
+  HeldByScreening;
+
+/** Why screening held the payout out of its bank file: all null for a transfer never held. */
+type HeldByScreening =
+  | { holdHitId: string; holdState: 'OPEN' | 'RELEASED' | 'CONFIRMED'; holdList: 'OFAC_SDN' | 'UN_CONSOLIDATED'; holdEntryId: string; holdHeldAt: string }
+  | { holdHitId: null; holdState: null; holdList: null; holdEntryId: null; holdHeldAt: null };
 
 /** The split a payout pays, as its instruction shows it: all null for a leg. */
 type InstructedSplit =
@@ -110,9 +116,12 @@ const TRANSFER_ROW = `t.id, t.payroll_request_id AS "payrollRequestId", t.transf
             ${iso('t.created_at')} AS "createdAt", sp.id AS "splitId", sp.beneficiary_id AS "splitBeneficiaryId",
             sp.source_currency_amount::text AS "splitSourceCurrencyAmount", sp.beneficiary_snapshot->>'id' AS "snapshotId",
             sp.beneficiary_snapshot->>'firstName' AS "snapshotFirstName", sp.beneficiary_snapshot->>'lastName' AS "snapshotLastName",
-            sp.beneficiary_snapshot->>'displayName' AS "snapshotDisplayName"
+            sp.beneficiary_snapshot->>'displayName' AS "snapshotDisplayName", sh.hit_id AS "holdHitId", shh.state AS "holdState",
+            shh.list AS "holdList", shh.entry_id AS "holdEntryId", ${iso('sh.held_at')} AS "holdHeldAt"
        FROM transfers t
-       LEFT JOIN amount_splits sp ON sp.id = t.amount_split_id AND sp.payroll_request_id = t.payroll_request_id`;
+       LEFT JOIN amount_splits sp ON sp.id = t.amount_split_id AND sp.payroll_request_id = t.payroll_request_id
+       LEFT JOIN screening_holds sh ON sh.transfer_id = t.id
+       LEFT JOIN screening_hits shh ON shh.id = sh.hit_id`;
 
 /** A page of the request's transfers, in their order, each with the split it pays. */
 export async function findTransfersPage(tx: Queryable, page: ItemsPage): Promise<Array<Placed<TransferRow>>> {
