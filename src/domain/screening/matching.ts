@@ -51,17 +51,29 @@ interface IndexedName {
   letters: number;
 }
 
-/** The key a token is found by: its first three letters (the whole token when shorter). */
-const keyOf = (token: string): string => token.slice(0, 3);
+/** A listed token is close to a screened one from this Jaro-Winkler similarity on (a name then may score). */
+const CLOSE_TOKEN = 0.8;
+/** How many screened tokens' close tokens are remembered before the memory starts again (beneficiaries share their names). */
+const MAX_REMEMBERED_TOKENS = 200_000;
 
 /**
- * The lists in memory, searchable by token: a party is compared only with the names that share
- * the first letters of one of its tokens (a name misspelt in the first letters of every token is
- * missed; one right in any token is found), so a screening costs the names it resembles, not the
- * lists' size.
+ * The lists in memory, searchable by token. A screened name is compared only with the listed names
+ * that hold a token close to (Jaro-Winkler at least CLOSE_TOKEN) two of its tokens, or one when
+ * either name has a single token; close tokens are looked for among the listed tokens of the same
+ * first letter. So a name misspelt in the first letter of all but one of its tokens is missed,
+ * and a screening costs the names it resembles, not the lists' size.
  */
 export class SanctionsIndex {
-  private readonly byKey = new Map<string, IndexedName[]>();
+  private readonly tokenIds = new Map<string, number>();
+  private readonly tokens: string[] = [];
+  /** Each token's characters, split once (the similarity reads them so twice as fast as from the string). */
+  private readonly tokenChars: string[][] = [];
+  /** The names holding each token, by token id. */
+  private readonly postings: IndexedName[][] = [];
+  /** Token ids by first letter. */
+  private readonly byFirstLetter = new Map<string, number[]>();
+  /** Each screened token's close listed tokens, remembered across screenings. */
+  private readonly closeTokens = new Map<string, number[]>();
   readonly entryCount: number;
 
   constructor(entries: readonly SanctionsEntry[]) {
@@ -74,13 +86,37 @@ export class SanctionsIndex {
         if (tokens.length === 0 || seen.has(normal)) continue;
         seen.add(normal);
         const indexed: IndexedName = { entry, published, tokens, letters: lettersOf(tokens) };
-        for (const key of new Set(tokens.map(keyOf))) {
-          const bucket = this.byKey.get(key);
-          if (bucket) bucket.push(indexed);
-          else this.byKey.set(key, [indexed]);
-        }
+        for (const token of new Set(tokens)) this.postings[this.idOf(token)]!.push(indexed);
       }
     }
+  }
+
+  private idOf(token: string): number {
+    let id = this.tokenIds.get(token);
+    if (id === undefined) {
+      id = this.tokens.length;
+      this.tokenIds.set(token, id);
+      this.tokens.push(token);
+      this.tokenChars.push([...token]);
+      this.postings.push([]);
+      const first = token[0]!;
+      const bucket = this.byFirstLetter.get(first);
+      if (bucket) bucket.push(id);
+      else this.byFirstLetter.set(first, [id]);
+    }
+    return id;
+  }
+
+  /** The listed tokens close to `token`, by id. */
+  private closeTo(token: string): number[] {
+    let close = this.closeTokens.get(token);
+    if (close === undefined) {
+      const chars = [...token];
+      close = (this.byFirstLetter.get(token[0]!) ?? []).filter((id) => this.tokens[id] === token || jaroWinkler(chars, this.tokenChars[id]!) >= CLOSE_TOKEN);
+      if (this.closeTokens.size >= MAX_REMEMBERED_TOKENS) this.closeTokens.clear();
+      this.closeTokens.set(token, close);
+    }
+    return close;
   }
 
   /** The entries scoring at least `threshold` (0 to 1) against the party, best first, at most `limit`. */
@@ -90,18 +126,22 @@ export class SanctionsIndex {
       const tokens = nameTokens(screenedName);
       if (tokens.length === 0) continue;
       const letters = lettersOf(tokens);
-      const compared = new Set<IndexedName>();
-      for (const key of new Set(tokens.map(keyOf))) {
-        for (const listed of this.byKey.get(key) ?? []) {
-          if (compared.has(listed)) continue;
-          compared.add(listed);
-          const nameScore = tokenScore(tokens, letters, listed.tokens, listed.letters);
-          // Evidence moves a score by at most 2 × EVIDENCE_WEIGHT: below that, no evidence can reach the threshold.
-          if (nameScore + 2 * EVIDENCE_WEIGHT < threshold) continue;
-          const candidate = withEvidence(listed, screenedName, nameScore, party);
-          const previous = best.get(listed.entry);
-          if (candidate.score >= threshold && (!previous || candidate.score > previous.score)) best.set(listed.entry, candidate);
-        }
+      const similarity = tokenSimilarities(tokens);
+      // How many of the screened tokens each listed name holds a close token of.
+      const matched = new Map<IndexedName, number>();
+      for (const token of new Set(tokens)) {
+        const names = new Set<IndexedName>();
+        for (const id of this.closeTo(token)) for (const listed of this.postings[id]!) names.add(listed);
+        for (const listed of names) matched.set(listed, (matched.get(listed) ?? 0) + 1);
+      }
+      for (const [listed, count] of matched) {
+        if (count < Math.min(2, tokens.length, listed.tokens.length)) continue;
+        const nameScore = scoreAgainst(tokens, letters, listed, similarity);
+        // Evidence moves a score by at most 2 × EVIDENCE_WEIGHT: below that, no evidence can reach the threshold.
+        if (nameScore + 2 * EVIDENCE_WEIGHT < threshold) continue;
+        const candidate = withEvidence(listed, screenedName, nameScore, party);
+        const previous = best.get(listed.entry);
+        if (candidate.score >= threshold && (!previous || candidate.score > previous.score)) best.set(listed.entry, candidate);
       }
     }
     return [...best.values()].sort((a, b) => b.score - a.score || a.list.localeCompare(b.list) || a.entryId.localeCompare(b.entryId)).slice(0, limit);
@@ -114,6 +154,43 @@ export function nameSimilarity(a: string, b: string): number {
   const tb = nameTokens(b);
   if (ta.length === 0 || tb.length === 0) return 0;
   return tokenScore(ta, lettersOf(ta), tb, lettersOf(tb));
+}
+
+/**
+ * The similarity of each of a name's tokens to a listed token, each pair computed once: the lists
+ * repeat their tokens (a given name is in thousands of entries), so a screening computes far fewer
+ * Jaro-Winkler similarities than it compares names.
+ */
+function tokenSimilarities(tokens: readonly string[]): (index: number, listed: string) => number {
+  const known = tokens.map(() => new Map<string, number>());
+  return (index, listed) => {
+    const cache = known[index]!;
+    let similarity = cache.get(listed);
+    if (similarity === undefined) {
+      const token = tokens[index]!;
+      similarity = token === listed ? 1 : jaroWinkler(token, listed);
+      cache.set(listed, similarity);
+    }
+    return similarity;
+  };
+}
+
+/** tokenScore with the pairs' similarities taken from `similarity`. */
+function scoreAgainst(tokens: readonly string[], letters: number, listed: IndexedName, similarity: (index: number, listed: string) => number): number {
+  if (tokens.length === listed.tokens.length && tokens.every((token, index) => token === listed.tokens[index])) return 1;
+  let forward = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    let best = 0;
+    for (const other of listed.tokens) best = Math.max(best, similarity(i, other));
+    forward += best * tokens[i]!.length;
+  }
+  let backward = 0;
+  for (const other of listed.tokens) {
+    let best = 0;
+    for (let i = 0; i < tokens.length; i++) best = Math.max(best, similarity(i, other));
+    backward += best * other.length;
+  }
+  return (forward / letters + backward / listed.letters) / 2;
 }
 
 function tokenScore(a: readonly string[], lettersA: number, b: readonly string[], lettersB: number): number {
