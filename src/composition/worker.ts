@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { BatchRails } from '../adapters/bank/batchRails.js';
 import { Iso20022Inbox } from '../adapters/bank/iso20022/inbox.js';
@@ -9,7 +10,7 @@ import { SimulatedBatchRails } from '../adapters/bank/simulatedBatchRails.js';
 import { tracedBatchRails, tracedRails, tracedWebhookSender } from '../adapters/traced.js';
 import { HttpWebhookSender } from '../adapters/webhooks/webhookSender.js';
 import { tracer } from '../observability/telemetry.js';
-import type { Config } from '../config/config.js';
+import { type Config, ConfigError } from '../config/config.js';
 import type { ApplyBankMessage } from '../domain/bank/bankMessages.js';
 import { bankFileRecords } from '../store/bank/bankFiles.js';
 import type { Database } from '../store/database/db.js';
@@ -90,6 +91,7 @@ function bank(
 /** Says at start what beneficiaries are screened against: the operator's folder, the shipped extract (said plainly), or nothing. */
 export function announceScreening(config: Pick<Config, 'screening'>, logger: Logger): void {
   const { listDir, shippedExtract, threshold } = config.screening;
+  if (listDir !== undefined && !existsSync(listDir)) throw new ConfigError(`SANCTIONS_LIST_DIR: ${listDir} is not a folder this process can read`);
   if (shippedExtract)
     logger.warn({ listDir, threshold }, 'screening: against the shipped extract of the sanctions lists only (SANCTIONS_SHIPPED_EXTRACT), not the full lists');
   else if (listDir) logger.info({ listDir, threshold }, 'screening: beneficiaries screened against the sanctions lists in SANCTIONS_LIST_DIR');

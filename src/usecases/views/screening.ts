@@ -3,6 +3,9 @@ import type { HitRecord, HoldRecord, RecordedListVersion } from '../../store/scr
 
 type Schemas = components['schemas'];
 
+/** The spec's bound on a hit's `heldPayouts` (one beneficiary held in more payrolls than that shows the first). */
+const MAX_HELD_SHOWN = 1000;
+
 /** The screening wire objects, each written here only: a beneficiary's screening and an admin's hit. */
 
 function toListVersion(version: RecordedListVersion): Schemas['SanctionsListVersion'] {
@@ -42,7 +45,7 @@ export function toScreeningHit(
     candidate: toCandidate(hit),
     listVersion: toListVersion(version),
     entry: { names: [...hit.entry.names], datesOfBirth: [...hit.entry.datesOfBirth], nationalities: [...hit.entry.nationalities] },
-    heldPayouts: holds.map((hold) => ({ transferId: hold.transferId, payrollRequestId: hold.payrollRequestId, heldAt: hold.heldAt.toISOString() })),
+    heldPayouts: holds.slice(0, MAX_HELD_SHOWN).map((hold) => ({ transferId: hold.transferId, payrollRequestId: hold.payrollRequestId, heldAt: hold.heldAt.toISOString() })),
     createdAt: hit.createdAt.toISOString(),
     ...(hit.decidedAt !== null && { decision: { decidedBy: hit.decidedBy ?? '', decidedAt: hit.decidedAt.toISOString(), note: hit.note ?? '' } }),
   };
