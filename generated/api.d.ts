@@ -2173,8 +2173,9 @@ export interface paths {
          *     refused for this entry (the match is raised again only when the entry or the beneficiary
          *     changes), and every payout held for it goes to the bank in a file of its own at the worker's
          *     next pass.
-         *     Who decided, when and why are recorded with the hit (`decision`), and a
-         *     `screening_hit.decided` event is written for the customer's webhooks.
+         *     Who decided, when and why are recorded with the hit (`decision`); the customer's webhooks see
+         *     the decision in the held payouts' `transfer.status_changed` events, whose `screeningHold`
+         *     carries its state.
          *
          *     Admin role only: a customer token gets 403 `FORBIDDEN`.
          *
@@ -2223,8 +2224,9 @@ export interface paths {
          *     (`failureReason` says why) and its amount is credited back to the source account at the
          *     accepted quote through the ledger, as a payout the bank rejects is; the beneficiary stays
          *     refused (`SCREENING_HIT`) for this entry.
-         *     Who decided, when and why are recorded with the hit (`decision`), and a
-         *     `screening_hit.decided` event is written for the customer's webhooks.
+         *     Who decided, when and why are recorded with the hit (`decision`); the customer's webhooks see
+         *     the decision in the held payouts' `transfer.status_changed` events, whose `screeningHold`
+         *     carries its state.
          *
          *     Admin role only: a customer token gets 403 `FORBIDDEN`.
          *
