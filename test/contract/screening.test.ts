@@ -6,6 +6,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { components } from '../../generated/api.js';
 import { loadConfig } from '../../src/config/config.js';
 import { buildWorker } from '../../src/composition/worker.js';
+import { buildDeps } from '../../src/composition/deps.js';
+import { DomainError } from '../../src/domain/errors.js';
+import { decideScreeningHit } from '../../src/usecases/screening/screeningReview.js';
 import { Money } from '../../src/domain/money/money.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { ExecutionDeps } from '../../src/usecases/payroll/execution.js';
@@ -38,10 +41,12 @@ async function openHitOf(server: TestServer, beneficiaryId: string): Promise<Sch
   return hit!;
 }
 
+const screeningConfig = loadConfig({ ...TEST_ENV, SANCTIONS_SHIPPED_EXTRACT: 'true' });
+
 describe('screening against the shipped extract', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ config: loadConfig({ ...TEST_ENV, SANCTIONS_SHIPPED_EXTRACT: 'true' }) });
+    server = await startTestServer({ config: screeningConfig });
   });
   afterAll(() => server.close());
   afterEach(() => expectBooksBalanced(server.db));
@@ -110,6 +115,20 @@ describe('screening against the shipped extract', () => {
     });
     expect(renamed.data!.data.screening).toMatchObject({ status: 'HIT', hits: [{ state: 'OPEN' }] });
     expect(renamed.data!.data.screening!.hits[0]!.hitId).not.toBe(hit.id);
+  });
+
+  it('four eyes: the creator of the beneficiary never decides its hit, even with the admin role', async () => {
+    const flagged = await customer().POST('/v1/customers/beneficiaries', {
+      body: beneficiaryBody({ firstName: 'Abdullahi Hussein', lastName: 'Kahie', nationality: 'NO' }),
+    });
+    const hit = await openHitOf(server, flagged.data!.data.id);
+    // No user is both a customer and an admin today: the rule is checked on the use case with such a caller.
+    const deps = buildDeps(screeningConfig, server.db, server.clock.now);
+    const creatorAsAdmin = { userId: ids.userA, role: 'admin' as const, customerId: null };
+    const refusal = await decideScreeningHit(deps, creatorAsAdmin, hit.id, 'RELEASED', { note: 'mine' }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect(refusal).toMatchObject({ code: 'FORBIDDEN', reason: 'SELF_REVIEW' });
+    expect((await openHitOf(server, flagged.data!.data.id)).state).toBe('OPEN');
   });
 
   it('lists hits a page at a time by state, to admins only', async () => {
