@@ -45,7 +45,9 @@ export function toScreeningHit(
     candidate: toCandidate(hit),
     listVersion: toListVersion(version),
     entry: { names: [...hit.entry.names], datesOfBirth: [...hit.entry.datesOfBirth], nationalities: [...hit.entry.nationalities] },
-    heldPayouts: holds.slice(0, MAX_HELD_SHOWN).map((hold) => ({ transferId: hold.transferId, payrollRequestId: hold.payrollRequestId, heldAt: hold.heldAt.toISOString() })),
+    heldPayouts: holds
+      .slice(0, MAX_HELD_SHOWN)
+      .map((hold) => ({ transferId: hold.transferId, payrollRequestId: hold.payrollRequestId, heldAt: hold.heldAt.toISOString() })),
     createdAt: hit.createdAt.toISOString(),
     ...(hit.decidedAt !== null && { decision: { decidedBy: hit.decidedBy ?? '', decidedAt: hit.decidedAt.toISOString(), note: hit.note ?? '' } }),
   };
