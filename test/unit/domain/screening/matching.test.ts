@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SanctionsFileError, parseSanctionsFile } from '../../../../src/adapters/screening/sanctionsFiles.js';
 import { SanctionsIndex, nameSimilarity } from '../../../../src/domain/screening/matching.js';
 import { nameTokens, normalName } from '../../../../src/domain/screening/names.js';
+import { entryFingerprint, partyFingerprint } from '../../../../src/domain/screening/fingerprints.js';
 import { listsInForce } from '../../../../src/domain/screening/sanctionsLists.js';
 
 /** Matching against the shipped extract: real entries of OFAC's SDN list and the UN consolidated list. */
@@ -85,5 +86,15 @@ describe('SanctionsIndex.screen', () => {
     for (const name of ['Maria Garcia', 'John Smith', 'Anna Müller', 'Erik Johansson', 'Wei Zhang', 'Olena Kovalenko', 'Eric Larsen']) {
       expect(index.screen({ names: [name] }, THRESHOLD), name).toEqual([]);
     }
+  });
+});
+
+describe('fingerprints', () => {
+  it('stay the same for the same entry and person however written, and change when either changes', () => {
+    const bozize = un.entries.find((entry) => entry.entryId === '690727')!;
+    expect(entryFingerprint({ ...bozize, names: [...bozize.names].reverse() })).toBe(entryFingerprint(bozize));
+    expect(entryFingerprint({ ...bozize, names: [...bozize.names, 'Another Alias'] })).not.toBe(entryFingerprint(bozize));
+    expect(partyFingerprint(['Francois Bozize'], 'CF')).toBe(partyFingerprint(['BOZIZÉ, François'], 'CF'));
+    expect(partyFingerprint(['Francois Bozize'], 'CF')).not.toBe(partyFingerprint(['Francois Bozize Yangouvonda'], 'CF'));
   });
 });
