@@ -2547,6 +2547,37 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    transferScreeningHeld: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout of a payroll request was held by sanctions screening
+         * @description Sent to every endpoint subscribed to `transfer.screening_held` (see the `Webhooks` tag) when
+         *     sanctions screening holds a payout of a payroll request out of its bank file: its beneficiary
+         *     matches a list entry no admin has released (docs/screening.md). The rest of the payroll is
+         *     paid; this payout stays `PENDING` until an admin decides, and its `transfer.status_changed`
+         *     events then show the outcome (`FAILED` and credited back after a confirm, `PROCESSING` then
+         *     `COMPLETED` after a release). The body is a `TransferScreeningHeldEvent`, a variant of
+         *     `WebhookEvent`: `data` is the transfer with `screeningHold`.
+         *
+         *     Every attempt and retry of one event carries the same `id`. Verify `Payroll-Signature` over the
+         *     raw body before parsing it, dedupe by `id` (or the `Payroll-Event-Id` header), order by
+         *     `sequence`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
+         *     are never followed, a timeout) is a failure and is retried.
+         */
+        post: operations["transferScreeningHeld"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -2592,9 +2623,9 @@ export interface components {
          *       delivery can hold an outdated state; `GET` the resource when the current state matters.
          *     - `type` tells which variant `data` is: `payroll_request.status_changed` → `PayrollRequest`
          *       (above 1,000 splits `PayrollRequestItemsOmitted`), `transfer.status_changed` → `Transfer`,
-         *       `payout.status_changed` → `Payout`.
+         *       `payout.status_changed` → `Payout`, `transfer.screening_held` → `Transfer`.
          */
-        WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"];
+        WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["TransferScreeningHeldEvent"];
         /**
          * @description A payroll distribution as a CSV file (RFC 4180), one row per beneficiary, as a finance team
          *     keeps it in a spreadsheet. `GET /v1/customers/payroll/template.csv` returns a file to start from.
@@ -4904,11 +4935,12 @@ export interface components {
          *     |---|---|---|
          *     | `payroll_request.status_changed` | A payroll request is created (in `PENDING`) and each time its status changes afterwards (see `PayrollRequestStatus`). | The `PayrollRequest`, as `getPayrollRequest` returns it. |
          *     | `transfer.status_changed` | A transfer of a payroll request moves on after its creation in `PENDING`: to `INITIATED`, `PROCESSING`, `COMPLETED` or `FAILED` (see `TransferStatus`). A new transfer first shows up in the request's `transfers`. | The `Transfer`, as it appears in the request's `transfers`. |
+         *     | `transfer.screening_held` | Sanctions screening holds a payout of a payroll request out of its bank file, its beneficiary matching a list entry no admin has released (docs/screening.md); the payout stays `PENDING` until the decision, which its `transfer.status_changed` events then show. | The `Transfer`, as it appears in the request's `transfers`, with `screeningHold`. |
          *     | `payout.status_changed` | A single payout is created (in `PENDING`) and each time its status changes afterwards (see `TransferStatus`). | The `Payout`, as `getPayout` returns it. |
          * @example payroll_request.status_changed
          * @enum {string}
          */
-        WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed";
+        WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed" | "transfer.screening_held";
         /**
          * @description Position of the event among the events of its resource (the payroll request, transfer or payout
          *     in `data`): 1 for the first, then 2, 3, … with no gap and no repeat. Apply the events of one
@@ -5016,6 +5048,26 @@ export interface components {
             sequence: components["schemas"]["EventSequence"];
             /** @description The payout as `getPayout` returned it at the moment of the change (not at delivery time). */
             data: components["schemas"]["Payout"];
+        };
+        /**
+         * @description Event `transfer.screening_held`: sanctions screening held a payout of a payroll request out of
+         *     its bank file (docs/screening.md); `data.screeningHold` says why. One of the variants of
+         *     `WebhookEvent`.
+         */
+        TransferScreeningHeldEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "transfer.screening_held";
+            /** @description When the payout was held (committed with the hold). Events of one worker pass may share it; order by `sequence`. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description Position of this event among the events of its resource (1, 2, 3, …); order by it, not by arrival. */
+            sequence: components["schemas"]["EventSequence"];
+            /** @description The payout as it appeared in the payroll request's `transfers` when it was held, `screeningHold` set; its `payrollRequestId` names the request. */
+            data: components["schemas"]["Transfer"];
         };
         /** @description One page of the caller's events, oldest first, and where to continue from. */
         EventPage: {
@@ -9713,6 +9765,53 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferScreeningHeld: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferScreeningHeldEvent"];
             };
         };
         responses: {

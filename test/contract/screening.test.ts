@@ -202,6 +202,10 @@ describe('a list update holds a payout in flight until an admin decides', () => 
     // The request says which payout is held and why.
     expect(payoutOf(listedId).screeningHold).toMatchObject({ hitId: hit.id, state: 'OPEN', list: 'UN_CONSOLIDATED', entryId: hit.candidate.entryId });
     expect(payoutOf(ids.beneficiaryA4).screeningHold).toBeUndefined();
+    // And the customer's webhooks hear of the hold.
+    const events = await customer().GET('/v1/customers/events', { params: { query: { type: ['transfer.screening_held'], limit: 100 } } });
+    const heldEvent = events.data!.data.items.find((event) => event.data.id === payoutOf(listedId).id);
+    expect(heldEvent).toMatchObject({ type: 'transfer.screening_held', data: { status: 'PENDING', screeningHold: { hitId: hit.id, state: 'OPEN' } } });
     expect(hit.heldPayouts).toEqual([expect.objectContaining({ transferId: payoutOf(listedId).id, payrollRequestId: requestId })]);
     return { requestId, listedId, hit, heldPayoutId: payoutOf(listedId).id, sourceBefore };
   }

@@ -180,15 +180,16 @@ export async function unsubmittedBatchPayouts(tx: Queryable, batchId: string): P
   );
 }
 
-export async function insertHolds(tx: Queryable, holds: ReadonlyArray<{ transferId: string; hitId: string }>, batchId: string, at: Date): Promise<number> {
-  if (holds.length === 0) return 0;
-  const rows = await tx.query(
+/** The holds written (a payout already held is left as it is): the ids of the payouts newly held. */
+export async function insertHolds(tx: Queryable, holds: ReadonlyArray<{ transferId: string; hitId: string }>, batchId: string, at: Date): Promise<string[]> {
+  if (holds.length === 0) return [];
+  const rows = await tx.query<{ transferId: string }>(
     `INSERT INTO screening_holds (transfer_id, hit_id, batch_id, held_at)
      SELECT x."transferId", x."hitId", $2, $3 FROM jsonb_to_recordset($1::jsonb) AS x("transferId" uuid, "hitId" uuid)
-     ON CONFLICT (transfer_id) DO NOTHING RETURNING transfer_id`,
+     ON CONFLICT (transfer_id) DO NOTHING RETURNING transfer_id AS "transferId"`,
     [JSON.stringify(holds), batchId, at],
   );
-  return rows.length;
+  return rows.map((row) => row.transferId);
 }
 
 export interface HoldRecord {

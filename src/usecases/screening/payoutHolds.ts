@@ -3,12 +3,14 @@ import { insertHolds, resolveHolds, screenableBeneficiaries, unsubmittedBatchPay
 import type { UseCaseDeps } from '../deps.js';
 import { failHeldPayouts } from './heldPayouts.js';
 import { screenBeneficiaries } from './screenBeneficiaries.js';
+import { transfersHeld } from '../webhooks/events.js';
 
 /**
  * Before a payroll's bank file is written, its payouts' beneficiaries are screened against the
  * lists as they are now (they may have changed since the estimate): a payout whose beneficiary has
  * a hit no admin released is held out of the file (the rest go), until an admin decides. A hit
- * already confirmed fails its payout at once, credited back. Returns how many payouts it held.
+ * already confirmed fails its payout at once, credited back. Each payout held gets a
+ * transfer.screening_held event. Returns how many payouts it held.
  */
 export async function holdScreenedPayouts(deps: UseCaseDeps, batchId: string): Promise<number> {
   const screening = deps.screening;
@@ -26,8 +28,9 @@ export async function holdScreenedPayouts(deps: UseCaseDeps, batchId: string): P
       return hit ? [{ transferId: payout.transferId, hitId: hit.id }] : [];
     });
     const held = await insertHolds(tx, holds, batchId, now);
+    await transfersHeld(tx, held, now);
     for (const hit of new Set([...blocking.values()].filter((hit) => hit.state === 'CONFIRMED'))) await failConfirmed(tx, hit, now);
-    return held;
+    return held.length;
   });
 }
 
