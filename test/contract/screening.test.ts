@@ -18,6 +18,7 @@ import { addBeneficiary, beneficiaryBody } from '../support/builders.js';
 import { accept, estimateAndCreate, payrollBodies, quote, readRequest, recordFx } from '../support/payroll.js';
 import { TEST_ENV, type TestServer, startTestServer } from '../support/server.js';
 import { drain } from '../support/worker.js';
+import { waitFor } from '../support/polling.js';
 
 /**
  * Sanctions screening end to end, against the shipped extract of the real lists (OFAC's SDN list,
@@ -202,10 +203,18 @@ describe('a list update holds a payout in flight until an admin decides', () => 
     // The request says which payout is held and why.
     expect(payoutOf(listedId).screeningHold).toMatchObject({ hitId: hit.id, state: 'OPEN', list: 'UN_CONSOLIDATED', entryId: hit.candidate.entryId });
     expect(payoutOf(ids.beneficiaryA4).screeningHold).toBeUndefined();
-    // And the customer's webhooks hear of the hold.
-    const events = await customer().GET('/v1/customers/events', { params: { query: { type: ['transfer.screening_held'], limit: 100 } } });
-    const heldEvent = events.data!.data.items.find((event) => event.data.id === payoutOf(listedId).id);
-    expect(heldEvent).toMatchObject({ type: 'transfer.screening_held', data: { status: 'PENDING', screeningHold: { hitId: hit.id, state: 'OPEN' } } });
+    // And the customer's webhooks hear of the hold: listed once every older transaction on the server has ended.
+    const heldPayout = payoutOf(listedId).id;
+    const heldEvents = async () =>
+      (await customer().GET('/v1/customers/events', { params: { query: { type: ['transfer.screening_held'], limit: 100 } } })).data!.data.items;
+    const heldListed = await waitFor('the hold listed among the events', heldEvents, (items) => items.some((event) => event.data.id === heldPayout), {
+      deadlineMs: 60_000,
+      everyMs: 100,
+    });
+    expect(heldListed.find((event) => event.data.id === heldPayout)).toMatchObject({
+      type: 'transfer.screening_held',
+      data: { status: 'PENDING', screeningHold: { hitId: hit.id, state: 'OPEN' } },
+    });
     expect(hit.heldPayouts).toEqual([expect.objectContaining({ transferId: payoutOf(listedId).id, payrollRequestId: requestId })]);
     return { requestId, listedId, hit, heldPayoutId: payoutOf(listedId).id, sourceBefore };
   }
