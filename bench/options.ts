@@ -19,10 +19,11 @@ const SCENARIOS = [
   'slowReaders100k',
   'seed100k',
   'bulkhead',
+  'screening100k',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 /** Run only when named in --only. */
-const OPT_IN: readonly Scenario[] = ['estimate5Observability', 'camt100k', 'inboxReports', 'bulkhead'];
+const OPT_IN: readonly Scenario[] = ['estimate5Observability', 'camt100k', 'inboxReports', 'bulkhead', 'screening100k'];
 /**
  * Run once the other scenarios are done, the payroll and its readers on a server of their own
  * started on a 100,000-beneficiary world: the request paths and the smaller payrolls keep the bench
@@ -31,7 +32,7 @@ const OPT_IN: readonly Scenario[] = ['estimate5Observability', 'camt100k', 'inbo
  */
 export const BIG_WORLD: readonly Scenario[] = ['payroll100k', 'slowReaders100k', 'seed100k'];
 /** Scenarios that start no bench server of their own (their own process, or a fresh `npm start`). */
-const WITHOUT_BENCH_SERVER: readonly Scenario[] = ['camt100k', 'inboxReports', 'firstAnswer'];
+const WITHOUT_BENCH_SERVER: readonly Scenario[] = ['camt100k', 'inboxReports', 'firstAnswer', 'screening100k'];
 
 export const { values: args } = parseArgs({
   options: {

@@ -34,6 +34,9 @@
  *   inbox-reports the bank inbox and the event loop: the longest stall while a 50 MB pain.002 is read,
  *                 RSS before, at the peak and after, and the drain rate of 200 small reports
  *                 (bench/inboxReports.ts; opt-in: --only inbox-reports; needs no server)
+ *   screening-100k  sanctions screening in memory: lists generated to the full SDN and UN lists' size,
+ *                 100,000 beneficiaries screened, and a 10,000-payout payroll's check, per payout
+ *                 (bench/screening.ts; opt-in: --only screening-100k; needs no server)
  *   bulkhead      another customer's small GET p50/p99 idle, then while the bench customer's account row is
  *                 held by a connection of the bench's own and 20 of its creations wait on it: the p99s'
  *                 ratio against its target (bench/bulkhead.ts; opt-in: --only bulkhead)
@@ -57,6 +60,7 @@ import { log, outcome } from './load.js';
 import { camtScenario } from './camt.js';
 import { firstAnswerScenario } from './firstAnswer.js';
 import { inboxReportsScenario } from './inboxReports.js';
+import { screeningScenario } from './screening.js';
 import { measure } from './measure.js';
 import { args, only, phases, wanted, withScenarios } from './options.js';
 import { children, stop, tail } from './processes.js';
@@ -77,6 +81,10 @@ async function main(): Promise<number> {
   if (wanted('inboxReports')) {
     inboxReportsScenario();
     if (only.size === 1 || (only.size === 2 && wanted('camt100k'))) return 0;
+  }
+  if (wanted('screening100k')) {
+    screeningScenario();
+    if (only.size === 1) return 0;
   }
   // Alone on the machine's share of the bench: before the bench's own server starts.
   const firstAnswer = wanted('firstAnswer') ? await firstAnswerScenario() : null;

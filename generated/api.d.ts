@@ -2109,6 +2109,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/screening/hits": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sanctions screening hits
+         * @description Lists the beneficiaries that matched a sanctions list entry (docs/screening.md), oldest first
+         *     (`createdAt`, then `id`), optionally only one `state` (`OPEN`: the reviewers' queue), each
+         *     with the evidence side by side: the beneficiary's names and nationality, the entry's names,
+         *     dates of birth and nationalities, the score, the list version, and the payouts held for it.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     Pagination as in `listAdminPayrollRequests`: up to `limit` items (1 to 100, default 20); pass
+         *     `nextCursor` as `cursor`, with the same `state`, for the next page; `nextCursor` is null on
+         *     the last page. A malformed cursor, or one issued for another filter, gets 400 `VALIDATION_ERROR`.
+         */
+        get: operations["listScreeningHits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/screening/hits/{hitId}/release": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the screening hit (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 0b6e1c52-3f4a-4d8e-9c1b-7a2e5f6d8c90
+                 */
+                hitId: components["parameters"]["ScreeningHitId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a screening hit (a false positive)
+         * @description Decides an `OPEN` hit a false positive, with the reviewer's `note`: the beneficiary is no longer
+         *     refused for this entry (the match is raised again only when the entry or the beneficiary
+         *     changes), and every payout held for it goes to the bank in a file of its own at the worker's
+         *     next pass.
+         *     Who decided, when and why are recorded with the hit (`decision`); the customer's webhooks see
+         *     the decision in the held payouts' `transfer.status_changed` events, whose `screeningHold`
+         *     carries its state.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     ## Rules
+         *     - Four eyes: the reviewer is never the user who created the beneficiary nor the user who
+         *       created a held payout's payroll request; 403 `FORBIDDEN` otherwise, and nothing changes.
+         *     - `note` is 1 to 1,000 characters; otherwise 400 `VALIDATION_ERROR`.
+         *     - A hit already decided gets 409 `INVALID_STATE` and keeps its first decision.
+         *     - A hit that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: an open hit, which only a screening raises.
+         */
+        post: operations["releaseScreeningHit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/screening/hits/{hitId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the screening hit (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 0b6e1c52-3f4a-4d8e-9c1b-7a2e5f6d8c90
+                 */
+                hitId: components["parameters"]["ScreeningHitId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a screening hit (a true match)
+         * @description Decides an `OPEN` hit a true match, with the reviewer's `note`: every payout held for it fails
+         *     (`failureReason` says why) and its amount is credited back to the source account at the
+         *     accepted quote through the ledger, as a payout the bank rejects is; the beneficiary stays
+         *     refused (`SCREENING_HIT`) for this entry.
+         *     Who decided, when and why are recorded with the hit (`decision`); the customer's webhooks see
+         *     the decision in the held payouts' `transfer.status_changed` events, whose `screeningHold`
+         *     carries its state.
+         *
+         *     Admin role only: a customer token gets 403 `FORBIDDEN`.
+         *
+         *     ## Rules
+         *     - Four eyes: the reviewer is never the user who created the beneficiary nor the user who
+         *       created a held payout's payroll request; 403 `FORBIDDEN` otherwise, and nothing changes.
+         *     - `note` is 1 to 1,000 characters; otherwise 400 `VALIDATION_ERROR`.
+         *     - A hit already decided gets 409 `INVALID_STATE` and keeps its first decision.
+         *     - A hit that does not exist gets 404 `NOT_FOUND`.
+         *
+         *     ## Replaying the example
+         *     The example needs earlier state: an open hit, which only a screening raises.
+         */
+        post: operations["confirmScreeningHit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/bank/batches": {
         parameters: {
             query?: never;
@@ -2460,6 +2598,37 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    transferScreeningHeld: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout of a payroll request was held by sanctions screening
+         * @description Sent to every endpoint subscribed to `transfer.screening_held` (see the `Webhooks` tag) when
+         *     sanctions screening holds a payout of a payroll request out of its bank file: its beneficiary
+         *     matches a list entry no admin has released (docs/screening.md). The rest of the payroll is
+         *     paid; this payout stays `PENDING` until an admin decides, and its `transfer.status_changed`
+         *     events then show the outcome (`FAILED` and credited back after a confirm, `PROCESSING` then
+         *     `COMPLETED` after a release). The body is a `TransferScreeningHeldEvent`, a variant of
+         *     `WebhookEvent`: `data` is the transfer with `screeningHold`.
+         *
+         *     Every attempt and retry of one event carries the same `id`. Verify `Payroll-Signature` over the
+         *     raw body before parsing it, dedupe by `id` (or the `Payroll-Event-Id` header), order by
+         *     `sequence`, and answer any 2xx within 5 s. Anything else (another status, a 3xx: redirects
+         *     are never followed, a timeout) is a failure and is retried.
+         */
+        post: operations["transferScreeningHeld"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -2506,9 +2675,9 @@ export interface components {
          *     - `type` tells which variant `data` is: `payroll_request.status_changed` → `PayrollRequest`
          *       (above 1,000 splits `PayrollRequestItemsOmitted`), `transfer.status_changed` → `Transfer`,
          *       `payout.status_changed` → `Payout`, `payroll_request.deadline_approaching` and
-         *       `payroll_request.deadline_missed` → `PayrollDeadline`.
+         *       `payroll_request.deadline_missed` → `PayrollDeadline`, `transfer.screening_held` → `Transfer`.
          */
-        WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["PayrollRequestDeadlineApproachingEvent"] | components["schemas"]["PayrollRequestDeadlineMissedEvent"];
+        WebhookEvent: components["schemas"]["PayrollRequestStatusChangedEvent"] | components["schemas"]["TransferStatusChangedEvent"] | components["schemas"]["PayoutStatusChangedEvent"] | components["schemas"]["PayrollRequestDeadlineApproachingEvent"] | components["schemas"]["PayrollRequestDeadlineMissedEvent"] | components["schemas"]["TransferScreeningHeldEvent"];
         /**
          * @description A payroll distribution as a CSV file (RFC 4180), one row per beneficiary, as a finance team
          *     keeps it in a spreadsheet. `GET /v1/customers/payroll/template.csv` returns a file to start from.
@@ -2569,6 +2738,7 @@ export interface components {
          *     | `QUOTE_EXPIRED` | 409 | The quote is past its `quoteExpiresAt` and can no longer be accepted; ask for a new quote (the admin re-quotes). |
          *     | `INVALID_STATE` | 409 | The operation is not allowed from the request's current status (see the transition table of `PayrollRequestStatus`); the message names the current status. |
          *     | `DUPLICATE_BENEFICIARY` | 409 | Creating or updating a beneficiary would give the customer a second beneficiary with the same bank account (the same `iban`, or the same `accountNumber`, `bankCode` and `swiftBic`) or the same `reference`; the message names the field and the existing beneficiary's id (an inactive one counts: reactivate it). Nothing changes. |
+         *     | `SCREENING_HIT` | 409 | A beneficiary of the estimate or payroll request (`entryIndex` names its entry, `error.details` every one, each with its `beneficiaryId`) matches an entry of a sanctions list (docs/screening.md) and no admin has released the match: the message names the list, the entry and the score. Nothing is estimated, created or debited. |
          *     | `IDEMPOTENCY_KEY_IN_PROGRESS` | 409 | A request with the same `Idempotency-Key` is still running after 10 s; retry later with the same key. Only that: a wait on anything else is `SERVICE_UNAVAILABLE`. |
          *     | `PAYLOAD_TOO_LARGE` | 413 | The request body exceeds the size limit. |
          *     | `UNSUPPORTED_MEDIA_TYPE` | 415 | The request body is not `application/json` (or `text/csv`, where the operation takes a payroll CSV file). |
@@ -2579,7 +2749,7 @@ export interface components {
          * @example VALIDATION_ERROR
          * @enum {string}
          */
-        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "DUPLICATE_BENEFICIARY" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "VALIDATION_ERROR" | "EXCHANGE_RATE_UNAVAILABLE" | "FEE_HASH_EXPIRED" | "FEE_HASH_MISMATCH" | "INSUFFICIENT_FUNDS" | "FEE_ESTIMATE_UNAVAILABLE" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "FEE_HASH_ALREADY_USED" | "QUOTE_EXPIRED" | "INVALID_STATE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "DUPLICATE_BENEFICIARY" | "SCREENING_HIT" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /**
          * @description Which rule refused the request, when one `code` covers several rules: branch on it (with `code`),
          *     never on the message. Absent where the `code` and `field` say it all (a malformed or missing field,
@@ -2633,6 +2803,7 @@ export interface components {
          *     | `API_KEY_LIMIT` | `VALIDATION_ERROR` | The customer already has the most active API keys allowed (20). |
          *     | `APPROVER_PERMISSION_REQUIRED` | `FORBIDDEN` | Approving or rejecting needs the `approver` permission. |
          *     | `SELF_APPROVAL` | `FORBIDDEN` | The approver created the request; four-eyes approval needs another approver. |
+         *     | `SELF_REVIEW` | `FORBIDDEN` | The admin deciding a sanctions screening hit created its beneficiary or a held payout's payroll request; another admin must decide it. |
          *     | `CREATOR_ONLY` | `FORBIDDEN` | Only the request's creator may cancel it while it awaits approval. |
          *     | `WPS_FIELD_MISSING` | `VALIDATION_ERROR` | A payroll in AED of an employer registered for the UAE Wage Protection System lacks a field its salary file needs: an entry's `wps` detail, a beneficiary's `labourCardPersonId`, `wpsRoutingCode` or the account the salary file names (its UAE `iban`, or its `accountNumber`), the employer's agent routing code (each problem listed in `details`). |
          *     | `WPS_FIELD_INVALID` | `VALIDATION_ERROR` | A WPS salary's details contradict each other or the entry: the period ends before it starts, more leave days than days, `fixedAmount` + `variableAmount` not the entry's AED `amount`. |
@@ -2642,7 +2813,7 @@ export interface components {
          * @example ZERO_PAYOUT
          * @enum {string}
          */
-        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH" | "WPS_FIELD_MISSING" | "WPS_FIELD_INVALID" | "PAY_DATE_NOT_BUSINESS_DAY" | "PAY_DATE_TOO_SOON" | "PAY_DATE_TOO_FAR";
+        ErrorReason: "AMOUNT_NOT_POSITIVE" | "TOO_MANY_DECIMALS" | "ZERO_PAYOUT" | "AMOUNT_LIMIT_EXCEEDED" | "TOO_MANY_SIGNIFICANT_DIGITS" | "RATE_OUT_OF_BOUNDS" | "RATE_NOT_ONE" | "QUOTE_OUT_OF_TOLERANCE" | "FX_RECORD_OUT_OF_TOLERANCE" | "DUPLICATE_ENTRY" | "EMPTY_PAYROLL" | "TOO_MANY_ENTRIES" | "CURRENCY_NOT_HELD" | "UNKNOWN_CURRENCY" | "SAME_CURRENCY_PAIR" | "QUOTE_EXPIRY_OUT_OF_RANGE" | "WEBHOOK_URL_NOT_ALLOWED" | "WEBHOOK_ENDPOINT_LIMIT" | "STATEMENT_TOO_LARGE" | "UNKNOWN_BENEFICIARY" | "INACTIVE_BENEFICIARY" | "AMBIGUOUS_REFERENCE" | "UNKNOWN_COLUMN" | "DUPLICATE_COLUMN" | "MISSING_COLUMN" | "CSV_NOT_PARSABLE" | "TRANSITION_NOT_ALLOWED" | "QUOTE_STILL_VALID" | "TRANSFER_IN_FLIGHT" | "TRANSFERS_NOT_SETTLED" | "TOKEN_MISSING" | "TOKEN_EXPIRED" | "TOKEN_NOT_YET_VALID" | "TOKEN_LIFETIME_TOO_LONG" | "TOKEN_INVALID" | "ROLE_NOT_ALLOWED" | "API_KEY_REVOKED" | "API_KEY_NOT_ALLOWED" | "API_KEY_LIMIT" | "APPROVER_PERMISSION_REQUIRED" | "SELF_APPROVAL" | "SELF_REVIEW" | "CREATOR_ONLY" | "BANK_BATCH_NOT_AWAITING" | "PAYOUT_ALREADY_SETTLED" | "BANK_FILE_MISSING" | "BANK_FILE_IN_OUTBOX" | "PAYOUT_NOT_IN_BATCH" | "WPS_FIELD_MISSING" | "WPS_FIELD_INVALID" | "PAY_DATE_NOT_BUSINESS_DAY" | "PAY_DATE_TOO_SOON" | "PAY_DATE_TOO_FAR";
         /**
          * @description Where the problem is, so that no client reads it back out of the message. One convention
          *     everywhere:
@@ -2688,6 +2859,19 @@ export interface components {
          * @example 2026-11-23T09:05:00.000Z
          */
         Timestamp: string;
+        /**
+         * Format: uuid
+         * @description An identifier, a UUID string.
+         */
+        Uuid: string;
+        /**
+         * @description A sanctions list the service screens against, read from its official file (docs/screening.md):
+         *     `OFAC_SDN` (the US Treasury's Specially Designated Nationals list, `SDN.XML`) or
+         *     `UN_CONSOLIDATED` (the UN Security Council's consolidated list, its XML).
+         * @example UN_CONSOLIDATED
+         * @enum {string}
+         */
+        SanctionsList: "OFAC_SDN" | "UN_CONSOLIDATED";
         /**
          * @description One of several problems found in the same request. A payroll CSV file is checked whole, and
          *     every problem of the file is listed, each with its `row` and `column`; a JSON body whose
@@ -2743,6 +2927,20 @@ export interface components {
              * @example 2026-12-01
              */
             nearestPayDate?: string;
+            /** @description SCREENING_HIT: the beneficiary that matches a sanctions list entry. */
+            beneficiaryId?: components["schemas"]["Uuid"];
+            /** @description SCREENING_HIT: the list of the entry matched. */
+            sanctionsList?: components["schemas"]["SanctionsList"];
+            /**
+             * @description SCREENING_HIT: the entry's id on its list (OFAC's `uid`, the UN's `DATAID`).
+             * @example 690727
+             */
+            sanctionsEntryId?: string;
+            /**
+             * @description SCREENING_HIT: how closely the beneficiary matches the entry (docs/screening.md).
+             * @example 0.97
+             */
+            score?: number;
         };
         /** @description The envelope of every error response. */
         ErrorEnvelope: {
@@ -2792,11 +2990,6 @@ export interface components {
                 detailsOmitted?: number;
             };
         };
-        /**
-         * Format: uuid
-         * @description An identifier, a UUID string.
-         */
-        Uuid: string;
         /**
          * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
          *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
@@ -3782,6 +3975,37 @@ export interface components {
             creditedAmount: components["schemas"]["DecimalString"];
         };
         /**
+         * @description Where an admin's review of a hit stands: `OPEN` (not decided: the beneficiary's estimates and
+         *     payroll requests are refused with `SCREENING_HIT`, their payouts held), `RELEASED` (a false
+         *     positive: held payouts are paid, and the match is not raised again until the entry or the
+         *     beneficiary changes) or `CONFIRMED` (a true match: held payouts fail and are credited back, and
+         *     the beneficiary stays refused).
+         * @example OPEN
+         * @enum {string}
+         */
+        ScreeningHitState: "OPEN" | "RELEASED" | "CONFIRMED";
+        /**
+         * @description A payroll payout held out of its bank file because its beneficiary matches a sanctions list
+         *     entry no admin had released (docs/screening.md). While the hit is `OPEN` the payout stays
+         *     `PENDING` and the rest of the payroll is paid; `RELEASED`, it goes to the bank in a file of its
+         *     own; `CONFIRMED`, it fails and is credited back.
+         */
+        TransferScreeningHold: {
+            /** @description The screening hit an admin decides. */
+            hitId: components["schemas"]["Uuid"];
+            /** @description Where its review stands. */
+            state: components["schemas"]["ScreeningHitState"];
+            /** @description The list of the entry matched. */
+            list: components["schemas"]["SanctionsList"];
+            /**
+             * @description The entry's id on its list.
+             * @example 6907993
+             */
+            entryId: string;
+            /** @description When the payout was held. */
+            heldAt: components["schemas"]["Timestamp"];
+        };
+        /**
          * @description One money movement of the distribution. Status flow: `PENDING` → `INITIATED` → `PROCESSING` →
          *     `COMPLETED` | `FAILED`, and a payout the bank returns after paying it `COMPLETED` → `RETURNED`
          *     (see `TransferStatus`). Optional fields are absent (never null) until they apply.
@@ -3825,6 +4049,8 @@ export interface components {
             bankBooking?: components["schemas"]["TransferBankBooking"];
             /** @description The bank's return of this payout; present when status is `RETURNED`. */
             bankReturn?: components["schemas"]["TransferBankReturn"];
+            /** @description Why this payout was held out of its bank file by sanctions screening, and where the review stands (docs/screening.md); absent for a payout never held. */
+            screeningHold?: components["schemas"]["TransferScreeningHold"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
         };
@@ -4326,6 +4552,93 @@ export interface components {
          * @example 802420101
          */
         WpsRoutingCode: string;
+        /** @description One version of a list as the service read it, from the file an operator dropped in `SANCTIONS_LIST_DIR`. */
+        SanctionsListVersion: {
+            /** @description Which list. */
+            list: components["schemas"]["SanctionsList"];
+            /**
+             * Format: date
+             * @description The list's own date: OFAC's `Publish_Date`, the UN's `dateGenerated`.
+             * @example 2026-02-27
+             */
+            publishedOn: string;
+            /**
+             * @description The file it was read from.
+             * @example UN_consolidated.xml
+             */
+            fileName: string;
+            /**
+             * @description The file's SHA-256 (a version is its bytes).
+             * @example 66b392a4090868d2d39161e8d748efd39138377b0e6e60b7921aa67a4f99c8bf
+             */
+            sha256: string;
+        };
+        /**
+         * @description A list entry that scored at or above the threshold (`SCREENING_THRESHOLD_PERCENT`) against a
+         *     beneficiary, with the names that scored and the secondary evidence (docs/screening.md).
+         */
+        ScreeningCandidate: {
+            /** @description The entry's list. */
+            list: components["schemas"]["SanctionsList"];
+            /**
+             * @description The entry's id on its list (OFAC's `uid`, the UN's `DATAID`).
+             * @example 690727
+             */
+            entryId: string;
+            /**
+             * @description The listed name (primary or alias) that scored best, as published.
+             * @example FRANÇOIS YANGOUVONDA BOZIZÉ
+             */
+            matchedName: string;
+            /**
+             * @description The beneficiary's name that scored it.
+             * @example Francois Bozize Yangouvonda
+             */
+            screenedName: string;
+            /**
+             * @description The entry's score, 0 to 1 (1 is the same name, in any order, case or accent).
+             * @example 1
+             */
+            score: number;
+            /**
+             * @description Whether the beneficiary's nationality is one the entry lists; absent when the entry lists none.
+             * @example true
+             */
+            nationalityAgrees?: boolean;
+        };
+        /** @description A match of the beneficiary's screening and where its review stands. */
+        BeneficiaryScreeningHit: {
+            /** @description The hit an admin decides (`releaseScreeningHit`, `confirmScreeningHit`). */
+            hitId: components["schemas"]["Uuid"];
+            /** @description Where its review stands. */
+            state: components["schemas"]["ScreeningHitState"];
+            /** @description The entry and its score. */
+            candidate: components["schemas"]["ScreeningCandidate"];
+        };
+        /**
+         * @description The beneficiary's latest screening against the sanctions lists (present only when the service
+         *     screens: docs/screening.md). `HIT` when an entry scores at or above the threshold and its match
+         *     is not released: the beneficiary may still be kept, but estimates and payroll requests paying it
+         *     answer `SCREENING_HIT` until an admin releases the match.
+         */
+        BeneficiaryScreening: {
+            /**
+             * @description `HIT` when `hits` holds a match that is not released.
+             * @example HIT
+             * @enum {string}
+             */
+            status: "CLEAR" | "HIT";
+            /**
+             * Format: date-time
+             * @description When it was screened.
+             * @example 2026-11-23T10:00:00.000Z
+             */
+            screenedAt: string;
+            /** @description The list versions it was screened against. */
+            lists: components["schemas"]["SanctionsListVersion"][];
+            /** @description The best matches, best first, each with the review it is under. */
+            hits: components["schemas"]["BeneficiaryScreeningHit"][];
+        };
         /**
          * @description A person (`INDIVIDUAL`) or company (`BUSINESS`) the customer pays, with the bank account paid.
          *     Payroll requests and payouts keep an immutable snapshot of it (`BeneficiarySnapshot`): editing
@@ -4421,6 +4734,8 @@ export interface components {
             labourCardPersonId?: components["schemas"]["LabourCardPersonId"];
             /** @description The WPS routing code of the beneficiary's bank or exchange house. */
             wpsRoutingCode?: components["schemas"]["WpsRoutingCode"];
+            /** @description The sanctions screening of this creation or change, in the answers of `createBeneficiary` and `updateBeneficiary` when the service screens (docs/screening.md); absent otherwise. */
+            screening?: components["schemas"]["BeneficiaryScreening"];
         };
         /**
          * @description One page of beneficiaries, newest first (`createdAt` descending, then `id` descending), with
@@ -4826,13 +5141,14 @@ export interface components {
          *     |---|---|---|
          *     | `payroll_request.status_changed` | A payroll request is created (in `PENDING`) and each time its status changes afterwards (see `PayrollRequestStatus`). | The `PayrollRequest`, as `getPayrollRequest` returns it. |
          *     | `transfer.status_changed` | A transfer of a payroll request moves on after its creation in `PENDING`: to `INITIATED`, `PROCESSING`, `COMPLETED` or `FAILED` (see `TransferStatus`). A new transfer first shows up in the request's `transfers`. | The `Transfer`, as it appears in the request's `transfers`. |
+         *     | `transfer.screening_held` | Sanctions screening holds a payout of a payroll request out of its bank file, its beneficiary matching a list entry no admin has released (docs/screening.md); the payout stays `PENDING` until the decision, which its `transfer.status_changed` events then show. | The `Transfer`, as it appears in the request's `transfers`, with `screeningHold`. |
          *     | `payout.status_changed` | A single payout is created (in `PENDING`) and each time its status changes afterwards (see `TransferStatus`). | The `Payout`, as `getPayout` returns it. |
          *     | `payroll_request.deadline_approaching` | A deadline of a payroll request with a pay date (the one its status waits on: approve-by while `AWAITING_APPROVAL`, quote-by while `PENDING`, accept-by while `QUOTE_PROVIDED`, fund-by while `QUOTE_ACCEPTED`) is less than `PAYROLL_DEADLINE_WARNING_HOURS` away; once per deadline. | A `PayrollDeadline`. |
          *     | `payroll_request.deadline_missed` | That deadline passed with the request still waiting on it; once per deadline. The pay date does not move: the customer creates the payroll again for the next possible date, or cancels. | A `PayrollDeadline`. |
          * @example payroll_request.status_changed
          * @enum {string}
          */
-        WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed" | "payroll_request.deadline_approaching" | "payroll_request.deadline_missed";
+        WebhookEventType: "payroll_request.status_changed" | "transfer.status_changed" | "payout.status_changed" | "payroll_request.deadline_approaching" | "payroll_request.deadline_missed" | "transfer.screening_held";
         /**
          * @description Position of the event among the events of its resource (the payroll request, transfer or payout
          *     in `data`): 1 for the first, then 2, 3, … with no gap and no repeat. Apply the events of one
@@ -5000,6 +5316,26 @@ export interface components {
             /** @description Position of this event among the `payroll_request.deadline_missed` events of its request (1, 2, 3, …). */
             sequence: components["schemas"]["EventSequence"];
             data: components["schemas"]["PayrollDeadline"];
+        };
+        /**
+         * @description Event `transfer.screening_held`: sanctions screening held a payout of a payroll request out of
+         *     its bank file (docs/screening.md); `data.screeningHold` says why. One of the variants of
+         *     `WebhookEvent`.
+         */
+        TransferScreeningHeldEvent: {
+            /** @description Stable event id, also sent as the `Payroll-Event-Id` header; the same in every attempt and retry of this event. Dedupe by it. */
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The event type. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            type: "transfer.screening_held";
+            /** @description When the payout was held (committed with the hold). Events of one worker pass may share it; order by `sequence`. */
+            occurredAt: components["schemas"]["Timestamp"];
+            /** @description Position of this event among the events of its resource (1, 2, 3, …); order by it, not by arrival. */
+            sequence: components["schemas"]["EventSequence"];
+            /** @description The payout as it appeared in the payroll request's `transfers` when it was held, `screeningHold` set; its `payrollRequestId` names the request. */
+            data: components["schemas"]["Transfer"];
         };
         /** @description One page of the caller's events, oldest first, and where to continue from. */
         EventPage: {
@@ -5767,6 +6103,148 @@ export interface components {
              */
             note: string;
         };
+        /** @description What the list says of the entry, for the reviewer to set beside the beneficiary. */
+        ScreeningListedEntry: {
+            /**
+             * @description The primary name first, then the aliases, as published.
+             * @example [
+             *       "FRANÇOIS YANGOUVONDA BOZIZÉ",
+             *       "Bozize Yangouvonda"
+             *     ]
+             */
+            names: string[];
+            /**
+             * @description `YYYY` or `YYYY-MM-DD`, as precise as the list is.
+             * @example [
+             *       "1946-10-14"
+             *     ]
+             */
+            datesOfBirth: string[];
+            /**
+             * @description Country names as the list writes them.
+             * @example [
+             *       "Central African Republic"
+             *     ]
+             */
+            nationalities: string[];
+        };
+        /** @description A payroll payout held out of its bank file until the hit is decided. */
+        ScreeningHeldPayout: {
+            /** @description The payout (a `BANK_TO_BENEFICIARY` transfer). */
+            transferId: components["schemas"]["Uuid"];
+            /** @description Its payroll request. */
+            payrollRequestId: components["schemas"]["Uuid"];
+            /**
+             * Format: date-time
+             * @description When it was held.
+             * @example 2026-11-23T10:00:00.000Z
+             */
+            heldAt: string;
+        };
+        /** @description An admin's decision on a hit, as audited. */
+        ScreeningDecision: {
+            /**
+             * @description The admin who decided (never the creator of the beneficiary or of a held payout's request).
+             * @example admin-2
+             */
+            decidedBy: string;
+            /**
+             * Format: date-time
+             * @description When.
+             * @example 2026-11-23T10:05:00.000Z
+             */
+            decidedAt: string;
+            /**
+             * @description The reviewer's reason.
+             * @example Born 1991 in Lyon per the passport on file; the listed person was born 1946
+             */
+            note: string;
+        };
+        /**
+         * @description A beneficiary matching a sanctions list entry, with the evidence side by side and the review it
+         *     is under. Raised when a screening (at the beneficiary's creation or change, an estimate, a
+         *     payroll request, a payout about to be instructed, a list update) scores the entry at or above
+         *     the threshold, once per beneficiary and entry as they are written: a released match is raised
+         *     again only when the entry or the beneficiary changes.
+         */
+        ScreeningHit: {
+            /** @description The hit's id. */
+            id: components["schemas"]["Uuid"];
+            /** @description Where its review stands. */
+            state: components["schemas"]["ScreeningHitState"];
+            /** @description The customer whose beneficiary it is. */
+            customerId: components["schemas"]["Uuid"];
+            /** @description The beneficiary. */
+            beneficiaryId: components["schemas"]["Uuid"];
+            /**
+             * @description The beneficiary's names as screened (given and family name together, company name, display name).
+             * @example [
+             *       "Francois Bozize Yangouvonda"
+             *     ]
+             */
+            beneficiaryNames: string[];
+            /**
+             * @description The beneficiary's nationality (ISO 3166-1 alpha-2).
+             * @example CF
+             */
+            beneficiaryNationality?: string;
+            /** @description The entry and its score. */
+            candidate: components["schemas"]["ScreeningCandidate"];
+            /** @description The version of the list the entry was read from. */
+            listVersion: components["schemas"]["SanctionsListVersion"];
+            /** @description What the list says of the entry. */
+            entry: components["schemas"]["ScreeningListedEntry"];
+            /** @description The payroll payouts held out of their bank file for this hit (while `OPEN`), or that were held. */
+            heldPayouts: components["schemas"]["ScreeningHeldPayout"][];
+            /**
+             * Format: date-time
+             * @description When it was raised.
+             * @example 2026-11-23T10:00:00.000Z
+             */
+            createdAt: string;
+            /** @description The admin's decision; absent while `OPEN`. */
+            decision?: components["schemas"]["ScreeningDecision"];
+        };
+        /** @description One page of screening hits, oldest first. */
+        ScreeningHitPage: {
+            /** @description The hits of this page. */
+            items: components["schemas"]["ScreeningHit"][];
+            /**
+             * @description Pass as `cursor` (with the same `state`) for the next page; null on the last page.
+             * @example null
+             */
+            nextCursor: string | null;
+        };
+        /** @description Success envelope carrying one page of screening hits. */
+        ScreeningHitPageResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, one page of screening hits. */
+            data: components["schemas"]["ScreeningHitPage"];
+        };
+        /** @description An admin's decision on a hit, with the reason. */
+        DecideScreeningHitRequest: {
+            /**
+             * @description What the reviewer compared and concluded (recorded with who decided and when).
+             * @example Born 1991 in Lyon per the passport on file; the listed person was born 1946
+             */
+            note: string;
+        };
+        /** @description Success envelope carrying one screening hit. */
+        ScreeningHitResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The hit. */
+            data: components["schemas"]["ScreeningHit"];
+        };
         /**
          * @description How far a payment file has gone:
          *
@@ -6198,7 +6676,8 @@ export interface components {
          *     `available`; the message names the shortfall and the request stays `QUOTE_PROVIDED`),
          *     `IDEMPOTENCY_KEY_IN_PROGRESS` (a request with the same `Idempotency-Key` is still running after
          *     10 s), or `DUPLICATE_BENEFICIARY` (the customer already has a beneficiary with this bank account
-         *     or `reference`; the message names it).
+         *     or `reference`; the message names it), or `SCREENING_HIT` (a beneficiary of an estimate or a
+         *     payroll request matches a sanctions list entry no admin has released; `entryIndex` names it).
          */
         Conflict: {
             headers: {
@@ -6586,6 +7065,16 @@ export interface components {
          * @example 5d0c6a3e-7b2f-4c1e-9a8d-2f3b4c5d6e7f
          */
         BankExceptionId: components["schemas"]["Uuid"];
+        /**
+         * @description Only hits in this state (`OPEN`, the reviewers' queue); every state when absent.
+         * @example OPEN
+         */
+        ScreeningHitStateFilter: components["schemas"]["ScreeningHitState"];
+        /**
+         * @description Id of the screening hit (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example 0b6e1c52-3f4a-4d8e-9c1b-7a2e5f6d8c90
+         */
+        ScreeningHitId: components["schemas"]["Uuid"];
         /**
          * @description `true`: only the files still `AWAITING_BANK`; every file when absent or `false`.
          * @example true
@@ -9112,6 +9601,153 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listScreeningHits: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum number of requests on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. It is only
+                 *     valid with the same `status` filter it was issued for: a cursor from another filter, or a
+                 *     malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only hits in this state (`OPEN`, the reviewers' queue); every state when absent.
+                 * @example OPEN
+                 */
+                state?: components["parameters"]["ScreeningHitStateFilter"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of screening hits. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningHitPageResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    releaseScreeningHit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the screening hit (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 0b6e1c52-3f4a-4d8e-9c1b-7a2e5f6d8c90
+                 */
+                hitId: components["parameters"]["ScreeningHitId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideScreeningHitRequest"];
+            };
+        };
+        responses: {
+            /** @description The hit, now `RELEASED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningHitResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmScreeningHit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of the screening hit (a UUID); a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 0b6e1c52-3f4a-4d8e-9c1b-7a2e5f6d8c90
+                 */
+                hitId: components["parameters"]["ScreeningHitId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecideScreeningHitRequest"];
+            };
+        };
+        responses: {
+            /** @description The hit, now `CONFIRMED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningHitResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listBankBatches: {
         parameters: {
             query?: {
@@ -9533,6 +10169,53 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayrollRequestDeadlineMissedEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description Any 2xx status (200, 201, 202, 204, …) within 5 s acknowledges the event. Only the status
+             *     code counts: the body and the headers of the answer are ignored.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description Not required; the receiver's own correlation id if it sends one, ignored like every other header.
+                     * @example 6e2d4c1b-0a9f-4e8d-b7c6-5d4e3f2a1b0c
+                     */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferScreeningHeld: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Signature of this delivery, Stripe's scheme: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. `t` is the
+                 *     time of this attempt (each attempt is signed afresh); `v1` is the lowercase hex HMAC-SHA256 of the
+                 *     string `<t>.<raw body>` keyed with the endpoint's `secret` (the whole `whsec_…` string, as UTF-8).
+                 *     Verify it over the raw bytes of the body, before parsing them, with `constructEvent` of the
+                 *     `payroll-fee-service` package, and refuse a `t` more than the tolerance (300 s suggested) away
+                 *     from your clock.
+                 * @example t=1741002001,v1=8f2c7d1e9a4b6c3d5e7f9a1b2c4d6e8f0a1b3c5d7e9f1a2b4c6d8e0f1a3b5c7d
+                 */
+                "Payroll-Signature": components["parameters"]["PayrollSignature"];
+                /**
+                 * @description The event's `id`, the same as in the body: stable across attempts and retries, so a receiver can
+                 *     dedupe before parsing the body.
+                 * @example 0450f9d4-b1f2-46a7-8380-efef18e71b69
+                 */
+                "Payroll-Event-Id": components["parameters"]["PayrollEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferScreeningHeldEvent"];
             };
         };
         responses: {

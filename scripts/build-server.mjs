@@ -7,7 +7,7 @@
 //
 // dist/server/ mirrors the repository: src/ and the client's sources src/ imports
 // (packages/client/src), plus what they read next to themselves at run time (the spec in openapi/,
-// the SQL migrations, the ISO 20022 XSDs), so that every path relative to a module stays true. The new tree is
+// the SQL migrations, the ISO 20022 XSDs, the sanctions lists' shipped extract), so that every path relative to a module stays true. The new tree is
 // written aside and renamed into place: a server starting meanwhile sees the old tree or the new
 // one, never half of one.
 // Plain JavaScript (.mjs), so that it runs before anything can run TypeScript.
@@ -42,6 +42,7 @@ try {
   cpSync(join(root, 'openapi'), join(staging, 'openapi'), { recursive: true, filter: (path) => !path.startsWith(released) });
   cpSync(join(root, 'src', 'store', 'database', 'migrations'), join(staging, 'src', 'store', 'database', 'migrations'), { recursive: true });
   cpSync(join(root, 'src', 'adapters', 'bank', 'iso20022', 'xsd'), join(staging, 'src', 'adapters', 'bank', 'iso20022', 'xsd'), { recursive: true });
+  cpSync(join(root, 'sanctions', 'extract'), join(staging, 'sanctions', 'extract'), { recursive: true });
   rmSync(retired, { recursive: true, force: true });
   try {
     renameSync(target, retired);

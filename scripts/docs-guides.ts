@@ -18,6 +18,7 @@ const ORDER: Array<[file: string, name: string]> = [
   ['performance.md', 'Performance'],
   ['settlement.md', 'Settlement'],
   ['bank-files.md', 'Bank files'],
+  ['screening.md', 'Sanctions screening'],
   ['console.md', 'The console'],
   ['payroll-at-scale.md', 'Payroll at scale'],
   ['development.md', 'Development'],

@@ -5,7 +5,7 @@ import { SharedLimits } from './http/pipeline/sharedLimits.js';
 import { buildApp } from './composition/app.js';
 import { setHeapGrowing } from './composition/heap.js';
 import { countTransactionRetry, startMetrics, workerGauges } from './composition/observability.js';
-import { buildWorker } from './composition/worker.js';
+import { announceScreening, buildWorker } from './composition/worker.js';
 import { exitOnUnhandledFailures } from './composition/processFailures.js';
 import { createLogger } from './observability/logger.js';
 import type { Logger } from 'pino';
@@ -53,6 +53,7 @@ async function main(): Promise<void> {
   const metricsServer = await startMetrics({ port: config.metricsPort, host: config.host }, pools, workerDb, workerDb && workerGauges(config, workerDb));
   const redis = config.redisUrl ? new SharedLimits(config.redisUrl, config.redisKeyPrefix, logger) : undefined;
   const { app } = buildApp(config, db, logger, undefined, redis, providerDb);
+  if (!workerDb) announceScreening(config, logger);
   const worker = workerDb ? buildWorker(config, workerDb, logger).loop : undefined;
   worker?.start();
   const server = httpServer(config, app);

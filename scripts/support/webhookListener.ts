@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createPayrollClient } from '../../packages/client/src/index.js';
 import { WebhookSignatureError, constructEvent } from '../../packages/client/src/webhooks.js';
 
-const ALL_TYPES = ['payroll_request.status_changed', 'transfer.status_changed', 'payout.status_changed'] as const;
+const ALL_TYPES = ['payroll_request.status_changed', 'transfer.status_changed', 'payout.status_changed', 'transfer.screening_held'] as const;
 /** The forward gets the service's own delivery timeout (5 s) less a margin, so the service sees our answer. */
 const FORWARD_TIMEOUT_MS = 4_500;
 

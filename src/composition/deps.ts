@@ -14,6 +14,8 @@ import { rateTablesOf } from '../store/reference/exchangeRates.js';
 import { processorSchedulesOf } from '../store/reference/referenceData.js';
 import { ItemsTextCache } from '../usecases/answers/itemsTextCache.js';
 import type { UseCaseDeps } from '../usecases/deps.js';
+import { SanctionsListFolder } from '../adapters/screening/sanctionsFolder.js';
+import { ScreeningLists } from '../usecases/screening/screeningLists.js';
 
 /**
  * What every use case may reach, on the database handle `db` (each process may bring its own).
@@ -33,6 +35,7 @@ export function buildDeps(config: Config, db: Database, clock: () => Date = () =
       wpsAccount: SIF_PROFILES[config.bank.sifProfile].account,
     },
     ...(config.readCacheBytes > 0 && { readCache: new ItemsTextCache(config.readCacheBytes) }),
+    screening: buildScreening(config),
     config: {
       feeHashSecret: config.feeHashSecret,
       feeHashTtlSeconds: config.feeHashTtlSeconds,
@@ -57,4 +60,10 @@ export function buildRateSource(config: Pick<Config, 'rates'>, db: Database, clo
   const bounds = { maxAgeMs: rates.maxAgeMs, manualMaxAgeMs: rates.manualMaxAgeMs };
   if (rates.source === 'world' || !rates.feed) return new TableRateSource(rateTablesOf(db), bounds);
   return new FeedRateSource(rateTablesOf(db), rates.feed.format === 'ecb-xml' ? 'ECB' : 'FEED', rates.pegs, bounds, clock);
+}
+
+/** SANCTIONS_LIST_DIR (or the shipped extract when SANCTIONS_SHIPPED_EXTRACT asks for it): the lists screened against; none, no screening. */
+function buildScreening(config: Pick<Config, 'screening'>): ScreeningLists | undefined {
+  const { listDir, threshold } = config.screening;
+  return listDir === undefined ? undefined : new ScreeningLists(new SanctionsListFolder(listDir), threshold);
 }

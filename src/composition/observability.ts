@@ -1,3 +1,4 @@
+import { openHitStats } from '../store/screening/screening.js';
 import type { RateSource } from '../adapters/rates/rates.js';
 import type { Config } from '../config/config.js';
 import type { MetricsServer } from '../observability/metricsServer.js';
@@ -34,6 +35,7 @@ export async function startMetrics(
         items: await readBacklog(worker, new Date()),
         failingEndpoints: await countFailingEndpoints(worker),
         bankExceptions: await openBankExceptions(worker, new Date()),
+        screeningHits: await openScreeningHits(worker, new Date()),
         ...(gauges && {
           rates: await rateAges(worker, gauges.rates, new Date()),
           bankBatches: { ...(await unansweredBankBatches(worker, new Date())), maxAgeSeconds: gauges.bankUnansweredAfterSeconds },
@@ -51,6 +53,12 @@ export interface WorkerGauges {
 
 export function workerGauges(config: Config, db: Database): WorkerGauges {
   return { rates: buildRateSource(config, db), bankUnansweredAfterSeconds: config.bank.unansweredAfterSeconds };
+}
+
+/** The undecided screening hits: how many, and the oldest's age. */
+async function openScreeningHits(db: Database, now: Date): Promise<{ open: number; oldestSeconds: number }> {
+  const { open, oldest } = await openHitStats(db);
+  return { open, oldestSeconds: oldest ? Math.max(0, Math.floor((now.getTime() - oldest.getTime()) / 1000)) : 0 };
 }
 
 /** PoolOptions.onTransactionRetry for every pool: transactions retried after a deadlock or serialization failure. */

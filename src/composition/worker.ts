@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { SIF_PROFILES } from '../domain/bank/wpsSalaryFile.js';
 import type { Logger } from 'pino';
 import type { BatchRails } from '../adapters/bank/batchRails.js';
@@ -10,7 +11,7 @@ import { SimulatedBatchRails } from '../adapters/bank/simulatedBatchRails.js';
 import { tracedBatchRails, tracedRails, tracedWebhookSender } from '../adapters/traced.js';
 import { HttpWebhookSender } from '../adapters/webhooks/webhookSender.js';
 import { tracer } from '../observability/telemetry.js';
-import type { Config } from '../config/config.js';
+import { type Config, ConfigError } from '../config/config.js';
 import type { ApplyBankMessage } from '../domain/bank/bankMessages.js';
 import { bankFileRecords } from '../store/bank/bankFiles.js';
 import type { Database } from '../store/database/db.js';
@@ -33,6 +34,7 @@ const INITIATING_PARTY = 'Payroll Fee Service';
 export function buildWorker(config: Config, db: Database, logger: Logger, clock: () => Date = () => new Date()): { loop: WorkerLoop; deps: ExecutionDeps } {
   const webhooks = new HttpWebhookSender({ allowLoopback: config.webhookAllowLoopback });
   const useCaseDeps = buildDeps(config, db, clock);
+  announceScreening(config, logger);
   const rails = bank(config, db, logger, clock, bankMessageApplier({ db, clock, bookingGraceDays: config.bank.bookingGraceDays }));
   const deps: ExecutionDeps = {
     ...useCaseDeps,
@@ -90,4 +92,13 @@ function bank(
     ownFolders: [config.bank.outboxDir],
   });
   return { rails, batchRails, bankInbox: inbox };
+}
+
+/** Says at start what beneficiaries are screened against: the operator's folder, the shipped extract (said plainly), or nothing. */
+export function announceScreening(config: Pick<Config, 'screening'>, logger: Logger): void {
+  const { listDir, shippedExtract, threshold } = config.screening;
+  if (listDir !== undefined && !existsSync(listDir)) throw new ConfigError(`SANCTIONS_LIST_DIR: ${listDir} is not a folder this process can read`);
+  if (shippedExtract)
+    logger.warn({ listDir, threshold }, 'screening: against the shipped extract of the sanctions lists only (SANCTIONS_SHIPPED_EXTRACT), not the full lists');
+  else if (listDir) logger.info({ listDir, threshold }, 'screening: beneficiaries screened against the sanctions lists in SANCTIONS_LIST_DIR');
 }

@@ -6,6 +6,8 @@ import { ConfigError, read } from './values.js';
 import { DEMO_WORLD_FILE, DEVELOPMENT_FEE_HASH_SECRET, DEVELOPMENT_JWT_SECRET, SETTINGS } from './settings.js';
 import { type BankConfig, bankConfig } from './bank.js';
 import { type ConsoleConfig, consoleConfig } from './console.js';
+import { type PayCalendarConfig, payCalendarConfig } from './payCalendar.js';
+import { type ScreeningConfig, screeningConfig } from './screening.js';
 
 export { ConfigError };
 
@@ -44,7 +46,7 @@ export interface Config {
   /** How far (in BIPS of the current rate for the pair) an admin's quote may lie from it; unset: the domain's default (1000). */
   quoteToleranceBps: number | undefined;
   /** A pay date's lead times in the partner bank's business days, and when its deadlines are announced (src/config/settings/calendar.ts). */
-  payCalendar: { leads: LeadTimes; warningHours: number };
+  payCalendar: PayCalendarConfig;
   validateResponses: boolean;
   bodyLimit: string;
   logLevel: string;
@@ -77,6 +79,11 @@ export interface Config {
   /** Where `GET /metrics` (Prometheus) is served, on a port of its own; unset: no metrics at all. */
   metricsPort: number | undefined;
   rates: RateConfig;
+  /**
+   * Sanctions screening: the folder of list files (the shipped extract's with SANCTIONS_SHIPPED_EXTRACT),
+   * undefined when the service screens nothing; the threshold as a fraction.
+   */
+  screening: ScreeningConfig;
 }
 
 /** 1 `anchor` buys `rate` of `currency` (1 USD = 3.6725 AED), whatever the feed says of `currency`. */
@@ -163,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(read(env, SETTINGS.TRUST_PROXY)),
     metricsPort: read(env, SETTINGS.METRICS_PORT),
     rates: rateConfig(env),
+    screening: screeningConfig(env),
   };
 }
 
@@ -262,29 +270,4 @@ function customerWrites(env: NodeJS.ProcessEnv): Config['customerWrites'] {
     concurrent: read(env, SETTINGS.CUSTOMER_CONCURRENT_WRITES),
     waitMs: read(env, SETTINGS.CUSTOMER_WRITE_WAIT_MS),
   };
-}
-
-/** A pay date's lead times in business days, by step (the domain's LeadTimes has this shape). */
-interface LeadTimes {
-  approve: number;
-  quote: number;
-  accept: number;
-  fund: number;
-  instruct: number;
-}
-
-/** The lead times, which must not increase from one step to the next (each step comes after the one before). */
-function payCalendarConfig(env: NodeJS.ProcessEnv): Config['payCalendar'] {
-  const leads: LeadTimes = {
-    approve: read(env, SETTINGS.PAYROLL_APPROVE_LEAD_DAYS),
-    quote: read(env, SETTINGS.PAYROLL_QUOTE_LEAD_DAYS),
-    accept: read(env, SETTINGS.PAYROLL_ACCEPT_LEAD_DAYS),
-    fund: read(env, SETTINGS.PAYROLL_FUND_LEAD_DAYS),
-    instruct: read(env, SETTINGS.PAYROLL_INSTRUCT_LEAD_DAYS),
-  };
-  const steps = [leads.approve, leads.quote, leads.accept, leads.fund, leads.instruct];
-  if (steps.some((lead, i) => i > 0 && lead > steps[i - 1]!)) {
-    throw new ConfigError('PAYROLL_*_LEAD_DAYS must not increase from APPROVE to QUOTE, ACCEPT, FUND and INSTRUCT: each step comes after the one before');
-  }
-  return { leads, warningHours: read(env, SETTINGS.PAYROLL_DEADLINE_WARNING_HOURS) };
 }

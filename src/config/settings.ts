@@ -11,6 +11,7 @@ import { PRICING_SETTINGS } from './settings/pricing.js';
 import { SECURITY_SETTINGS } from './settings/security.js';
 import { SERVER_SETTINGS } from './settings/server.js';
 import { WORKER_SETTINGS } from './settings/worker.js';
+import { SCREENING_SETTINGS } from './settings/screening.js';
 
 export { DEVELOPMENT_JWT_SECRET } from './settings/security.js';
 export { DEVELOPMENT_FEE_HASH_SECRET } from './settings/pricing.js';
@@ -24,4 +25,5 @@ export const SETTINGS = {
   ...BANK_SETTINGS,
   ...CALENDAR_SETTINGS,
   ...WORKER_SETTINGS,
+  ...SCREENING_SETTINGS,
 };

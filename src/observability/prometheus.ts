@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { BANK_EXCEPTION_KINDS, type UnansweredBatches, defineBankBatchGauges } from './bankBatchGauges.js';
+import { type OpenScreeningHits, defineScreeningGauges } from './screeningGauges.js';
 import { type RateAgeRow, defineRateGauges } from './rateGauges.js';
 import type { Metrics } from './telemetry.js';
 
@@ -28,6 +29,7 @@ export interface ScrapeSources {
     bankExceptions: BacklogRow[];
     rates?: RateAgeRow[];
     bankBatches?: UnansweredBatches;
+    screeningHits?: OpenScreeningHits;
   }>;
 }
 
@@ -226,6 +228,7 @@ function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources
   defineBankExceptionGauges(gauge);
   defineRateGauges(gauge);
   defineBankBatchGauges(gauge);
+  defineScreeningGauges(gauge);
   gauge(
     'worker_backlog_items',
     'Pending work items by kind (the worker has not finished them)',
@@ -246,7 +249,7 @@ function defineBacklogGauges(registry: Registry, read: NonNullable<ScrapeSources
   );
 }
 
-export type GaugeSnapshot = { bankExceptions: BacklogRow[]; rates?: RateAgeRow[]; bankBatches?: UnansweredBatches };
+export type GaugeSnapshot = { bankExceptions: BacklogRow[]; rates?: RateAgeRow[]; bankBatches?: UnansweredBatches; screeningHits?: OpenScreeningHits };
 export type SnapshotGauge = (name: string, help: string, labelNames: string[], fill: (g: Gauge, snapshot: GaugeSnapshot) => void) => Gauge;
 
 /** Every kind at 0, then the kinds the rows name. */

@@ -5,6 +5,7 @@ import type { RateSource } from '../adapters/rates/rates.js';
 import type { Database } from '../store/database/db.js';
 import type { ApiKeyUsage } from './access/apiKeyUsage.js';
 import type { ItemsTextCache } from './answers/itemsTextCache.js';
+import type { ScreeningLists } from './screening/screeningLists.js';
 
 /** What every use case may reach: the store, the adapters, the clock and the settings. */
 export interface UseCaseDeps {
@@ -22,6 +23,8 @@ export interface UseCaseDeps {
   optionalDependencies?: { redis?: () => 'connected' | 'degraded' };
   /** Repeat reads' payroll request items (READ_CACHE_MB; absent when 0): answers/itemsTextCache.ts. */
   readCache?: ItemsTextCache;
+  /** The sanctions lists beneficiaries are screened against (docs/screening.md); absent, nothing is screened. */
+  screening?: ScreeningLists | undefined;
   /** The HTTP server's record of API key uses (audit and lastUsedAt), written in batches. */
   apiKeyUsage?: ApiKeyUsage;
   config: Pick<

@@ -240,7 +240,7 @@ export async function snapshot(db: Database): Promise<StateSnapshot> {
           );
           return `SELECT json_build_object(
              'balances', (SELECT COALESCE(json_agg(json_build_object('id', id, 'balance', balance::text, 'available', available::text) ORDER BY id), '[]') FROM account_currencies),
-             'counts', json_build_object(${counts.join(',\n')}),
+             'counts', ${countsObject(counts)},
              'requests', (SELECT COALESCE(json_agg(json_build_object('id', id, 'status', status) ORDER BY id), '[]') FROM payroll_requests),
              'payouts', (SELECT COALESCE(json_agg(json_build_object('id', id, 'status', status) ORDER BY id), '[]') FROM payouts),
              'rates', (SELECT COALESCE(json_agg(json_build_object('pair', from_code || '/' || to_code, 'rate', rate::text) ORDER BY from_code, to_code), '[]') FROM exchange_rates),
@@ -251,6 +251,16 @@ export async function snapshot(db: Database): Promise<StateSnapshot> {
   }
   const [row] = await db.query<{ state: string }>(await snapshotQueries.get(db)!);
   return JSON.parse(row!.state) as StateSnapshot;
+}
+
+/**
+ * The counts as one JSON object. A function takes at most 100 arguments in PostgreSQL and each
+ * count is two (its name and its value): the tables are counted in parts of 40, merged as jsonb.
+ */
+function countsObject(counts: readonly string[]): string {
+  const parts: string[] = [];
+  for (let start = 0; start < counts.length; start += 40) parts.push(`jsonb_build_object(${counts.slice(start, start + 40).join(',\n')})`);
+  return `(${parts.join(' || ')})`;
 }
 
 /**

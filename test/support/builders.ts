@@ -33,7 +33,7 @@ let accountsOpened = 0;
  * The body of a new beneficiary: an individual at an Emirati bank, with a valid IBAN no other
  * beneficiary made in this process has (so never a 409 DUPLICATE_BENEFICIARY), and `changes`.
  */
-function beneficiaryBody(changes: Partial<Schemas['CreateBeneficiaryRequest']> = {}): Schemas['CreateBeneficiaryRequest'] {
+export function beneficiaryBody(changes: Partial<Schemas['CreateBeneficiaryRequest']> = {}): Schemas['CreateBeneficiaryRequest'] {
   accountsOpened += 1;
   const iban = composeIBAN({ countryCode: 'AE', bban: `03399${String(accountsOpened).padStart(14, '0')}` })!;
   return { type: 'INDIVIDUAL', firstName: 'Noor', lastName: `Account${accountsOpened}`, nationality: 'AE', bankName: 'Mashreq', iban, ...changes };

@@ -10,6 +10,7 @@ import { providePayrollQuote } from '../../usecases/payroll/quoteLifecycle.js';
 import { recordFxExchange } from '../../usecases/payroll/recordFxExchange.js';
 import { updateExchangeRate } from '../../usecases/rates/updateExchangeRate.js';
 import type { Handlers } from '../pipeline/operations.js';
+import { decideScreeningHit, listScreeningHits } from '../../usecases/screening/screeningReview.js';
 
 /** The Admin tag: the platform's queue of payroll requests, FX quotes and exchanges, rates, fundings, and the bank's books. */
 export function adminHandlers(deps: UseCaseDeps) {
@@ -32,5 +33,8 @@ export function adminHandlers(deps: UseCaseDeps) {
     listBankBatches: async ({ caller, query }) => ({ status: 200, data: await listBankBatches(deps, caller, query) }),
     resendBankBatch: async ({ caller, params }) => ({ status: 200, data: await resendBankBatch(deps, caller, params.batchId) }),
     failBankBatchPayouts: async ({ caller, params, body }) => ({ status: 200, data: await failBankBatchPayouts(deps, caller, params.batchId, body) }),
+    listScreeningHits: async ({ caller, query }) => ({ status: 200, data: await listScreeningHits(deps, caller, query) }),
+    releaseScreeningHit: async ({ caller, params, body }) => ({ status: 200, data: await decideScreeningHit(deps, caller, params.hitId, 'RELEASED', body) }),
+    confirmScreeningHit: async ({ caller, params, body }) => ({ status: 200, data: await decideScreeningHit(deps, caller, params.hitId, 'CONFIRMED', body) }),
   } satisfies Partial<Handlers>;
 }

@@ -54,13 +54,13 @@ const fieldParams = (f: BeneficiaryFields) => [
   ...[f.iban, f.accountNumber, f.bankCode, f.swiftBic, f.reference, f.email, f.labourCardPersonId, f.wpsRoutingCode],
 ];
 
-export function insertBeneficiary(tx: Queryable, record: Omit<BeneficiaryRecord, 'active' | 'updatedAt'>): Promise<Written> {
+export function insertBeneficiary(tx: Queryable, record: Omit<BeneficiaryRecord, 'active' | 'updatedAt'> & { createdByUserId: string }): Promise<Written> {
   return writeUnique(
     tx,
     `INSERT INTO beneficiaries (id, customer_id, type, first_name, last_name, company_name, display_name, nationality, bank_name,
-       iban, account_number, bank_code, swift_bic, reference, email, labour_card_person_id, wps_routing_code, active, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, true, $18, $18) RETURNING ${COLUMNS}`,
-    [record.id, record.customerId, ...fieldParams(record), record.createdAt],
+       iban, account_number, bank_code, swift_bic, reference, email, labour_card_person_id, wps_routing_code, active, created_at, updated_at, created_by_user_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, true, $18, $18, $19) RETURNING ${COLUMNS}`,
+    [record.id, record.customerId, ...fieldParams(record), record.createdAt, record.createdByUserId],
   );
 }
 

@@ -47,14 +47,31 @@ export async function claimPayoutBatches(tx: Queryable, now: Date, leaseUntil: D
   );
 }
 
+/** A batch not yet closed, as a claim reads it (a released payout's file is followed under its request's batch). */
+export async function findOpenBatch(tx: Queryable, batchId: string): Promise<ClaimedBatch[]> {
+  return tx.query<ClaimedBatch>(
+    `SELECT b.id, b.payroll_request_id AS "payrollRequestId", r.customer_id AS "customerId", b.status, b.item_count AS "itemCount"
+       FROM payout_batches b JOIN payroll_requests r ON r.id = b.payroll_request_id
+      WHERE b.id = $1 AND b.status <> 'CLOSED'`,
+    [batchId],
+  );
+}
+
 /** Keeps the batch ours a while longer (each chunk of a long step renews it), or frees it for a recheck at `until`. */
 export async function leaseBatch(tx: Queryable, batchId: string, until: Date | null): Promise<void> {
   await tx.query('UPDATE payout_batches SET locked_until = $2 WHERE id = $1', [batchId, until]);
 }
 
-/** Whether the batch still has items the bank has not been told of (PENDING or INITIATED). */
+/**
+ * Whether the batch still has items the bank has not been told of (PENDING or INITIATED), those
+ * held by screening aside (a released one goes to the bank in a file of its own).
+ */
 export async function hasUnsubmittedItems(tx: Queryable, batchId: string): Promise<boolean> {
-  const rows = await tx.query(`SELECT 1 FROM transfers WHERE batch_id = $1 AND status IN ('PENDING', 'INITIATED') LIMIT 1`, [batchId]);
+  const rows = await tx.query(
+    `SELECT 1 FROM transfers t WHERE t.batch_id = $1 AND t.status IN ('PENDING', 'INITIATED')
+        AND NOT EXISTS (SELECT 1 FROM screening_holds h WHERE h.transfer_id = t.id) LIMIT 1`,
+    [batchId],
+  );
   return rows.length > 0;
 }
 
@@ -64,8 +81,17 @@ export async function hasOpenItems(tx: Queryable, batchId: string): Promise<bool
   return rows.length > 0;
 }
 
-/** The batch as the bank needs it: the paying account and, per payout, its amount and its beneficiary as the split recorded them. */
-export async function loadPayoutBatch(tx: Queryable, batchId: string, executionDate: string): Promise<PayoutBatch> {
+/**
+ * The batch as the bank needs it: the paying account and, per payout, its amount and its
+ * beneficiary as the split recorded them. Payouts held by screening are left out; `released`
+ * instead gives the file of released ones: its id and the payouts it holds.
+ */
+export async function loadPayoutBatch(
+  tx: Queryable,
+  batchId: string,
+  executionDate: string,
+  released?: { fileBatchId: string; transferIds: readonly string[] },
+): Promise<PayoutBatch> {
   const [head] = await tx.query<Omit<PayoutBatch, 'items' | 'requestedExecutionDate'>>(
     `SELECT b.id AS "batchId", b.payroll_request_id AS "payrollRequestId", b.currency_code AS "currencyCode",
             ${debtorJson('ac.id', 'a', 'r.customer_id')} AS debtor,
@@ -91,10 +117,11 @@ export async function loadPayoutBatch(tx: Queryable, batchId: string, executionD
             END AS wps
        FROM transfers t LEFT JOIN amount_splits s ON s.id = t.amount_split_id
       WHERE t.batch_id = $1
+        AND CASE WHEN $2::uuid[] IS NULL THEN NOT EXISTS (SELECT 1 FROM screening_holds h WHERE h.transfer_id = t.id) ELSE t.id = ANY($2::uuid[]) END
       ORDER BY t.position`,
-    [batchId],
+    [batchId, released ? released.transferIds : null],
   );
-  return { ...head, requestedExecutionDate: executionDate, items };
+  return { ...head, ...(released && { batchId: released.fileBatchId }), requestedExecutionDate: executionDate, items };
 }
 
 export async function markBatchSubmitted(tx: Queryable, batchId: string, externalBatchId: string, at: Date): Promise<void> {

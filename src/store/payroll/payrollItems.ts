@@ -79,7 +79,13 @@ export type TransferRow = TransferFee & {
   bankBookingJson: string | null;
   bankReturnJson: string | null;
   createdAt: string;
-} & InstructedSplit;
+} & InstructedSplit &
+  HeldByScreening;
+
+/** Why screening held the payout out of its bank file: all null for a transfer never held. */
+type HeldByScreening =
+  | { holdHitId: string; holdState: 'OPEN' | 'RELEASED' | 'CONFIRMED'; holdList: 'OFAC_SDN' | 'UN_CONSOLIDATED'; holdEntryId: string; holdHeldAt: string }
+  | { holdHitId: null; holdState: null; holdList: null; holdEntryId: null; holdHeldAt: null };
 
 /** The split a payout pays, as its instruction shows it: all null for a leg. */
 type InstructedSplit =
@@ -103,6 +109,15 @@ type InstructedSplit =
       snapshotDisplayName: null;
     };
 
+/**
+ * Where a transfer's row is read from: the transfer, the split it pays (a split of the same
+ * request) and screening's hold on it. itemsVersionOf covers every row version read here.
+ */
+const TRANSFER_SOURCES = `FROM transfers t
+       LEFT JOIN amount_splits sp ON sp.id = t.amount_split_id AND sp.payroll_request_id = t.payroll_request_id
+       LEFT JOIN screening_holds sh ON sh.transfer_id = t.id
+       LEFT JOIN screening_hits shh ON shh.id = sh.hit_id`;
+
 const TRANSFER_ROW = `t.id, t.payroll_request_id AS "payrollRequestId", t.transfer_type AS "transferType", t.status, t.external_id AS "externalId",
             t.amount::text AS "amount", t.currency_code AS "currencyCode", t.fee_id AS "feeId", t.fee_amount::text AS "feeAmount",
             t.final_internal_fee::text AS "finalInternalFee", ${iso('t.executed_at')} AS "executedAt", ${iso('t.completed_at')} AS "completedAt",
@@ -110,9 +125,9 @@ const TRANSFER_ROW = `t.id, t.payroll_request_id AS "payrollRequestId", t.transf
             ${iso('t.created_at')} AS "createdAt", sp.id AS "splitId", sp.beneficiary_id AS "splitBeneficiaryId",
             sp.source_currency_amount::text AS "splitSourceCurrencyAmount", sp.beneficiary_snapshot->>'id' AS "snapshotId",
             sp.beneficiary_snapshot->>'firstName' AS "snapshotFirstName", sp.beneficiary_snapshot->>'lastName' AS "snapshotLastName",
-            sp.beneficiary_snapshot->>'displayName' AS "snapshotDisplayName"
-       FROM transfers t
-       LEFT JOIN amount_splits sp ON sp.id = t.amount_split_id AND sp.payroll_request_id = t.payroll_request_id`;
+            sp.beneficiary_snapshot->>'displayName' AS "snapshotDisplayName", sh.hit_id AS "holdHitId", shh.state AS "holdState",
+            shh.list AS "holdList", shh.entry_id AS "holdEntryId", ${iso('sh.held_at')} AS "holdHeldAt"
+       ${TRANSFER_SOURCES}`;
 
 /** A page of the request's transfers, in their order, each with the split it pays. */
 export async function findTransfersPage(tx: Queryable, page: ItemsPage): Promise<Array<Placed<TransferRow>>> {
@@ -135,15 +150,17 @@ export async function findTransferRows(tx: Queryable, ids: readonly string[]): P
 
 /**
  * What names the state of a request's items as a reader's snapshot sees them: a digest of the
- * physical address and creating transaction of every split and transfer version it sees. A row
- * version never changes (an update writes a new one, at a new address, by another transaction),
- * and no two versions share both, so two snapshots with the same digest see the same items.
+ * physical address and creating transaction of every row version their writers read (the splits,
+ * and each transfer with the rows of TRANSFER_SOURCES). A row version never changes (an update
+ * writes a new one, at a new address, by another transaction), and no two versions share both, so
+ * two snapshots with the same digest see the same items.
  */
 export async function itemsVersionOf(tx: Queryable, requestId: string): Promise<string> {
   const [row] = await tx.query<{ version: string }>(
     `SELECT md5(coalesce((SELECT string_agg(s.ctid::text || s.xmin::text, ',' ORDER BY s.position) FROM amount_splits s WHERE s.payroll_request_id = $1), '')
                 || '/' ||
-                coalesce((SELECT string_agg(t.ctid::text || t.xmin::text, ',' ORDER BY t.position) FROM transfers t WHERE t.payroll_request_id = $1), '')) AS version`,
+                coalesce((SELECT string_agg(concat_ws(':', t.ctid, t.xmin, sh.ctid, sh.xmin, shh.ctid, shh.xmin), ',' ORDER BY t.position, sh.hit_id)
+                            ${TRANSFER_SOURCES} WHERE t.payroll_request_id = $1), '')) AS version`,
     [requestId],
   );
   return row!.version;

@@ -17,6 +17,9 @@ import { type CreatedPosition, createdPosition, cursorCodec } from '../answers/c
 import type { UseCaseDeps } from '../deps.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
 import { toBeneficiary } from '../views/beneficiary.js';
+import { toBeneficiaryScreening } from '../views/screening.js';
+import { screenBeneficiaries } from '../screening/screenBeneficiaries.js';
+import type { LoadedLists } from '../screening/screeningLists.js';
 
 type Schemas = components['schemas'];
 type Beneficiary = Schemas['Beneficiary'];
@@ -25,10 +28,11 @@ type Beneficiary = Schemas['Beneficiary'];
 export async function createBeneficiary(deps: UseCaseDeps, caller: Principal, body: Schemas['CreateBeneficiaryRequest']): Promise<Beneficiary> {
   const customerId = requireCustomer(caller);
   const fields = checkBeneficiary(body);
+  const lists = await deps.screening?.current(deps.db, deps.clock());
   return deps.db.transaction(async (tx) => {
-    const written = await insertBeneficiary(tx, { ...fields, id: randomUUID(), customerId, createdAt: deps.clock() });
+    const written = await insertBeneficiary(tx, { ...fields, id: randomUUID(), customerId, createdAt: deps.clock(), createdByUserId: caller.userId });
     if (written.conflict) throw await duplicate(tx, customerId, fields, written.conflict);
-    return toBeneficiary(written.row);
+    return toBeneficiary(written.row, false, await screened(deps, tx, lists, written.row));
   });
 }
 
@@ -79,13 +83,14 @@ export async function updateBeneficiary(
 ): Promise<Beneficiary> {
   const customerId = requireCustomer(caller);
   const { active, ...patch } = body;
+  const lists = await deps.screening?.current(deps.db, deps.clock());
   return deps.db.transaction(async (tx) => {
     const current = await ownBeneficiary(tx, customerId, beneficiaryId, true);
     // Only `active`: a reactivation keeps the fields as they are (rows loaded from a world file included).
     const fields = Object.keys(patch).length === 0 ? current : checkBeneficiary(applyBeneficiaryPatch(current, patch));
     const written = await updateRow(tx, current.id, fields, active ?? current.active, deps.clock());
     if (written.conflict) throw await duplicate(tx, customerId, fields, written.conflict);
-    return toBeneficiary(written.row);
+    return toBeneficiary(written.row, false, written.row.active ? await screened(deps, tx, lists, written.row) : undefined);
   });
 }
 
@@ -97,6 +102,18 @@ export async function deactivateBeneficiary(deps: UseCaseDeps, caller: Principal
     if (!current.active) return toBeneficiary(current);
     return toBeneficiary(await markBeneficiaryInactive(tx, current.id, deps.clock()));
   });
+}
+
+/**
+ * A beneficiary created or changed is screened in the same transaction, when the service screens:
+ * a hit flags it (the answer shows it, an admin reviews it); estimates paying it are refused until
+ * the match is released.
+ */
+async function screened(deps: UseCaseDeps, tx: Queryable, lists: LoadedLists | undefined, row: BeneficiaryRecord): Promise<Beneficiary['screening']> {
+  if (!lists || !deps.screening) return undefined;
+  const now = deps.clock();
+  const [result] = await screenBeneficiaries(tx, lists, deps.screening.threshold, [{ ...row, createdByUserId: null }], 'BENEFICIARY', now);
+  return toBeneficiaryScreening(result!, lists.versions);
 }
 
 async function ownBeneficiary(tx: Queryable, customerId: string, beneficiaryId: string, forUpdate = false): Promise<BeneficiaryRecord> {

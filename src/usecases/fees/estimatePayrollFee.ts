@@ -19,6 +19,7 @@ import { requireActiveBeneficiaries } from '../beneficiaries/beneficiaries.js';
 import type { UseCaseDeps } from '../deps.js';
 import { payScheduleOf } from '../payroll/paySchedule.js';
 import { toPaySchedule } from '../views/paySchedule.js';
+import { refuseScreeningHits } from '../screening/screenBeneficiaries.js';
 import { type EstimateReference, estimateReference, forgetEstimateReferences } from './estimateReference.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
 
@@ -71,6 +72,7 @@ export async function estimatePayrollEntries(
     const reference = await estimateReference(deps, customerId, accounts);
     const now = deps.clock();
     const { figures, beneficiaryIds } = await figuresOf(deps, customerId, reference, entriesAt, now);
+    if (attempt === 1) await refuseScreeningHits(deps, beneficiaryIds, 'ESTIMATE');
     const schedule = await payScheduleOf(deps.db, deps, reference.payroll.currencyCode, accounts.payDate);
     const expiresAt = feeHashExpiry(now, deps.config.feeHashTtlSeconds);
     const estimate: PayrollFeeEstimate = payrollFeeEstimateView(figures, {

@@ -10,6 +10,7 @@ import { insertSplitsWithSnapshots } from '../../store/payroll/payrollSplits.js'
 import { refreshPlannerStatisticsAfterPayrollCreated } from '../../store/database/statistics.js';
 import { requireActiveBeneficiaries } from '../beneficiaries/beneficiaries.js';
 import type { UseCaseDeps } from '../deps.js';
+import { refuseScreeningHits } from '../screening/screenBeneficiaries.js';
 import { type PayrollRequestAnswer, payrollRequestChangedAnswered } from '../webhooks/events.js';
 import { debitPayrollTotal } from './payrollDebit.js';
 import { requireWpsFields } from './wpsPayrollCheck.js';
@@ -28,6 +29,8 @@ type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
  */
 export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequestAnswer> {
   const customerId = requireCustomer(caller);
+  // Lists may have changed since the estimate: screened again before anything is written or debited.
+  await refuseScreeningHits(deps, beneficiariesOf(body), 'PAYROLL_REQUEST');
   const answer = await deps.db.transaction(async (tx) => {
     const now = deps.clock();
     const requestId = randomUUID();
@@ -56,19 +59,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       at: now,
     });
     if (paySchedule) await setPaySchedule(tx, requestId, paySchedule);
-    const splitsWritten = await insertSplitsWithSnapshots(
-      tx,
-      { id: requestId, customerId },
-      locked.map((entry, index) => ({
-        beneficiaryId: entry.beneficiaryId,
-        amountCurrencyType: entry.amountCurrencyType,
-        sourceCurrencyAmount: entry.sourceCurrencyAmount,
-        amount: entry.amountInPayrollCurrency,
-        purposeCode: body.amountSplitDetails[index]!.purposeCode,
-        wps: wps?.[index],
-      })),
-      now,
-    );
+    const splitsWritten = await insertSplitsWithSnapshots(tx, { id: requestId, customerId }, splitsOf(locked, body, wps), now);
     // A beneficiary deactivated since the estimate: the 404 names it, and everything rolls back.
     if (!splitsWritten) await refuseInactiveBeneficiaries(tx, customerId, locked);
     // A shortfall rolls everything back; a request awaiting approval is debited when approved.
@@ -85,6 +76,20 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
   });
   await refreshPlannerStatisticsAfterPayrollCreated(deps.db, body.amountSplitDetails.length);
   return answer;
+}
+
+const beneficiariesOf = (body: CreateRequest): string[] => body.amountSplitDetails.map((entry) => entry.beneficiaryId);
+
+/** The splits as the estimate locked their figures, with each entry's purpose and WPS salary details. */
+function splitsOf(locked: LockedPayrollFeeEstimate['entries'], body: CreateRequest, wps: Awaited<ReturnType<typeof requireWpsFields>>) {
+  return locked.map((entry, index) => ({
+    beneficiaryId: entry.beneficiaryId,
+    amountCurrencyType: entry.amountCurrencyType,
+    sourceCurrencyAmount: entry.sourceCurrencyAmount,
+    amount: entry.amountInPayrollCurrency,
+    purposeCode: body.amountSplitDetails[index]!.purposeCode,
+    wps: wps?.[index],
+  }));
 }
 
 async function refuseInactiveBeneficiaries(tx: Queryable, customerId: string, locked: LockedPayrollFeeEstimate['entries']): Promise<never> {

@@ -16,7 +16,8 @@ import {
 } from '../../store/payroll/payrollRequestUpdates.js';
 import { type WorkItem, type WorkQueue, advanceWork, claimWork, releaseLease } from '../../store/operations/work.js';
 import { payoutChanged, recordStatusChange, transferChanged } from '../webhooks/events.js';
-import { type BatchExecutionDeps, executePayoutBatches } from './payoutBatchExecution.js';
+import { type BatchExecutionDeps, executePayoutBatches, executeReleasedPayouts } from './payoutBatchExecution.js';
+import { rescreenOnListUpdate } from '../screening/rescreen.js';
 import { postLegSettled, postSinglePayoutSettled } from './settlementPostings.js';
 import { deliverDueWebhooks } from '../webhooks/webhookDispatch.js';
 import { noticePayrollDeadlines } from './payrollDeadlines.js';
@@ -49,6 +50,10 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
   if (deps.bankInbox) touched += await deps.bankInbox.poll();
   if (deps.rateFeed) await deps.rateFeed.poll();
   touched += await executePayoutBatches(deps, 5);
+  if (deps.screening) {
+    touched += await rescreenOnListUpdate(deps);
+    touched += await executeReleasedPayouts(deps, 5);
+  }
   for (const queue of ['PAYROLL_LEGS', 'SINGLE_PAYOUTS'] as const) {
     const now = deps.clock();
     const items = await deps.db.transaction((tx) => claimWork(tx, queue, now, new Date(now.getTime() + deps.leaseMs), batchSize));

@@ -5,6 +5,7 @@ import {
   type ClaimedBatch,
   claimPayoutBatches,
   closeBatch,
+  findOpenBatch,
   hasOpenItems,
   hasUnsubmittedItems,
   leaseBatch,
@@ -20,6 +21,9 @@ import type { UseCaseDeps } from '../deps.js';
 import { recordStatusChange, transfersChanged } from '../webhooks/events.js';
 import { postPayoutsSettled } from './settlementPostings.js';
 import { metrics } from '../../observability/telemetry.js';
+import type { PayoutBatch } from '../../domain/payouts/payoutBatch.js';
+import { openReleasedPayouts } from '../../store/screening/screening.js';
+import { holdScreenedPayouts } from '../screening/payoutHolds.js';
 
 export interface BatchExecutionDeps extends UseCaseDeps {
   batchRails: BatchRails;
@@ -60,8 +64,7 @@ async function stepBatch(deps: BatchExecutionDeps, batch: ClaimedBatch): Promise
   const chunk = chunkSizeOf(batch.itemCount);
   let moved = false;
   if (batch.status === 'CREATED' || (await hasUnsubmittedItems(deps.db, batch.id))) {
-    await submit(deps, batch, chunk);
-    moved = true;
+    moved = await submit(deps, batch, chunk);
   }
   const reported = (await deps.batchRails.batchStatus(batch.id)).filter((item) => item.status.state !== 'PROCESSING');
   if ((await settle(deps, batch, reported, chunk)) > 0) moved = true;
@@ -77,13 +80,23 @@ async function stepBatch(deps: BatchExecutionDeps, batch: ClaimedBatch): Promise
  * before the bank is called and the bank is idempotent by its id, so a worker that dies between
  * the two submits again and records what the bank answers the first time.
  */
-async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: number): Promise<void> {
+async function submit(deps: BatchExecutionDeps, batch: ClaimedBatch, chunk: number): Promise<boolean> {
   const executionDate = await requestedExecutionDate(deps, batch);
+  // Screened before the file is written (never after: the bank may already hold it).
+  const held = batch.status === 'CREATED' ? await holdScreenedPayouts(deps, batch.id) : 0;
   const payoutBatch = await loadPayoutBatch(deps.db, batch.id, executionDate);
+  // Every payout held: no file until an admin decides (a released one goes in a file of its own).
+  if (payoutBatch.items.length === 0) return held > 0;
+  await submitAndRecord(deps, batch, payoutBatch, chunk);
+  return true;
+}
+
+/** One file to the bank, then its record: each item PENDING → PROCESSING with the bank's id. */
+async function submitAndRecord(deps: BatchExecutionDeps, batch: ClaimedBatch, payoutBatch: PayoutBatch, chunk: number, ownFile = true): Promise<void> {
   const submission = await deps.batchRails.submitBatch(payoutBatch);
   metrics.batch('payout_batch', payoutBatch.items.length);
   for (const item of payoutBatch.items) metrics.movement('BANK_TO_BENEFICIARY', 'PROCESSING', payoutBatch.currencyCode, item.amount);
-  await deps.db.transaction((tx) => markBatchSubmitted(tx, batch.id, submission.externalBatchId, deps.clock()));
+  if (ownFile) await deps.db.transaction((tx) => markBatchSubmitted(tx, batch.id, submission.externalBatchId, deps.clock()));
   const externalIds = [...submission.externalIds].map(([id, externalId]) => ({ id, externalId }));
   for (let start = 0; start < externalIds.length; start += chunk) {
     const part = externalIds.slice(start, start + chunk);
@@ -105,6 +118,32 @@ async function requestedExecutionDate(deps: BatchExecutionDeps, batch: ClaimedBa
   const today = deps.clock().toISOString().slice(0, 10);
   const payDate = await payDateOf(deps.db, batch.payrollRequestId);
   return payDate !== null && payDate > today ? payDate : today;
+}
+
+/**
+ * Payouts an admin released after screening held them: each decision's go to the bank in a file
+ * of their own (its id, recorded with the decision, is the bank's idempotency key), followed and
+ * settled as the request's own file is. Returns how many files it moved forward.
+ */
+export async function executeReleasedPayouts(deps: BatchExecutionDeps, limit: number): Promise<number> {
+  const files = await deps.db.transaction((tx) => openReleasedPayouts(tx, limit));
+  let touched = 0;
+  for (const file of files) {
+    const [batch] = await deps.db.transaction((tx) => findOpenBatch(tx, file.batchId));
+    if (!batch) continue;
+    const chunk = chunkSizeOf(file.transferIds.length);
+    if (file.unsubmitted) {
+      const executionDate = deps.clock().toISOString().slice(0, 10);
+      const payoutBatch = await loadPayoutBatch(deps.db, batch.id, executionDate, { fileBatchId: file.releaseBatchId, transferIds: file.transferIds });
+      await submitAndRecord(deps, batch, payoutBatch, chunk, false);
+      touched += 1;
+    }
+    const reported = (await deps.batchRails.batchStatus(file.releaseBatchId)).filter((item) => item.status.state !== 'PROCESSING');
+    if ((await settle(deps, batch, reported, chunk)) > 0) touched += 1;
+    // The last payout of the request settled here: its batch closes and the request takes its final status.
+    if (await finish(deps, batch)) touched += 1;
+  }
+  return touched;
 }
 
 /** The reported outcomes, a chunk per transaction: statuses, events and journal entries together. */

@@ -7,8 +7,9 @@ type Beneficiary = components['schemas']['Beneficiary'];
 /**
  * A beneficiary as the API shows it, absent fields left out. `masked`: `iban` and `accountNumber`
  * in the list's masked form (maskBankIdentifier); whole otherwise (get, create, update, deactivate).
+ * `screening`: the screening the creation or change made, when the service screens.
  */
-export function toBeneficiary(row: BeneficiaryRecord, masked = false): Beneficiary {
+export function toBeneficiary(row: BeneficiaryRecord, masked = false, screening?: Beneficiary['screening']): Beneficiary {
   const show = (value: string | null) => (value === null ? undefined : masked ? maskBankIdentifier(value) : value);
   const view: Beneficiary = {
     id: row.id,
@@ -30,6 +31,7 @@ export function toBeneficiary(row: BeneficiaryRecord, masked = false): Beneficia
     active: row.active,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    screening,
   };
   return Object.fromEntries(Object.entries(view).filter(([, value]) => value !== undefined)) as Beneficiary;
 }

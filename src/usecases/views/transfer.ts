@@ -32,8 +32,20 @@ export function transferText(transfer: TransferRow, as: { status?: Schemas['Tran
     failureReason: strOrAbsent(transfer.failureReason),
     bankBooking: transfer.bankBookingJson,
     bankReturn: transfer.bankReturnJson,
+    screeningHold: screeningHoldText(transfer),
     createdAt: plain(transfer.createdAt),
   } satisfies WireFields<Schemas['Transfer']>);
+}
+
+function screeningHoldText(transfer: TransferRow): string | null {
+  if (transfer.holdHitId === null) return null;
+  return objectText({
+    hitId: plain(transfer.holdHitId),
+    state: plain(transfer.holdState),
+    list: plain(transfer.holdList),
+    entryId: str(transfer.holdEntryId),
+    heldAt: plain(transfer.holdHeldAt),
+  } satisfies WireFields<Schemas['TransferScreeningHold']>);
 }
 
 /**

@@ -132,6 +132,21 @@ export async function transfersChanged(tx: Queryable, moved: ReadonlyArray<{ id:
   }
 }
 
+/** transfer.screening_held of payouts screening held out of their bank file, carrying each Transfer with its screeningHold. */
+export async function transfersHeld(tx: Queryable, transferIds: readonly string[], at: Date): Promise<void> {
+  for (let start = 0; start < transferIds.length; start += TRANSFER_EVENTS_PER_STATEMENT) {
+    const rows = await findTransferRows(tx, transferIds.slice(start, start + TRANSFER_EVENTS_PER_STATEMENT));
+    const events: WrittenEvent[] = rows.map((transfer) => ({
+      id: randomUUID(),
+      customerId: transfer.customerId,
+      type: 'transfer.screening_held' as const,
+      resourceId: transfer.id,
+      payloadJson: transferText(transfer),
+    }));
+    await recordEvents(tx, events, at);
+  }
+}
+
 export async function payoutChanged(tx: Queryable, payoutId: string, at: Date): Promise<void> {
   const payout = await findPayout(tx, payoutId);
   // The payload is the payout as its GET returns it; its id (canonical, lower case) names the resource.

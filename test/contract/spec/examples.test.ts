@@ -13,7 +13,9 @@ import { type RawResponse, send } from '../../reliability/spec.js';
 import { type BankWorld, entry, message, report, startBankWorld } from '../../support/bankBooks.js';
 import { unansweredBatch } from '../../support/examples/exampleBankBatch.js';
 import { waitFor } from '../../support/polling.js';
-import { type TestServer, startTestServer } from '../../support/server.js';
+import { TEST_ENV, type TestServer, startTestServer } from '../../support/server.js';
+import { loadConfig } from '../../../src/config/config.js';
+import { composeIBAN } from 'ibantools';
 import { drain, workerFor } from '../../support/worker.js';
 import { DEMO_WORLD, type ExampleCase, type ExampleSpec, loadExampleSpec } from '../../support/examples/examples.js';
 
@@ -44,6 +46,8 @@ interface Setup {
   reason: string;
   /** Run on the demo world with the ISO 20022 bank rail (test/support/bankBooks.ts), not the simulated one. */
   atTheBank?: true;
+  /** Run with screening against the shipped extract of the sanctions lists (docs/screening.md). */
+  screening?: true;
   /** Who sends the example when not the role's user (Dana for customer operations, Omar for Admin ones). */
   user?: string;
   prepare?: (replay: Replay) => Promise<Substitutions | void>;
@@ -141,6 +145,8 @@ const SETUP: Record<string, Setup> = {
     },
   },
   resolveBankException: openBankException(),
+  releaseScreeningHit: openScreeningHit(),
+  confirmScreeningHit: openScreeningHit(),
   getBankException: openBankException(),
   testWebhookEndpoint: {
     reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
@@ -186,6 +192,20 @@ function openBankException(): Setup {
       });
       const [open] = dataOf(listed).items as Array<{ id: string }>;
       return { path: { exceptionId: open!.id } };
+    },
+  };
+}
+
+function openScreeningHit(): Setup {
+  return {
+    reason: 'an open screening hit, which only a screening raises: Dana adds a beneficiary the UN list names, with screening against the shipped extract',
+    screening: true,
+    prepare: async (replay) => {
+      const iban = composeIBAN({ countryCode: 'AE', bban: '0339900000000000777' })!;
+      const created = await replay.server.as(CUSTOMER).POST('/v1/customers/beneficiaries', {
+        body: { type: 'INDIVIDUAL', firstName: 'Francois', lastName: 'Bozize Yangouvonda', nationality: 'CF', bankName: 'Mashreq', iban },
+      });
+      return { path: { hitId: created.data!.data.screening!.hits[0]!.hitId } };
     },
   };
 }
@@ -277,8 +297,10 @@ describe('the spec’s examples', () => {
 describe('each request example replayed on the demo world answers the status of its response example', async () => {
   const { cases } = await loadExampleSpec();
   it.each(cases.map((example) => [`${example.operationId} ${example.name}`, example] as const))('%s', async (_title, example) => {
-    const world = (SETUP[example.name] ?? SETUP[example.operationId])?.atTheBank ? await startBankWorld() : undefined;
-    const server = world?.server ?? (await startTestServer({ world: DEMO_WORLD }));
+    const setup = SETUP[example.name] ?? SETUP[example.operationId];
+    const world = setup?.atTheBank ? await startBankWorld() : undefined;
+    const config = setup?.screening ? loadConfig({ ...TEST_ENV, SANCTIONS_SHIPPED_EXTRACT: 'true' }) : undefined;
+    const server = world?.server ?? (await startTestServer({ world: DEMO_WORLD, ...(config && { config }) }));
     servers.push(world ?? server);
     const response = await replayCase(server, example, world);
     if (process.env.EXAMPLES_DUMP) dump(example, response);
