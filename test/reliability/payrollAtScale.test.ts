@@ -250,7 +250,9 @@ describe('crash window between the batch submission and its record', () => {
     // The dead worker's acts: the items INITIATED, the batch submitted, nothing recorded, the lease run out.
     const [batch] = await server.db.query<{ id: string }>('SELECT id FROM payout_batches WHERE payroll_request_id = $1', [id]);
     await crashWindow.batchSubmittedNotRecorded(server.db, batch!.id, new Date(server.clock.now().getTime() - 1000));
-    const first = await worker.batchRails.submitBatch(await loadPayoutBatch(server.db, batch!.id, '2026-11-25'));
+    // Asked to pay today: the bank pays no earlier than the day a file asks for.
+    const today = server.clock.now().toISOString().slice(0, 10);
+    const first = await worker.batchRails.submitBatch(await loadPayoutBatch(server.db, batch!.id, today));
 
     await drain(worker);
     const done = await read(api, id);
