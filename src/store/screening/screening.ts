@@ -54,7 +54,7 @@ export interface ScreenableBeneficiary {
   createdByUserId: string | null;
 }
 
-export const SCREENABLE = `b.id, b.customer_id AS "customerId", b.first_name AS "firstName", b.last_name AS "lastName",
+const SCREENABLE = `b.id, b.customer_id AS "customerId", b.first_name AS "firstName", b.last_name AS "lastName",
   b.company_name AS "companyName", b.display_name AS "displayName", b.nationality, b.created_by_user_id AS "createdByUserId"`;
 
 export async function screenableBeneficiaries(tx: Queryable, ids: readonly string[]): Promise<ScreenableBeneficiary[]> {

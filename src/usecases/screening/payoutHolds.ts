@@ -1,6 +1,6 @@
 import type { Queryable } from '../../store/database/db.js';
-import { blockedBatchPayouts, staleBatchBeneficiaries } from '../../store/screening/batchScreening.js';
-import { insertHolds, resolveHolds } from '../../store/screening/screening.js';
+import { batchScreeningStates } from '../../store/screening/batchScreening.js';
+import { insertHolds, resolveHolds, screenableBeneficiaries } from '../../store/screening/screening.js';
 import type { UseCaseDeps } from '../deps.js';
 import { failHeldPayouts } from './heldPayouts.js';
 import { screenBeneficiaries } from './screenBeneficiaries.js';
@@ -20,14 +20,15 @@ export async function holdScreenedPayouts(deps: UseCaseDeps, batchId: string): P
   if (!screening) return 0;
   const now = deps.clock();
   const lists = await screening.current(deps.db, now);
+  const versionIds = lists.versions.map((version) => version.id);
   return deps.db.transaction(async (tx) => {
-    const stale = await staleBatchBeneficiaries(
-      tx,
-      batchId,
-      lists.versions.map((version) => version.id),
-    );
-    if (stale.length > 0) await screenBeneficiaries(tx, lists, screening.threshold, stale, 'PAYOUT', now);
-    const blocked = await blockedBatchPayouts(tx, batchId);
+    let states = await batchScreeningStates(tx, batchId, versionIds);
+    const stale = [...new Set(states.filter((state) => state.stale).map((state) => state.beneficiaryId))];
+    if (stale.length > 0) {
+      await screenBeneficiaries(tx, lists, screening.threshold, await screenableBeneficiaries(tx, stale), 'PAYOUT', now);
+      states = await batchScreeningStates(tx, batchId, versionIds);
+    }
+    const blocked = states.flatMap(({ transferId, hit }) => (hit ? [{ transferId, hit }] : []));
     if (blocked.length === 0) return 0;
     const held = await insertHolds(
       tx,
