@@ -116,7 +116,7 @@ const CHECK_RUNS = 7;
 /** A database holding one batch of `payouts` payouts not yet filed, their beneficiaries' screening state stored. */
 async function batchToCheck(db: PostgresDatabase, payouts: number): Promise<string[]> {
   await migrate(db);
-  await loadWorld(db, benchWorld(payouts));
+  await loadWorld(db, benchWorld(Math.max(payouts, 1_000)));
   await copyRequest(db, benchIds.request1k, Math.ceil(payouts / 1_000) - 1);
   await db.transaction(async (tx) => {
     await tx.query(
