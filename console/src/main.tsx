@@ -11,6 +11,7 @@ import { BeneficiariesPage, BeneficiaryPage } from './pages/Beneficiaries.js';
 import { PayrollPage } from './pages/Payroll.js';
 import { RequestPage } from './pages/Request.js';
 import { RequestsPage } from './pages/Requests.js';
+import { ScreeningPage } from './pages/Screening.js';
 import { OidcCallbackPage, SignInPage } from './pages/SignIn.js';
 import { CALLBACK_PATH } from './oidcPaths.js';
 import { StatementPage } from './pages/Statement.js';
@@ -27,6 +28,7 @@ const ADMIN_NAV = [
   ['/customers', 'Customer settings'],
   ['/rates', 'Rates'],
   ['/bank', 'Bank'],
+  ['/screening', 'Screening'],
 ] as const;
 
 function route(path: string, user: SignedIn) {
@@ -40,6 +42,7 @@ function route(path: string, user: SignedIn) {
     if (first === 'rates') return <RatesPage />;
     if (first === 'bank' && second === 'exceptions' && parts[2]) return <BankExceptionPage exceptionId={parts[2]} />;
     if (first === 'bank') return <BankPage />;
+    if (first === 'screening') return <ScreeningPage />;
     return <RequestsPage />;
   }
   if (first === 'beneficiaries' && second) return <BeneficiaryPage beneficiaryId={second} />;

@@ -177,7 +177,7 @@ describe('a list update holds a payout in flight until an admin decides', () => 
   const admin = () => server.as(ids.admin);
 
   /** A payroll to a person the UN lists (not yet in the folder) and to another, accepted and exchanged: its payouts' file not yet written. */
-  async function payrollInFlight(firstName: string, lastName: string) {
+  async function payrollInFlight(firstName: string, lastName: string, beforeUpdate?: (listedId: string) => Promise<void>) {
     const listed = await customer().POST('/v1/customers/beneficiaries', { body: beneficiaryBody({ firstName, lastName, nationality: 'CD' }) });
     expect(listed.data!.data.screening?.status).toBe('CLEAR');
     const listedId = listed.data!.data.id;
@@ -191,6 +191,7 @@ describe('a list update holds a payout in flight until an admin decides', () => 
     await accept(server, requestId);
     await drain(worker);
     await recordFx(server, requestId);
+    await beforeUpdate?.(listedId);
     // The update: newer files in the folder.
     await copyFile(join(EXTRACT, 'UN_consolidated.xml'), join(listDir, 'UN_consolidated.xml'));
     await drain(worker);
@@ -253,6 +254,22 @@ describe('a list update holds a payout in flight until an admin decides', () => 
     await drain(worker);
     const done = await readRequest(server, requestId);
     expect(done.status).toBe('COMPLETED');
+    expect(done.transfers.find((transfer) => transfer.id === heldPayoutId)!.status).toBe('COMPLETED');
+  });
+
+  it('a beneficiary the list update skips (removed after its payroll was accepted) is screened again before the file, and held', async () => {
+    const { requestId, hit, heldPayoutId } = await payrollInFlight('Eric', 'Badege', async (listedId) => {
+      const removed = await customer().DELETE('/v1/customers/beneficiaries/{beneficiaryId}', { params: { path: { beneficiaryId: listedId } } });
+      expect(removed.response.status).toBeLessThan(300);
+    });
+    expect(hit.candidate.entryId).toBe('6907993');
+    const released = await admin().POST('/v1/admin/screening/hits/{hitId}/release', {
+      params: { path: { hitId: hit.id } },
+      body: { note: 'Another person: the payroll was checked with the employer' },
+    });
+    expect(released.data?.data.state).toBe('RELEASED');
+    await drain(worker);
+    const done = await readRequest(server, requestId);
     expect(done.transfers.find((transfer) => transfer.id === heldPayoutId)!.status).toBe('COMPLETED');
   });
 });

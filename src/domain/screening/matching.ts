@@ -45,6 +45,8 @@ export interface Candidate {
 }
 
 interface IndexedName {
+  /** Its place in the index's names: the counters of a screening are arrays indexed by it. */
+  id: number;
   entry: SanctionsEntry;
   published: string;
   tokens: string[];
@@ -74,6 +76,10 @@ export class SanctionsIndex {
   private readonly byFirstLetter = new Map<string, number[]>();
   /** Each screened token's close listed tokens, remembered across screenings. */
   private readonly closeTokens = new Map<string, number[]>();
+  private nameCount = 0;
+  /** Per listed name, during one screened name: the last of its tokens that reached it (+1), and how many did. */
+  private seenBy = new Int32Array(0);
+  private counts = new Uint8Array(0);
   readonly entryCount: number;
 
   constructor(entries: readonly SanctionsEntry[]) {
@@ -85,10 +91,12 @@ export class SanctionsIndex {
         const normal = tokens.join(' ');
         if (tokens.length === 0 || seen.has(normal)) continue;
         seen.add(normal);
-        const indexed: IndexedName = { entry, published, tokens, letters: lettersOf(tokens) };
+        const indexed: IndexedName = { id: this.nameCount++, entry, published, tokens, letters: lettersOf(tokens) };
         for (const token of new Set(tokens)) this.postings[this.idOf(token)]!.push(indexed);
       }
     }
+    this.seenBy = new Int32Array(this.nameCount);
+    this.counts = new Uint8Array(this.nameCount);
   }
 
   private idOf(token: string): number {
@@ -127,12 +135,31 @@ export class SanctionsIndex {
       if (tokens.length === 0) continue;
       const letters = lettersOf(tokens);
       const similarity = tokenSimilarities(tokens);
-      // How many of the screened tokens each listed name holds a close token of.
-      const matched = new Map<IndexedName, number>();
-      for (const token of new Set(tokens)) {
-        const names = new Set<IndexedName>();
-        for (const id of this.closeTo(token)) for (const listed of this.postings[id]!) names.add(listed);
-        for (const listed of names) matched.set(listed, (matched.get(listed) ?? 0) + 1);
+      // How many of the screened tokens each listed name holds a close token of, counted in arrays
+      // indexed by the names' ids (the postings of common tokens are long): each name once per
+      // screened token, the names met in the order first met.
+      const met: IndexedName[] = [];
+      let matched: Array<readonly [IndexedName, number]>;
+      try {
+        let tokenNo = 0;
+        for (const token of new Set(tokens)) {
+          tokenNo++;
+          for (const id of this.closeTo(token)) {
+            for (const listed of this.postings[id]!) {
+              if (this.seenBy[listed.id] === tokenNo) continue;
+              if (this.counts[listed.id] === 0) met.push(listed);
+              this.seenBy[listed.id] = tokenNo;
+              this.counts[listed.id]! += 1;
+            }
+          }
+        }
+        matched = met.map((listed) => [listed, this.counts[listed.id]!] as const);
+      } finally {
+        // Left clean for the next name, whatever happened.
+        for (const listed of met) {
+          this.counts[listed.id] = 0;
+          this.seenBy[listed.id] = 0;
+        }
       }
       for (const [listed, count] of matched) {
         if (count < Math.min(2, tokens.length, listed.tokens.length)) continue;

@@ -76,17 +76,39 @@ export interface ScreeningRow {
   listVersionIds: string[];
   threshold: number;
   candidates: Candidate[];
+  /** The hits the candidates are, in whatever state (what the beneficiary's screening state keeps). */
+  hitIds: string[];
   screenedAt: Date;
 }
 
-/** Every screening, one statement for them all. */
+/**
+ * Every screening, one statement for them all, and each beneficiary's screening state moved to it
+ * (a later screening already stored by a concurrent transaction is kept).
+ */
 export async function insertScreenings(tx: Queryable, rows: readonly ScreeningRow[]): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
-    `INSERT INTO beneficiary_screenings (id, beneficiary_id, cause, list_version_ids, threshold, candidates, screened_at)
-     SELECT x.id, x."beneficiaryId", x.cause, x."listVersionIds", x.threshold, x.candidates, $2
-       FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, "beneficiaryId" uuid, cause text, "listVersionIds" uuid[], threshold numeric, candidates jsonb)`,
-    [JSON.stringify(rows.map((row) => ({ ...row, listVersionIds: `{${row.listVersionIds.join(',')}}` }))), rows[0]!.screenedAt],
+    `WITH x AS (
+       SELECT x.id, x."beneficiaryId", x.cause, x."listVersionIds", x.threshold, x.candidates, x."hitIds"
+         FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, "beneficiaryId" uuid, cause text, "listVersionIds" uuid[], threshold numeric,
+              candidates jsonb, "hitIds" uuid[])
+     ), screenings AS (
+       INSERT INTO beneficiary_screenings (id, beneficiary_id, cause, list_version_ids, threshold, candidates, screened_at)
+       SELECT x.id, x."beneficiaryId", x.cause, x."listVersionIds", x.threshold, x.candidates, $2 FROM x
+       RETURNING id
+     )
+     INSERT INTO beneficiary_screening_state AS s (beneficiary_id, screening_id, list_version_ids, hit_ids, screened_at)
+     SELECT DISTINCT ON (x."beneficiaryId") x."beneficiaryId", x.id, x."listVersionIds", x."hitIds", $2
+       FROM x JOIN screenings ON screenings.id = x.id
+      ORDER BY x."beneficiaryId"
+     ON CONFLICT (beneficiary_id) DO UPDATE
+       SET screening_id = EXCLUDED.screening_id, list_version_ids = EXCLUDED.list_version_ids, hit_ids = EXCLUDED.hit_ids,
+           screened_at = EXCLUDED.screened_at
+     WHERE s.screened_at <= EXCLUDED.screened_at`,
+    [
+      JSON.stringify(rows.map((row) => ({ ...row, listVersionIds: `{${row.listVersionIds.join(',')}}`, hitIds: `{${row.hitIds.join(',')}}` }))),
+      rows[0]!.screenedAt,
+    ],
   );
 }
 
@@ -167,17 +189,6 @@ export async function decideHit(tx: Queryable, hitId: string, state: 'RELEASED' 
   );
   if (!row) throw new Error(`Screening hit ${hitId} is not open`);
   return row;
-}
-
-/** The open payouts of a batch not yet told to the bank, with their beneficiaries (what is screened before the file is written). */
-export async function unsubmittedBatchPayouts(tx: Queryable, batchId: string): Promise<Array<{ transferId: string; beneficiaryId: string }>> {
-  return tx.query(
-    `SELECT t.id AS "transferId", s.beneficiary_id AS "beneficiaryId"
-       FROM transfers t JOIN amount_splits s ON s.id = t.amount_split_id
-      WHERE t.batch_id = $1 AND t.status IN ('PENDING', 'INITIATED')
-        AND NOT EXISTS (SELECT 1 FROM screening_holds h WHERE h.transfer_id = t.id)`,
-    [batchId],
-  );
 }
 
 /** The holds written (a payout already held is left as it is): the ids of the payouts newly held. */

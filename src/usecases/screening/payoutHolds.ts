@@ -1,35 +1,44 @@
 import type { Queryable } from '../../store/database/db.js';
-import { insertHolds, resolveHolds, screenableBeneficiaries, unsubmittedBatchPayouts } from '../../store/screening/screening.js';
+import { batchScreeningStates } from '../../store/screening/batchScreening.js';
+import { insertHolds, resolveHolds, screenableBeneficiaries } from '../../store/screening/screening.js';
 import type { UseCaseDeps } from '../deps.js';
 import { failHeldPayouts } from './heldPayouts.js';
 import { screenBeneficiaries } from './screenBeneficiaries.js';
 import { transfersHeld } from '../webhooks/events.js';
 
 /**
- * Before a payroll's bank file is written, its payouts' beneficiaries are screened against the
- * lists as they are now (they may have changed since the estimate): a payout whose beneficiary has
- * a hit no admin released is held out of the file (the rest go), until an admin decides. A hit
- * already confirmed fails its payout at once, credited back. Each payout held gets a
- * transfer.screening_held event. Returns how many payouts it held.
+ * Before a payroll's bank file is written, its payouts are checked against their beneficiaries'
+ * stored screening state (every beneficiary is screened when created or changed and again on every
+ * list update): a beneficiary screened against an older list version than the newest loaded, or
+ * never screened, is screened again first; then one statement finds the payouts whose beneficiary
+ * has a hit no admin released. Those are held out of the file (the rest go), until an admin
+ * decides; a hit already confirmed fails its payouts at once, credited back. Each payout held gets
+ * a transfer.screening_held event. Returns how many payouts it held.
  */
 export async function holdScreenedPayouts(deps: UseCaseDeps, batchId: string): Promise<number> {
   const screening = deps.screening;
   if (!screening) return 0;
   const now = deps.clock();
   const lists = await screening.current(deps.db, now);
+  const versionIds = lists.versions.map((version) => version.id);
   return deps.db.transaction(async (tx) => {
-    const payouts = await unsubmittedBatchPayouts(tx, batchId);
-    if (payouts.length === 0) return 0;
-    const beneficiaries = await screenableBeneficiaries(tx, [...new Set(payouts.map((payout) => payout.beneficiaryId))]);
-    const results = await screenBeneficiaries(tx, lists, screening.threshold, beneficiaries, 'PAYOUT', now);
-    const blocking = new Map(results.filter((result) => result.blocking.length > 0).map((result) => [result.beneficiary.id, result.blocking[0]!]));
-    const holds = payouts.flatMap((payout) => {
-      const hit = blocking.get(payout.beneficiaryId);
-      return hit ? [{ transferId: payout.transferId, hitId: hit.id }] : [];
-    });
-    const held = await insertHolds(tx, holds, batchId, now);
+    let states = await batchScreeningStates(tx, batchId, versionIds);
+    const stale = [...new Set(states.filter((state) => state.stale).map((state) => state.beneficiaryId))];
+    if (stale.length > 0) {
+      await screenBeneficiaries(tx, lists, screening.threshold, await screenableBeneficiaries(tx, stale), 'PAYOUT', now);
+      states = await batchScreeningStates(tx, batchId, versionIds);
+    }
+    const blocked = states.flatMap(({ transferId, hit }) => (hit ? [{ transferId, hit }] : []));
+    if (blocked.length === 0) return 0;
+    const held = await insertHolds(
+      tx,
+      blocked.map(({ transferId, hit }) => ({ transferId, hitId: hit.id })),
+      batchId,
+      now,
+    );
     await transfersHeld(tx, held, now);
-    for (const hit of new Set([...blocking.values()].filter((hit) => hit.state === 'CONFIRMED'))) await failConfirmed(tx, hit, now);
+    const confirmed = new Map(blocked.filter(({ hit }) => hit.state === 'CONFIRMED').map(({ hit }) => [hit.id, hit]));
+    for (const hit of confirmed.values()) await failConfirmed(tx, hit, now);
     return held.length;
   });
 }

@@ -46,18 +46,6 @@ export async function screenBeneficiaries(
     const party = partyOf(beneficiary);
     return { beneficiary, party, candidates: lists.index.screen(party, threshold) };
   });
-  await insertScreenings(
-    tx,
-    screened.map(({ beneficiary, candidates }) => ({
-      id: randomUUID(),
-      beneficiaryId: beneficiary.id,
-      cause,
-      listVersionIds,
-      threshold,
-      candidates,
-      screenedAt: now,
-    })),
-  );
   const newHits: NewHit[] = screened.flatMap(({ beneficiary, party, candidates }) =>
     candidates.map((candidate) => {
       const entry = lists.entry(candidate.list, candidate.entryId);
@@ -77,10 +65,26 @@ export async function screenBeneficiaries(
     }),
   );
   const hits = await raiseHits(tx, newHits, now);
-  return screened.map(({ beneficiary, candidates }) => {
-    const own = hits.filter((hit) => hit.beneficiaryId === beneficiary.id);
+  const hitsOf = new Map<string, HitRecord[]>();
+  for (const hit of hits) hitsOf.set(hit.beneficiaryId, [...(hitsOf.get(hit.beneficiaryId) ?? []), hit]);
+  const results = screened.map(({ beneficiary, candidates }) => {
+    const own = hitsOf.get(beneficiary.id) ?? [];
     return { beneficiary, screenedAt: now, candidates, hits: own, blocking: own.filter((hit) => hit.state !== 'RELEASED') };
   });
+  await insertScreenings(
+    tx,
+    results.map((result) => ({
+      id: randomUUID(),
+      beneficiaryId: result.beneficiary.id,
+      cause,
+      listVersionIds,
+      threshold,
+      candidates: result.candidates,
+      hitIds: result.hits.map((hit) => hit.id),
+      screenedAt: now,
+    })),
+  );
+  return results;
 }
 
 /**

@@ -14,7 +14,9 @@ import { entry, message, report } from '../../support/bankBooks.js';
 import { ensureConsole, inRepo } from '../../support/build.js';
 import { waitFor } from '../../support/polling.js';
 import { hasChromium, launchChromium, warnIfNoChromium } from '../../support/chromium.js';
-import { type TestServer, startTestServer, testConfig } from '../../support/server.js';
+import { TEST_ENV, type TestServer, startTestServer, testConfig } from '../../support/server.js';
+import { beneficiaryBody } from '../../support/builders.js';
+import { loadConfig } from '../../../src/config/config.js';
 import { workerFor } from '../../support/worker.js';
 
 warnIfNoChromium('console browser test');
@@ -65,7 +67,7 @@ afterAll(async () => {
 });
 
 /** A new browser (its own memory: its own signed-in user) opened at a console address, signed in as `name`. */
-async function openAs(name: string, path: string): Promise<Page> {
+async function openAs(name: string, path: string, on: TestServer = server): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // A shared two-core machine runs these: every wait of Playwright's is given a minute.
   context.setDefaultTimeout(60_000);
@@ -73,7 +75,7 @@ async function openAs(name: string, path: string): Promise<Page> {
   page.on('response', (response) => {
     if (response.status() === 404) notFound.push(response.url());
   });
-  await page.goto(`${server.baseUrl}/console${path}`);
+  await page.goto(`${on.baseUrl}/console${path}`);
   await signIn(page, name);
   return page;
 }
@@ -456,5 +458,67 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     await check(page, 'customer-request-cancelled');
     expect(await status(cancelled)).toBe('CANCELLED');
     await waitFor('the cancelled debit back on the USD balance', usdBalance, (balance) => balance === before, { deadlineMs: 60_000, everyMs: 200 });
+  }, 300_000);
+
+  it('lists screening hits by state with the evidence side by side, and releases and confirms them with a note at 390 px', async () => {
+    // A server of its own that screens against the shipped extract (the demo's does not screen).
+    const config = loadConfig({ ...TEST_ENV, SANCTIONS_SHIPPED_EXTRACT: 'true' });
+    const world = JSON.parse(readFileSync(inRepo('worlds', 'demo.json'), 'utf8')) as unknown;
+    const screening = await startTestServer({ world, config: { ...config, console: { ...testConfig.console, dir: ensureConsole() } } });
+    try {
+      // Dana adds two people the UN lists (FRANCOIS YANGOUVONDA BOZIZE, ERIC BADEGE): each raises an open hit.
+      const listed = async (firstName: string, lastName: string, nationality: string) => {
+        const created = await screening.as(DANA).POST('/v1/customers/beneficiaries', { body: beneficiaryBody({ firstName, lastName, nationality }) });
+        expect(created.data?.data.screening?.status).toBe('HIT');
+        return created.data!.data.id;
+      };
+      const released = await listed('Francois', 'Bozize Yangouvonda', 'CF');
+      const confirmed = await listed('Eric', 'Badege', 'CD');
+      const hits = (await screening.as(OMAR).GET('/v1/admin/screening/hits', { params: { query: { state: 'OPEN', limit: 50 } } })).data!.data.items;
+      const hitOf = (beneficiaryId: string) => hits.find((hit) => hit.beneficiaryId === beneficiaryId)!;
+      const [releasedHit, confirmedHit] = [hitOf(released), hitOf(confirmed)];
+
+      const admin = await openAs('Omar Nasser', '/', screening);
+      await admin.getByRole('link', { name: 'Screening' }).click();
+      await admin.getByRole('heading', { name: 'Sanctions screening hits', level: 1 }).waitFor();
+      const card = (hitId: string) => admin.getByRole('region', { name: `Hit ${hitId.slice(0, 8)}` });
+      // The evidence side by side: the beneficiary's names beside the entry's.
+      const beneficiarySide = card(releasedHit.id).getByRole('definition').first();
+      await beneficiarySide.waitFor();
+      expect(await card(releasedHit.id).textContent()).toContain('Francois Bozize Yangouvonda');
+      expect(await card(releasedHit.id).textContent()).toContain(releasedHit.entry.names[0]!);
+      await check(admin, 'admin-screening');
+
+      // At 390 px: the note and both buttons on the screen; release one with a note.
+      await admin.setViewportSize({ width: 390, height: 900 });
+      const short = releasedHit.id.slice(0, 8);
+      await admin.getByLabel(`Decision note for hit ${short}`).fill('Another person: born 1994, checked with the employer');
+      for (const name of [`Release hit ${short}`, `Confirm hit ${short}`]) {
+        const button = admin.getByRole('button', { name });
+        await button.scrollIntoViewIfNeeded();
+        const box = (await button.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+      }
+      await admin.getByRole('button', { name: `Release hit ${short}` }).click();
+      await expect.poll(() => card(releasedHit.id).count(), { timeout: 30_000 }).toBe(0);
+
+      const other = confirmedHit.id.slice(0, 8);
+      await admin.getByLabel(`Decision note for hit ${other}`).fill('Same person: date and place of birth match');
+      await admin.getByRole('button', { name: `Confirm hit ${other}` }).click();
+      await expect.poll(() => card(confirmedHit.id).count(), { timeout: 30_000 }).toBe(0);
+
+      // Each is listed under its new state, with its note; the API agrees.
+      await admin.getByLabel('Hits in state').selectOption('RELEASED');
+      await card(releasedHit.id).getByText('Another person: born 1994', { exact: false }).waitFor();
+      await admin.getByLabel('Hits in state').selectOption('CONFIRMED');
+      await card(confirmedHit.id).getByText('Same person: date and place of birth match', { exact: false }).waitFor();
+      const listedIn = async (state: 'RELEASED' | 'CONFIRMED') =>
+        (await screening.as(OMAR).GET('/v1/admin/screening/hits', { params: { query: { state, limit: 50 } } })).data!.data.items.map((hit) => hit.id);
+      expect(await listedIn('RELEASED')).toContain(releasedHit.id);
+      expect(await listedIn('CONFIRMED')).toContain(confirmedHit.id);
+      await admin.context().close();
+    } finally {
+      await screening.close();
+    }
   }, 300_000);
 });
