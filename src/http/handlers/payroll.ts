@@ -26,7 +26,7 @@ export function payrollHandlers(deps: UseCaseDeps) {
       return { status: 201, data: await createPayrollRequest(deps, caller, body) };
     },
     createPayrollTemplate: async ({ caller, body }) => ({ status: 201, data: await createPayrollTemplate(deps, caller, body) }),
-    listPayrollTemplates: async ({ caller }) => ({ status: 200, data: await listPayrollTemplates(deps, caller) }),
+    listPayrollTemplates: async ({ caller, query }) => ({ status: 200, data: await listPayrollTemplates(deps, caller, query) }),
     updatePayrollTemplate: async ({ caller, params, body }) => ({ status: 200, data: await updatePayrollTemplate(deps, caller, params.templateId, body) }),
     getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await answerPayrollRequest(deps, caller, params.requestId) }),
     listPayrollRequestSplits: async ({ caller, params, query }) => ({

@@ -117,8 +117,17 @@ export async function countPayrollTemplates(q: Queryable, customerId: string): P
   return row!.n;
 }
 
-export async function listPayrollTemplates(q: Queryable, customerId: string): Promise<PayrollTemplateRecord[]> {
-  const rows = await q.query<Row>(`${SELECT} WHERE t.customer_id = $1 ORDER BY t.next_pay_date, t.created_at, t.id`, [customerId]);
+/** One page of a customer's templates, newest first, after `page.after` (the last row of the previous page). */
+export async function listPayrollTemplates(
+  q: Queryable,
+  customerId: string,
+  page: { after: { createdAt: Date; id: string } | null; limit: number },
+): Promise<PayrollTemplateRecord[]> {
+  const rows = await q.query<Row>(
+    `${SELECT} WHERE t.customer_id = $1 AND ($2::timestamptz IS NULL OR (t.created_at, t.id) < ($2, $3::uuid))
+      ORDER BY t.created_at DESC, t.id DESC LIMIT $4`,
+    [customerId, page.after?.createdAt ?? null, page.after?.id ?? null, page.limit],
+  );
   return rows.map(toRecord);
 }
 

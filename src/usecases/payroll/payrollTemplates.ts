@@ -16,6 +16,7 @@ import {
   updatePayrollTemplate as updateTemplate,
 } from '../../store/payroll/payrollTemplates.js';
 import { type Principal, requireCustomer } from '../access/principal.js';
+import { type CreatedPosition, createdPosition, cursorCodec, ownListCursor } from '../answers/cursor.js';
 import { requireActiveBeneficiaries } from '../beneficiaries/beneficiaries.js';
 import type { UseCaseDeps } from '../deps.js';
 import { estimateReference } from '../fees/estimateReference.js';
@@ -27,6 +28,7 @@ type PayrollTemplate = Schemas['PayrollTemplate'];
 /** Templates a customer may keep: a handful of payrolls a month, with room to spare. */
 const MAX_TEMPLATES = 100;
 const DEFAULT_DRAFT_LEAD_DAYS = 2;
+const templateCursor = cursorCodec<CreatedPosition>(ownListCursor('listPayrollTemplates', createdPosition));
 
 /**
  * A template for the monthly run: the accounts and beneficiaries checked as an estimate would,
@@ -67,11 +69,18 @@ export async function createPayrollTemplate(deps: UseCaseDeps, caller: Principal
   });
 }
 
-/** The customer's templates, the soonest next run first: the calendar of upcoming runs. */
-export async function listPayrollTemplates(deps: UseCaseDeps, caller: Principal): Promise<Schemas['PayrollTemplateListResponse']['data']> {
+/** A page of the customer's templates with their next runs, newest first: the calendar of upcoming runs. */
+export async function listPayrollTemplates(
+  deps: UseCaseDeps,
+  caller: Principal,
+  query: { limit?: number; cursor?: string } = {},
+): Promise<Schemas['PayrollTemplateListResponse']['data']> {
   const customerId = requireCustomer(caller);
-  const templates = await listTemplates(deps.db, customerId);
-  return { items: templates.map(toPayrollTemplate) };
+  const limit = query.limit ?? MAX_TEMPLATES;
+  const after = query.cursor ? templateCursor.decode(query.cursor, undefined) : null;
+  const rows = await listTemplates(deps.db, customerId, { after, limit: limit + 1 });
+  const last = rows.length > limit ? rows[limit - 1] : undefined;
+  return { items: rows.slice(0, limit).map(toPayrollTemplate), nextCursor: last ? templateCursor.encode(last, undefined) : null };
 }
 
 /** Changes what the body names; the next run is computed again, never a pay date already drafted. */
