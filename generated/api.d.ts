@@ -1554,11 +1554,12 @@ export interface paths {
         };
         /**
          * List payroll templates and their next runs
-         * @description Lists the caller's customer's payroll templates, the soonest next run first, each with its
+         * @description Lists the caller's customer's payroll templates, newest first (`createdAt`, then `id`), a page
+         *     of `limit` (100 when absent) continued with `cursor` as every list is, each with its
          *     `nextRun` (the pay date ahead, when its draft will be created, its approve-by) and `lastRun`
          *     (the latest draft created, with its request's id): the calendar of upcoming runs.
          *
-         *     Customer users only: an admin token gets 403 `FORBIDDEN`. Any query parameter gets 400 `VALIDATION_ERROR`.
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. A malformed `limit` or `cursor`, or any other query parameter, gets 400 `VALIDATION_ERROR`.
          */
         get: operations["listPayrollTemplates"];
         put?: never;
@@ -3081,6 +3082,15 @@ export interface components {
             };
         };
         /**
+         * Format: date
+         * @description The day the partner bank pays the beneficiaries (`YYYY-MM-DD`, the bank's own calendar day): a
+         *     business day of the payroll currency's partner bank (its weekend and public holidays in its own
+         *     time zone; for AED, Monday to Friday in Gulf time, UAE public holidays) whose deadlines are still
+         *     ahead. Absent: the payroll is paid as soon as possible.
+         * @example 2026-12-01
+         */
+        PayDate: string;
+        /**
          * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
          *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
          *     and within the minor units of its currency:
@@ -3115,15 +3125,6 @@ export interface components {
             /** @description Currency in which amount is expressed; SOURCE when absent. */
             amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
         };
-        /**
-         * Format: date
-         * @description The day the partner bank pays the beneficiaries (`YYYY-MM-DD`, the bank's own calendar day): a
-         *     business day of the payroll currency's partner bank (its weekend and public holidays in its own
-         *     time zone; for AED, Monday to Friday in Gulf time, UAE public holidays) whose deadlines are still
-         *     ahead. Absent: the payroll is paid as soon as possible.
-         * @example 2026-12-01
-         */
-        PayDate: string;
         /** @description A payroll distribution to estimate. */
         EstimatePayrollFeeRequest: {
             /** @description Account currency debited; must belong to the caller's customer. */
@@ -3430,6 +3431,11 @@ export interface components {
              * @example null
              */
             quoteExpiresAt?: string | null;
+            /**
+             * @description The request's pay date (`payDate` of `getPayrollRequest`), so that a queue can be worked in the
+             *     order the bank must pay; absent when the request is paid as soon as possible.
+             */
+            payDate?: components["schemas"]["PayDate"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description Last update time. */
@@ -5803,8 +5809,13 @@ export interface components {
             success: true;
             /** @description The payload, the templates. */
             data: {
-                /** @description Every template of the customer (at most 100), the next pay date first. */
+                /** @description The customer's templates of this page, newest first (`createdAt`, then `id`); at most `limit`. */
                 items: components["schemas"]["PayrollTemplate"][];
+                /**
+                 * @description Opaque cursor of the next page; pass it as `cursor` to continue. Null on the last page.
+                 * @example null
+                 */
+                nextCursor: string | null;
             };
         };
         /** @description A payroll template, the monthly run prepared ahead. */
@@ -7083,6 +7094,13 @@ export interface components {
          */
         CsvPayrollAccountCurrencyId: components["schemas"]["Uuid"];
         /**
+         * @description With a `text/csv` body only (optional): the pay date, as `payDate` of the JSON body (`PayDate`;
+         *     absent: as soon as possible). With a JSON body it is refused (400 `VALIDATION_ERROR`): give it in
+         *     the body.
+         * @example 2026-12-08
+         */
+        CsvPayDate: components["schemas"]["PayDate"];
+        /**
          * @description Maximum number of requests on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
          * @example 20
          */
@@ -7406,6 +7424,13 @@ export interface operations {
                  *     `VALIDATION_ERROR`).
                  */
                 payrollAccountCurrencyId?: components["parameters"]["CsvPayrollAccountCurrencyId"];
+                /**
+                 * @description With a `text/csv` body only (optional): the pay date, as `payDate` of the JSON body (`PayDate`;
+                 *     absent: as soon as possible). With a JSON body it is refused (400 `VALIDATION_ERROR`): give it in
+                 *     the body.
+                 * @example 2026-12-08
+                 */
+                payDate?: components["parameters"]["CsvPayDate"];
             };
             header?: {
                 /**
@@ -7545,6 +7570,13 @@ export interface operations {
                  *     `VALIDATION_ERROR`).
                  */
                 payrollAccountCurrencyId?: components["parameters"]["CsvPayrollAccountCurrencyId"];
+                /**
+                 * @description With a `text/csv` body only (optional): the pay date, as `payDate` of the JSON body (`PayDate`;
+                 *     absent: as soon as possible). With a JSON body it is refused (400 `VALIDATION_ERROR`): give it in
+                 *     the body.
+                 * @example 2026-12-08
+                 */
+                payDate?: components["parameters"]["CsvPayDate"];
             };
             header?: {
                 /**
@@ -9168,7 +9200,15 @@ export interface operations {
     };
     listPayrollTemplates: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Maximum number of items on the page, 1 to 100; 100 when absent (the whole list this operation answered before it took a limit). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`. */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. A cursor of
+                 *     another list, or a malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["PageCursor"];
+            };
             header?: {
                 /**
                  * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
