@@ -1538,6 +1538,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/payroll/templates": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payroll templates and their next runs
+         * @description Lists the caller's customer's payroll templates, newest first (`createdAt`, then `id`), a page
+         *     of `limit` (100 when absent) continued with `cursor` as every list is, each with its
+         *     `nextRun` (the pay date ahead, when its draft will be created, its approve-by) and `lastRun`
+         *     (the latest draft created, with its request's id): the calendar of upcoming runs.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. A malformed `limit` or `cursor`, or any other query parameter, gets 400 `VALIDATION_ERROR`.
+         */
+        get: operations["listPayrollTemplates"];
+        put?: never;
+        /**
+         * Create a payroll template
+         * @description Creates a payroll template: the monthly run prepared ahead. The template keeps the accounts,
+         *     the entries (as a payroll request's, with purpose codes) and the rule of the pay date
+         *     (`PayDateRule`). Its next run is the first month's pay date whose deadlines are still ahead
+         *     on the payroll currency's partner bank calendar.
+         *
+         *     On each run's `draftAt` (`draftLeadDays` business days before the pay date's approve-by
+         *     deadline) the worker estimates the entries afresh and creates a payroll request with that
+         *     `payDate` in `AWAITING_APPROVAL`, created by the template's author: another approver of the
+         *     customer approves it (`approvePayrollRequest`) before anything is debited, quoted or paid, or
+         *     rejects it. Nothing is ever paid from a template without a person's approval. A run whose
+         *     estimate or creation is refused (a beneficiary deactivated, the pay date's deadlines passed)
+         *     creates no request and is tried again on the worker's next pass until its approve-by passes;
+         *     the run then moves to the next month.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`. At most 100 templates per customer.
+         *     The accounts must be the caller's (404 `NOT_FOUND`); a `dayOfMonth` missing with
+         *     `DAY_OF_MONTH` or given with `LAST_BUSINESS_DAY` gets 400 `VALIDATION_ERROR`.
+         */
+        post: operations["createPayrollTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/payroll/templates/{templateId}": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's payroll templates; a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 5d0c7a4e-2b1f-4c3a-9e8d-6f7a8b9c0d1e
+                 */
+                templateId: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit a payroll template
+         * @description Changes a template's name, entries, pay date rule or draft lead; the fields absent stay as they
+         *     are. The next run is computed again from the new rule (a pay date whose draft was already
+         *     created is not run twice). Drafts already created are not changed: they are reviewed, approved
+         *     or rejected as requests.
+         *
+         *     Customer users only: an admin token gets 403 `FORBIDDEN`; another customer's or an unknown
+         *     template gets 404 `NOT_FOUND`.
+         */
+        patch: operations["updatePayrollTemplate"];
+        trace?: never;
+    };
     "/v1/customers/api-keys": {
         parameters: {
             query?: never;
@@ -2991,6 +3082,15 @@ export interface components {
             };
         };
         /**
+         * Format: date
+         * @description The day the partner bank pays the beneficiaries (`YYYY-MM-DD`, the bank's own calendar day): a
+         *     business day of the payroll currency's partner bank (its weekend and public holidays in its own
+         *     time zone; for AED, Monday to Friday in Gulf time, UAE public holidays) whose deadlines are still
+         *     ahead. Absent: the payroll is paid as soon as possible.
+         * @example 2026-12-01
+         */
+        PayDate: string;
+        /**
          * @description An amount in a request: a decimal string with at most 15 integer digits and at most 8 decimals,
          *     no sign, no exponent. Beyond this pattern the server checks that the amount is greater than zero
          *     and within the minor units of its currency:
@@ -3025,15 +3125,6 @@ export interface components {
             /** @description Currency in which amount is expressed; SOURCE when absent. */
             amountCurrencyType?: components["schemas"]["AmountCurrencyType"];
         };
-        /**
-         * Format: date
-         * @description The day the partner bank pays the beneficiaries (`YYYY-MM-DD`, the bank's own calendar day): a
-         *     business day of the payroll currency's partner bank (its weekend and public holidays in its own
-         *     time zone; for AED, Monday to Friday in Gulf time, UAE public holidays) whose deadlines are still
-         *     ahead. Absent: the payroll is paid as soon as possible.
-         * @example 2026-12-01
-         */
-        PayDate: string;
         /** @description A payroll distribution to estimate. */
         EstimatePayrollFeeRequest: {
             /** @description Account currency debited; must belong to the caller's customer. */
@@ -3340,6 +3431,11 @@ export interface components {
              * @example null
              */
             quoteExpiresAt?: string | null;
+            /**
+             * @description The request's pay date (`payDate` of `getPayrollRequest`), so that a queue can be worked in the
+             *     order the bank must pay; absent when the request is paid as soon as possible.
+             */
+            payDate?: components["schemas"]["PayDate"];
             /** @description Creation time. */
             createdAt: components["schemas"]["Timestamp"];
             /** @description Last update time. */
@@ -5628,6 +5724,138 @@ export interface components {
                 nextCursor?: string | null;
             };
         };
+        /** @description The template's entries, as a payroll request's (`CreateAmountSplitEntry`), each beneficiary once. */
+        PayrollTemplateEntries: components["schemas"]["CreateAmountSplitEntry"][];
+        /**
+         * @description How a template's pay date falls each month, on the payroll currency's partner bank calendar:
+         *     `DAY_OF_MONTH` pays on `dayOfMonth` (the month's last day in a shorter month), `LAST_BUSINESS_DAY`
+         *     on the month's last business day. A day the bank does not pay on moves to the previous business day.
+         */
+        PayDateRule: {
+            /**
+             * @description The rule.
+             * @example LAST_BUSINESS_DAY
+             * @enum {string}
+             */
+            kind: "DAY_OF_MONTH" | "LAST_BUSINESS_DAY";
+            /**
+             * @description The day of the month; required with `DAY_OF_MONTH`, refused with `LAST_BUSINESS_DAY`.
+             * @example 25
+             */
+            dayOfMonth?: number;
+        };
+        /**
+         * @description How many of the partner bank's business days before a pay date's approve-by deadline its draft
+         *     request is created (at the bank's midnight opening that day), for the customer to review and approve.
+         * @example 2
+         */
+        DraftLeadDays: number;
+        /** @description One pay date of a template and when its draft request is (or was) created. */
+        PayrollTemplateRun: {
+            payDate: components["schemas"]["PayDate"];
+            /** @description When the draft request is created (the worker's first pass from then on). */
+            draftAt: components["schemas"]["Timestamp"];
+            /** @description The pay date's approve-by deadline (see `PaySchedule`). */
+            approveBy: components["schemas"]["Timestamp"];
+            /**
+             * Format: uuid
+             * @description The draft request created for this pay date; null while it is ahead.
+             * @example null
+             */
+            payrollRequestId: string | null;
+            /**
+             * @description Why this run's draft could not be created on the worker's last try (the refusal's message: a
+             *     beneficiary deactivated, funds or rates missing…); it is tried again on each pass until the
+             *     approve-by passes. Absent when there is none.
+             * @example Beneficiaries not found or inactive: 7b1e0006-0000-4000-8000-000000000002
+             */
+            problem?: string;
+        };
+        /**
+         * @description A payroll template and its next run. On each pay date's `draftAt` the worker estimates the
+         *     template's entries afresh and creates a payroll request with that pay date in
+         *     `AWAITING_APPROVAL`, created by the template's author, whatever the customer's approval setting:
+         *     another approver of the customer approves it (four-eyes, `approvePayrollRequest`) before anything
+         *     is debited or paid, or rejects it.
+         */
+        PayrollTemplate: {
+            id: components["schemas"]["Uuid"];
+            /**
+             * @description The customer's name for the template.
+             * @example Monthly salaries
+             */
+            name: string;
+            sourceAccountCurrencyId: components["schemas"]["Uuid"];
+            payrollAccountCurrencyId: components["schemas"]["Uuid"];
+            amountSplitDetails: components["schemas"]["PayrollTemplateEntries"];
+            payDateRule: components["schemas"]["PayDateRule"];
+            draftLeadDays: components["schemas"]["DraftLeadDays"];
+            /** @description The next pay date, its draft not yet created. */
+            nextRun: components["schemas"]["PayrollTemplateRun"];
+            /** @description The latest pay date whose draft was created; null before the first. */
+            lastRun: components["schemas"]["PayrollTemplateRun"] | null;
+            /** @description The template's author, the drafts' creator (who therefore cannot approve them). */
+            createdByUserId: components["schemas"]["Uuid"];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description Success envelope carrying the caller's customer's payroll templates. */
+        PayrollTemplateListResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the templates. */
+            data: {
+                /** @description The customer's templates of this page, newest first (`createdAt`, then `id`); at most `limit`. */
+                items: components["schemas"]["PayrollTemplate"][];
+                /**
+                 * @description Opaque cursor of the next page; pass it as `cursor` to continue. Null on the last page.
+                 * @example null
+                 */
+                nextCursor: string | null;
+            };
+        };
+        /** @description A payroll template, the monthly run prepared ahead. */
+        CreatePayrollTemplateRequest: {
+            /**
+             * @description The customer's name for the template.
+             * @example Monthly salaries
+             */
+            name: string;
+            /** @description The account currency debited, as in `EstimatePayrollFeeRequest`. */
+            sourceAccountCurrencyId: components["schemas"]["Uuid"];
+            /** @description The payroll account currency, as in `EstimatePayrollFeeRequest`; its currency's partner bank calendar sets the pay dates. */
+            payrollAccountCurrencyId: components["schemas"]["Uuid"];
+            amountSplitDetails: components["schemas"]["PayrollTemplateEntries"];
+            payDateRule: components["schemas"]["PayDateRule"];
+            /** @description Business days before approve-by that each draft is created; 2 when absent. */
+            draftLeadDays?: components["schemas"]["DraftLeadDays"];
+        };
+        /** @description Success envelope carrying a payroll template. */
+        PayrollTemplateResponse: {
+            /**
+             * @description Always true on success.
+             * @example true
+             * @constant
+             */
+            success: true;
+            /** @description The payload, the template. */
+            data: components["schemas"]["PayrollTemplate"];
+        };
+        /** @description The template's fields to change; those absent stay as they are. The next run is computed again. */
+        UpdatePayrollTemplateRequest: {
+            /**
+             * @description The customer's name for the template.
+             * @example Monthly salaries (December raise)
+             */
+            name?: string;
+            amountSplitDetails?: components["schemas"]["PayrollTemplateEntries"];
+            payDateRule?: components["schemas"]["PayDateRule"];
+            draftLeadDays?: components["schemas"]["DraftLeadDays"];
+        };
         /**
          * @description A secret API key of the caller's customer, for server-to-server calls. The secret itself is
          *     never returned after creation: only its visible `prefix`, which names the key in logs and
@@ -6866,6 +7094,13 @@ export interface components {
          */
         CsvPayrollAccountCurrencyId: components["schemas"]["Uuid"];
         /**
+         * @description With a `text/csv` body only (optional): the pay date, as `payDate` of the JSON body (`PayDate`;
+         *     absent: as soon as possible). With a JSON body it is refused (400 `VALIDATION_ERROR`): give it in
+         *     the body.
+         * @example 2026-12-08
+         */
+        CsvPayDate: components["schemas"]["PayDate"];
+        /**
          * @description Maximum number of requests on the page, 1 to 100; 20 when absent. Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`.
          * @example 20
          */
@@ -7029,6 +7264,11 @@ export interface components {
          */
         DeliveryId: components["schemas"]["Uuid"];
         /**
+         * @description Id of one of the caller's payroll templates; a malformed id is answered with 400 `VALIDATION_ERROR`.
+         * @example 5d0c7a4e-2b1f-4c3a-9e8d-6f7a8b9c0d1e
+         */
+        TemplateId: components["schemas"]["Uuid"];
+        /**
          * @description Id of one of the caller's API keys (a UUID, the key's `id`, not its secret); a malformed id is answered with 400 `VALIDATION_ERROR`.
          * @example 0c6f2b8e-5a41-4d2e-9b3f-7e1a2c4d6f80
          */
@@ -7184,6 +7424,13 @@ export interface operations {
                  *     `VALIDATION_ERROR`).
                  */
                 payrollAccountCurrencyId?: components["parameters"]["CsvPayrollAccountCurrencyId"];
+                /**
+                 * @description With a `text/csv` body only (optional): the pay date, as `payDate` of the JSON body (`PayDate`;
+                 *     absent: as soon as possible). With a JSON body it is refused (400 `VALIDATION_ERROR`): give it in
+                 *     the body.
+                 * @example 2026-12-08
+                 */
+                payDate?: components["parameters"]["CsvPayDate"];
             };
             header?: {
                 /**
@@ -7323,6 +7570,13 @@ export interface operations {
                  *     `VALIDATION_ERROR`).
                  */
                 payrollAccountCurrencyId?: components["parameters"]["CsvPayrollAccountCurrencyId"];
+                /**
+                 * @description With a `text/csv` body only (optional): the pay date, as `payDate` of the JSON body (`PayDate`;
+                 *     absent: as soon as possible). With a JSON body it is refused (400 `VALIDATION_ERROR`): give it in
+                 *     the body.
+                 * @example 2026-12-08
+                 */
+                payDate?: components["parameters"]["CsvPayDate"];
             };
             header?: {
                 /**
@@ -8939,6 +9193,136 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPayrollTemplates: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items on the page, 1 to 100; 100 when absent (the whole list this operation answered before it took a limit). Decimal digits only: `0x10`, `1e1` or `+5` get 400 `VALIDATION_ERROR` with `error.field` `limit`. */
+                limit?: components["parameters"]["PageLimit"];
+                /**
+                 * @description Opaque cursor from the `nextCursor` of the previous page; absent for the first page. A cursor of
+                 *     another list, or a malformed one, gets 400 `VALIDATION_ERROR`.
+                 */
+                cursor?: components["parameters"]["PageCursor"];
+            };
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customer's templates. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollTemplateListResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPayrollTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayrollTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The template and its next run. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollTemplateResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePayrollTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional client-chosen correlation id (at most 200 characters), echoed back in the
+                 *     `X-Request-Id` response header and written to the service's logs.
+                 * @example 3f6c1e2a-9b8d-4c7e-a5f4-1d2c3b4a5e6f
+                 */
+                "X-Request-Id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                /**
+                 * @description Id of one of the caller's payroll templates; a malformed id is answered with 400 `VALIDATION_ERROR`.
+                 * @example 5d0c7a4e-2b1f-4c3a-9e8d-6f7a8b9c0d1e
+                 */
+                templateId: components["parameters"]["TemplateId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePayrollTemplateRequest"];
+            };
+        };
+        responses: {
+            /** @description The template and its next run. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayrollTemplateResponse"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -15,6 +15,7 @@ import { ScreeningPage } from './pages/Screening.js';
 import { OidcCallbackPage, SignInPage } from './pages/SignIn.js';
 import { CALLBACK_PATH } from './oidcPaths.js';
 import { StatementPage } from './pages/Statement.js';
+import { TemplatesPage } from './pages/Templates.js';
 import './style.css';
 
 const CUSTOMER_NAV = [
@@ -22,6 +23,7 @@ const CUSTOMER_NAV = [
   ['/beneficiaries', 'Beneficiaries'],
   ['/payroll/new', 'New payroll'],
   ['/requests', 'Payroll requests'],
+  ['/calendar', 'Pay calendar'],
 ] as const;
 const ADMIN_NAV = [
   ['/', 'Queue'],
@@ -48,6 +50,7 @@ function route(path: string, user: SignedIn) {
   if (first === 'beneficiaries' && second) return <BeneficiaryPage beneficiaryId={second} />;
   if (first === 'beneficiaries') return <BeneficiariesPage />;
   if (first === 'payroll') return <PayrollPage />;
+  if (first === 'calendar') return <TemplatesPage />;
   if (first === 'statements' && second) return <StatementPage accountCurrencyId={second} />;
   return <AccountsPage />;
 }

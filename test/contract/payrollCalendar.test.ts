@@ -130,6 +130,44 @@ describe('a payroll with a pay date (simulated bank)', () => {
     expect(retried.response.status).toBe(201);
   });
 
+  it('takes the pay date of a CSV file as a query parameter, for the estimate and the creation', async () => {
+    const csv = ['beneficiaryReference,beneficiaryId,amount,amountCurrencyType,purposeCode', `,${demo.priya},1000,SOURCE,SAL`].join('\n');
+    const csvInit = (query: Record<string, string>) => ({
+      body: csv,
+      params: { query: { ...accounts, ...query } },
+      headers: { 'Content-Type': 'text/csv' },
+      bodySerializer: (text: unknown) => String(text),
+    });
+    const dana = server.as(demo.dana);
+    const estimated = await dana.POST('/v1/customers/payroll/estimate', csvInit({ payDate: PAY_DATE }));
+    expect(estimated.response.status, JSON.stringify(estimated.error)).toBe(200);
+    expect(estimated.data!.data.schedule).toEqual(SCHEDULE);
+    const holiday = await dana.POST('/v1/customers/payroll/requests', csvInit({ feeHash: estimated.data!.data.feeHash, payDate: '2026-12-03' }));
+    expect(holiday.error!.error).toMatchObject({ code: 'VALIDATION_ERROR', reason: 'PAY_DATE_NOT_BUSINESS_DAY' });
+    const created = await dana.POST('/v1/customers/payroll/requests', csvInit({ feeHash: estimated.data!.data.feeHash, payDate: PAY_DATE }));
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    expect(created.data!.data).toMatchObject({ payDate: PAY_DATE, schedule: SCHEDULE });
+    // With a JSON body the pay date goes in the body: the query parameter is refused, not ignored.
+    const json = await dana.POST('/v1/customers/payroll/estimate', {
+      body: payrollBodies(entries, accounts).estimate,
+      params: { query: { payDate: PAY_DATE } },
+    });
+    expect(json.error!.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'payDate' });
+  });
+
+  it('names the pay date in the admin list and the customer list, absent without one', async () => {
+    const listed = await server.as(demo.admin).GET('/v1/admin/payroll/requests', { params: { query: { limit: 100 } } });
+    expect(listed.response.status, JSON.stringify(listed.error)).toBe(200);
+    const items = listed.data!.data.items;
+    expect(items.filter((item) => item.payDate === PAY_DATE).length).toBeGreaterThan(0);
+    const withoutPayDate = items.filter((item) => !('payDate' in item));
+    expect(withoutPayDate.length).toBeGreaterThan(0);
+    const mine = await server.as(demo.dana).GET('/v1/customers/payroll/requests', { params: { query: { limit: 100 } } });
+    expect(mine.data!.data.items.filter((item) => item.payDate === PAY_DATE).map((item) => item.id)).toEqual(
+      items.filter((item) => item.payDate === PAY_DATE).map((item) => item.id),
+    );
+  });
+
   it('waits once accepted, executes on its fund-by day and every payout completes on the pay date', async () => {
     const requestId = await acceptedWithPayDate(server, worker);
     const executing = await executeOnFundByDay(server, worker, requestId);

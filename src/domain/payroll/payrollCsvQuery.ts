@@ -5,12 +5,17 @@ export interface PayrollCsvQuery {
   sourceAccountCurrencyId?: string | undefined;
   payrollAccountCurrencyId?: string | undefined;
   feeHash?: string | undefined;
+  payDate?: string | undefined;
 }
 
 type Field = keyof PayrollCsvQuery;
+type RequiredField = Exclude<Field, 'payDate'>;
+
+/** The query of a file once checked: its required fields given, the pay date optional. */
+export type CsvQueryFields = Record<RequiredField, string> & { payDate?: string | undefined };
 
 /** What a payroll CSV file needs beside it, by operation. */
-const REQUIRED: Record<'estimate' | 'create', readonly Field[]> = {
+const REQUIRED: Record<'estimate' | 'create', readonly RequiredField[]> = {
   estimate: ['sourceAccountCurrencyId', 'payrollAccountCurrencyId'],
   create: ['feeHash', 'sourceAccountCurrencyId', 'payrollAccountCurrencyId'],
 };
@@ -22,8 +27,8 @@ export function refuseCsvQueryWithJson(query: PayrollCsvQuery): void {
 }
 
 /** The query parameters a file needs for `operation`, or the 400 naming the missing ones. */
-export function requireCsvQuery(query: PayrollCsvQuery, operation: 'estimate' | 'create'): Record<Field, string> {
+export function requireCsvQuery(query: PayrollCsvQuery, operation: 'estimate' | 'create'): CsvQueryFields {
   const missing = REQUIRED[operation].filter((name) => !query[name]);
   if (missing.length > 0) throw validationError(`query.${missing.join(' and query.')} required with a text/csv body`, { field: missing[0]! });
-  return query as Record<Field, string>;
+  return query as CsvQueryFields;
 }

@@ -7,6 +7,7 @@ import { listCustomerPayrollRequests } from '../../usecases/payroll/listPayrollR
 import { createPayrollRequestFromCsv, estimatePayrollFeeFromCsv, payrollCsvTemplate, refuseCsvQueryWithJson } from '../../usecases/payroll/payrollCsv.js';
 import { approvePayrollRequest, rejectPayrollRequest } from '../../usecases/payroll/payrollApproval.js';
 import { acceptPayrollQuote, cancelPayrollRequest } from '../../usecases/payroll/quoteLifecycle.js';
+import { createPayrollTemplate, listPayrollTemplates, updatePayrollTemplate } from '../../usecases/payroll/payrollTemplates.js';
 import type { Handlers } from '../pipeline/operations.js';
 
 /** The Payroll tag: a customer's distributions, from the fee estimate to the accepted quote. */
@@ -24,6 +25,9 @@ export function payrollHandlers(deps: UseCaseDeps) {
       refuseCsvQueryWithJson(query);
       return { status: 201, data: await createPayrollRequest(deps, caller, body) };
     },
+    createPayrollTemplate: async ({ caller, body }) => ({ status: 201, data: await createPayrollTemplate(deps, caller, body) }),
+    listPayrollTemplates: async ({ caller, query }) => ({ status: 200, data: await listPayrollTemplates(deps, caller, query) }),
+    updatePayrollTemplate: async ({ caller, params, body }) => ({ status: 200, data: await updatePayrollTemplate(deps, caller, params.templateId, body) }),
     getPayrollRequest: async ({ caller, params }) => ({ status: 200, data: await answerPayrollRequest(deps, caller, params.requestId) }),
     listPayrollRequestSplits: async ({ caller, params, query }) => ({
       status: 200,

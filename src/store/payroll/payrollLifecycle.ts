@@ -206,6 +206,7 @@ export interface PayrollRequestSummaryRecord {
   customerId: string;
   customerName: string;
   quoteExpiresAt: Date | null;
+  payDate: string | null;
   sourceAccountCurrencyId: string;
   sourceCurrencyCode: string;
   payrollAccountCurrencyId: string;
@@ -225,7 +226,7 @@ export async function listPayrollRequests(
 ): Promise<PayrollRequestSummaryRecord[]> {
   return tx.query<PayrollRequestSummaryRecord>(
     `SELECT r.id, r.status, r.customer_id AS "customerId", c.company_legal_name AS "customerName", r.quote_expires_at AS "quoteExpiresAt",
-            r.source_account_currency_id AS "sourceAccountCurrencyId",
+            to_char(r.pay_date, 'YYYY-MM-DD') AS "payDate", r.source_account_currency_id AS "sourceAccountCurrencyId",
             sac.currency_code AS "sourceCurrencyCode", r.payroll_account_currency_id AS "payrollAccountCurrencyId",
             pac.currency_code AS "payrollCurrencyCode", r.total_amount::text AS "totalAmount",
             r.estimated_fx_rate::text AS "estimatedFxRate", r.estimated_received_amount::text AS "estimatedReceivedAmount",

@@ -21,13 +21,25 @@ import { type Principal, requireCustomer } from '../access/principal.js';
 type CreateRequest = components['schemas']['CreatePayrollRequestRequest'];
 
 /**
+ * A draft of a template's run: the request always waits in AWAITING_APPROVAL (whatever the
+ * customer's setting) and `claim` records the run in the same transaction, false when this run
+ * already has its request (then nothing is written).
+ */
+export interface DraftOptions {
+  claim: (tx: Queryable, requestId: string) => Promise<boolean>;
+}
+
+/** The run a draft was for already has its request: another worker's pass made it. */
+export class RunAlreadyDrafted extends Error {}
+
+/**
  * Create a payroll request from a feeHash, in one transaction: consume the feeHash, check the
  * body against the estimate it locked, snapshot the beneficiaries and store the splits with the
  * locked lines and fee breakdown, then check and debit the funds. Any failure rolls back, so the feeHash stays
  * unused unless it was already used. For a customer who requires four-eyes approval the request
  * waits in AWAITING_APPROVAL instead and nothing is debited: approvePayrollRequest debits it.
  */
-export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest): Promise<PayrollRequestAnswer> {
+export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal, body: CreateRequest, draft?: DraftOptions): Promise<PayrollRequestAnswer> {
   const customerId = requireCustomer(caller);
   // Lists may have changed since the estimate: screened again before anything is written or debited.
   await refuseScreeningHits(deps, beneficiariesOf(body), 'PAYROLL_REQUEST');
@@ -42,7 +54,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
     const currencies = { source: breakdown.feeCurrencyCode, payroll: breakdown.payrollCurrencyCode };
     const wps = await requireWpsFields(tx, customerId, currencies, body.amountSplitDetails, deps.bankFiles.wpsAccount);
     const paySchedule = await payScheduleOf(tx, deps, breakdown.payrollCurrencyCode, body.payDate);
-    const approvalRequired = await customerRequiresApproval(tx, customerId);
+    const approvalRequired = draft !== undefined || (await customerRequiresApproval(tx, customerId));
     await insertPayrollRequest(tx, {
       id: requestId,
       customerId,
@@ -59,6 +71,7 @@ export async function createPayrollRequest(deps: UseCaseDeps, caller: Principal,
       at: now,
     });
     if (paySchedule) await setPaySchedule(tx, requestId, paySchedule);
+    if (draft && !(await draft.claim(tx, requestId))) throw new RunAlreadyDrafted();
     const splitsWritten = await insertSplitsWithSnapshots(tx, { id: requestId, customerId }, splitsOf(locked, body, wps), now);
     // A beneficiary deactivated since the estimate: the 404 names it, and everything rolls back.
     if (!splitsWritten) await refuseInactiveBeneficiaries(tx, customerId, locked);

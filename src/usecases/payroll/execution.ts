@@ -21,6 +21,7 @@ import { rescreenOnListUpdate } from '../screening/rescreen.js';
 import { postLegSettled, postSinglePayoutSettled } from './settlementPostings.js';
 import { deliverDueWebhooks } from '../webhooks/webhookDispatch.js';
 import { noticePayrollDeadlines } from './payrollDeadlines.js';
+import { draftDueTemplateRuns } from './payrollTemplateRuns.js';
 
 export interface ExecutionDeps extends BatchExecutionDeps {
   /** The processor's legs and single payouts, one transfer at a time (a payroll's payouts go through batchRails). */
@@ -64,6 +65,7 @@ export async function executePendingWork(deps: ExecutionDeps, batchSize = 50): P
     }
     touched += items.length;
   }
+  touched += await draftDueTemplateRuns(deps);
   touched += await noticePayrollDeadlines(deps);
   touched += await deliverDueWebhooks(deps);
   return touched;

@@ -4,7 +4,7 @@ import { normaliseEstimateEntries } from '../../domain/fees/estimateFigures.js';
 import { type SettlementScales, settlementScales } from '../../domain/money/minorUnits.js';
 import { type ResolvedCsvEntry, namedBeneficiaries, resolveCsvBeneficiaries } from '../../domain/payroll/payrollCsvBeneficiaries.js';
 import { payrollCsvTemplateText, readPayrollCsvLayout } from '../../domain/payroll/payrollCsvFile.js';
-import { type PayrollCsvQuery, requireCsvQuery } from '../../domain/payroll/payrollCsvQuery.js';
+import { type CsvQueryFields, type PayrollCsvQuery, requireCsvQuery } from '../../domain/payroll/payrollCsvQuery.js';
 export { refuseCsvQueryWithJson } from '../../domain/payroll/payrollCsvQuery.js';
 import { readPayrollCsvEntries } from '../../domain/payroll/payrollCsvRows.js';
 import { findBeneficiariesByIdOrReference, firstActiveBeneficiaryReference } from '../../store/reference/referenceData.js';
@@ -47,7 +47,7 @@ async function readFile(
   deps: UseCaseDeps,
   customerId: string,
   csv: string,
-  accounts: Record<keyof PayrollCsvQuery, string>,
+  accounts: CsvQueryFields,
   forCreation: boolean,
 ): Promise<{ entries: ResolvedCsvEntry[]; scales: SettlementScales }> {
   const reference = await estimateReference(deps, customerId, accounts);
@@ -146,7 +146,7 @@ export async function estimatePayrollFeeFromCsv(deps: UseCaseDeps, caller: Princ
  * The file's entries as the creation's body names them, and the row of each: the read rows (their
  * parsed amounts included) are let go before the creation writes 100,000 splits.
  */
-async function creationEntries(deps: UseCaseDeps, customerId: string, csv: string, fields: Record<keyof PayrollCsvQuery, string>) {
+async function creationEntries(deps: UseCaseDeps, customerId: string, csv: string, fields: CsvQueryFields) {
   const { entries } = await readFile(deps, customerId, csv, fields, true);
   const amountSplitDetails = entries.map(({ row, beneficiaryId, amount, amountCurrencyType, purposeCode, wps }) => {
     // readFile has refused every row without one, since a purpose code is required to create.
@@ -166,6 +166,7 @@ export async function createPayrollRequestFromCsv(deps: UseCaseDeps, caller: Pri
       sourceAccountCurrencyId: fields.sourceAccountCurrencyId,
       payrollAccountCurrencyId: fields.payrollAccountCurrencyId,
       amountSplitDetails,
+      ...(fields.payDate === undefined ? {} : { payDate: fields.payDate }),
     }),
   );
 }

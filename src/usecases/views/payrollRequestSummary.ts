@@ -9,6 +9,7 @@ export function toPayrollRequestSummary(request: PayrollRequestSummaryRecord): c
     customerId: request.customerId,
     customerName: request.customerName,
     quoteExpiresAt: request.quoteExpiresAt?.toISOString() ?? null,
+    ...(request.payDate === null ? {} : { payDate: request.payDate }),
     sourceAccountCurrencyId: request.sourceAccountCurrencyId,
     sourceCurrencyCode: request.sourceCurrencyCode,
     payrollAccountCurrencyId: request.payrollAccountCurrencyId,

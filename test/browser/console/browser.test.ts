@@ -520,5 +520,33 @@ describe.skipIf(!hasChromium)('the console in Chromium', () => {
     } finally {
       await screening.close();
     }
+  });
+
+  it('lists a payroll template and its next run on the pay calendar, readable at 390 px', async () => {
+    const created = await server.as(DANA).POST('/v1/customers/payroll/templates', {
+      body: {
+        name: 'Monthly salaries',
+        sourceAccountCurrencyId: ACME_USD,
+        payrollAccountCurrencyId: PARTNER_AED,
+        amountSplitDetails: [{ beneficiaryId: PRIYA, amount: '100.00', purposeCode: 'SAL' }],
+        payDateRule: { kind: 'LAST_BUSINESS_DAY' },
+      },
+    });
+    expect(created.response.status, JSON.stringify(created.error)).toBe(201);
+    const { nextRun } = created.data!.data;
+    const page = await openAs('Dana Haddad', '/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Pay calendar' }).click();
+    await page.getByRole('heading', { name: 'Pay calendar' }).waitFor();
+    await page.setViewportSize({ width: 390, height: 900 });
+    const row = page.getByRole('table', { name: 'Upcoming payroll runs' }).getByRole('row').filter({ hasText: 'Monthly salaries' });
+    await row.waitFor();
+    expect(await textOf(row)).toContain('Last business day of the month');
+    const payDate = row.getByRole('cell').filter({ hasText: nextRun.payDate });
+    for (const part of [row.getByRole('cell').first(), payDate]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await check(page, 'customer-pay-calendar');
   }, 300_000);
 });

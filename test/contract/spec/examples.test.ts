@@ -152,6 +152,10 @@ const SETUP: Record<string, Setup> = {
     reason: 'the demo world holds no webhook endpoint: the one of replaying createWebhookEndpoint',
     prepare: async (replay) => ({ path: { endpointId: await createdEndpoint(replay) } }),
   },
+  updatePayrollTemplate: {
+    reason: 'the demo world holds no payroll template: the one of replaying createPayrollTemplate',
+    prepare: async (replay) => ({ path: { templateId: dataOf(await replay.replay('createPayrollTemplate', 'CreatePayrollTemplateRequest')).id as string } }),
+  },
   revokeApiKey: {
     reason: 'the demo world holds no API key: the one of replaying createApiKey',
     prepare: async (replay) => ({ path: { apiKeyId: dataOf(await replay.replay('createApiKey', 'CreateApiKeyRequest')).id as string } }),
