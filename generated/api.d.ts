@@ -7097,7 +7097,6 @@ export interface components {
          * @description With a `text/csv` body only (optional): the pay date, as `payDate` of the JSON body (`PayDate`;
          *     absent: as soon as possible). With a JSON body it is refused (400 `VALIDATION_ERROR`): give it in
          *     the body.
-         * @example 2026-12-08
          */
         CsvPayDate: components["schemas"]["PayDate"];
         /**
@@ -7428,7 +7427,6 @@ export interface operations {
                  * @description With a `text/csv` body only (optional): the pay date, as `payDate` of the JSON body (`PayDate`;
                  *     absent: as soon as possible). With a JSON body it is refused (400 `VALIDATION_ERROR`): give it in
                  *     the body.
-                 * @example 2026-12-08
                  */
                 payDate?: components["parameters"]["CsvPayDate"];
             };
@@ -7574,7 +7572,6 @@ export interface operations {
                  * @description With a `text/csv` body only (optional): the pay date, as `payDate` of the JSON body (`PayDate`;
                  *     absent: as soon as possible). With a JSON body it is refused (400 `VALIDATION_ERROR`): give it in
                  *     the body.
-                 * @example 2026-12-08
                  */
                 payDate?: components["parameters"]["CsvPayDate"];
             };
