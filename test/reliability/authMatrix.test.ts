@@ -47,6 +47,16 @@ beforeAll(async () => {
     201,
   );
   resources.payoutId = payout.id;
+  // A payroll template of A's on this world's accounts (the spec's example names the demo world's).
+  const template = {
+    name: 'Monthly salaries',
+    sourceAccountCurrencyId: ids.acAUsd,
+    payrollAccountCurrencyId: ids.acPartnerAed,
+    amountSplitDetails: [{ beneficiaryId: ids.beneficiaryA1, amount: '10.00', purposeCode: 'SAL' }],
+    payDateRule: { kind: 'LAST_BUSINESS_DAY' },
+  };
+  bodies.createPayrollTemplate = template;
+  resources.templateId = dataOf<{ id: string }>(await call(api, 'POST', '/v1/customers/payroll/templates', ids.userA, template), 201).id;
   // Operations added later (webhook endpoints…) find A's resources through the collection they
   // belong to: the first POST on the collection creates one from the spec's example.
   for (const op of spec.operations) {
@@ -133,6 +143,8 @@ const SCOPED_TO_A = new Set([
   'deactivateBeneficiary',
   'listAccountTransactions',
   'exportAccountTransactions',
+  'createPayrollTemplate',
+  'updatePayrollTemplate',
 ]);
 /** Customer operations on the caller's own collection: B gets its own (2xx), never A's. */
 const OWN_COLLECTION = new Set([
@@ -146,6 +158,7 @@ const OWN_COLLECTION = new Set([
   'listBeneficiaries',
   'getPayrollCsvTemplate',
   'listAccounts',
+  'listPayrollTemplates',
 ]);
 /** Customer operations an admin may call (operations support): no 403 for an admin. */
 const ADMIN_MAY_READ = new Set(['getPayrollRequest', 'listPayrollRequestSplits', 'listPayrollRequestTransfers']);
