@@ -71,20 +71,8 @@ function toRecord(row: Row): PayrollTemplateRecord {
   };
 }
 
-export interface NewPayrollTemplate {
-  id: string;
-  customerId: string;
-  createdByUserId: string;
-  name: string;
-  sourceAccountCurrencyId: string;
-  payrollAccountCurrencyId: string;
-  payrollCurrencyCode: string;
-  entries: TemplateEntry[];
-  payDateRule: PayDateRule;
-  draftLeadDays: number;
-  nextRun: TemplateRun;
-  at: Date;
-}
+/** A template as it is first written: its record without what later runs and changes set. */
+export type NewPayrollTemplate = Omit<PayrollTemplateRecord, 'lastRun' | 'nextRunProblem' | 'createdAt' | 'updatedAt'> & { at: Date };
 
 export async function insertPayrollTemplate(tx: Queryable, t: NewPayrollTemplate): Promise<void> {
   await tx.query(
